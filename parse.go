@@ -1,0 +1,577 @@
+package locator
+
+import (
+	"strconv"
+)
+
+// Parse reads an absolute URL: <scheme>:<scheme-specific-part> (RFC 1738
+// §2.1), with the common Internet scheme syntax of §3.1 where the scheme
+// uses it or the part begins with "//". A leading "URL:" and the wrappers
+// "<...>" and "<URL:...>" of the RFC's Appendix are removed first.
+//
+// Parse is lenient: unsafe characters, an upper-case scheme, a bad escape
+// and the like are read and recorded in u.Problems. It fails with a
+// *ParseError only when the input cannot be read as an absolute URL: no
+// scheme, a relative reference, a host with characters outside any host
+// grammar, a port that is not a number in range.
+func Parse(s string) (*URL, error) {
+	u := &URL{Input: s}
+	p := parser{u: u, s: s}
+	p.parse()
+	if p.failed {
+		e := &ParseError{Input: s, Problems: u.Problems}
+		for _, q := range u.Problems {
+			if q.Severity == Error {
+				e.Problem = q
+				break
+			}
+		}
+		return nil, e
+	}
+	return u, nil
+}
+
+type parser struct {
+	u      *URL
+	s      string
+	syn    Syntax
+	failed bool
+}
+
+func (p *parser) add(off int, sev Severity, rule, msg string) {
+	if sev == Error {
+		p.failed = true
+	}
+	p.u.Problems = append(p.u.Problems, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// hasPrefixFold reports whether s[i:] begins with the ASCII string pre,
+// ignoring case.
+func hasPrefixFold(s string, i int, pre string) bool {
+	if len(s)-i < len(pre) {
+		return false
+	}
+	for j := 0; j < len(pre); j++ {
+		c := s[i+j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != pre[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) parse() {
+	s, u := p.s, p.u
+	start, end := 0, len(s)
+
+	// Surrounding whitespace is not part of a URL (Appendix).
+	for start < end && isSpace(s[start]) {
+		start++
+	}
+	for end > start && isSpace(s[end-1]) {
+		end--
+	}
+	if start > 0 || end < len(s) {
+		off := 0
+		if start == 0 {
+			off = end
+		}
+		p.add(off, Violation, "RFC 1738 Appendix", "white space around the URL is not part of it")
+	}
+
+	// Wrappers "<URL:...>" and "<...>" (Appendix; 1993 draft "Wrappers").
+	if start < end && s[start] == '<' {
+		if s[end-1] != '>' {
+			p.add(start, Error, "RFC 1738 Appendix", "'<' opens a wrapper that no '>' closes")
+			return
+		}
+		start++
+		end--
+		for start < end && isSpace(s[start]) {
+			start++
+		}
+		for end > start && isSpace(s[end-1]) {
+			end--
+		}
+	}
+	// The "URL:" prefix (Appendix; 1993 draft "prefixedurl").
+	if hasPrefixFold(s, start, "url:") {
+		start += 4
+		for start < end && isSpace(s[start]) {
+			start++
+		}
+	}
+
+	// scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (§2.1, §5)
+	i := start
+	upper := false
+	for i < end && class[s[i]]&cScheme != 0 {
+		if class[s[i]]&cHialpha != 0 {
+			upper = true
+		}
+		i++
+	}
+	if i == end || s[i] != ':' || i == start {
+		p.noScheme(start, end, i)
+		return
+	}
+	u.off[SchemeComponent] = int32(start)
+	if upper {
+		u.Scheme = lowerScheme(s[start:i])
+		p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
+	} else {
+		u.Scheme = s[start:i]
+	}
+	syn, known := SchemeSyntax(u.Scheme)
+	p.syn = syn
+	i++ // ':'
+
+	// Fragment: everything after the first "#" (1993 draft "fragmentaddress").
+	fragAt := -1
+	for j := i; j < end; j++ {
+		if s[j] == '#' {
+			fragAt = j
+			break
+		}
+	}
+	partEnd := end
+	if fragAt >= 0 {
+		partEnd = fragAt
+		u.HasFragment = true
+		u.Fragment = s[fragAt+1 : end]
+		u.off[FragmentComponent] = int32(fragAt + 1)
+	} else {
+		u.off[FragmentComponent] = int32(end)
+	}
+
+	if partEnd-i >= 2 && s[i] == '/' && s[i+1] == '/' {
+		u.Authority = true
+		i = p.authority(i+2, partEnd, known)
+		if p.failed {
+			return
+		}
+		if i < partEnd && s[i] == '/' {
+			u.HasPath = true
+			i++
+		}
+	} else {
+		if syn.Internet {
+			p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
+		}
+		u.HasPath = true
+		u.off[UserComponent] = int32(i)
+		u.off[PasswordComponent] = int32(i)
+		u.off[HostComponent] = int32(i)
+		u.off[PortComponent] = int32(i)
+	}
+
+	// Path, then search after "?" where the scheme uses one.
+	pathEnd := partEnd
+	if syn.Search {
+		for j := i; j < partEnd; j++ {
+			if s[j] == '?' {
+				pathEnd = j
+				break
+			}
+		}
+	}
+	u.off[PathComponent] = int32(i)
+	u.Path = s[i:pathEnd]
+	if pathEnd < partEnd {
+		u.HasSearch = true
+		u.Search = s[pathEnd+1 : partEnd]
+		u.off[SearchComponent] = int32(pathEnd + 1)
+	} else {
+		u.off[SearchComponent] = int32(partEnd)
+	}
+
+	p.chars(int(u.off[PathComponent]), pathEnd, &xcharOK, "urlpath")
+	if u.HasSearch {
+		p.chars(pathEnd+1, partEnd, &xcharOK, "search")
+	}
+	if u.HasFragment {
+		p.chars(fragAt+1, end, &xcharOK, "fragmentaddress")
+	}
+	if u.HasPassword {
+		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
+			"the URL carries a password, visible to anyone who sees the URL")
+	}
+
+	if r := Lookup(u.Scheme); r != nil {
+		if probs := r.Check(u); len(probs) > 0 {
+			for _, q := range probs {
+				if q.Severity == Error {
+					p.failed = true
+				}
+			}
+			u.Problems = append(u.Problems, probs...)
+		}
+	}
+}
+
+// noScheme explains why s[start:end] has no scheme; i is where the scheme
+// scan stopped.
+func (p *parser) noScheme(start, end, i int) {
+	s := p.s
+	if start == end {
+		p.add(start, Error, "genericurl", "empty input: a URL is <scheme>:<scheme-specific-part>")
+		return
+	}
+	if i < end && s[i] == ':' && i == start {
+		p.add(start, Error, "scheme", "the scheme before ':' is empty")
+		return
+	}
+	// A ':' before any '/', '?' or '#' means a scheme with a bad character.
+	for j := i; j < end; j++ {
+		c := s[j]
+		if c == '/' || c == '?' || c == '#' {
+			break
+		}
+		if c == ':' {
+			p.add(i, Error, "scheme", "character "+strconv.QuoteRune(rune(s[i]))+" is not allowed in a scheme name (RFC 1738 §2.1)")
+			return
+		}
+	}
+	p.add(start, Error, "genericurl", "no scheme: this is a relative reference, and an absolute URL <scheme>:<scheme-specific-part> is required")
+}
+
+var knownSchemes = [...]string{"ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file", "prospero"}
+
+// lowerScheme lowers an ASCII scheme name, without allocating for the
+// schemes the core knows.
+func lowerScheme(s string) string {
+	for _, k := range knownSchemes {
+		if len(k) == len(s) && hasPrefixFold(s, 0, k) {
+			return k
+		}
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// authority reads login = [ user [ ":" password ] "@" ] hostport from
+// s[i:end] and returns where it ends.
+func (p *parser) authority(i, end int, known bool) int {
+	s, u := p.s, p.u
+	aEnd := end
+	for j := i; j < end; j++ {
+		c := s[j]
+		if c == '/' || (c == '?' && p.syn.Search) {
+			aEnd = j
+			break
+		}
+	}
+	// user and password: the last "@" ends them; "@", ":" and "/" inside
+	// them must be encoded (§3.1).
+	at := -1
+	for j := aEnd - 1; j >= i; j-- {
+		if s[j] == '@' {
+			at = j
+			break
+		}
+	}
+	hostStart := i
+	u.off[UserComponent] = int32(i)
+	u.off[PasswordComponent] = int32(i)
+	if at >= 0 {
+		u.HasUser = true
+		userEnd := at
+		for j := i; j < at; j++ {
+			if s[j] == ':' {
+				userEnd = j
+				break
+			}
+		}
+		u.User = s[i:userEnd]
+		p.chars(i, userEnd, &userOK, "user")
+		if userEnd < at {
+			u.HasPassword = true
+			u.Password = s[userEnd+1 : at]
+			u.off[PasswordComponent] = int32(userEnd + 1)
+			p.chars(userEnd+1, at, &userOK, "password")
+		} else {
+			u.off[PasswordComponent] = int32(at)
+		}
+		hostStart = at + 1
+	}
+
+	// hostport = host [ ":" port ]; IPv6 literals in brackets (RFC 2732).
+	u.off[HostComponent] = int32(hostStart)
+	hostEnd := aEnd
+	portAt := -1
+	if hostStart < aEnd && s[hostStart] == '[' {
+		close := -1
+		for j := hostStart + 1; j < aEnd; j++ {
+			if s[j] == ']' {
+				close = j
+				break
+			}
+		}
+		if close < 0 {
+			p.add(hostStart, Error, "host", "'[' opens an IPv6 literal that no ']' closes (RFC 2732)")
+			return aEnd
+		}
+		u.Host = s[hostStart+1 : close]
+		u.off[HostComponent] = int32(hostStart + 1)
+		if !validIPv6(u.Host) {
+			p.add(hostStart+1, Error, "host", "not an IPv6 address: "+strconv.Quote(u.Host)+" (RFC 2732)")
+			return aEnd
+		}
+		p.add(hostStart, Violation, "host", "an IPv6 literal is an extension (RFC 2732), outside RFC 1738's hostname and hostnumber")
+		hostEnd = close + 1
+		if hostEnd < aEnd {
+			if s[hostEnd] != ':' {
+				p.add(hostEnd, Error, "hostport", "only ':' and a port may follow an IPv6 literal")
+				return aEnd
+			}
+			portAt = hostEnd
+		}
+	} else {
+		for j := aEnd - 1; j >= hostStart; j-- {
+			if s[j] == ':' {
+				portAt = j
+				break
+			}
+		}
+		if portAt >= 0 {
+			hostEnd = portAt
+		}
+		u.Host = s[hostStart:hostEnd]
+		p.host(hostStart, hostEnd, known)
+	}
+	if portAt >= 0 {
+		u.HasPort = true
+		u.Port = s[portAt+1 : aEnd]
+		u.off[PortComponent] = int32(portAt + 1)
+		p.port(portAt+1, aEnd)
+	} else {
+		u.off[PortComponent] = int32(aEnd)
+	}
+	return aEnd
+}
+
+// host judges host = hostname | hostnumber (§5) in s[i:end].
+func (p *parser) host(i, end int, known bool) {
+	s, u := p.s, p.u
+	if i == end {
+		if known && p.syn.Internet && u.Scheme != "file" {
+			p.add(i, Violation, "host", "the host is empty; "+u.Scheme+" URLs name a host (RFC 1738 §3.1)")
+		}
+		return
+	}
+	// Characters: alpha, digit, "-" and "." belong to hostname; a few
+	// others appear in real hosts (RFC 3986 reg-name, IDNs) and are read
+	// as violations; the rest can never be part of a host.
+	labelStart := i
+	allDigits := true
+	labels := 0
+	bad := false
+	for j := i; j <= end; j++ {
+		if j < end && s[j] != '.' {
+			c := s[j]
+			if class[c]&cHostname != 0 {
+				if !isDigit(c) {
+					allDigits = false
+				}
+				continue
+			}
+			allDigits = false
+			if c < 0x80 && (class[c]&cCtl != 0 || hostNever[c]) {
+				p.add(j, Error, "host", "character "+quoteByte(c)+" cannot appear in a host name")
+				return
+			}
+			if c == '%' {
+				p.add(j, Violation, "hostname", "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
+			} else if c >= 0x80 {
+				p.add(j, Violation, "hostname", "non-ASCII octet "+quoteByte(c)+" in a host name; an internationalized name is written in its ASCII (IDNA) form")
+				for j+1 < end && s[j+1] >= 0x80 {
+					j++
+				}
+			} else {
+				p.add(j, Violation, "hostname", "character "+quoteByte(c)+" is not allowed in a host name (RFC 1738 §3.1: letters, digits, '-' and '.')")
+			}
+			bad = true
+			continue
+		}
+		// A label ends at j.
+		labels++
+		label := s[labelStart:j]
+		switch {
+		case label == "":
+			if j == end && labels > 1 {
+				p.add(j-1, Violation, "hostname", "a host name does not end with '.'")
+			} else {
+				p.add(j, Violation, "hostname", "empty label in host name")
+			}
+			bad = true
+		case label[0] == '-':
+			p.add(labelStart, Violation, "domainlabel", "a label does not begin with '-'")
+			bad = true
+		case label[len(label)-1] == '-':
+			p.add(j-1, Violation, "domainlabel", "a label does not end with '-'")
+			bad = true
+		}
+		if j == end && !bad && len(label) > 0 && isDigit(label[0]) {
+			// The toplabel begins with a letter, so this must be a hostnumber.
+			if !(allDigits && labels == 4) {
+				p.add(labelStart, Violation, "toplabel",
+					"the last label of a host name begins with a letter, and a host number is four dotted decimal groups")
+			} else {
+				p.hostnumber(i, end)
+			}
+		}
+		labelStart = j + 1
+	}
+}
+
+// hostnumber checks each group of digits "." digits "." digits "." digits.
+func (p *parser) hostnumber(i, end int) {
+	s := p.s
+	start := i
+	for j := i; j <= end; j++ {
+		if j == end || s[j] == '.' {
+			n := 0
+			for k := start; k < j && n <= 255; k++ {
+				n = n*10 + int(s[k]-'0')
+			}
+			if n > 255 {
+				p.add(start, Violation, "hostnumber", "group "+strconv.Quote(s[start:j])+" is above 255")
+			}
+			start = j + 1
+		}
+	}
+}
+
+// port judges port = digits in s[i:end].
+func (p *parser) port(i, end int) {
+	s, u := p.s, p.u
+	if i == end {
+		p.add(i-1, Violation, "port", "':' is followed by no port number")
+		return
+	}
+	n := 0
+	for j := i; j < end; j++ {
+		c := s[j]
+		if !isDigit(c) {
+			p.add(j, Error, "port", "the port is decimal digits; found "+quoteByte(c))
+			return
+		}
+		if n <= 65535 {
+			n = n*10 + int(c-'0')
+		}
+	}
+	if n > 65535 {
+		p.add(i, Error, "port", "port "+s[i:end]+" is above 65535")
+		return
+	}
+	if def := p.syn.DefaultPort; def != 0 && n != def {
+		msg := "port " + strconv.Itoa(n) + " is not " + u.Scheme + "'s default " + strconv.Itoa(def) +
+			"; the server there may speak another protocol"
+		if n < 1024 {
+			msg += ", and it is in the reserved range"
+		}
+		p.add(i, Warning, "RFC 1738 §6", msg)
+	}
+}
+
+// chars checks each octet of s[i:end] against the allowed set, escapes
+// included, under the named grammar rule.
+func (p *parser) chars(i, end int, ok *[256]bool, rule string) {
+	s := p.s
+	for j := i; j < end; j++ {
+		c := s[j]
+		if ok[c] {
+			continue
+		}
+		if c == '%' {
+			if j+2 < end && class[s[j+1]]&cHex != 0 && class[s[j+2]]&cHex != 0 {
+				v := unhex(s[j+1])<<4 | unhex(s[j+2])
+				if v == 0 || v == '\r' || v == '\n' || v == '\t' {
+					if !containsByte(p.syn.Delims, v) {
+						p.add(j, Warning, "RFC 1738 §6", "encoded "+ctlName(v)+" would become a protocol delimiter if decoded before transmission")
+					}
+				}
+				j += 2
+				continue
+			}
+			p.add(j, Violation, "escape", "'%' begins an escape \"%\" hex hex; a literal '%' is written %25 (RFC 1738 §2.2)")
+			continue
+		}
+		if IsUnsafe(c) {
+			msg := "unsafe character " + quoteByte(c) + " must be encoded (RFC 1738 §2.2)"
+			if c >= 0x80 {
+				n := 1
+				for j+n < end && s[j+n] >= 0x80 {
+					n++
+				}
+				msg = "non-ASCII octets " + strconv.Quote(s[j:j+n]) + " must be encoded (RFC 1738 §2.2)"
+				j += n - 1
+			}
+			p.add(j, Violation, rule, msg)
+			continue
+		}
+		p.add(j, Violation, rule, "reserved character "+quoteByte(c)+" must be encoded in "+rule+" (RFC 1738 §2.2)")
+	}
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+func ctlName(c byte) string {
+	switch c {
+	case 0:
+		return "NUL (%00)"
+	case '\r':
+		return "CR (%0D)"
+	case '\n':
+		return "LF (%0A)"
+	case '\t':
+		return "TAB (%09)"
+	}
+	return quoteByte(c)
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x80 {
+		return "0x" + string(upperhex[c>>4]) + string(upperhex[c&15])
+	}
+	return strconv.QuoteRune(rune(c))
+}
+
+// Allowed unencoded octets per context.
+var (
+	xcharOK   [256]bool // urlpath, search, fragment: xchar
+	userOK    [256]bool // user, password: uchar | ";" | "?" | "&" | "="
+	hostNever [128]bool
+)
+
+func init() {
+	for c := 0; c < 256; c++ {
+		xcharOK[c] = class[c]&cXchar != 0
+		userOK[c] = class[c]&cUnreserved != 0
+	}
+	for _, c := range ";?&=" {
+		userOK[c] = true
+	}
+	for _, c := range "<>\"{}|\\^`[]#/?@" {
+		hostNever[c] = true
+	}
+}

@@ -1,0 +1,198 @@
+// Package locator reads, judges and writes Uniform Resource Locators as
+// RFC 1738 and the 1993–94 URL drafts describe them.
+//
+// Parse is lenient where real URLs are messy and records every departure
+// from RFC 1738 as a Problem with its byte offset and the grammar rule it
+// breaks; whether a URL conforms is a question the caller asks
+// (URL.Conforms), not a mode that rejects the web. Scheme packages
+// (locator/ftp, locator/gopher, ...) add each scheme's own structure and
+// rules through Register.
+//
+// Components are kept exactly as written (still encoded): decoding
+// happens only where octets go to a protocol or to a person, so a reserved
+// character is never confused with its escape.
+package locator
+
+import "strings"
+
+// A URL is an absolute URL split into the components of RFC 1738 §3.1.
+// All component strings are kept as written, still encoded.
+//
+// A component that is absent differs from one that is present but empty:
+// "ftp://@host.com/" has an empty user, "ftp://host.com/" has none. The
+// Has fields record presence.
+type URL struct {
+	// Scheme is the scheme name in lower case.
+	Scheme string
+
+	// Authority is true when the scheme-specific part begins with "//"
+	// (the common Internet scheme syntax of §3.1).
+	Authority bool
+
+	User        string // as written, still encoded
+	HasUser     bool   // an "@" ends a login part
+	Password    string // as written, still encoded
+	HasPassword bool   // a ":" follows the user
+
+	// Host is the host as written; an IPv6 literal (RFC 2732) is kept
+	// without its brackets.
+	Host    string
+	Port    string // the digits as written
+	HasPort bool   // a ":" follows the host
+
+	// Path is the url-path, still encoded. In the Internet syntax it is
+	// what follows the "/" after the host (that "/" is not part of it);
+	// otherwise it is the whole scheme-specific part before any search or
+	// fragment.
+	Path    string
+	HasPath bool
+
+	Search    string // after "?", for schemes where "?" begins a search
+	HasSearch bool
+
+	Fragment    string // after "#", the 1993 draft's fragment address
+	HasFragment bool
+
+	// Input is the text Parse was given, wrapper and prefix included.
+	// Problem offsets and Offset refer to it.
+	Input string
+
+	// Problems lists every departure from RFC 1738, in input order of
+	// discovery: the core's and then the scheme's rules (see Register).
+	Problems []Problem
+
+	off [numComponents]int32
+}
+
+// A Component names a part of a URL, for Offset.
+type Component int
+
+// The components of a URL, in the order they are written.
+const (
+	SchemeComponent Component = iota
+	UserComponent
+	PasswordComponent
+	HostComponent
+	PortComponent
+	PathComponent
+	SearchComponent
+	FragmentComponent
+	numComponents
+)
+
+// Offset returns the byte offset in u.Input where component c begins (for
+// an absent component, where it would begin). For a URL that was not made
+// by Parse it returns 0.
+func (u *URL) Offset(c Component) int {
+	if c < 0 || c >= numComponents {
+		return 0
+	}
+	return int(u.off[c])
+}
+
+// Conforms reports whether u conforms to RFC 1738: no problem of severity
+// Violation or Error was found (warnings are security notes, not
+// departures from the grammar).
+func (u *URL) Conforms() bool {
+	for _, p := range u.Problems {
+		if p.Severity >= Violation {
+			return false
+		}
+	}
+	return true
+}
+
+// EffectivePort returns the port as a number: the one written, or the
+// scheme's default when none is written (or it is empty). It returns 0
+// when there is neither.
+func (u *URL) EffectivePort() int {
+	if u.HasPort && u.Port != "" {
+		n := 0
+		for i := 0; i < len(u.Port); i++ {
+			c := u.Port[i]
+			if c < '0' || c > '9' || n > 65535 {
+				return 0
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n > 65535 {
+			return 0
+		}
+		return n
+	}
+	return DefaultPort(u.Scheme)
+}
+
+// Hostport returns host[:port] as it is written in the URL, with the
+// brackets of an IPv6 literal.
+func (u *URL) Hostport() string {
+	h := u.Host
+	if strings.IndexByte(h, ':') >= 0 {
+		h = "[" + h + "]"
+	}
+	if u.HasPort {
+		return h + ":" + u.Port
+	}
+	return h
+}
+
+// String reassembles the URL. Components are written as they are held,
+// so an encoding the input chose is kept; the scheme is lower case and any
+// wrapper or "URL:" prefix is gone. Parse(u.String()) yields the same
+// components.
+func (u *URL) String() string {
+	n := len(u.Scheme) + 1 + len(u.User) + 1 + len(u.Password) + 1 + len(u.Host) + 2 +
+		1 + len(u.Port) + 3 + len(u.Path) + 1 + len(u.Search) + 1 + len(u.Fragment)
+	b := make([]byte, 0, n)
+	b = append(b, u.Scheme...)
+	b = append(b, ':')
+	if u.Authority {
+		b = append(b, "//"...)
+		if u.HasUser {
+			b = append(b, u.User...)
+			if u.HasPassword {
+				b = append(b, ':')
+				b = append(b, u.Password...)
+			}
+			b = append(b, '@')
+		}
+		if strings.IndexByte(u.Host, ':') >= 0 {
+			b = append(b, '[')
+			b = append(b, u.Host...)
+			b = append(b, ']')
+		} else {
+			b = append(b, u.Host...)
+		}
+		if u.HasPort {
+			b = append(b, ':')
+			b = append(b, u.Port...)
+		}
+		if u.HasPath {
+			b = append(b, '/')
+		}
+	}
+	b = append(b, u.Path...)
+	if u.HasSearch {
+		b = append(b, '?')
+		b = append(b, u.Search...)
+	}
+	if u.HasFragment {
+		b = append(b, '#')
+		b = append(b, u.Fragment...)
+	}
+	return string(b)
+}
+
+// SameComponents reports whether u and v have the same components
+// (scheme, login, host, port, path, search, fragment and their presence),
+// ignoring Input, offsets and problems. It is byte equality of what was
+// written, not equivalence: see Equal for that.
+func (u *URL) SameComponents(v *URL) bool {
+	return u.Scheme == v.Scheme && u.Authority == v.Authority &&
+		u.User == v.User && u.HasUser == v.HasUser &&
+		u.Password == v.Password && u.HasPassword == v.HasPassword &&
+		u.Host == v.Host && u.Port == v.Port && u.HasPort == v.HasPort &&
+		u.Path == v.Path && u.HasPath == v.HasPath &&
+		u.Search == v.Search && u.HasSearch == v.HasSearch &&
+		u.Fragment == v.Fragment && u.HasFragment == v.HasFragment
+}
