@@ -17,21 +17,25 @@ type Syntax struct {
 	// form (gopher's %09 and the CR LF of a Gopher+ ASK block). The core
 	// does not warn about them; the scheme's rules judge them.
 	Delims string
+	// Hierarchical is true when "/" separates levels of a hierarchy, so
+	// that dot segments ("." and "..") may be removed and partial forms
+	// resolved by path (http, https, ftp, file).
+	Hierarchical bool
 }
 
 // syntaxes holds the schemes of RFC 1738 §3 and https. Unknown schemes
 // get the generic syntax (Internet if the part starts with "//", Search).
 var syntaxes = map[string]Syntax{
-	"ftp":      {DefaultPort: 21, Internet: true},
-	"http":     {DefaultPort: 80, Internet: true, Search: true},
-	"https":    {DefaultPort: 443, Internet: true, Search: true},
+	"ftp":      {DefaultPort: 21, Internet: true, Hierarchical: true},
+	"http":     {DefaultPort: 80, Internet: true, Search: true, Hierarchical: true},
+	"https":    {DefaultPort: 443, Internet: true, Search: true, Hierarchical: true},
 	"gopher":   {DefaultPort: 70, Internet: true, Delims: "\t\r\n"},
 	"mailto":   {Search: true},
 	"news":     {},
 	"nntp":     {DefaultPort: 119, Internet: true},
 	"telnet":   {DefaultPort: 23, Internet: true},
 	"wais":     {DefaultPort: 210, Internet: true, Search: true},
-	"file":     {Internet: true},
+	"file":     {Internet: true, Hierarchical: true},
 	"prospero": {DefaultPort: 1525, Internet: true},
 }
 
@@ -89,4 +93,11 @@ func RegisterSyntax(scheme string, s Syntax) {
 // Lookup returns the rules registered for the lower-case scheme, or nil.
 func Lookup(scheme string) Rules {
 	return rules[scheme]
+}
+
+// Normalizer is implemented by Rules whose scheme has normal forms of its
+// own (the ftp typecode's case, gopher's default type "1"). Normalize
+// calls it after the generic steps; it rewrites u's components in place.
+type Normalizer interface {
+	Normalize(u *URL)
 }
