@@ -1,0 +1,10 @@
+// Package schemes links in the rules of every scheme package (ftp, http,
+// gopher, mailto, news, nntp, telnet, wais, file, prospero and the names
+// RFC 1738 §4 reserves). Import it for its side effect:
+//
+//	import _ "locator/schemes"
+//
+// after which locator.Parse applies each scheme's own rules and
+// locator.Lookup returns them. Each scheme has one file here that imports
+// its package.
+package schemes
