@@ -130,3 +130,135 @@ func TestRFCResolutionExamples(t *testing.T) {
 		t.Logf("%s: %d examples under %v", tc.file, len(rows), tc.rules)
 	}
 }
+
+var allRules = []locator.Resolution{locator.RFC3986, locator.RFC1808, locator.Draft1993}
+
+// TestRoytestAgreement resolves every case of Roy Fielding's relative-URL
+// test pages (roytest1–5, via libwww-perl URI) under each rule set and
+// counts, for each client the pages list (R = RFC 2396, X = RFC 1808,
+// Tim = Berners-Lee's proposal, 1–5 = the browsers and libraries each page
+// names), the cases where our result is that client's. "(current
+// document)" is read as the base itself.
+func TestRoytestAgreement(t *testing.T) {
+	rows := readTSV(t, "perl-uri/extracted/roytest-resolution.tsv")
+	type key struct{ file, base, ref string }
+	var order []key
+	results := map[key][][2]string{} // result, clients
+	for _, row := range rows {
+		k := key{row[0], unescapeTSV(row[2]), unescapeTSV(row[3])}
+		if _, ok := results[k]; !ok {
+			order = append(order, k)
+		}
+		res := unescapeTSV(row[4])
+		if strings.HasPrefix(res, "(current document)") {
+			res = k.base + strings.TrimPrefix(res, "(current document)")
+		}
+		results[k] = append(results[k], [2]string{res, row[5]})
+	}
+	// Floors measured when the rules were written; the counts may rise,
+	// never fall. Keys are "file client".
+	floors := map[locator.Resolution]map[string]int{
+		locator.RFC3986:   roytestFloor3986,
+		locator.RFC1808:   roytestFloor1808,
+		locator.Draft1993: roytestFloor1993,
+	}
+	for _, r := range allRules {
+		agree := map[string]int{}
+		cases := map[string]int{}
+		var primary, total int
+		for _, k := range order {
+			got, err := resolveString(k.base, k.ref, r)
+			if err != nil {
+				t.Errorf("%v: %s %q: %v", r, k.base, k.ref, err)
+			}
+			total++
+			seen := map[string]bool{}
+			for i, alt := range results[k] {
+				for _, c := range strings.Split(alt[1], ",") {
+					ck := k.file + " " + c
+					if !seen[ck] {
+						cases[ck]++
+						seen[ck] = true
+					}
+					if alt[0] == got {
+						agree[ck]++
+						if i == 0 && c == strings.Split(results[k][0][1], ",")[0] {
+							primary++
+						}
+					}
+				}
+			}
+		}
+		t.Logf("%v: agrees with the page's first (R) answer on %d of %d cases", r, primary, total)
+		var keys []string
+		for ck := range cases {
+			keys = append(keys, ck)
+		}
+		sortStrings(keys)
+		var line strings.Builder
+		for _, ck := range keys {
+			line.WriteString(ck + "=" + itoa(agree[ck]) + "/" + itoa(cases[ck]) + " ")
+			if agree[ck] < floors[r][ck] {
+				t.Errorf("%v: agreement with %s fell to %d (floor %d)", r, ck, agree[ck], floors[r][ck])
+			}
+		}
+		t.Logf("%v: %s", r, line.String())
+	}
+}
+
+// agreement counts the rows of a resolution TSV where Resolve under r
+// gives the expected column; rows whose base is not an absolute URL are
+// not applicable and are counted apart.
+func agreement(t *testing.T, rows [][]string, baseCol, refCol, wantCol int, r locator.Resolution) (agree, applicable int, differ []string) {
+	for _, row := range rows {
+		base, ref, want := unescapeTSV(row[baseCol]), unescapeTSV(row[refCol]), unescapeTSV(row[wantCol])
+		b, err := locator.Parse(base)
+		if err != nil {
+			continue
+		}
+		applicable++
+		u, err := locator.Resolve(b, ref, r)
+		got := ""
+		if err == nil {
+			got = u.String()
+		}
+		if got == want {
+			agree++
+		} else {
+			differ = append(differ, base+" + "+ref+" = "+got+" (peer: "+want+")")
+		}
+	}
+	return agree, applicable, differ
+}
+
+// TestPeerResolutionAgreement reports, per rule set, how many cases of
+// CPython's urljoin tests, RFC 2396 Appendix C and libwww-perl's
+// old-base.t our resolution agrees with, and holds each count at or above
+// the floor measured.
+func TestPeerResolutionAgreement(t *testing.T) {
+	for _, tc := range []struct {
+		file                 string
+		baseCol, refCol, col int
+		floors               [3]int // rfc3986, rfc1808, draft1993
+	}{
+		{"python/urljoin.tsv", 2, 3, 4, pyFloors},
+		{"rfc/rfc2396-appC-resolution.tsv", 1, 2, 3, rfc2396Floors},
+		{"perl-uri/extracted/old-base_resolve.tsv", 2, 1, 3, perlFloors},
+	} {
+		rows := readTSV(t, tc.file)
+		for _, r := range allRules {
+			agree, n, differ := agreement(t, rows, tc.baseCol, tc.refCol, tc.col, r)
+			t.Logf("%s under %v: %d of %d applicable rows agree (%d rows)", tc.file, r, agree, n, len(rows))
+			if testing.Verbose() {
+				for _, d := range differ {
+					t.Logf("  differs: %s", d)
+				}
+			}
+			if agree < tc.floors[r] {
+				t.Errorf("%s under %v: agreement fell to %d (floor %d)", tc.file, r, agree, tc.floors[r])
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconvItoa(n) }

@@ -1,0 +1,163 @@
+package locator
+
+import "strconv"
+
+// Normalize returns u in its normal form, a new URL; u is not changed.
+// Two URLs are equivalent (Equal) when their normal forms have the same
+// components. The steps, in order:
+//
+//  1. The scheme and the host are written in lower case: "the scheme is
+//     case-insensitive" (RFC 1738 §2.1, "programs interpreting URLs
+//     should treat upper case letters as equivalent to lower case"), and
+//     host names are (RFC 1738 §3.1 hostname; RFC 3986 §6.2.2.1).
+//  2. A port that is the scheme's default (RFC 1738 §3: http 80, ftp 21,
+//     gopher 70, ...) or empty ("http://h:/") is removed; another port
+//     is written without leading zeros (RFC 3986 §6.2.3).
+//  3. In every other component, escapes get upper-case hex digits (RFC
+//     3986 §6.2.2.1); an escape of an unreserved character (alpha,
+//     digit, safe "$-_.+" or extra "!*'(),") is decoded, for RFC 1738
+//     §2.2 says such characters "may be encoded ... as long as they are
+//     not being used for a reserved purpose", so both forms name the same
+//     thing; an escape of a reserved character is kept, for "a%2Fb" is
+//     not "a/b"; and unsafe characters (controls, space, non-ASCII,
+//     national and punctuation characters, a "%" that begins no escape)
+//     are encoded ("All unsafe characters must always be encoded within a
+//     URL", §2.2). One exception: in a search part %2B stays encoded,
+//     because the search of the 1993 draft is "xalphas [ + search ]" and
+//     HTML forms read "+" as a space, so there "+" is used for a purpose.
+//  4. Dot segments are removed (RFC 3986 §5.2.4 remove_dot_segments,
+//     §6.2.2.3) where the scheme is hierarchical (SchemeSyntax
+//     Hierarchical: http, https, ftp, file) and the path is rooted;
+//     never in a gopher selector, a news article or any opaque part, where
+//     "/" and "." are data.
+//  5. An http or https URL with no path gets the path "/" (RFC 1738
+//     §3.3: "If neither <path> nor <searchpart> is present, the "/" may
+//     also be omitted"; RFC 3986 §6.2.3).
+//  6. The scheme's own normal form, when its rules (Lookup) implement
+//     Normalizer: the ftp typecode's case, gopher's default type "1".
+//
+// The result is parsed again, so its Input is its text and its Problems
+// describe the normal form.
+func Normalize(u *URL) *URL {
+	if u == nil {
+		return nil
+	}
+	n := *u
+	n.Problems = nil
+	n.off = [numComponents]int32{}
+	n.Scheme = lowerASCII(u.Scheme)
+	n.Host = normEscapes(lowerASCII(u.Host), false, true)
+	syn, _ := SchemeSyntax(n.Scheme)
+	if n.HasPort {
+		if v, ok := portNumber(n.Port); !ok {
+			// Not a number: kept as written.
+		} else if n.Port == "" || v == syn.DefaultPort {
+			n.HasPort, n.Port = false, ""
+		} else {
+			n.Port = strconv.Itoa(v)
+		}
+	}
+	n.User = normEscapes(u.User, false, false)
+	n.Password = normEscapes(u.Password, false, false)
+	n.Path = normEscapes(u.Path, false, false)
+	n.Search = normEscapes(u.Search, true, false)
+	n.Fragment = normEscapes(u.Fragment, false, false)
+	if syn.Hierarchical {
+		switch {
+		case n.Authority && n.HasPath:
+			b := make([]byte, 0, len(n.Path)+1)
+			b = append(b, '/')
+			b = append(b, n.Path...)
+			b = b[:removeDotSegments(b)]
+			if len(b) > 0 && b[0] == '/' {
+				b = b[1:]
+			}
+			n.Path = string(b)
+		case !n.Authority && len(n.Path) > 0 && n.Path[0] == '/':
+			b := []byte(n.Path)
+			b = guardPath(b[:removeDotSegments(b)], 0, false)
+			n.Path = string(b)
+		}
+	}
+	if (n.Scheme == "http" || n.Scheme == "https") && n.Authority && !n.HasPath {
+		n.HasPath = true
+	}
+	if nz, ok := Lookup(n.Scheme).(Normalizer); ok {
+		nz.Normalize(&n)
+	}
+	s := n.String()
+	if v, err := Parse(s); err == nil {
+		return v
+	}
+	n.Input = s
+	return &n
+}
+
+// portNumber reads a port of decimal digits; "" is 0 and ok.
+func portNumber(s string) (int, bool) {
+	v := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' || v > 65535 {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, v <= 65535
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// normEscapes is step 3 of Normalize for one component. In a search,
+// %2B stays encoded. In a host (host true) unsafe octets are left as
+// they are: a host is judged by the host grammar, not escaped.
+func normEscapes(s string, search, host bool) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' || (!host && IsUnsafe(c)) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' {
+			if i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]) {
+				v := unhex(s[i+1])<<4 | unhex(s[i+2])
+				if IsUnreserved(v) && !(search && v == '+') {
+					b = append(b, v)
+				} else {
+					b = append(b, '%', upperhex[v>>4], upperhex[v&15])
+				}
+				i += 2
+				continue
+			}
+			b = append(b, '%', '2', '5')
+			continue
+		}
+		if !host && IsUnsafe(c) {
+			b = append(b, '%', upperhex[c>>4], upperhex[c&15])
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
