@@ -20,7 +20,10 @@ import (
 // reaches target, the full form is returned. Under RFC 3986 a target
 // whose path holds "." or ".." segments is reached by no reference at
 // all (§5.2.2 removes them even from a full form); its full form is
-// returned. A nil target gives "".
+// returned. Under Draft1993 a full form of the base's scheme is read as a
+// partial form, so a target such as "file:foo" (a rootless path) seen from
+// "file:/etc/" is reached by nothing, and its full form is returned too.
+// A nil target gives "".
 func Relative(base, target *URL, r Resolution) string {
 	if target == nil {
 		return ""

@@ -14,6 +14,7 @@ var (
 	pyFloors         = [3]int{189, 175, 168}
 	rfc2396Floors    = [3]int{37, 38, 35}
 	perlFloors       = [3]int{16, 16, 18}
+	perlRelFloor     = 0
 )
 
 func sortStrings(s []string)   { sort.Strings(s) }
