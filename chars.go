@@ -13,7 +13,7 @@ const (
 	cReserved                       // ; / ? : @ & =
 	cHex                            // 0-9 A-F a-f
 	cScheme                         // lowalpha digit + - . (and hialpha, read case-ignore)
-	cHostname                       // alpha digit - .
+	cLabel                          // alpha digit -: a domain label's octets
 	cCtl                            // 00-1F, 20 (space), 7F: never allowed unencoded
 )
 
@@ -28,13 +28,13 @@ var class [256]uint16
 
 func init() {
 	for c := 'a'; c <= 'z'; c++ {
-		class[c] |= cLowalpha | cScheme | cHostname
+		class[c] |= cLowalpha | cScheme | cLabel
 	}
 	for c := 'A'; c <= 'Z'; c++ {
-		class[c] |= cHialpha | cScheme | cHostname
+		class[c] |= cHialpha | cScheme | cLabel
 	}
 	for c := '0'; c <= '9'; c++ {
-		class[c] |= cDigit | cHex | cScheme | cHostname
+		class[c] |= cDigit | cHex | cScheme | cLabel
 	}
 	for _, c := range "abcdefABCDEF" {
 		class[c] |= cHex
@@ -50,7 +50,7 @@ func init() {
 	set("<>#%\"", cPunctuation)
 	set(";/?:@&=", cReserved)
 	set("+-.", cScheme)
-	set("-.", cHostname)
+	set("-", cLabel)
 	for c := 0; c <= 0x20; c++ {
 		class[c] |= cCtl
 	}

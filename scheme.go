@@ -23,37 +23,60 @@ type Syntax struct {
 	Hierarchical bool
 }
 
-// syntaxes holds the schemes of RFC 1738 §3 and https. Unknown schemes
-// get the generic syntax (Internet if the part starts with "//", Search).
-var syntaxes = map[string]Syntax{
-	"ftp":      {DefaultPort: 21, Internet: true, Hierarchical: true},
-	"http":     {DefaultPort: 80, Internet: true, Search: true, Hierarchical: true},
-	"https":    {DefaultPort: 443, Internet: true, Search: true, Hierarchical: true},
-	"gopher":   {DefaultPort: 70, Internet: true, Delims: "\t\r\n"},
-	"mailto":   {Search: true},
-	"news":     {},
-	"nntp":     {DefaultPort: 119, Internet: true},
-	"telnet":   {DefaultPort: 23, Internet: true},
-	"wais":     {DefaultPort: 210, Internet: true, Search: true},
-	"file":     {Internet: true, Hierarchical: true},
-	"prospero": {DefaultPort: 1525, Internet: true},
+// schemeEntry is one scheme the core knows: its syntax and, once its
+// package registered them, its rules.
+type schemeEntry struct {
+	name  string
+	syn   Syntax
+	rules Rules
 }
 
+// schemes holds the schemes of RFC 1738 §3 and https, then those added by
+// RegisterSyntax and Register. It is small and searched linearly, which
+// beats a map for a handful of short names; it is written only from init
+// functions, so reads need no lock.
+var schemes = []schemeEntry{
+	{name: "http", syn: Syntax{DefaultPort: 80, Internet: true, Search: true, Hierarchical: true}},
+	{name: "https", syn: Syntax{DefaultPort: 443, Internet: true, Search: true, Hierarchical: true}},
+	{name: "ftp", syn: Syntax{DefaultPort: 21, Internet: true, Hierarchical: true}},
+	{name: "file", syn: Syntax{Internet: true, Hierarchical: true}},
+	{name: "mailto", syn: Syntax{Search: true}},
+	{name: "news", syn: Syntax{}},
+	{name: "gopher", syn: Syntax{DefaultPort: 70, Internet: true, Delims: "\t\r\n"}},
+	{name: "nntp", syn: Syntax{DefaultPort: 119, Internet: true}},
+	{name: "telnet", syn: Syntax{DefaultPort: 23, Internet: true}},
+	{name: "wais", syn: Syntax{DefaultPort: 210, Internet: true, Search: true}},
+	{name: "prospero", syn: Syntax{DefaultPort: 1525, Internet: true}},
+}
+
+// genericSyntax applies to schemes the core does not know: Internet
+// syntax when the part begins with "//", and "?" begins a search.
 var genericSyntax = Syntax{Search: true}
+
+func findScheme(name string) *schemeEntry {
+	for i := range schemes {
+		if schemes[i].name == name {
+			return &schemes[i]
+		}
+	}
+	return nil
+}
 
 // SchemeSyntax returns the syntax the core uses for the lower-case scheme
 // name, and whether the scheme is one it knows.
 func SchemeSyntax(scheme string) (Syntax, bool) {
-	s, ok := syntaxes[scheme]
-	if !ok {
-		return genericSyntax, false
+	if e := findScheme(scheme); e != nil {
+		return e.syn, true
 	}
-	return s, true
+	return genericSyntax, false
 }
 
 // DefaultPort returns the default port of the lower-case scheme, or 0.
 func DefaultPort(scheme string) int {
-	return syntaxes[scheme].DefaultPort
+	if e := findScheme(scheme); e != nil {
+		return e.syn.DefaultPort
+	}
+	return 0
 }
 
 // Rules are a scheme's own rules, supplied by its package (ftp, gopher,
@@ -72,27 +95,33 @@ type Explainer interface {
 	Explain(u *URL) string
 }
 
-// rules is written only from init functions, so reads need no lock.
-var rules = map[string]Rules{}
-
 // Register makes r the rules of the lower-case scheme. It must be called
 // from a scheme package's init function; Parse then applies r.Check
 // to every URL of that scheme.
 func Register(scheme string, r Rules) {
-	rules[scheme] = r
+	if e := findScheme(scheme); e != nil {
+		e.rules = r
+		return
+	}
+	schemes = append(schemes, schemeEntry{name: scheme, syn: genericSyntax, rules: r})
 }
 
-// RegisterSyntax tells the core how to split URLs of a scheme it does not
-// know. It must be called before any Parse of that scheme, from init.
+// RegisterSyntax tells the core how to split URLs of a scheme (one it does
+// not know, or to replace what it knows). It must be called from init.
 func RegisterSyntax(scheme string, s Syntax) {
-	if _, ok := syntaxes[scheme]; !ok {
-		syntaxes[scheme] = s
+	if e := findScheme(scheme); e != nil {
+		e.syn = s
+		return
 	}
+	schemes = append(schemes, schemeEntry{name: scheme, syn: s})
 }
 
 // Lookup returns the rules registered for the lower-case scheme, or nil.
 func Lookup(scheme string) Rules {
-	return rules[scheme]
+	if e := findScheme(scheme); e != nil {
+		return e.rules
+	}
+	return nil
 }
 
 // Normalizer is implemented by Rules whose scheme has normal forms of its

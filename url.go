@@ -57,8 +57,8 @@ type URL struct {
 	// Problem offsets and Offset refer to it.
 	Input string
 
-	// Problems lists every departure from RFC 1738, in input order of
-	// discovery: the core's and then the scheme's rules (see Register).
+	// Problems lists every departure from RFC 1738 found by the core and
+	// by the scheme's rules (see Register), in order of offset.
 	Problems []Problem
 
 	off [numComponents]int32

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"locator"
+	_ "locator/schemes"
+)
+
+func init() {
+	register(&command{
+		name:    "parse",
+		args:    "[--json] URL... (or - for one URL per line on stdin)",
+		summary: "split URLs into their components and the scheme's own structure",
+		flags: func(fs *flag.FlagSet) func(*env, []string) int {
+			asJSON := fs.Bool("json", false, "one JSON object per input (NDJSON), as DESIGN.md's contract says")
+			return func(e *env, args []string) int {
+				if len(args) == 0 {
+					return usageError(e, "parse", "no URL given")
+				}
+				w := bufio.NewWriter(e.stdout)
+				defer w.Flush()
+				enc := newJSONEncoder(w)
+				status := 0
+				err := eachInput(e, args, func(in string) error {
+					u, perr := locator.Parse(in)
+					if perr != nil {
+						status = 1
+					}
+					if *asJSON {
+						return enc.Encode(parseRecord(in, u, perr))
+					}
+					writeReadable(w, in, u, perr)
+					return nil
+				})
+				if err != nil {
+					fmt.Fprintf(e.stderr, "locator parse: %v\n", err)
+					return 1
+				}
+				return status
+			}
+		},
+	})
+}
+
+func newJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// parsed is the JSON object of `locator parse --json` (DESIGN.md, "The
+// command line"). Pointer fields are absent when the part is absent.
+type parsed struct {
+	Input         string            `json:"input"`
+	OK            bool              `json:"ok"`
+	Conforms      bool              `json:"conforms"`
+	Scheme        string            `json:"scheme,omitempty"`
+	User          *string           `json:"user,omitempty"`
+	Password      *string           `json:"password,omitempty"`
+	Host          *string           `json:"host,omitempty"`
+	Port          *string           `json:"port,omitempty"`
+	EffectivePort *int              `json:"effective_port,omitempty"`
+	Path          *string           `json:"path,omitempty"`
+	Search        *string           `json:"search,omitempty"`
+	Fragment      *string           `json:"fragment,omitempty"`
+	Parts         any               `json:"parts,omitempty"`
+	Problems      []locator.Problem `json:"problems"`
+}
+
+func parseRecord(in string, u *locator.URL, err error) *parsed {
+	r := &parsed{Input: in, Problems: []locator.Problem{}}
+	if err != nil {
+		if pe, ok := err.(*locator.ParseError); ok {
+			r.Problems = append(r.Problems, pe.Problems...)
+		}
+		return r
+	}
+	r.OK = true
+	r.Conforms = u.Conforms()
+	r.Scheme = u.Scheme
+	opt := func(s string, has bool) *string {
+		if !has {
+			return nil
+		}
+		return &s
+	}
+	r.User = opt(locator.Decode(u.User), u.HasUser)
+	r.Password = opt(locator.Decode(u.Password), u.HasPassword)
+	r.Host = opt(u.Host, u.Authority)
+	r.Port = opt(u.Port, u.HasPort)
+	if p := u.EffectivePort(); p != 0 {
+		r.EffectivePort = &p
+	}
+	r.Path = opt(u.Path, u.HasPath)
+	r.Search = opt(u.Search, u.HasSearch)
+	r.Fragment = opt(u.Fragment, u.HasFragment)
+	if rules := locator.Lookup(u.Scheme); rules != nil {
+		r.Parts = rules.Parts(u)
+	}
+	if len(u.Problems) > 0 {
+		r.Problems = u.Problems
+	}
+	return r
+}
+
+// writeReadable prints one block per URL for a person.
+func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
+	fmt.Fprintf(w, "%s\n", in)
+	if err != nil {
+		fmt.Fprintf(w, "  not a URL\n")
+		if pe, ok := err.(*locator.ParseError); ok {
+			writeProblems(w, in, pe.Problems)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, v) }
+	field("scheme", u.Scheme)
+	if u.HasUser {
+		field("user", fmt.Sprintf("%q", locator.Decode(u.User)))
+	}
+	if u.HasPassword {
+		field("password", fmt.Sprintf("%q", locator.Decode(u.Password)))
+	}
+	if u.Authority {
+		field("host", u.Host)
+	}
+	if u.HasPort {
+		field("port", u.Port)
+	}
+	if p := u.EffectivePort(); p != 0 && !u.HasPort {
+		field("port (default)", fmt.Sprint(p))
+	}
+	if u.HasPath {
+		field("path", u.Path)
+	}
+	if u.HasSearch {
+		field("search", u.Search)
+	}
+	if u.HasFragment {
+		field("fragment", u.Fragment)
+	}
+	if rules := locator.Lookup(u.Scheme); rules != nil {
+		if b, err := json.Marshal(rules.Parts(u)); err == nil {
+			field("parts", string(b))
+		}
+		if x, ok := rules.(locator.Explainer); ok {
+			if s := x.Explain(u); s != "" {
+				fmt.Fprintf(w, "  meaning:\n")
+				for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+					fmt.Fprintf(w, "    %s\n", line)
+				}
+			}
+		}
+	}
+	if u.Conforms() {
+		field("conforms", "yes (RFC 1738)")
+	} else {
+		field("conforms", "no (RFC 1738)")
+	}
+	writeProblems(w, in, u.Problems)
+	fmt.Fprintln(w)
+}
+
+func writeProblems(w io.Writer, in string, probs []locator.Problem) {
+	for _, p := range probs {
+		fmt.Fprintf(w, "  %-9s at %d: %s: %s\n", p.Severity, p.Offset, p.Rule, p.Message)
+	}
+}

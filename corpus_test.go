@@ -1,0 +1,77 @@
+package locator
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedDir is ../shared beside the repository, where the texts,
+// conformance vectors and corpora live.
+var sharedDir = filepath.Join("..", "shared")
+
+// corpusFiles are the real URL lists of ../shared/data/urls (ada-url's
+// url-various-datasets; see its README.md).
+var corpusFiles = []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"}
+
+// loadCorpus returns every line of the named corpora, or skips the test
+// when ../shared is not beside the repository.
+func loadCorpus(tb testing.TB) []string {
+	tb.Helper()
+	var lines []string
+	for _, name := range corpusFiles {
+		f, err := os.Open(filepath.Join(sharedDir, "data", "urls", name))
+		if err != nil {
+			tb.Skipf("corpus not available (%v): run with ../shared beside the repository", err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return lines
+}
+
+// TestCorpusRoundTrip: for every URL of the corpora, Parse either fails
+// with an Error-severity problem or yields a URL whose String reparses to
+// the same components (the round-trip property of issue 2).
+func TestCorpusRoundTrip(t *testing.T) {
+	lines := loadCorpus(t)
+	var ok, rejected, conforming int
+	for _, in := range lines {
+		u, err := Parse(in)
+		if err != nil {
+			pe, isPE := err.(*ParseError)
+			if !isPE || pe.Problem.Severity != Error {
+				t.Fatalf("Parse(%q): error without an Error problem: %v", in, err)
+			}
+			rejected++
+			continue
+		}
+		ok++
+		if u.Conforms() {
+			conforming++
+		}
+		s := u.String()
+		v, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(%q).String() = %q does not reparse: %v", in, s, err)
+		}
+		if !u.SameComponents(v) {
+			t.Fatalf("round trip changed components:\n in  %q\n out %q\n %+v\n %+v", in, s, *u, *v)
+		}
+		if v.String() != s {
+			t.Fatalf("String not stable: %q then %q", s, v.String())
+		}
+	}
+	t.Logf("%d URLs: %d parsed (%d conform to RFC 1738), %d rejected", len(lines), ok, conforming, rejected)
+	if ok == 0 {
+		t.Fatal("no corpus URL parsed")
+	}
+}

@@ -1,0 +1,80 @@
+package locator
+
+import "testing"
+
+// FuzzParse: Parse never panics; a rejection carries an Error problem with
+// an offset inside the input; an accepted URL's String reparses to the
+// same components and is stable; every problem offset lies in the input.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"ftp://@host.com/", "ftp://foo:@host.com/", "ftp://myname@host.dom/%2Fetc/motd;type=a",
+		"http://www.w3.org/a/b?c#d", "http://[::1]:80/", "http://[v1.x]/", "gopher://h/1a%09b%09+",
+		"mailto:a@b?subject=x", "news:*", "<URL:http://h/>", "URL:x", "file:///C|/x", "HTTP://H:0/",
+		"a:", "a://", "a://@:/?#", "http://h:99999/", "http://a..b./", "http://1.2.3.4/", "x:%zz%",
+		"prospero://h//p;a=b", "telnet://u:p@h:23/", " <URL: ftp://x/ > ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := Parse(s)
+		if err != nil {
+			pe, ok := err.(*ParseError)
+			if !ok || pe.Problem.Severity != Error {
+				t.Fatalf("Parse(%q): %v", s, err)
+			}
+			for _, p := range pe.Problems {
+				if p.Offset < 0 || p.Offset > len(s) {
+					t.Fatalf("Parse(%q): offset %d outside the input", s, p.Offset)
+				}
+			}
+			return
+		}
+		for _, p := range u.Problems {
+			if p.Offset < 0 || p.Offset > len(s) || p.Severity == Error {
+				t.Fatalf("Parse(%q): bad problem %v", s, p)
+			}
+		}
+		out := u.String()
+		v, err := Parse(out)
+		if err != nil {
+			t.Fatalf("Parse(%q).String() = %q: %v", s, out, err)
+		}
+		if !u.SameComponents(v) {
+			t.Fatalf("Parse(%q).String() = %q reparses differently:\n%s\n%s", s, out, comps(u), comps(v))
+		}
+		if v.String() != out {
+			t.Fatalf("String is not stable for %q: %q, then %q", s, out, v.String())
+		}
+	})
+}
+
+// FuzzEscape: Decode inverts Escape for every encoding, and MakeSafe is
+// idempotent and leaves no unsafe octet.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"a b", "%", "%zz", "/etc", "é", "\x00\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for e := Encoding(0); e < numEncodings; e++ {
+			if d := Decode(Escape(s, e)); d != s {
+				t.Fatalf("Decode(Escape(%q, %d)) = %q", s, e, d)
+			}
+		}
+		m := MakeSafe(s)
+		if MakeSafe(m) != m {
+			t.Fatalf("MakeSafe not idempotent on %q", s)
+		}
+		for i := 0; i < len(m); i++ {
+			c := m[i]
+			if c == '%' {
+				if i+2 >= len(m) || !IsHex(m[i+1]) || !IsHex(m[i+2]) {
+					t.Fatalf("MakeSafe(%q) = %q has a bare %%", s, m)
+				}
+				continue
+			}
+			if IsUnsafe(c) {
+				t.Fatalf("MakeSafe(%q) = %q keeps unsafe %q", s, m, c)
+			}
+		}
+	})
+}
