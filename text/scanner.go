@@ -1,0 +1,337 @@
+// Package text finds URLs in running text: mail, news, printed pages,
+// logs, any stream of bytes.
+//
+// It follows the RFC 1738 Appendix ("Recommendations for URLs in
+// Context") and the 1993 draft's "Wrappers for URIs in plain text":
+//
+//   - A wrapper <URL:...> or <scheme:...> delimits a URL of any scheme.
+//     White space inside it (spaces, line breaks, tabs) was added to break
+//     a long URL across lines and is removed. A fragment ("#...") inside
+//     the brackets stays with the URL. A line break right after a hyphen
+//     keeps the hyphen, but the match is Ambiguous and the hyphen-less
+//     form is offered among its Alternatives ("some typesetters and
+//     printers may (erroneously) introduce a hyphen at the end of line").
+//   - A URL written without a wrapper is found when it has a known scheme
+//     (the ten of RFC 1738 §3, https and other common ones; see Known) or
+//     a "URL:" prefix. It ends at white space or at a character that
+//     RFC 1738 §2.2 calls unsafe and that delimits URLs in text
+//     (< > " ` | \ ^), at a closing bracket that it did not open, and
+//     before trailing sentence punctuation; a news URL ends where the
+//     group or message-id grammar of §5 ends.
+//
+// Every URL reported is accepted by locator.Parse.
+//
+// A Scanner reads an io.Reader in constant memory: it holds at most
+// MaxLen bytes of a candidate plus a fixed read buffer, so input of any
+// size streams. Positions are byte offsets from the start of the input,
+// with a 1-based line number (lines end at LF; a CR LF pair counts once,
+// a lone CR does not end a line) and a 1-based column counted in bytes.
+package text
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+
+	"locator"
+)
+
+// DefaultMaxLen is the default bound, in bytes of input, on a URL or a
+// wrapper the Scanner will hold. 8192 is above what any browser,
+// server or crawler accepts in practice (RFC 9110 §4.1 recommends that
+// senders and recipients support at least 8000 octets).
+const DefaultMaxLen = 8192
+
+// minMaxLen is the smallest MaxLen a Scanner accepts.
+const minMaxLen = 64
+
+// readSize is the part of the buffer beyond MaxLen used for reading.
+const readSize = 64 << 10
+
+// lookback is how many bytes before a ":" the Scanner keeps to read the
+// scheme name in front of it, and the character before that.
+const lookback = maxScheme + 1
+
+// maxSpaceRuns is how many runs of white space without a line break a
+// wrapper may hold before it is taken for prose in angle brackets. The
+// malformed wrappers in RFC 1630 and draft 03 have at most three.
+const maxSpaceRuns = 8
+
+// Options configure a Scanner. The zero value is ready to use.
+type Options struct {
+	// MaxLen bounds the length, in bytes of input, of a candidate URL or
+	// wrapper (white space of a wrapper included). A longer candidate is
+	// reported to Skipped and passed over. Zero means DefaultMaxLen;
+	// values below 64 are raised to 64.
+	MaxLen int
+
+	// Skipped, when not nil, is called for each candidate passed over
+	// because it is longer than MaxLen.
+	Skipped func(*LimitError)
+}
+
+// A Match is one URL found in the text.
+type Match struct {
+	// URL is the URL as written, with a wrapper, a "URL:" prefix and the
+	// white space inside a wrapper removed.
+	URL string `json:"url"`
+
+	// Offset is the byte offset in the input where the match begins: the
+	// "<" of a wrapper, the "U" of a "URL:" prefix, else the URL's first
+	// byte. End is the offset just past the match (past the ">").
+	Offset int64 `json:"offset"`
+	End    int64 `json:"-"`
+
+	// Line and Column give Offset as a 1-based line number and a 1-based
+	// column counted in bytes from the start of the line.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+
+	// Wrapped is true for <URL:...> and <scheme:...>; Prefixed is true
+	// when the URL was written with the prefix "URL:".
+	Wrapped  bool `json:"wrapped"`
+	Prefixed bool `json:"-"`
+
+	// Ambiguous is true when the text can be read as more than one URL:
+	// a wrapper broke a line right after a hyphen (RFC 1738 Appendix), or
+	// held white space away from any line break. URL is then the reading
+	// the Appendix prescribes (keep the hyphen, drop all white space);
+	// Alternatives lists the other readings that parse, each in the same
+	// form as URL (white space kept is written %20 or %09, RFC 1738 §2.2).
+	Ambiguous    bool     `json:"ambiguous"`
+	Alternatives []string `json:"alternatives"`
+}
+
+// A LimitError describes a candidate longer than the Scanner's MaxLen.
+type LimitError struct {
+	Offset       int64 // where the candidate begins
+	Line, Column int
+	Limit        int  // the MaxLen in force
+	Wrapped      bool // the candidate was a wrapper "<..."
+}
+
+func (e *LimitError) Error() string {
+	what := "URL"
+	if e.Wrapped {
+		what = "wrapper"
+	}
+	return "text: line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) +
+		" (offset " + strconv.FormatInt(e.Offset, 10) + "): " + what + " longer than " +
+		strconv.Itoa(e.Limit) + " bytes passed over"
+}
+
+// ErrBufferFull would mean the Scanner's own bound was broken; it is
+// returned by Err rather than letting memory grow.
+var errBufferFull = errors.New("text: internal error: candidate outgrew the buffer")
+
+// A Scanner finds the URLs in a stream, in order of appearance. Its use
+// follows bufio.Scanner:
+//
+//	s := text.NewScanner(r, nil)
+//	for s.Scan() {
+//		m := s.Match()
+//		...
+//	}
+//	if err := s.Err(); err != nil { ... }
+type Scanner struct {
+	r     io.Reader
+	max   int
+	skip  func(*LimitError)
+	buf   []byte
+	n     int   // buf[:n] holds input
+	base  int64 // input offset of buf[0]
+	pos   int   // next byte of buf to examine
+	floor int   // a scheme name may not begin before buf[floor]
+	eof   bool
+	err   error
+
+	skipping bool // passing over the rest of a too-long candidate
+	match    Match
+
+	// Line counting is done lazily, up to lineOff, before bytes leave
+	// the buffer and when a position is reported.
+	lineOff   int64
+	lines     int   // LF bytes before lineOff
+	lineStart int64 // offset of the first byte of the line holding lineOff
+
+	alt altBuilder
+}
+
+// NewScanner returns a Scanner reading from r. opts may be nil.
+func NewScanner(r io.Reader, opts *Options) *Scanner {
+	s := &Scanner{r: r, max: DefaultMaxLen}
+	if opts != nil {
+		if opts.MaxLen > 0 {
+			s.max = max(opts.MaxLen, minMaxLen)
+		}
+		s.skip = opts.Skipped
+	}
+	s.buf = make([]byte, s.max+readSize)
+	return s
+}
+
+// Match returns the URL found by the last call to Scan.
+func (s *Scanner) Match() Match { return s.match }
+
+// Err returns the first error other than io.EOF that the reader
+// returned.
+func (s *Scanner) Err() error { return s.err }
+
+// Scan advances to the next URL, which is then available through Match.
+// It returns false at the end of the input or on a read error.
+func (s *Scanner) Scan() bool {
+	for {
+		if s.skipping {
+			for s.pos < s.n && class[s.buf[s.pos]]&kindMask != bStop {
+				s.pos++
+			}
+			if s.pos == s.n && !s.eof {
+				s.fill(s.n)
+				continue
+			}
+			s.skipping = false
+			s.floor = s.pos
+		}
+		k := indexCand(s.buf[s.pos:s.n])
+		if k < 0 {
+			s.pos = s.n
+			if s.eof {
+				return false
+			}
+			s.fill(max(0, s.n-lookback))
+			continue
+		}
+		i := s.pos + k
+		var o outcome
+		var start, end int
+		if s.buf[i] == '<' {
+			start = i
+			o, end = s.wrapper(i)
+		} else {
+			o, start, end = s.bare(i)
+		}
+		switch o {
+		case oMore:
+			s.pos = i
+			keep := max(0, i-lookback)
+			if keep == 0 && s.n == len(s.buf) {
+				s.err = errBufferFull
+				s.eof = true
+				return false
+			}
+			s.fill(keep)
+		case oNone:
+			s.pos = i + 1
+		case oLong:
+			if s.skip != nil {
+				e := &LimitError{Offset: s.base + int64(start), Limit: s.max, Wrapped: s.buf[i] == '<'}
+				e.Line, e.Column = s.position(e.Offset)
+				s.skip(e)
+			}
+			s.pos = i + 1
+			s.skipping = s.buf[i] == ':'
+		case oFound:
+			s.pos, s.floor = end, end
+			s.match.Offset = s.base + int64(start)
+			s.match.End = s.base + int64(end)
+			s.match.Line, s.match.Column = s.position(s.match.Offset)
+			return true
+		}
+	}
+}
+
+// indexCand returns the index of the first byte of b where a URL may be
+// noticed (":" or "<"), or -1.
+func indexCand(b []byte) int {
+	for i, c := range b {
+		if class[c]&bCand != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+type outcome uint8
+
+const (
+	oNone  outcome = iota // no URL here
+	oMore                 // more input is needed to decide
+	oLong                 // the candidate is longer than MaxLen
+	oFound                // s.match holds a URL
+)
+
+// fill drops buf[:keep], then reads more input after what is held.
+func (s *Scanner) fill(keep int) {
+	if keep > 0 {
+		s.countLines(s.base + int64(keep))
+		copy(s.buf, s.buf[keep:s.n])
+		s.n -= keep
+		s.base += int64(keep)
+		s.pos = max(0, s.pos-keep)
+		s.floor = max(0, s.floor-keep)
+	}
+	if s.eof {
+		return
+	}
+	for range 100 {
+		m, err := s.r.Read(s.buf[s.n:])
+		if m < 0 || m > len(s.buf)-s.n {
+			s.err = errors.New("text: reader returned an invalid count")
+			s.eof = true
+			return
+		}
+		s.n += m
+		if err != nil {
+			if err != io.EOF {
+				s.err = err
+			}
+			s.eof = true
+			return
+		}
+		if m > 0 {
+			return
+		}
+	}
+	s.err = io.ErrNoProgress
+	s.eof = true
+}
+
+// countLines counts the line feeds of the input up to offset to, which
+// must still be in the buffer.
+func (s *Scanner) countLines(to int64) {
+	if to <= s.lineOff {
+		return
+	}
+	seg := s.buf[s.lineOff-s.base : to-s.base]
+	if k := bytes.Count(seg, nl); k > 0 {
+		s.lines += k
+		s.lineStart = s.lineOff + int64(bytes.LastIndexByte(seg, '\n')) + 1
+	}
+	s.lineOff = to
+}
+
+var nl = []byte{'\n'}
+
+// position returns the 1-based line and byte column of offset off, which
+// is at or after every offset reported before.
+func (s *Scanner) position(off int64) (line, col int) {
+	s.countLines(off)
+	return s.lines + 1, int(off-s.lineStart) + 1
+}
+
+// FindAll returns the URLs in s, in order, with default Options.
+func FindAll(s string) []Match {
+	var ms []Match
+	sc := &Scanner{max: DefaultMaxLen, buf: []byte(s), n: len(s), eof: true}
+	for sc.Scan() {
+		ms = append(ms, sc.Match())
+	}
+	return ms
+}
+
+// parses reports whether locator.Parse accepts u.
+func parses(u string) bool {
+	_, err := locator.Parse(u)
+	return err == nil
+}

@@ -1,0 +1,330 @@
+package text
+
+// Wrappers: "<URL:...>" and "<scheme:...>" (RFC 1738 Appendix; the 1993
+// draft's "Wrappers for URIs in plain text").
+
+// Phases of reading a wrapper.
+const (
+	wLead       = iota // white space after "<", then a letter
+	wScheme            // a scheme name, or "URL", up to ":"
+	wPrefixLead        // white space after "URL:", then the URL
+	wRest              // the rest, up to ">"
+)
+
+// wrapper examines the "<" at s.buf[i]. When it begins a wrapper that
+// holds a URL, it sets s.match and returns oFound and the index just past
+// the ">".
+//
+// A wrapper is given up (oNone) at a second "<", at a blank line, at a
+// control character, at the end of the input, when white space or a
+// character that cannot be in a scheme comes before the first ":", and
+// when more than maxSpaceRuns runs of white space without a line break
+// show it to be prose in angle brackets.
+func (s *Scanner) wrapper(i int) (outcome, int) {
+	b := s.buf[:s.n]
+	phase := wLead
+	prefixed := false
+	schemeStart, cs := 0, 0 // the name after "<"; the URL text
+	inSpace, brk := false, false
+	lfs, spaceRuns := 0, 0
+	for j := i + 1; ; j++ {
+		if j >= len(b) {
+			if s.eof {
+				return oNone, 0
+			}
+			return oMore, 0
+		}
+		if j-i >= s.max {
+			return oLong, 0
+		}
+		c := b[j]
+		if isSpace(c) {
+			if !inSpace {
+				inSpace, brk, lfs = true, false, 0
+			}
+			switch c {
+			case '\n':
+				brk = true
+				if lfs++; lfs > 1 {
+					return oNone, 0 // a blank line ends a paragraph
+				}
+			case '\r':
+				brk = true
+			}
+			if phase == wScheme {
+				if !prefixed {
+					return oNone, 0
+				}
+				phase = wRest
+			}
+			continue
+		}
+		if inSpace {
+			inSpace = false
+			if !brk && phase == wRest {
+				if spaceRuns++; spaceRuns > maxSpaceRuns {
+					return oNone, 0
+				}
+			}
+		}
+		switch {
+		case c == '>':
+			if phase == wRest || prefixed && phase != wPrefixLead {
+				if s.wrapped(b[cs:j], prefixed) {
+					return oFound, j + 1
+				}
+			}
+			return oNone, 0
+		case c == '<' || c < ' ' || c == 0x7f:
+			return oNone, 0
+		}
+		switch phase {
+		case wLead:
+			if !isLetter(c) {
+				return oNone, 0
+			}
+			phase, schemeStart, cs = wScheme, j, j
+		case wScheme:
+			if c == ':' {
+				if !prefixed && j-schemeStart == 3 && equalFold(b[schemeStart:j], "url") {
+					prefixed = true
+					phase = wPrefixLead
+				} else {
+					phase = wRest
+				}
+				continue
+			}
+			if !isSchemeByte(c) {
+				if !prefixed {
+					return oNone, 0
+				}
+				phase = wRest // a partial form such as <URL:../g>
+			}
+		case wPrefixLead:
+			cs = j
+			phase = wScheme
+			schemeStart = j
+			if !isLetter(c) {
+				phase = wRest
+			}
+		}
+	}
+}
+
+// wrapped judges the text c of a wrapper (after "<", "URL:" and leading
+// white space; before ">"). It removes white space as the Appendix says,
+// and sets s.match when the result is a URL.
+func (s *Scanner) wrapped(c []byte, prefixed bool) bool {
+	a := &s.alt
+	a.split(c)
+	a.dst = a.build(c, 0, false, a.dst[:0])
+	primary := a.dst
+
+	colon := schemeEnd(primary)
+	if colon < 0 || !prefixed && colon < 2 {
+		return false
+	}
+	if !prefixed && a.spaces > 0 && lookupScheme(primary[:colon]) == unknownScheme &&
+		!hasSlashes(primary, colon+1) {
+		// "<Note: this>": white space inside a wrapper is a line break
+		// the Appendix allows; without one, only a known scheme or "//"
+		// makes it a URL.
+		return false
+	}
+	u := string(primary)
+	if !parses(u) {
+		return false
+	}
+	s.match = Match{URL: u, Wrapped: true, Prefixed: prefixed}
+	s.match.Alternatives = a.alternatives(c, u)
+	s.match.Ambiguous = len(s.match.Alternatives) > 0
+	return true
+}
+
+// schemeEnd returns the index of the ":" that ends a scheme name at the
+// start of b (a letter, then letters, digits, "+", "-", "."), or -1.
+func schemeEnd(b []byte) int {
+	if len(b) == 0 || !isLetter(b[0]) {
+		return -1
+	}
+	for i := 1; i < len(b) && i <= maxScheme; i++ {
+		if b[i] == ':' {
+			return i
+		}
+		if !isSchemeByte(b[i]) {
+			return -1
+		}
+	}
+	return -1
+}
+
+func hasSlashes(b []byte, i int) bool {
+	return i+1 < len(b) && b[i] == '/' && b[i+1] == '/'
+}
+
+// equalFold reports whether b spells the lower-case ASCII word w in any
+// case.
+func equalFold(b []byte, w string) bool {
+	if len(b) != len(w) {
+		return false
+	}
+	for i := range b {
+		if lower(b[i]) != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// A piece of wrapper text: text as written, a hyphen before a line break,
+// or white space away from any line break.
+type piece struct {
+	lo, hi int
+	kind   uint8
+}
+
+const (
+	pText   uint8 = iota
+	pHyphen       // kept in the primary reading, dropped in the other
+	pSpace        // dropped in the primary reading, encoded in the other
+)
+
+// maxChoices bounds the readings tried for the alternatives: with up to 3
+// hyphens and space runs, every combination; up to maxChoices, each one
+// alone and all at once; beyond, all at once only.
+const maxChoices = 16
+
+// altBuilder holds the pieces of one wrapper, reused between wrappers.
+type altBuilder struct {
+	pieces  []piece
+	choices int // pieces of kind pHyphen or pSpace
+	spaces  int // pieces of kind pSpace
+	dst     []byte
+	tmp     []byte
+}
+
+// split cuts c into pieces. A run of white space that holds a line break
+// is dropped (RFC 1738 Appendix: "The whitespace should be ignored"),
+// and when a hyphen comes right before it, the hyphen becomes a choice.
+// A run without a line break is a choice: the Appendix drops it, but it
+// may be an unencoded space of the URL.
+func (a *altBuilder) split(c []byte) {
+	a.pieces = a.pieces[:0]
+	a.choices, a.spaces = 0, 0
+	hi := len(c)
+	for hi > 0 && isSpace(c[hi-1]) {
+		hi--
+	}
+	start := 0
+	for k := 0; k < hi; {
+		if !isSpace(c[k]) {
+			k++
+			continue
+		}
+		e, brk := k, false
+		for e < hi && isSpace(c[e]) {
+			if c[e] == '\n' || c[e] == '\r' {
+				brk = true
+			}
+			e++
+		}
+		switch {
+		case brk && k > 0 && c[k-1] == '-':
+			a.add(start, k-1, pText)
+			a.add(k-1, k, pHyphen)
+		case brk:
+			a.add(start, k, pText)
+		default:
+			a.add(start, k, pText)
+			a.add(k, e, pSpace)
+		}
+		start, k = e, e
+	}
+	a.add(start, hi, pText)
+}
+
+func (a *altBuilder) add(lo, hi int, kind uint8) {
+	if lo == hi {
+		return
+	}
+	if kind != pText {
+		a.choices++
+		if kind == pSpace {
+			a.spaces++
+		}
+	}
+	a.pieces = append(a.pieces, piece{lo, hi, kind})
+}
+
+// build appends to dst the reading of c where the choices whose bit is
+// set in flip (bit j for the j-th choice) take their other form; every
+// choice does when all is true.
+func (a *altBuilder) build(c []byte, flip uint32, all bool, dst []byte) []byte {
+	j := 0
+	for _, p := range a.pieces {
+		if p.kind == pText {
+			dst = append(dst, c[p.lo:p.hi]...)
+			continue
+		}
+		other := all || j < 32 && flip&(1<<j) != 0
+		j++
+		switch {
+		case p.kind == pHyphen && !other:
+			dst = append(dst, '-')
+		case p.kind == pSpace && other:
+			for _, x := range c[p.lo:p.hi] {
+				dst = append(dst, '%', hexDigit[x>>4], hexDigit[x&15])
+			}
+		}
+	}
+	return dst
+}
+
+const hexDigit = "0123456789ABCDEF"
+
+// alternatives returns the other readings of c that parse, in a fixed
+// order, without primary and without repeats.
+func (a *altBuilder) alternatives(c []byte, primary string) []string {
+	n := a.choices
+	if n == 0 {
+		return nil
+	}
+	var masks []uint32
+	switch {
+	case n <= 3:
+		for m := uint32(1); m < 1<<n; m++ {
+			masks = append(masks, m)
+		}
+	case n <= maxChoices:
+		for j := range n {
+			masks = append(masks, 1<<j)
+		}
+	}
+	if n > 3 {
+		masks = append(masks, 0) // with all: every choice flipped
+	}
+	var out []string
+	for _, m := range masks {
+		a.tmp = a.build(c, m, m == 0, a.tmp[:0])
+		if string(a.tmp) == primary || !isURLText(a.tmp) {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			if o == string(a.tmp) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if u := string(a.tmp); parses(u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// isURLText reports whether b begins with a scheme name and ":".
+func isURLText(b []byte) bool { return schemeEnd(b) > 0 }
