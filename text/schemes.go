@@ -55,17 +55,21 @@ func init() {
 	}
 }
 
-// Byte classes for the scanner, one table load per byte.
+// Byte classes for the scanner, one table load per byte: a kind in the
+// low bits and flags above.
 const (
-	bStop   uint8 = iota // ends a bare URL: space, controls, unsafe delimiters
-	bURL                 // may appear in a bare URL
-	bOpen                // ( [ {
-	bClose               // ) ] }
-	bHigh                // first byte of a non-ASCII character: decided per rune
-	bScheme = 1 << 4     // flag: lowalpha | hialpha | digit | "+" | "-" | "."
-	bLetter = 1 << 5     // flag: alpha
-	bSpace  = 1 << 6     // flag: white space (SP, HT, LF, VT, FF, CR)
-	bCand   = 1 << 7     // flag: a byte where a URL or wrapper may be noticed: ':' '<'
+	bStop  uint8 = iota // ends a bare URL: space, controls, unsafe delimiters
+	bURL                // may appear in a bare URL
+	bOpen               // ( [ {
+	bClose              // ) ] }
+	bHigh               // first byte of a non-ASCII character: decided per rune
+)
+
+const (
+	bScheme uint8 = 1 << (iota + 4) // lowalpha | hialpha | digit | "+" | "-" | "."
+	bLetter                         // alpha
+	bSpace                          // white space: SP, HT, LF, VT, FF, CR
+	bCand                           // where a URL or a wrapper may be noticed: ":" "<"
 )
 
 const kindMask = 0x0f
