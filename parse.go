@@ -36,13 +36,16 @@ func Parse(s string) (*URL, error) {
 type parser struct {
 	u      *URL
 	s      string
-	syn    Syntax
+	syn    *Syntax
 	failed bool
 }
 
 func (p *parser) add(off int, sev Severity, rule, msg string) {
 	if sev == Error {
 		p.failed = true
+	}
+	if p.u.Problems == nil {
+		p.u.Problems = make([]Problem, 0, 4)
 	}
 	p.u.Problems = append(p.u.Problems, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
 }
@@ -134,11 +137,11 @@ func (p *parser) parse() {
 	entry := findScheme(u.Scheme)
 	known := entry != nil
 	if known {
-		p.syn = entry.syn
+		p.syn = &entry.syn
 	} else {
-		p.syn = genericSyntax
+		p.syn = &genericSyntax
 	}
-	syn := &p.syn
+	syn := p.syn
 	i++ // ':'
 
 	// Fragment: everything after the first "#" (1993 draft "fragmentaddress").
