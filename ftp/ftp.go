@@ -1,0 +1,304 @@
+// Package ftp holds the ftp scheme of RFC 1738 §3.2: the structure of an
+// ftp url-path (directories, name and typecode), the scheme's rules, a
+// builder from components to a correctly encoded URL, and the FTP command
+// sequence (RFC 959) that a URL stands for.
+//
+// # Structure
+//
+// RFC 1738 §3.2.2 writes the url-path as
+//
+//	<cwd1>/<cwd2>/.../<cwdN>/<name>;type=<typecode>
+//
+// The path is split on "/" before any segment is decoded, so an encoded
+// "%2F" stays inside its segment: ftp://myname@host.dom/%2Fetc/motd is
+// "CWD /etc" then "RETR motd", and ftp://myname@host.dom//etc/motd is
+// "CWD " with a null argument, "CWD etc", "RETR motd" (§3.2.2).
+//
+// Presence is kept apart from emptiness, as in the core's URL:
+//
+//   - ftp://host has no url-path: Cwd is empty and HasName is false (no
+//     "name" key in the JSON parts).
+//   - ftp://host/ and ftp://host/dir/ have a name that is present and
+//     empty ("name": ""); the directory is listed.
+//   - Cwd is always a list (possibly empty, never null in JSON): the CWD
+//     commands to give, none when there are none.
+//   - Typecode is present only when ";type=" (or the draft form) is
+//     written; it is reported in lower case, the case of §3.2.2's
+//     "the characters "a", "i", or "d"" (§5's ftptype allows either case).
+//
+// # Draft 03's typecode suffix
+//
+// The March 1994 draft 03 (url-draft-03-diff-1994-03.txt) wrote the data
+// type as "a suffix to the URL separated by an unencoded exclamation mark
+// (ASCII 21 hex)": !I (image), !A (ASCII) or !D (directory list). When the
+// last segment has no ";type=" and ends in "!A", "!I" or "!D" (upper case,
+// as the draft writes them), the suffix is read as the typecode and
+// reported as a violation of rule "ftptype" naming the draft form; under
+// RFC 1738 alone the "!" would be part of the name. Normalize rewrites it
+// as ";type=". Build never writes it, and encodes the "!" of a name that
+// would otherwise be read so.
+//
+// # Rules
+//
+// Check reports, with offsets into the input:
+//   - "fsegment": an unencoded ";" inside a directory or the name
+//     (§3.2.2: "/" and ";" are reserved and must be encoded);
+//   - "ftptype": a ";type=" anywhere but at the end of the url-path, a
+//     typecode other than a, i, d (either case), or the draft form;
+//   - "ftpurl": ";type=" written in upper case.
+//
+// The generic rules (characters, escapes, host, port, the password
+// warning) are the core's.
+//
+// # Protocol plan
+//
+// NewPlan turns a URL into the commands of §3.2.1–§3.2.3: USER and PASS
+// (anonymous and the end user's e-mail address when the URL has no user),
+// one CWD per directory, then NLST for ";type=d" or TYPE and RETR. Where
+// the URL's name is empty (ftp://host/dir/) there is no file to retrieve,
+// and the directory is listed with NLST as for ";type=d". Without a
+// typecode §3.2.3 says the client "must guess the appropriate mode"; the
+// plan's TYPE is then guessed from the name's suffix and marked Guessed.
+//
+// Peers depart from this plan; see the package tests and
+// docs/schemes-a.md: curl decodes the path before splitting it (so
+// "%2Ftmp" becomes "CWD /", "CWD tmp"), turns a leading empty segment
+// into "CWD /", drops other empty segments, sends TYPE I when no type is
+// given, TYPE A before LIST and SIZE before RETR; Python's urllib sends
+// TYPE I by default.
+package ftp
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"locator"
+)
+
+func init() {
+	locator.Register("ftp", Rules{})
+}
+
+// Path is the decoded structure of an ftp url-path (RFC 1738 §3.2.2).
+type Path struct {
+	// Cwd holds the decoded <cwd1> ... <cwdN>, each the argument of one
+	// CWD command; an element may be empty.
+	Cwd []string
+	// Name is the decoded <name>; HasName is false when the URL has no
+	// url-path at all.
+	Name    string
+	HasName bool
+	// Typecode is the typecode in lower case ("a", "i" or "d"; anything
+	// else as written, lower-cased, is a violation); HasTypecode reports
+	// whether one was written.
+	Typecode    string
+	HasTypecode bool
+	// Draft is true when the typecode was written in draft 03's form
+	// "!A", "!I" or "!D" instead of ";type=".
+	Draft bool
+}
+
+// MarshalJSON writes the parts of DESIGN.md's contract:
+// {"cwd": [...], "name": ..., "typecode": ...}, leaving out name and
+// typecode when they are absent.
+func (p Path) MarshalJSON() ([]byte, error) {
+	type parts struct {
+		Cwd      []string `json:"cwd"`
+		Name     *string  `json:"name,omitempty"`
+		Typecode *string  `json:"typecode,omitempty"`
+	}
+	q := parts{Cwd: p.Cwd}
+	if q.Cwd == nil {
+		q.Cwd = []string{}
+	}
+	if p.HasName {
+		q.Name = &p.Name
+	}
+	if p.HasTypecode {
+		q.Typecode = &p.Typecode
+	}
+	return json.Marshal(q)
+}
+
+// layout locates the structure of an encoded url-path: the segments and
+// where the typecode part begins. All indexes are into the path.
+type layout struct {
+	segs     []string // encoded segments, the last one without its typecode part
+	typeAt   int      // index of the ";" of ";type=" or the "!" of the draft form; -1 if none
+	code     string   // the typecode as written
+	draft    bool
+	upperKey bool // ";TYPE=" or another case but ";type="
+}
+
+// split reads an encoded url-path. It never fails: every departure is
+// left for Check to judge.
+func split(p string) layout {
+	l := layout{typeAt: -1}
+	n := strings.Count(p, "/") + 1
+	l.segs = make([]string, 0, n)
+	start := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			l.segs = append(l.segs, p[start:i])
+			start = i + 1
+		}
+	}
+	last := p[start:]
+	if j := typeKey(last); j >= 0 {
+		l.typeAt = start + j
+		l.code = last[j+len(";type="):]
+		l.upperKey = last[j:j+len(";type=")] != ";type="
+		last = last[:j]
+	} else if k := len(last) - 2; k >= 0 && last[k] == '!' && isDraftCode(last[k+1]) {
+		l.typeAt = start + k
+		l.code = last[k+1:]
+		l.draft = true
+		last = last[:k]
+	}
+	l.segs = append(l.segs, last)
+	return l
+}
+
+// typeKey returns the index in seg of the last ";" that begins ";type="
+// (in any case), or -1.
+func typeKey(seg string) int {
+	for j := strings.LastIndexByte(seg, ';'); j >= 0; j = strings.LastIndexByte(seg[:j], ';') {
+		if hasPrefixFold(seg[j:], ";type=") {
+			return j
+		}
+	}
+	return -1
+}
+
+func isDraftCode(c byte) bool { return c == 'A' || c == 'I' || c == 'D' }
+
+// validCode reports whether code is an ftptype of RFC 1738 §5:
+// "A" | "I" | "D" | "a" | "i" | "d".
+func validCode(code string) bool {
+	if len(code) != 1 {
+		return false
+	}
+	switch code[0] {
+	case 'a', 'i', 'd', 'A', 'I', 'D':
+		return true
+	}
+	return false
+}
+
+func hasPrefixFold(s, pre string) bool {
+	if len(s) < len(pre) {
+		return false
+	}
+	for i := 0; i < len(pre); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != pre[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// Split returns the decoded structure of u's url-path (RFC 1738 §3.2.2):
+// the path is cut at each "/" first, then each segment is decoded, so
+// "%2F" is a "/" inside a directory or name. A URL with no url-path has
+// no name. Split reads any URL; it does not judge it (see Check).
+func Split(u *locator.URL) Path {
+	var p Path
+	if !u.HasPath {
+		p.Cwd = []string{}
+		return p
+	}
+	l := split(u.Path)
+	p.Cwd = make([]string, len(l.segs)-1)
+	for i, s := range l.segs[:len(l.segs)-1] {
+		p.Cwd[i] = locator.Decode(s)
+	}
+	p.Name = locator.Decode(l.segs[len(l.segs)-1])
+	p.HasName = true
+	if l.typeAt >= 0 {
+		p.HasTypecode = true
+		p.Typecode = lower(l.code)
+		p.Draft = l.draft
+	}
+	return p
+}
+
+// Rules are the ftp scheme's rules. They implement locator.Rules,
+// locator.Explainer and locator.Normalizer.
+type Rules struct{}
+
+// Parts returns Split(u), which marshals as DESIGN.md's ftp parts.
+func (Rules) Parts(u *locator.URL) any { return Split(u) }
+
+// Check returns the ftp-specific problems of u (RFC 1738 §3.2.2, §5
+// fpath, fsegment, ftptype) with offsets into u.Input.
+func (Rules) Check(u *locator.URL) []locator.Problem {
+	if !u.HasPath {
+		return nil
+	}
+	var probs []locator.Problem
+	add := func(off int, rule, msg string) {
+		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
+	}
+	base := u.Offset(locator.PathComponent)
+	p := u.Path
+	l := split(p)
+	end := len(p)
+	if l.typeAt >= 0 {
+		end = l.typeAt
+	}
+	for i := 0; i < end; i++ {
+		if p[i] != ';' {
+			continue
+		}
+		if hasPrefixFold(p[i:], ";type=") {
+			add(base+i, "ftptype", "\";type=\" ends the url-path; here it is inside a directory name, where ';' must be encoded as %3B (RFC 1738 §3.2.2)")
+			continue
+		}
+		add(base+i, "fsegment", "';' is reserved in an ftp directory or name and must be encoded as %3B (RFC 1738 §3.2.2)")
+	}
+	if l.typeAt < 0 {
+		return probs
+	}
+	at := base + l.typeAt
+	switch {
+	case l.draft:
+		add(at, "ftptype", "\"!"+l.code+"\" is draft 03's (March 1994) typecode suffix, read here as the typecode; RFC 1738 writes \";type="+lower(l.code)+"\" (§3.2.2), and reads the \"!"+l.code+"\" as part of the name")
+	case !validCode(l.code):
+		add(at+len(";type="), "ftptype", "typecode "+quote(l.code)+" is not one of the characters a, i, d (RFC 1738 §3.2.2)")
+	}
+	if l.upperKey {
+		add(at, "ftpurl", quote(p[l.typeAt:l.typeAt+len(";type=")])+" is written \";type=\" in lower case (RFC 1738 §5 ftpurl)")
+	}
+	return probs
+}
+
+// Normalize rewrites u's typecode part in the form RFC 1738 §3.2.2
+// writes it: ";type=" and the code in lower case (§5 ftptype accepts
+// either case), and draft 03's "!A", "!I", "!D" as ";type=a", ";type=i",
+// ";type=d". An invalid typecode is left as written.
+func (Rules) Normalize(u *locator.URL) {
+	if !u.HasPath {
+		return
+	}
+	l := split(u.Path)
+	if l.typeAt < 0 || !validCode(l.code) {
+		return
+	}
+	u.Path = u.Path[:l.typeAt] + ";type=" + lower(l.code)
+}
+
+func quote(s string) string { return strconv.Quote(s) }

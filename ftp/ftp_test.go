@@ -1,0 +1,293 @@
+package ftp
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func mustParse(t testing.TB, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return u
+}
+
+func TestParts(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // JSON of the parts
+	}{
+		{"ftp://host", `{"cwd":[]}`},
+		{"ftp://host/", `{"cwd":[],"name":""}`},
+		{"ftp://host/dir/", `{"cwd":["dir"],"name":""}`},
+		{"ftp://host/file", `{"cwd":[],"name":"file"}`},
+		{"ftp://myname@host.dom/%2Fetc/motd", `{"cwd":["/etc"],"name":"motd"}`},
+		{"ftp://myname@host.dom/etc/motd", `{"cwd":["etc"],"name":"motd"}`},
+		{"ftp://myname@host.dom//etc/motd", `{"cwd":["","etc"],"name":"motd"}`},
+		{"ftp://info.cern.ch/pub/www/doc;type=d", `{"cwd":["pub","www"],"name":"doc","typecode":"d"}`},
+		{"ftp://ds.internic.net/rfc/rfc1436.txt;type=a", `{"cwd":["rfc"],"name":"rfc1436.txt","typecode":"a"}`},
+		{"ftp://host/a/b;type=I", `{"cwd":["a"],"name":"b","typecode":"i"}`},
+		{"ftp://host/a/b;TYPE=A", `{"cwd":["a"],"name":"b","typecode":"a"}`},
+		{"ftp://host/;type=d", `{"cwd":[],"name":"","typecode":"d"}`},
+		{"ftp://host/dir/;type=d", `{"cwd":["dir"],"name":"","typecode":"d"}`},
+		{"ftp://host/a%3Bb/c%2Fd", `{"cwd":["a;b"],"name":"c/d"}`},
+		{"ftp://host/q?path", `{"cwd":[],"name":"q?path"}`},
+		// Draft 03's suffix is the typecode; RFC 1738 would read a name.
+		{"ftp://host/pub/README!A", `{"cwd":["pub"],"name":"README","typecode":"a"}`},
+		{"ftp://host/pub/dir!D", `{"cwd":["pub"],"name":"dir","typecode":"d"}`},
+		// Lower case is not the draft's form; ";type=" wins over "!".
+		{"ftp://host/pub/x!a", `{"cwd":["pub"],"name":"x!a"}`},
+		{"ftp://host/pub/x!A;type=i", `{"cwd":["pub"],"name":"x!A","typecode":"i"}`},
+		// An invalid typecode is kept as written (lower-cased) and judged by Check.
+		{"ftp://host/f;type=x", `{"cwd":[],"name":"f","typecode":"x"}`},
+		{"ftp://host/f;type=", `{"cwd":[],"name":"f","typecode":""}`},
+		{"ftp://host/d;type=a/f", `{"cwd":["d;type=a"],"name":"f"}`},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		got, err := json.Marshal(locator.Lookup("ftp").Parts(u))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// ftpProblems returns the problems Check adds, as "offset rule" strings.
+func ftpProblems(u *locator.URL) []string {
+	var out []string
+	for _, p := range (Rules{}).Check(u) {
+		out = append(out, itoa(p.Offset)+" "+p.Rule+" "+p.Severity.String())
+	}
+	return out
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ftp://host/a/b;type=a", nil},
+		{"ftp://host/a/b;type=D", nil},
+		{"ftp://host", nil},
+		{"ftp://host/a%3Bb", nil},
+		{"ftp://host/a;b/c", []string{"12 fsegment violation"}},
+		{"ftp://host/a/b;c", []string{"14 fsegment violation"}},
+		{"ftp://host/a/b;c;type=i", []string{"14 fsegment violation"}},
+		{"ftp://host/a;type=i/c", []string{"12 ftptype violation"}},
+		{"ftp://host/a/b;type=x", []string{"20 ftptype violation"}},
+		{"ftp://host/a/b;type=ai", []string{"20 ftptype violation"}},
+		{"ftp://host/a/b;type=", []string{"20 ftptype violation"}},
+		{"ftp://host/a/b;Type=a", []string{"14 ftpurl violation"}},
+		{"ftp://host/a/README!A", []string{"19 ftptype violation"}},
+		// Offsets count from the input as given, wrapper included.
+		{"<URL:ftp://host/a;b>", []string{"17 fsegment violation"}},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		if got := ftpProblems(u); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		// Parse applies the registered rules: the problems are in u.Problems.
+		for _, w := range tt.want {
+			found := false
+			for _, p := range u.Problems {
+				if itoa(p.Offset)+" "+p.Rule+" "+p.Severity.String() == w {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("Parse(%q).Problems lacks %q: %v", tt.in, w, u.Problems)
+			}
+		}
+		if conf := u.Conforms(); conf != (len(tt.want) == 0) {
+			t.Errorf("Parse(%q).Conforms() = %v", tt.in, conf)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ftp://host/a/b;type=A", "ftp://host/a/b;type=a"},
+		{"ftp://host/a/b;TYPE=I", "ftp://host/a/b;type=i"},
+		{"ftp://host/a/README!A", "ftp://host/a/README;type=a"},
+		{"ftp://host/a/dir!D", "ftp://host/a/dir;type=d"},
+		{"ftp://host/a/b;type=x", "ftp://host/a/b;type=x"},
+		{"ftp://host/a/b", "ftp://host/a/b"},
+		{"ftp://host", "ftp://host"},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		before := Split(u)
+		Rules{}.Normalize(u)
+		if got := u.String(); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		after := Split(mustParse(t, u.String()))
+		before.Draft = false
+		if !reflect.DeepEqual(before, after) {
+			t.Errorf("Normalize(%q) changed the structure: %+v -> %+v", tt.in, before, after)
+		}
+	}
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		// RFC 1738 §3.2.2's three examples.
+		{"ftp://myname@host.dom/%2Fetc/motd", "USER myname | PASS  | CWD /etc | TYPE I | RETR motd"},
+		{"ftp://myname@host.dom/etc/motd", "USER myname | PASS  | CWD etc | TYPE I | RETR motd"},
+		{"ftp://myname@host.dom//etc/motd", "USER myname | PASS  | CWD  | CWD etc | TYPE I | RETR motd"},
+		// RFC 1738 Appendix and References.
+		{"ftp://info.cern.ch/pub/www/doc;type=d", "USER anonymous | PASS me@example.org | CWD pub | CWD www | NLST doc"},
+		{"ftp://ds.internic.net/rfc/rfc1436.txt;type=a", "USER anonymous | PASS me@example.org | CWD rfc | TYPE A | RETR rfc1436.txt"},
+		// Guessed types.
+		{"ftp://host/pub/README", "USER anonymous | PASS me@example.org | CWD pub | TYPE A | RETR README"},
+		{"ftp://host/pub/x.tar.gz", "USER anonymous | PASS me@example.org | CWD pub | TYPE I | RETR x.tar.gz"},
+		// Listings.
+		{"ftp://host", "USER anonymous | PASS me@example.org | NLST"},
+		{"ftp://host/", "USER anonymous | PASS me@example.org | NLST"},
+		{"ftp://host/pub/;type=d", "USER anonymous | PASS me@example.org | CWD pub | NLST"},
+		{"ftp://host/pub/;type=i", "USER anonymous | PASS me@example.org | CWD pub | TYPE I | NLST"},
+		{"ftp://host/pub/README!A", "USER anonymous | PASS me@example.org | CWD pub | TYPE A | RETR README"},
+		// Login.
+		{"ftp://@host/f;type=i", "USER  | PASS  | TYPE I | RETR f"},
+		{"ftp://u%3a:p%40ss@host/f;type=i", "USER u: | PASS p@ss | TYPE I | RETR f"},
+		{"ftp://[::1]:2121/a%20b/c%3Bd;type=I", "USER anonymous | PASS me@example.org | CWD a b | TYPE I | RETR c;d"},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		p, err := NewPlan(u, "me@example.org")
+		if err != nil {
+			t.Errorf("NewPlan(%q): %v", tt.in, err)
+			continue
+		}
+		if got := p.String(); got != tt.want {
+			t.Errorf("NewPlan(%q) =\n  %s\nwant\n  %s", tt.in, got, tt.want)
+		}
+	}
+
+	// The PASS flags of §3.2.1.
+	p, _ := NewPlan(mustParse(t, "ftp://myname@host.dom/x"), "me@example.org")
+	if c := p.Commands[1]; !c.IfAsked || !c.AskUser {
+		t.Errorf("user without password: PASS = %+v, want IfAsked and AskUser", c)
+	}
+	p, _ = NewPlan(mustParse(t, "ftp://host.dom/x"), "")
+	if c := p.Commands[1]; !c.IfAsked || !c.AskUser || c.Arg != "" {
+		t.Errorf("anonymous without e-mail: PASS = %+v, want IfAsked and AskUser", c)
+	}
+	p, _ = NewPlan(mustParse(t, "ftp://u:pw@host.dom/x"), "")
+	if c := p.Commands[1]; !c.IfAsked || c.AskUser || c.Arg != "pw" {
+		t.Errorf("password in URL: PASS = %+v", c)
+	}
+	if p.Host != "host.dom" || p.Port != 21 {
+		t.Errorf("plan server = %s %d", p.Host, p.Port)
+	}
+	p, _ = NewPlan(mustParse(t, "ftp://host.dom:2121/x;type=a"), "")
+	if p.Port != 2121 || p.Commands[2].Guessed {
+		t.Errorf("port or Guessed wrong: %+v", p)
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	tests := []struct {
+		in     string
+		offset int
+		rule   string
+	}{
+		{"http://host/x", 0, "ftpurl"},
+		{"ftp:///x", 6, "host"},
+		{"ftp://host/x;type=e", 12, "ftptype"},
+		{"ftp://host/a%0D%0ADELE%20x/f", 12, "RFC 1738 §6"},
+		{"ftp://us%0Aer@host/f", 8, "RFC 1738 §6"},
+		{"ftp://u:p%0d@host/f", 9, "RFC 1738 §6"},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		_, err := NewPlan(u, "")
+		pe, ok := err.(*PlanError)
+		if !ok {
+			t.Errorf("NewPlan(%q) error = %v, want *PlanError", tt.in, err)
+			continue
+		}
+		if pe.Problem.Offset != tt.offset || pe.Problem.Rule != tt.rule {
+			t.Errorf("NewPlan(%q) = %v, want offset %d rule %s", tt.in, pe, tt.offset, tt.rule)
+		}
+		if !strings.Contains(pe.Error(), tt.rule) {
+			t.Errorf("error text %q lacks the rule", pe.Error())
+		}
+	}
+}
+
+func TestGuessType(t *testing.T) {
+	tests := []struct {
+		name string
+		want byte
+	}{
+		{"rfc959.txt", 'A'}, {"INDEX.HTML", 'A'}, {"README", 'A'}, {"README.first", 'A'},
+		{"x.tar.gz", 'I'}, {"motd", 'I'}, {".txt", 'I'}, {"", 'I'}, {"a.gif", 'I'},
+	}
+	for _, tt := range tests {
+		if got := GuessType(tt.name); got != tt.want {
+			t.Errorf("GuessType(%q) = %c, want %c", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		r    Ref
+		want string
+	}{
+		{Ref{Host: "host.dom", User: "myname", HasUser: true, Path: Path{Cwd: []string{"/etc"}, Name: "motd", HasName: true}},
+			"ftp://myname@host.dom/%2Fetc/motd"},
+		{Ref{Host: "host.dom", Path: Path{Cwd: []string{"", "etc"}, Name: "motd", HasName: true}}, "ftp://host.dom//etc/motd"},
+		{Ref{Host: "h", Path: Path{Name: "a/b;c d?e", HasName: true}}, "ftp://h/a%2Fb%3Bc%20d?e"},
+		{Ref{Host: "h", Path: Path{Cwd: []string{"pub"}, Name: "doc", HasName: true, Typecode: "D", HasTypecode: true}}, "ftp://h/pub/doc;type=d"},
+		{Ref{Host: "h", Path: Path{Cwd: []string{"pub"}}}, "ftp://h/pub/"},
+		{Ref{Host: "h"}, "ftp://h"},
+		{Ref{Host: "h", Path: Path{Typecode: "i", HasTypecode: true}}, "ftp://h/;type=i"},
+		{Ref{Host: "h", Path: Path{Name: "README!A", HasName: true}}, "ftp://h/README%21A"},
+		{Ref{Host: "h", Path: Path{Name: "README!A", HasName: true, Typecode: "a", HasTypecode: true}}, "ftp://h/README!A;type=a"},
+		{Ref{Host: "::1", Port: "2121", User: "a@b:c", HasUser: true, Password: "p/w", HasPassword: true},
+			"ftp://a%40b%3Ac:p%2Fw@[::1]:2121"},
+		{Ref{Host: "h", HasUser: true}, "ftp://@h"},
+	}
+	for _, tt := range tests {
+		got, err := Build(tt.r)
+		if err != nil {
+			t.Errorf("Build(%+v): %v", tt.r, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("Build(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+	for _, r := range []Ref{
+		{Host: ""},
+		{Host: "a b"},
+		{Host: "h", Port: "x"},
+		{Host: "h", Port: "99999"},
+		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "e", HasTypecode: true}},
+	} {
+		if s, err := Build(r); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", r, s)
+		} else if _, ok := err.(*BuildError); !ok {
+			t.Errorf("Build(%+v) error %T, want *BuildError", r, err)
+		}
+	}
+}
