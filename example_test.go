@@ -1,0 +1,57 @@
+package locator_test
+
+import (
+	"fmt"
+
+	"locator"
+)
+
+func ExampleParse() {
+	u, err := locator.Parse("<URL:ftp://myname@host.dom/%2Fetc/motd>")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(u.Scheme, u.User, u.Host, u.Path)
+	fmt.Println(u.String())
+	fmt.Println(u.EffectivePort(), u.Conforms())
+	// Output:
+	// ftp myname host.dom %2Fetc/motd
+	// ftp://myname@host.dom/%2Fetc/motd
+	// 21 true
+}
+
+func ExampleParse_problems() {
+	u, _ := locator.Parse("http://www.example.com:8080/~joe/a b")
+	for _, p := range u.Problems {
+		fmt.Println(p.Offset, p.Severity, p.Rule)
+	}
+	fmt.Println(u.Conforms())
+	// Output:
+	// 23 warning RFC 1738 §6
+	// 28 violation urlpath
+	// 34 violation urlpath
+	// false
+}
+
+func ExampleParse_error() {
+	_, err := locator.Parse("http://exa mple.com/")
+	fmt.Println(err)
+	// Output:
+	// locator: parse "http://exa mple.com/": offset 10: error: host: character ' ' cannot appear in a host name
+}
+
+func ExampleEscape() {
+	// RFC 1738 §3.2.2: a "/" inside an ftp path segment is encoded.
+	fmt.Println(locator.Escape("/etc", locator.EncodeFSegment))
+	fmt.Println(locator.Escape("a b&c", locator.EncodeUchar))
+	// Output:
+	// %2Fetc
+	// a%20b%26c
+}
+
+func ExampleMakeSafe() {
+	fmt.Println(locator.MakeSafe("http://host/~joe/a b%20c/100%"))
+	// Output:
+	// http://host/%7Ejoe/a%20b%20c/100%25
+}
