@@ -1,0 +1,327 @@
+package mailto
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string // "offset rule" of each violation
+	}{
+		{"mailto:gisle@aas.no", nil},
+		{"mailto:libwww-perl@ics.uci.edu", nil},
+		{"mailto:user+detail@example.com", nil},
+		{"mailto:gorby%25kremvax@example.com", nil},
+		{"mailto:%22a%20b%22@c", nil},
+		{"mailto:a@%5B1.2.3.4%5D", nil},
+		{"mailto:unlikely%3Faddress@example.com", nil},
+		{"mailto:a..b@c", []string{"9 addr-spec"}},
+		{"mailto:.a@c", []string{"7 addr-spec"}},
+		{"mailto:a@b.", []string{"11 addr-spec"}},
+		{"mailto:foo", []string{"10 addr-spec"}},
+		{"mailto:a(b@c", []string{"8 addr-spec"}},
+		{"mailto:%22ab@c", []string{"14 addr-spec"}},
+		{"mailto:", []string{"7 encoded822addr"}},
+		{"mailto://a@b", []string{"7 mailtourl"}},
+		// RFC 2368's extensions, beyond RFC 1738.
+		{"mailto:infobot@example.com?subject=current-issue", []string{"26 mailtourl"}},
+		{"mailto:?to=joe@example.com&cc=bob@example.com&body=hello", []string{"7 encoded822addr", "7 mailtourl"}},
+		{"mailto:joe@example.com?cc=bob@example.com?body=hello", []string{"22 mailtourl", "41 hvalue", "46 hvalue"}},
+		{"mailto:a@b?subject", []string{"10 mailtourl", "11 header"}},
+		{"mailto:a@b?=x", []string{"10 mailtourl", "11 hname"}},
+		{"mailto:a@b,c@d", []string{"10 mailtourl"}},
+		{"mailto:addr1%2C%20addr2", []string{"12 addr-spec", "12 mailtourl", "23 addr-spec"}},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, p := range u.Problems {
+			if p.Severity == locator.Violation {
+				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+		}
+	}
+}
+
+func TestFrom(t *testing.T) {
+	tests := []struct {
+		in   string
+		want URL
+	}{
+		{"mailto:gisle@aas.no", URL{Address: "gisle@aas.no"}},
+		{"mailto:gorby%25kremvax@example.com", URL{Address: "gorby%kremvax@example.com"}},
+		{"mailto:infobot@example.com?body=send%20current-issue%0D%0Asend%20index",
+			URL{Address: "infobot@example.com", Headers: []Header{{"body", "send current-issue\r\nsend index"}}}},
+		{"mailto:foobar@example.com?In-Reply-To=%3c3469A91.D10AF4C@example.com",
+			URL{Address: "foobar@example.com", Headers: []Header{{"In-Reply-To", "<3469A91.D10AF4C@example.com"}}}},
+		{"mailto:?to=joe@example.com&cc=bob@example.com&body=hello",
+			URL{Headers: []Header{{"to", "joe@example.com"}, {"cc", "bob@example.com"}, {"body", "hello"}}}},
+		{"mailto:unlikely%3Faddress@example.com?blat=foop", URL{Address: "unlikely?address@example.com", Headers: []Header{{"blat", "foop"}}}},
+	}
+	for _, tt := range tests {
+		m, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(*m, tt.want) {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, *m, tt.want)
+		}
+		b, _ := json.Marshal(locator.Lookup("mailto").Parts(mustParse(t, tt.in)))
+		if want := `{"address":` + strconv.Quote(tt.want.Address) + `}`; string(b) != want {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, want)
+		}
+	}
+	if _, err := Parse("news:a@b"); err == nil {
+		t.Error("Parse(news URL) succeeded")
+	}
+}
+
+func mustParse(t *testing.T, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestSplitAddrSpec(t *testing.T) {
+	good := []struct{ in, local, domain string }{
+		{"a@b", "a", "b"},
+		{"first.last@example.com", "first.last", "example.com"},
+		{`"a b"@c`, `"a b"`, "c"},
+		{`"a\"b"@c`, `"a\"b"`, "c"},
+		{"a@[1.2.3.4]", "a", "[1.2.3.4]"},
+		{"gorby%kremvax@example.com", "gorby%kremvax", "example.com"},
+		{"a/b=c?d@e", "a/b=c?d", "e"},
+	}
+	for _, tt := range good {
+		l, d, err := SplitAddrSpec(tt.in)
+		if err != nil || l != tt.local || d != tt.domain {
+			t.Errorf("SplitAddrSpec(%q) = %q, %q, %v; want %q, %q", tt.in, l, d, err, tt.local, tt.domain)
+		}
+	}
+	for _, bad := range []string{"", "a", "@b", "a@", "a@@b", "a b@c", `"a@c`, "a@[b", "a.@b", "a@b..c", "a@b c", "é@b", "a,b@c"} {
+		if _, _, err := SplitAddrSpec(bad); err == nil {
+			t.Errorf("SplitAddrSpec(%q) succeeded", bad)
+		} else if _, ok := err.(*Error); !ok {
+			t.Errorf("SplitAddrSpec(%q) error is %T", bad, err)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		m    URL
+		want string
+	}{
+		{URL{Address: "gisle@aas.no"}, "mailto:gisle@aas.no"},
+		{URL{Address: "gorby%kremvax@example.com"}, "mailto:gorby%25kremvax@example.com"},
+		{URL{Address: "unlikely?address@example.com", Headers: []Header{{"blat", "foop"}}}, "mailto:unlikely%3Faddress@example.com?blat=foop"},
+		{URL{Address: "infobot@example.com", Headers: []Header{{"body", "send current-issue\r\nsend index"}}},
+			"mailto:infobot@example.com?body=send%20current-issue%0D%0Asend%20index"},
+		{URL{Headers: []Header{{"to", "joe@example.com"}, {"cc", "a&b=c"}}}, "mailto:?to=joe@example.com&cc=a%26b%3Dc"},
+	}
+	for _, tt := range tests {
+		s, err := tt.m.Build()
+		if err != nil || s != tt.want {
+			t.Errorf("Build(%+v) = %q, %v; want %q", tt.m, s, err, tt.want)
+		}
+	}
+	for _, bad := range []URL{{}, {Address: "a@b", Headers: []Header{{"", "x"}}}} {
+		if s, err := bad.Build(); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		}
+	}
+}
+
+func TestDraft(t *testing.T) {
+	m, err := Parse("mailto:joe@example.com?cc=bob@example.com&subject=hi&body=hello&to=ann@x.org,%20bo@y.org&body=again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Draft()
+	want := Draft{
+		To:     []string{"joe@example.com", "ann@x.org", "bo@y.org"},
+		Header: []Header{{"cc", "bob@example.com"}, {"subject", "hi"}},
+		Body:   "hello\r\nagain",
+		Unsafe: []string{"cc"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Draft = %+v, want %+v", got, want)
+	}
+}
+
+// TestPerlURI checks the mailto rows of libwww-perl URI's mailto.t and
+// old-base.t: "to"/"address"/"encoded822addr" is our Address, a setter
+// row is our Build.
+func TestPerlURI(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared conformance data not found: %v", err)
+	}
+	n := 0
+	for _, r := range readTSV(t, filepath.Join(dir, "scheme_components_handwritten.tsv")) {
+		if len(r) < 4 || !strings.HasPrefix(r[1], "mailto:") {
+			continue
+		}
+		if strings.HasPrefix(r[1], "mailto: + to(") {
+			// mailto: + to("?/#"): the setter is our Build.
+			arg, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(r[1], "mailto: + to("), ")"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := (&URL{Address: arg}).Build()
+			if err != nil || s != r[3] {
+				t.Errorf("Build(%q) = %q, %v; want %q", arg, s, err, r[3])
+			}
+			n++
+			continue
+		}
+		m, err := Parse(r[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := mustParse(t, r[1])
+		var got []string
+		for _, acc := range strings.Split(r[2], ",") {
+			switch acc {
+			case "to":
+				got = append(got, m.Address)
+			case "as_string":
+				got = append(got, u.String())
+			default:
+				t.Fatalf("accessor %q", acc)
+			}
+		}
+		if strings.Join(got, "|") != r[3] {
+			t.Errorf("%s %s = %q, want %q", r[1], r[2], strings.Join(got, "|"), r[3])
+		}
+		n++
+	}
+	for _, r := range readTSV(t, filepath.Join(dir, "old-base_scheme_parse.tsv")) {
+		if len(r) < 3 || !strings.HasPrefix(r[0], "mailto:") {
+			continue
+		}
+		m, err := Parse(r[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.Address
+		if r[1] == "as_string" {
+			got = mustParse(t, r[0]).String()
+		}
+		if got != r[2] {
+			t.Errorf("%s %s = %q, want %q", r[0], r[1], got, r[2])
+		}
+		n++
+	}
+	if n != 6 {
+		t.Errorf("%d Perl URI mailto rows checked, want 6", n)
+	}
+}
+
+func readTSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && line[0] != '#' {
+			rows = append(rows, strings.Split(line, "\t"))
+		}
+	}
+	return rows
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"mailto:a@b", "mailto:%22a%5C%22b%22@[x]", "mailto:?to=a&b", "mailto:a@b,c@d?x=y", "mailto:a%2C%20\"b,c\"@d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "mailto" {
+			return
+		}
+		for _, p := range u.Problems {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("%q: problem offset %d out of range: %v", s, p.Offset, p)
+			}
+		}
+		m, err := From(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = m.Draft()
+		_, _, _ = SplitAddrSpec(m.Address)
+	})
+}
+
+// FuzzBuild: build then parse returns the same address and headers.
+func FuzzBuild(f *testing.F) {
+	f.Add("a@b", "subject", "hi there?&=", "")
+	f.Add("gorby%kremvax@example.com", "", "", "")
+	f.Add("", "to", "x@y", "body")
+	f.Fuzz(func(t *testing.T, addr, h1, v1, h2 string) {
+		m := URL{Address: addr}
+		if h1 != "" {
+			m.Headers = append(m.Headers, Header{h1, v1})
+		}
+		if h2 != "" {
+			m.Headers = append(m.Headers, Header{h2, ""})
+		}
+		s, err := m.Build()
+		if err != nil {
+			return
+		}
+		back, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: %v", m, s, err)
+		}
+		if !reflect.DeepEqual(*back, m) {
+			t.Fatalf("Build(%+v) = %q, read back as %+v", m, s, *back)
+		}
+	})
+}
+
+func ExampleParse() {
+	m, err := Parse("mailto:gorby%25kremvax@example.com?subject=hello%20there")
+	if err != nil {
+		panic(err)
+	}
+	local, domain, _ := SplitAddrSpec(m.Address)
+	fmt.Println(m.Address, local, domain)
+	fmt.Printf("%q\n", m.Headers)
+	// Output:
+	// gorby%kremvax@example.com gorby%kremvax example.com
+	// [{"subject" "hello there"}]
+}
+
+func ExampleURL_Build() {
+	s, _ := (&URL{Address: "unlikely?address@example.com", Headers: []Header{{"blat", "foop"}}}).Build()
+	fmt.Println(s)
+	// Output: mailto:unlikely%3Faddress@example.com?blat=foop
+}
