@@ -201,13 +201,24 @@ func init() {
 	}
 }
 
-// trimTrailing drops sentence punctuation from the end of b[p:end].
+// trimTrailing drops sentence punctuation from the end of b[p:end]. An
+// apostrophe stays when it closes one inside the URL ('quoted').
 func trimTrailing(b []byte, p, end int) int {
+	quotes := -1
 	for end > p {
 		c := b[end-1]
 		if c < utf8.RuneSelf {
 			if !trailASCII[c] {
 				return end
+			}
+			if c == '\'' {
+				if quotes < 0 {
+					quotes = bytes.Count(b[p:end], []byte{'\''})
+				}
+				if quotes%2 == 0 {
+					return end
+				}
+				quotes--
 			}
 			end--
 			continue

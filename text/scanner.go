@@ -69,6 +69,15 @@ type Options struct {
 	// Skipped, when not nil, is called for each candidate passed over
 	// because it is longer than MaxLen.
 	Skipped func(*LimitError)
+
+	// Base, when not nil, is the URL against which a partial form in a
+	// "<URL:...>" wrapper (such as <URL:../g> or <URL:#frag>) is
+	// resolved, by the rules Resolution names (locator.RFC3986, the zero
+	// value, by default). Without a base a partial form is not a URL and
+	// is left alone. Only the "URL:" prefix marks the text of a wrapper
+	// as a partial form: <b> and </p> are not references.
+	Base       *locator.URL
+	Resolution locator.Resolution
 }
 
 // A Match is one URL found in the text.
@@ -101,6 +110,10 @@ type Match struct {
 	// form as URL (white space kept is written %20 or %09, RFC 1738 §2.2).
 	Ambiguous    bool     `json:"ambiguous"`
 	Alternatives []string `json:"alternatives"`
+
+	// Ref is the partial form as written (white space removed) when URL
+	// was resolved from it against Options.Base; otherwise "".
+	Ref string `json:"ref,omitempty"`
 }
 
 // A LimitError describes a candidate longer than the Scanner's MaxLen.
@@ -135,16 +148,18 @@ var errBufferFull = errors.New("text: internal error: candidate outgrew the buff
 //	}
 //	if err := s.Err(); err != nil { ... }
 type Scanner struct {
-	r     io.Reader
-	max   int
-	skip  func(*LimitError)
-	buf   []byte
-	n     int   // buf[:n] holds input
-	base  int64 // input offset of buf[0]
-	pos   int   // next byte of buf to examine
-	floor int   // a scheme name may not begin before buf[floor]
-	eof   bool
-	err   error
+	r          io.Reader
+	max        int
+	skip       func(*LimitError)
+	refBase    *locator.URL
+	resolution locator.Resolution
+	buf        []byte
+	n          int   // buf[:n] holds input
+	base       int64 // input offset of buf[0]
+	pos        int   // next byte of buf to examine
+	floor      int   // a scheme name may not begin before buf[floor]
+	eof        bool
+	err        error
 
 	skipping bool // passing over the rest of a too-long candidate
 	match    Match
@@ -166,6 +181,7 @@ func NewScanner(r io.Reader, opts *Options) *Scanner {
 			s.max = max(opts.MaxLen, minMaxLen)
 		}
 		s.skip = opts.Skipped
+		s.refBase, s.resolution = opts.Base, opts.Resolution
 	}
 	s.buf = make([]byte, s.max+readSize)
 	return s

@@ -1,5 +1,7 @@
 package text
 
+import "locator"
+
 // Wrappers: "<URL:...>" and "<scheme:...>" (RFC 1738 Appendix; the 1993
 // draft's "Wrappers for URIs in plain text").
 
@@ -121,6 +123,9 @@ func (s *Scanner) wrapped(c []byte, prefixed bool) bool {
 	primary := a.dst
 
 	colon := schemeEnd(primary)
+	if colon < 0 && prefixed && s.refBase != nil && len(primary) > 0 {
+		return s.partial(c, primary)
+	}
 	if colon < 0 || !prefixed && colon < 2 {
 		return false
 	}
@@ -136,9 +141,33 @@ func (s *Scanner) wrapped(c []byte, prefixed bool) bool {
 		return false
 	}
 	s.match = Match{URL: u, Wrapped: true, Prefixed: prefixed}
-	s.match.Alternatives = a.alternatives(c, u)
+	s.match.Alternatives = a.alternatives(c, u, nil)
 	s.match.Ambiguous = len(s.match.Alternatives) > 0
 	return true
+}
+
+// partial resolves the partial form ref, read from the wrapper text c,
+// against the Scanner's base (the 1993 draft's "Partial form"; RFC 1808,
+// RFC 3986 §5.2 as Options.Resolution says).
+func (s *Scanner) partial(c, ref []byte) bool {
+	u, err := locator.Resolve(s.refBase, string(ref), s.resolution)
+	if err != nil {
+		return false
+	}
+	abs := u.String()
+	s.match = Match{URL: abs, Wrapped: true, Prefixed: true, Ref: string(ref)}
+	s.match.Alternatives = s.alt.alternatives(c, abs, s.resolve)
+	s.match.Ambiguous = len(s.match.Alternatives) > 0
+	return true
+}
+
+// resolve returns the absolute URL the partial form ref names, or "".
+func (s *Scanner) resolve(ref []byte) string {
+	u, err := locator.Resolve(s.refBase, string(ref), s.resolution)
+	if err != nil {
+		return ""
+	}
+	return u.String()
 }
 
 // schemeEnd returns the index of the ":" that ends a scheme name at the
@@ -283,8 +312,9 @@ func (a *altBuilder) build(c []byte, flip uint32, all bool, dst []byte) []byte {
 const hexDigit = "0123456789ABCDEF"
 
 // alternatives returns the other readings of c that parse, in a fixed
-// order, without primary and without repeats.
-func (a *altBuilder) alternatives(c []byte, primary string) []string {
+// order, without primary and without repeats. When resolve is not nil the
+// readings are partial forms and resolve gives the URL each names.
+func (a *altBuilder) alternatives(c []byte, primary string, resolve func([]byte) string) []string {
 	n := a.choices
 	if n == 0 {
 		return nil
@@ -306,24 +336,33 @@ func (a *altBuilder) alternatives(c []byte, primary string) []string {
 	var out []string
 	for _, m := range masks {
 		a.tmp = a.build(c, m, m == 0, a.tmp[:0])
-		if string(a.tmp) == primary || !isURLText(a.tmp) {
-			continue
-		}
-		dup := false
-		for _, o := range out {
-			if o == string(a.tmp) {
-				dup = true
-				break
+		var u string
+		switch {
+		case resolve != nil:
+			if u = resolve(a.tmp); u == "" {
+				continue
 			}
-		}
-		if dup {
+		case isURLText(a.tmp) && string(a.tmp) != primary:
+			if u = string(a.tmp); !parses(u) {
+				continue
+			}
+		default:
 			continue
 		}
-		if u := string(a.tmp); parses(u) {
+		if u != primary && !contains(out, u) {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // isURLText reports whether b begins with a scheme name and ":".
