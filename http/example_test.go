@@ -1,0 +1,37 @@
+package http_test
+
+import (
+	"fmt"
+
+	"locator"
+	"locator/http"
+)
+
+func ExampleNewRequest() {
+	u, _ := locator.Parse("<URL:http://ds.internic.net/instructions/overview.html#WARNING>")
+	r, _ := http.NewRequest(u)
+	fmt.Println(r.Addr)
+	fmt.Println(r.Line())
+	p, _ := http.NewProxyRequest(u)
+	fmt.Println(p.Line())
+	// Output:
+	// ds.internic.net:80
+	// GET /instructions/overview.html HTTP/1.0
+	// GET http://ds.internic.net/instructions/overview.html HTTP/1.0
+}
+
+func ExampleBuild() {
+	s, _ := http.Build(http.Ref{Host: "example.com", Segments: []string{"a b", "c/d"}, Search: "q=x y", HasSearch: true})
+	fmt.Println(s)
+	// Output: http://example.com/a%20b/c%2Fd?q=x%20y
+}
+
+func ExampleRules_Check() {
+	u, _ := locator.Parse("http://user@host/p?a/b")
+	for _, p := range u.Problems {
+		fmt.Println(p.Offset, p.Rule)
+	}
+	// Output:
+	// 7 httpurl
+	// 20 search
+}

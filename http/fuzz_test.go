@@ -1,0 +1,76 @@
+package http
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+// FuzzParse applies the package to any http URL: no panic, offsets in
+// the input, and a request line with no space, CR or LF in its target.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"http://a/b/c/d;p?q#f", "https://u:p@[::1]:8/x?/?", "http://h?q", "http:x", "http://h/a b\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return
+		}
+		for _, p := range (Rules{}).Check(u) {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("offset %d outside %q", p.Offset, s)
+			}
+		}
+		_ = (Rules{}).Parts(u)
+		_ = (Rules{}).Explain(u)
+		for _, mk := range []func(*locator.URL) (*Request, error){NewRequest, NewProxyRequest} {
+			r, err := mk(u)
+			if err != nil {
+				continue
+			}
+			if strings.ContainsAny(r.Target, " \r\n\t#") {
+				t.Fatalf("request target %q from %q", r.Target, s)
+			}
+		}
+	})
+}
+
+// FuzzBuild: Build either fails with a *BuildError or writes a URL that
+// reads back as the same components.
+func FuzzBuild(f *testing.F) {
+	f.Add(false, "host", "", "a b\x00c/d", "q=1&r=/", true)
+	f.Add(true, "::1", "8443", "", "", false)
+	f.Fuzz(func(t *testing.T, https bool, host, port, path, search string, hasSearch bool) {
+		r := Ref{Scheme: "http", Host: host, Port: port, Search: search, HasSearch: hasSearch}
+		if https {
+			r.Scheme = "https"
+		}
+		if path != "" {
+			r.Segments = strings.Split(path, "\x00")
+		}
+		s, err := Build(r)
+		if err != nil {
+			if _, ok := err.(*BuildError); !ok {
+				t.Fatalf("error %T", err)
+			}
+			return
+		}
+		u, err := locator.Parse(s)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: %v", r, s, err)
+		}
+		want := r
+		if want.Segments == nil && want.HasSearch {
+			want.Segments = []string{""}
+		}
+		if !want.HasSearch {
+			want.Search = ""
+		}
+		if got := Decode(u); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		}
+	})
+}

@@ -1,0 +1,289 @@
+package http
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func mustParse(t testing.TB, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return u
+}
+
+func TestParts(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://host", `{}`},
+		{"http://host/", `{"path":""}`},
+		{"http://host/?", `{"path":"","search":""}`},
+		{"http://host/a%20b/c?q%3Dx&y=1", `{"path":"a b/c","search":"q=x&y=1"}`},
+		{"http://host/path;param?query#frag", `{"path":"path;param","search":"query"}`},
+		{"https://host:8443/x", `{"path":"x"}`},
+		{"http://host?q", `{"search":"q"}`},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(locator.Lookup(u.Scheme).Parts(u)); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSuffix(b.String(), "\n"); got != tt.want {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSegments(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"http://host", nil},
+		{"http://host/", []string{""}},
+		{"http://host/a%2Fb/c/", []string{"a/b", "c", ""}},
+	}
+	for _, tt := range tests {
+		if got := Segments(mustParse(t, tt.in)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Segments(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string // "offset rule"
+	}{
+		{"http://host/a;b:c@d&e=f?g;h:i@j&k=l", nil},
+		{"http://host", nil},
+		{"https://host/", nil},
+		{"http://user@host/", []string{"7 httpurl"}},
+		{"http://user:pw@host/", []string{"7 httpurl"}},
+		{"https://:@host/", []string{"8 httpurl"}},
+		{"http://host?q", []string{"11 httpurl"}},
+		{"http://a/b/c/g?y/./x", []string{"16 search", "18 search"}},
+		{"http://a/?x?y/z", []string{"11 search", "13 search"}},
+		{"<URL:http://a/?/>", []string{"15 search"}},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		var got []string
+		for _, p := range (Rules{}).Check(u) {
+			if p.Severity != locator.Violation {
+				t.Errorf("%q: severity %v", tt.in, p.Severity)
+			}
+			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if u.Conforms() != (len(tt.want) == 0) {
+			t.Errorf("Parse(%q).Conforms() = %v", tt.in, u.Conforms())
+		}
+	}
+}
+
+func TestRequest(t *testing.T) {
+	tests := []struct {
+		in, line, host, addr, proxy string
+	}{
+		{"http://host", "GET / HTTP/1.0", "host", "host:80", "GET http://host HTTP/1.0"},
+		{"http://host/", "GET / HTTP/1.0", "host", "host:80", "GET http://host/ HTTP/1.0"},
+		{"http://ds.internic.net/instructions/overview.html#WARNING", "GET /instructions/overview.html HTTP/1.0",
+			"ds.internic.net", "ds.internic.net:80", "GET http://ds.internic.net/instructions/overview.html HTTP/1.0"},
+		{"http://a/b/c/d;p?q#f", "GET /b/c/d;p?q HTTP/1.0", "a", "a:80", "GET http://a/b/c/d;p?q HTTP/1.0"},
+		{"HTTP://Host:8080/%7Euser/?", "GET /%7Euser/? HTTP/1.0", "Host:8080", "Host:8080", "GET http://Host:8080/%7Euser/? HTTP/1.0"},
+		{"https://[::1]/x", "GET /x HTTP/1.0", "[::1]", "[::1]:443", "GET https://[::1]/x HTTP/1.0"},
+		// Spaces and other unsafe octets are encoded for the request line;
+		// %0D%0A stays encoded: it is never decoded by the client.
+		{"http://h/a b?c\"d", "GET /a%20b?c%22d HTTP/1.0", "h", "h:80", "GET http://h/a%20b?c%22d HTTP/1.0"},
+		{"http://h/%0D%0A", "GET /%0D%0A HTTP/1.0", "h", "h:80", "GET http://h/%0D%0A HTTP/1.0"},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		r, err := NewRequest(u)
+		if err != nil {
+			t.Errorf("NewRequest(%q): %v", tt.in, err)
+			continue
+		}
+		if r.Line() != tt.line || r.Host != tt.host || r.Addr != tt.addr || r.TLS != (u.Scheme == "https") {
+			t.Errorf("NewRequest(%q) = %q %q %q %v, want %q %q %q", tt.in, r.Line(), r.Host, r.Addr, r.TLS, tt.line, tt.host, tt.addr)
+		}
+		p, err := NewProxyRequest(u)
+		if err != nil || p.Line() != tt.proxy {
+			t.Errorf("NewProxyRequest(%q) = %v %v, want %q", tt.in, p, err, tt.proxy)
+		}
+	}
+	// A proxy takes URLs of every scheme.
+	for in, want := range map[string]string{
+		"ftp://u:p@host/pub/x;type=i#f": "GET ftp://u:p@host/pub/x;type=i HTTP/1.0",
+		"news:comp.infosystems.www":     "GET news:comp.infosystems.www HTTP/1.0",
+		"gopher://h/1a%09b":             "GET gopher://h/1a%09b HTTP/1.0",
+	} {
+		p, err := NewProxyRequest(mustParse(t, in))
+		if err != nil || p.Line() != want {
+			t.Errorf("NewProxyRequest(%q) = %v %v, want %q", in, p, err, want)
+		}
+	}
+	for _, in := range []string{"ftp://host/x", "http:///x", "http:x"} {
+		_, err := NewRequest(mustParse(t, in))
+		if _, ok := err.(*RequestError); !ok {
+			t.Errorf("NewRequest(%q) error = %v, want *RequestError", in, err)
+		}
+	}
+	if _, err := NewProxyRequest(mustParse(t, "http:///x")); err == nil {
+		t.Error("NewProxyRequest(http:///x) did not fail")
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		r    Ref
+		want string
+	}{
+		{Ref{Host: "host"}, "http://host"},
+		{Ref{Host: "host", Segments: []string{""}}, "http://host/"},
+		{Ref{Scheme: "https", Host: "h", Port: "8443", Segments: []string{"a b", "c/d", "e;f?"}},
+			"https://h:8443/a%20b/c%2Fd/e;f%3F"},
+		{Ref{Host: "h", Search: "q=a b&r=/x?", HasSearch: true}, "http://h/?q=a%20b&r=%2Fx%3F"},
+		{Ref{Host: "::1", Segments: []string{"x"}}, "http://[::1]/x"},
+	}
+	for _, tt := range tests {
+		got, err := Build(tt.r)
+		if err != nil || got != tt.want {
+			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
+		}
+	}
+	for _, r := range []Ref{{Host: ""}, {Host: "a_b c"}, {Host: "h", Port: "80x"}, {Scheme: "ftp", Host: "h"}} {
+		if s, err := Build(r); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", r, s)
+		} else if _, ok := err.(*BuildError); !ok {
+			t.Errorf("Build(%+v) error %T", r, err)
+		}
+	}
+}
+
+func readTSV(t *testing.T, rel string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "shared", "conformance", rel))
+	if os.IsNotExist(err) {
+		t.Skip("conformance data not present: " + rel)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
+			rows = append(rows, strings.Split(line, "\t"))
+		}
+	}
+	return rows
+}
+
+// TestTextExamples reads every http URL the texts (RFC 1738, draft 03,
+// RFC 1808) write in wrappers: each parses, stands for a request that
+// leaves out the fragment, and conforms unless its search holds a "/" or
+// "?" (RFC 1808's own "g?y/./x" does, against RFC 1738 §5 search) or it
+// is one of RFC 1808's relative forms that keep the scheme ("http:g").
+func TestTextExamples(t *testing.T) {
+	n := 0
+	for _, row := range readTSV(t, "rfc/in-text-wrapped-urls.tsv") {
+		in := row[3]
+		if !strings.HasPrefix(in, "http:") {
+			continue
+		}
+		n++
+		u := mustParse(t, in)
+		r, err := NewRequest(u)
+		if !u.Authority {
+			// RFC 1808's "http:g" and "http:" are relative forms that keep
+			// the scheme; as absolute URLs they name no host.
+			if _, ok := err.(*RequestError); !ok || u.Conforms() {
+				t.Errorf("%s: %v, conforms %v; want a RequestError and a violation", in, err, u.Conforms())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if strings.Contains(r.Target, "#") || !strings.HasPrefix(r.Target, "/") {
+			t.Errorf("%s: target %q", in, r.Target)
+		}
+		want := !strings.ContainsAny(u.Search, "/?")
+		if u.Conforms() != want {
+			t.Errorf("%s: conforms %v, want %v: %v", in, u.Conforms(), want, u.Problems)
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d http examples", n)
+	}
+}
+
+// TestPerlURI checks the http rows of perl-uri/extracted/
+// scheme_components_handwritten.tsv that concern this package.
+func TestPerlURI(t *testing.T) {
+	n := 0
+	for _, row := range readTSV(t, "perl-uri/extracted/scheme_components_handwritten.tsv") {
+		in, want := row[1], row[3]
+		switch {
+		case strings.HasPrefix(in, "<http://www.example.com/path?q=f"):
+			// URI encodes the raw octet 0xF4; so do the request line and
+			// Build from the decoded components.
+			n++
+			u := mustParse(t, strings.ReplaceAll(in, `\xf4`, "\xf4"))
+			r, _ := NewRequest(u)
+			if "http://"+r.Host+r.Target != want {
+				t.Errorf("%s: request %s%s, want %s", in, r.Host, r.Target, want)
+			}
+			if s, err := Build(Decode(u)); err != nil || s != want {
+				t.Errorf("%s: Build(Decode) = %q %v, want %s", in, s, err, want)
+			}
+		case strings.HasPrefix(in, "http://%65%78"):
+			// URI's canonical form decodes the host and path. The host's
+			// escapes are a violation here (RFC 1738 §3.1 hostname); the
+			// path is rebuilt with only the escapes hsegment needs.
+			n++
+			u := mustParse(t, in)
+			if u.Conforms() {
+				t.Errorf("%s: an encoded host must be a violation", in)
+			}
+			r := Decode(u)
+			r.Host = locator.Decode(r.Host)
+			if s, err := Build(r); err != nil || s != want {
+				t.Errorf("%s: Build = %q %v, want %s", in, s, err, want)
+			}
+		case in == "http://host/path;param?query#frag":
+			// URI separates ";param"; for RFC 1738 it is part of the hsegment.
+			n++
+			b, _ := json.Marshal(Rules{}.Parts(mustParse(t, in)))
+			if string(b) != `{"path":"path;param","search":"query"}` || !strings.Contains(want, "*/path*param*query*frag") {
+				t.Errorf("%s: parts %s (URI: %s)", in, b, want)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d http rows, want 3", n)
+	}
+}
+
+var (
+	_ locator.Rules     = Rules{}
+	_ locator.Explainer = Rules{}
+)
