@@ -66,7 +66,7 @@ func TestNormalize(t *testing.T) {
 type normRules struct{}
 
 func (normRules) Check(*locator.URL) []locator.Problem { return nil }
-func (normRules) Parts(*locator.URL) any                { return nil }
+func (normRules) Parts(*locator.URL) any               { return nil }
 func (normRules) Normalize(u *locator.URL) {
 	// Sees the generic normal form: lower-case host, decoded %61.
 	u.Path = strings.ToUpper(u.Path) + ";" + u.Host

@@ -44,7 +44,7 @@ func TestResolveCommand(t *testing.T) {
 }
 
 func TestResolveCommandJSON(t *testing.T) {
-	code, out, _ := relRun(t, "", "resolve", "--json", "--rules", "rfc1808", "http://a/b/c/d;p?q", "g?y/./x", "//[::1/")
+	code, out, _ := relRun(t, "", "resolve", "--json", "--rules", "rfc1808", "http://a/b/c/d;p?q", "g;x=1/../y", "//[::1/")
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (one reference fails)", code)
 	}
@@ -62,8 +62,17 @@ func TestResolveCommandJSON(t *testing.T) {
 			t.Fatalf("%q: %v", l, err)
 		}
 	}
-	if r := recs[0]; !r.OK || r.Result != "http://a/b/c/g?y/./x" || r.Rules != "rfc1808" || r.Ref != "g?y/./x" || r.Base != "http://a/b/c/d;p?q" || !r.Conforms || r.Problems == nil {
+	if r := recs[0]; !r.OK || r.Result != "http://a/b/c/g;x=1/../y" || r.Rules != "rfc1808" || r.Ref != "g;x=1/../y" || r.Base != "http://a/b/c/d;p?q" || r.Problems == nil {
 		t.Errorf("first record %+v", r)
+	}
+	violations := false
+	for _, p := range recs[0].Problems {
+		if p["severity"] != "warning" {
+			violations = true
+		}
+	}
+	if recs[0].Conforms == violations {
+		t.Errorf("conforms %v with problems %v", recs[0].Conforms, recs[0].Problems)
 	}
 	if r := recs[1]; r.OK || r.Error == "" || r.Result != "" {
 		t.Errorf("second record %+v", r)
