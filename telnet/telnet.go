@@ -1,0 +1,179 @@
+// Package telnet holds the telnet scheme of RFC 1738 §3.8: a URL that
+// designates an interactive service rather than a data object.
+//
+// A telnet URL takes the form telnet://<user>:<password>@<host>:<port>/
+// (§3.8); the final "/" may be omitted, and so may the password or the
+// whole login. Nothing may follow the "/" (§5: telneturl = "telnet://"
+// login [ "/" ]); anything that does is reported as a violation of rule
+// "telneturl". The JSON parts are {}: the URL has no structure beyond the
+// common Internet syntax.
+//
+// The user and password are advisory only (§3.8: "clients accessing a
+// telnet URL merely advise the user of the suggested username and
+// password"): NewSession returns them as suggestions, never as data to
+// send, and Explain says so.
+package telnet
+
+import (
+	"strconv"
+	"strings"
+
+	"locator"
+)
+
+func init() {
+	locator.Register("telnet", Rules{})
+}
+
+// Rules are the telnet scheme's rules. They implement locator.Rules and
+// locator.Explainer.
+type Rules struct{}
+
+// Parts returns the telnet parts of DESIGN.md: an empty object.
+func (Rules) Parts(u *locator.URL) any { return struct{}{} }
+
+// Check reports anything after the login and its optional "/" as a
+// violation of rule "telneturl" (RFC 1738 §3.8, §5).
+func (Rules) Check(u *locator.URL) []locator.Problem {
+	if !u.Authority || u.Path == "" {
+		return nil // no "//" is the core's ip-schemepart problem
+	}
+	return []locator.Problem{{
+		Offset:   u.Offset(locator.PathComponent),
+		Severity: locator.Violation,
+		Rule:     "telneturl",
+		Message:  "a telnet URL ends after the login and an optional \"/\"; " + strconv.Quote(u.Path) + " follows it (RFC 1738 §3.8)",
+	}}
+}
+
+// A Session is what a telnet URL stands for: an interactive Telnet
+// session (RFC 854) with a host, and a login name and password suggested
+// to the person, who decides what to type.
+type Session struct {
+	Host string // as written; an IPv6 literal without brackets
+	Port int    // the URL's port or 23
+	// User and Password are the suggestions, decoded; Has* report
+	// whether the URL gives them.
+	User, Password       string
+	HasUser, HasPassword bool
+}
+
+// A SessionError says why a URL stands for no session.
+type SessionError struct {
+	Input   string
+	Problem locator.Problem
+}
+
+func (e *SessionError) Error() string {
+	return "telnet: no session for " + strconv.Quote(e.Input) + ": " + e.Problem.String()
+}
+
+// NewSession returns the session u stands for. It fails with a
+// *SessionError when u is not a telnet URL or names no host.
+func NewSession(u *locator.URL) (*Session, error) {
+	fail := func(c locator.Component, rule, msg string) (*Session, error) {
+		return nil, &SessionError{Input: u.Input, Problem: locator.Problem{Offset: u.Offset(c), Severity: locator.Error, Rule: rule, Message: msg}}
+	}
+	if u.Scheme != "telnet" {
+		return fail(locator.SchemeComponent, "telneturl", "not a telnet URL")
+	}
+	if !u.Authority || u.Host == "" {
+		return fail(locator.HostComponent, "host", "the URL names no host to connect to (RFC 1738 §3.1)")
+	}
+	return &Session{
+		Host: u.Host, Port: u.EffectivePort(),
+		User: locator.Decode(u.User), HasUser: u.HasUser,
+		Password: locator.Decode(u.Password), HasPassword: u.HasPassword,
+	}, nil
+}
+
+// Explain says for a person what u stands for: an interactive session,
+// with the suggested login, which is advisory only (RFC 1738 §3.8).
+func (Rules) Explain(u *locator.URL) string {
+	s, err := NewSession(u)
+	if err != nil {
+		return "Telnet (RFC 1738 §3.8), but no session: " + err.(*SessionError).Problem.String() + "\n"
+	}
+	host := s.Host
+	if strings.IndexByte(host, ':') >= 0 {
+		host = "[" + host + "]"
+	}
+	var b strings.Builder
+	b.WriteString("Telnet (RFC 1738 §3.8, RFC 854): an interactive session with " + host + " port " + strconv.Itoa(s.Port) + ";\n")
+	b.WriteString("it designates a service, not a data object.\n")
+	switch {
+	case s.HasUser && s.HasPassword:
+		b.WriteString("Suggested login " + strconv.Quote(s.User) + " and password " + strconv.Quote(s.Password) + ": advisory only, shown to you, never sent by the client.\n")
+	case s.HasUser:
+		b.WriteString("Suggested login " + strconv.Quote(s.User) + ": advisory only, shown to you, never sent by the client.\n")
+	default:
+		b.WriteString("No login is suggested.\n")
+	}
+	return b.String()
+}
+
+// A Ref is what a telnet URL says, decoded. Build writes it.
+type Ref struct {
+	User, Password       string // decoded suggestions
+	HasUser, HasPassword bool
+	Host                 string // host name or number, or IPv6 address without brackets
+	Port                 string // digits, or "" for the default 23
+}
+
+// Decode returns the components of the telnet URL u, decoded.
+func Decode(u *locator.URL) Ref {
+	return Ref{
+		User: locator.Decode(u.User), HasUser: u.HasUser,
+		Password: locator.Decode(u.Password), HasPassword: u.HasPassword,
+		Host: u.Host, Port: u.Port,
+	}
+}
+
+// A BuildError says why components cannot be written as a conforming URL.
+type BuildError struct {
+	URL     string
+	Problem locator.Problem
+}
+
+func (e *BuildError) Error() string {
+	return "telnet: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
+}
+
+// Build writes r as telnet://<user>:<password>@<host>:<port>/ (RFC 1738
+// §3.8), the user and password encoded as §5's user and password. It
+// fails with a *BuildError when the host is empty or not a host name,
+// number or IPv6 address (written in brackets, RFC 2732), or the port is
+// not digits in range.
+func Build(r Ref) (string, error) {
+	var b strings.Builder
+	b.WriteString("telnet://")
+	if r.HasUser || r.HasPassword {
+		b.WriteString(locator.Escape(r.User, locator.EncodeUser))
+		if r.HasPassword {
+			b.WriteString(":" + locator.Escape(r.Password, locator.EncodeUser))
+		}
+		b.WriteByte('@')
+	}
+	bracket := -1
+	if strings.IndexByte(r.Host, ':') >= 0 {
+		bracket = b.Len()
+		b.WriteString("[" + r.Host + "]")
+	} else {
+		b.WriteString(r.Host)
+	}
+	if r.Port != "" {
+		b.WriteString(":" + r.Port)
+	}
+	b.WriteByte('/')
+	s := b.String()
+	u, err := locator.Parse(s)
+	if err != nil {
+		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
+	}
+	for _, q := range u.Problems {
+		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
+			return "", &BuildError{URL: s, Problem: q}
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,173 @@
+package telnet
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func mustParse(t testing.TB, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return u
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"telnet://host", nil},
+		{"telnet://host/", nil},
+		{"telnet://user:pw@host:23/", nil},
+		{"telnet://host/x", []string{"14 telneturl"}},
+		{"telnet://host//", []string{"14 telneturl"}},
+		{"telnet://host/?x", []string{"14 telneturl"}},
+		{"<URL:telnet://h/x>", []string{"16 telneturl"}},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		var got []string
+		for _, p := range (Rules{}).Check(u) {
+			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if b, _ := json.Marshal(Rules{}.Parts(u)); string(b) != "{}" {
+			t.Errorf("Parts(%q) = %s", tt.in, b)
+		}
+	}
+}
+
+func TestSession(t *testing.T) {
+	u := mustParse(t, "telnet://guest:se%3Acret@[::1]:2323/")
+	s, err := NewSession(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Session{Host: "::1", Port: 2323, User: "guest", Password: "se:cret", HasUser: true, HasPassword: true}
+	if *s != want {
+		t.Errorf("NewSession = %+v, want %+v", *s, want)
+	}
+	if s, _ := NewSession(mustParse(t, "telnet://host")); s.Port != 23 || s.HasUser {
+		t.Errorf("NewSession(telnet://host) = %+v", s)
+	}
+	for _, in := range []string{"telnet:///", "ftp://host/", "telnet:host"} {
+		if _, err := NewSession(mustParse(t, in)); err == nil {
+			t.Errorf("NewSession(%q) did not fail", in)
+		} else if _, ok := err.(*SessionError); !ok {
+			t.Errorf("NewSession(%q) error %T", in, err)
+		}
+	}
+	ex := Rules{}.Explain(u)
+	if !strings.Contains(ex, "advisory only") || !strings.Contains(ex, `"se:cret"`) {
+		t.Errorf("Explain does not give the advisory login: %s", ex)
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		r    Ref
+		want string
+	}{
+		{Ref{Host: "host"}, "telnet://host/"},
+		{Ref{Host: "host", Port: "2323", User: "a:b@c", HasUser: true, Password: "p/w", HasPassword: true}, "telnet://a%3Ab%40c:p%2Fw@host:2323/"},
+		{Ref{Host: "::1"}, "telnet://[::1]/"},
+	}
+	for _, tt := range tests {
+		if got, err := Build(tt.r); err != nil || got != tt.want {
+			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
+		}
+	}
+	for _, r := range []Ref{{}, {Host: "h h"}, {Host: "h", Port: "-1"}} {
+		if _, err := Build(r); err == nil {
+			t.Errorf("Build(%+v) did not fail", r)
+		}
+	}
+}
+
+// TestCurl reads curl's telnet row of curl/url_to_protocol.tsv: the URL
+// has no path, breaks no telnet rule and stands for a session.
+func TestCurl(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "conformance", "curl", "url_to_protocol.tsv"))
+	if os.IsNotExist(err) {
+		t.Skip("conformance data not present")
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 4 || f[1] != "telnet" {
+			continue
+		}
+		n++
+		u := mustParse(t, strings.NewReplacer("%HOSTIP", "127.0.0.1", "%TELNETPORT", "8990").Replace(f[3]))
+		if p := (Rules{}).Check(u); len(p) > 0 {
+			t.Errorf("curl test %s: %v", f[0], p)
+		}
+		if s, err := NewSession(u); err != nil || s.Host != "127.0.0.1" || s.Port != 8990 {
+			t.Errorf("curl test %s: %+v %v", f[0], s, err)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d telnet rows, want 1", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("telnet://u:p@host:23/")
+	f.Add("telnet://h/x?y#z")
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "telnet" {
+			return
+		}
+		for _, p := range (Rules{}).Check(u) {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("offset %d outside %q", p.Offset, s)
+			}
+		}
+		_ = Rules{}.Explain(u)
+		if _, err := NewSession(u); err != nil {
+			if _, ok := err.(*SessionError); !ok {
+				t.Fatalf("error %T", err)
+			}
+		}
+	})
+}
+
+func FuzzBuild(f *testing.F) {
+	f.Add("u", "p", "host", "23", byte(3))
+	f.Fuzz(func(t *testing.T, user, pass, host, port string, flags byte) {
+		r := Ref{User: user, Password: pass, Host: host, Port: port, HasUser: flags&1 != 0, HasPassword: flags&2 != 0}
+		if r.HasPassword {
+			r.HasUser = true
+		}
+		if !r.HasUser {
+			r.User = ""
+		}
+		if !r.HasPassword {
+			r.Password = ""
+		}
+		s, err := Build(r)
+		if err != nil {
+			return
+		}
+		u, err := locator.Parse(s)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: %v", r, s, err)
+		}
+		if got := Decode(u); got != r {
+			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		}
+	})
+}
