@@ -1,0 +1,203 @@
+// Package wais reads, judges and builds WAIS URLs as RFC 1738 §3.9
+// describes them:
+//
+//	wais://<host>:<port>/<database>
+//	wais://<host>:<port>/<database>?<search>
+//	wais://<host>:<port>/<database>/<wtype>/<wpath>
+//
+// with database, wtype and wpath = *uchar (§5): "/" separates them and
+// every reserved character inside them is encoded; search =
+// *[ uchar | ";" | ":" | "@" | "&" | "=" ]. The wpath is the WAIS
+// document-id, "treated opaquely" (§3.9). Draft 03's wpath of numbered
+// fields, digits "=" value ";" ..., writes ";" and "=" unencoded; it is
+// read (DocFields) and reported as the draft form.
+//
+// Parts (the JSON "parts") are {database, search} or {database, wtype,
+// wpath}, decoded: database is always present (it may be empty), search
+// when the "?" is (even with an empty search), wtype and wpath when the
+// document form is used. The search is decoded octet for octet; "+" is a
+// "+" (the 1993 draft's "search = xalphas [ + search ]" used it between
+// words, and Explain says so).
+package wais
+
+import (
+	"strconv"
+	"strings"
+
+	"locator"
+)
+
+// DefaultPort is the port a WAIS URL means when it names none (§3.9).
+const DefaultPort = 210
+
+// URL is a WAIS URL's decoded structure.
+type URL struct {
+	Host string // as in locator.URL
+	Port string // "" for the default 210
+
+	Database string
+	// Search is the decoded search (the index form); HasSearch records
+	// the "?".
+	Search    string
+	HasSearch bool
+	// WType and WPath are the document form's type and document-id,
+	// decoded; HasDoc records the form.
+	WType, WPath string
+	HasDoc       bool
+}
+
+// An Error reports a WAIS URL or component that cannot be used, with the
+// offset in the text it is about and the rule it breaks.
+type Error struct {
+	Field   string // "url", "database", "wtype", "wpath", "search", "host"
+	Offset  int
+	Rule    string
+	Message string
+}
+
+func (e *Error) Error() string {
+	return "wais: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+}
+
+// Parse reads s with locator.Parse and returns its WAIS structure. The
+// error is a *locator.ParseError when s is not a URL at all, and an
+// *Error when it is not a wais URL.
+func Parse(s string) (*URL, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return From(u)
+}
+
+// From decodes the WAIS structure of u; problems are in u.Problems. A
+// path of two segments is read as a document form with an empty wpath;
+// in one of more than three, every "/" after the second is part of the
+// wpath.
+func From(u *locator.URL) (*URL, error) {
+	if u.Scheme != "wais" {
+		return nil, &Error{Field: "url", Rule: "waisurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not wais"}
+	}
+	w := &URL{Host: u.Host}
+	if u.HasPort {
+		w.Port = u.Port
+	}
+	db, wtype, wpath, doc := splitPath(u.Path)
+	w.Database = locator.Decode(db)
+	if doc {
+		w.HasDoc = true
+		w.WType = locator.Decode(wtype)
+		w.WPath = locator.Decode(wpath)
+	}
+	if u.HasSearch {
+		w.HasSearch = true
+		w.Search = locator.Decode(u.Search)
+	}
+	return w, nil
+}
+
+// splitPath splits the encoded url-path at its first two "/".
+func splitPath(p string) (db, wtype, wpath string, doc bool) {
+	i := strings.IndexByte(p, '/')
+	if i < 0 {
+		return p, "", "", false
+	}
+	db, rest := p[:i], p[i+1:]
+	j := strings.IndexByte(rest, '/')
+	if j < 0 {
+		return db, rest, "", true
+	}
+	return db, rest[:j], rest[j+1:], true
+}
+
+// searchOK is search = *[ uchar | ";" | ":" | "@" | "&" | "=" ] less
+// escapes.
+func searchOK(c byte) bool {
+	return locator.IsUchar(c) || c == ';' || c == ':' || c == '@' || c == '&' || c == '='
+}
+
+// A DocField is one numbered field of draft 03's wpath: "The wpath of a
+// WAIS URL consists of encoded fields of the WAIS identifier ... the
+// identifier field number is the digits before the equals sign, and the
+// field contents follow, encoded in the conventional encoding, terminated
+// by ";"" (wpath = digits "=" path ";" [ wpath ]).
+type DocField struct {
+	Number int
+	Value  string // decoded
+}
+
+// DocFields reads an encoded wpath in draft 03's field form. It fails,
+// with an *Error naming the offset, when wpath is not in that form (an
+// RFC 1738 wpath is opaque and need not be).
+func DocFields(wpath string) ([]DocField, error) {
+	var fs []DocField
+	if wpath == "" {
+		return nil, &Error{Field: "wpath", Rule: "wpath", Message: "empty: draft 03's wpath is one or more digits \"=\" value \";\""}
+	}
+	for i := 0; i < len(wpath); {
+		j := i
+		for j < len(wpath) && '0' <= wpath[j] && wpath[j] <= '9' {
+			j++
+		}
+		if j == i || j == len(wpath) || wpath[j] != '=' {
+			return nil, &Error{Field: "wpath", Offset: j, Rule: "wpath", Message: "draft 03's wpath field is digits \"=\" value \";\""}
+		}
+		n, err := strconv.Atoi(wpath[i:j])
+		if err != nil {
+			return nil, &Error{Field: "wpath", Offset: i, Rule: "wpath", Message: "field number " + strconv.Quote(wpath[i:j]) + " is out of range"}
+		}
+		end := strings.IndexByte(wpath[j+1:], ';')
+		if end < 0 {
+			return nil, &Error{Field: "wpath", Offset: len(wpath), Rule: "wpath", Message: "draft 03's wpath field value is terminated by \";\""}
+		}
+		end += j + 1
+		fs = append(fs, DocField{Number: n, Value: locator.Decode(wpath[j+1 : end])})
+		i = end + 1
+	}
+	return fs, nil
+}
+
+// Build writes w as a correctly encoded WAIS URL: database, wtype and
+// wpath with every octet outside unreserved encoded (so "/" in them is
+// %2F), the search with uchar | ";" | ":" | "@" | "&" | "=" left as they
+// are. It fails when both a search and a document are given, or when the
+// host or port is not RFC 1738's.
+func (w *URL) Build() (string, error) {
+	if w.HasSearch && w.HasDoc {
+		return "", &Error{Field: "url", Rule: "waisurl", Message: "a WAIS URL is a database, a search or a document, not a search and a document (RFC 1738 §3.9)"}
+	}
+	if w.Host == "" {
+		return "", &Error{Field: "host", Rule: "hostport", Message: "a WAIS URL names a host (RFC 1738 §3.9)"}
+	}
+	var b strings.Builder
+	b.WriteString("wais://")
+	if strings.IndexByte(w.Host, ':') >= 0 {
+		b.WriteString("[" + w.Host + "]")
+	} else {
+		b.WriteString(w.Host)
+	}
+	if w.Port != "" {
+		b.WriteString(":" + w.Port)
+	}
+	b.WriteByte('/')
+	b.WriteString(locator.Escape(w.Database, locator.EncodeUchar))
+	if w.HasDoc {
+		b.WriteString("/" + locator.Escape(w.WType, locator.EncodeUchar))
+		b.WriteString("/" + locator.Escape(w.WPath, locator.EncodeUchar))
+	}
+	if w.HasSearch {
+		b.WriteString("?" + locator.Escape(w.Search, locator.EncodeHSegment))
+	}
+	s := b.String()
+	u, err := locator.Parse(s)
+	if err != nil {
+		pe := err.(*locator.ParseError)
+		return "", &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+	}
+	for _, p := range u.Problems {
+		if p.Severity >= locator.Violation {
+			return "", &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+		}
+	}
+	return s, nil
+}

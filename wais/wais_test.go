@@ -1,0 +1,231 @@
+package wais
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func TestFrom(t *testing.T) {
+	tests := []struct {
+		in   string
+		want URL
+	}{
+		{"wais://quake.think.com/wais-discussion-archives?lynch", URL{Host: "quake.think.com", Database: "wais-discussion-archives", Search: "lynch", HasSearch: true}},
+		{"wais://h:2100/db", URL{Host: "h", Port: "2100", Database: "db"}},
+		{"wais://h/", URL{Host: "h"}},
+		{"wais://h/db?", URL{Host: "h", Database: "db", HasSearch: true}},
+		{"wais://h/db?a+b%20c", URL{Host: "h", Database: "db", Search: "a+b c", HasSearch: true}},
+		{"wais://h/db/TEXT/0%2F1%3D2", URL{Host: "h", Database: "db", WType: "TEXT", WPath: "0/1=2", HasDoc: true}},
+		{"wais://h/db/TEXT/a/b", URL{Host: "h", Database: "db", WType: "TEXT", WPath: "a/b", HasDoc: true}},
+		{"wais://h/db/t", URL{Host: "h", Database: "db", WType: "t", HasDoc: true}},
+	}
+	for _, tt := range tests {
+		w, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if *w != tt.want {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, *w, tt.want)
+		}
+	}
+	if _, err := Parse("gopher://h/"); err == nil {
+		t.Error("Parse(gopher URL) succeeded")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"wais://quake.think.com/wais-discussion-archives?lynch", nil},
+		{"wais://h/db?a;b:c@d&e=f", nil},
+		{"wais://h/db/TEXT/0%2F1", nil},
+		{"wais://h/d;b", []string{"10 database"}},
+		{"wais://h/db/t:x/p", []string{"13 wtype"}},
+		{"wais://h/db/t/a/b", []string{"15 wpath"}},
+		{"wais://h/db/t/a@b", []string{"15 wpath"}},
+		{"wais://h/db/t", []string{"13 waisdoc"}},
+		{"wais://h/db/t/p?x", []string{"15 waisurl"}},
+		{"wais://h/db?a/b?c", []string{"13 search", "15 search"}},
+		{"wais://u@h/db", []string{"7 waisurl"}},
+		// Draft 03's wpath fields: one violation naming the draft form.
+		{"wais://h/db/TEXT/1=abc;2=def;", []string{"17 wpath"}},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, p := range u.Problems {
+			if p.Severity == locator.Violation {
+				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+		}
+	}
+}
+
+func TestParts(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"wais://h/db", `{"database":"db"}`},
+		{"wais://h/", `{"database":""}`},
+		{"wais://h/db?", `{"database":"db","search":""}`},
+		{"wais://h/db?x%20y", `{"database":"db","search":"x y"}`},
+		{"wais://h/db/TEXT/a%2Fb", `{"database":"db","wtype":"TEXT","wpath":"a/b"}`},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(locator.Lookup("wais").Parts(u))
+		if string(b) != tt.want {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, tt.want)
+		}
+	}
+}
+
+func TestDocFields(t *testing.T) {
+	fs, err := DocFields("0=a%20b;12=c;")
+	if want := []DocField{{0, "a b"}, {12, "c"}}; err != nil || !reflect.DeepEqual(fs, want) {
+		t.Errorf("DocFields = %v, %v; want %v", fs, err, want)
+	}
+	for _, bad := range []string{"", "abc", "1=a", "=a;", "1a;", "99999999999999999999=a;"} {
+		if fs, err := DocFields(bad); err == nil {
+			t.Errorf("DocFields(%q) = %v, want an error", bad, fs)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		w    URL
+		want string
+	}{
+		{URL{Host: "quake.think.com", Database: "wais-discussion-archives", Search: "lynch", HasSearch: true}, "wais://quake.think.com/wais-discussion-archives?lynch"},
+		{URL{Host: "h", Port: "2100", Database: "my db"}, "wais://h:2100/my%20db"},
+		{URL{Host: "h", Database: "db", Search: "a/b?c;d", HasSearch: true}, "wais://h/db?a%2Fb%3Fc;d"},
+		{URL{Host: "h", Database: "d/b", WType: "TEXT", WPath: "1=a;2=b;", HasDoc: true}, "wais://h/d%2Fb/TEXT/1%3Da%3B2%3Db%3B"},
+	}
+	for _, tt := range tests {
+		s, err := tt.w.Build()
+		if err != nil || s != tt.want {
+			t.Errorf("Build(%+v) = %q, %v; want %q", tt.w, s, err, tt.want)
+		}
+	}
+	for _, bad := range []URL{{}, {Host: "h", HasSearch: true, HasDoc: true}, {Host: "a b"}, {Host: "h", Port: "p"}} {
+		if s, err := bad.Build(); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		}
+	}
+}
+
+// TestInText reads the WAIS URL RFC 1630 and draft 03 quote.
+func TestInText(t *testing.T) {
+	p := filepath.Join("..", "..", "shared", "conformance", "rfc", "in-text-wrapped-urls.tsv")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Skipf("shared conformance data not found: %v", err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		r := strings.Split(sc.Text(), "\t")
+		if len(r) < 4 || !strings.HasPrefix(r[3], "wais:") {
+			continue
+		}
+		w, err := Parse(r[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Database != "wais-discussion-archives" || w.Search != "lynch" || w.HasDoc {
+			t.Errorf("%s: %+v", r[3], *w)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d WAIS URLs in the texts, want 2", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"wais://h/db", "wais://h/db?x", "wais://h/db/t/p", "wais://h/db/t/1=a;", "wais://h/a/b/c/d?e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "wais" {
+			return
+		}
+		for _, p := range u.Problems {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
+			}
+		}
+		if _, err := From(u); err != nil {
+			t.Fatal(err)
+		}
+		_ = locator.Lookup("wais").(locator.Explainer).Explain(u)
+	})
+}
+
+// FuzzBuild: build then parse returns the same components.
+func FuzzBuild(f *testing.F) {
+	f.Add("h", "", "db", "q", true, "", "", false)
+	f.Add("h", "210", "d/b", "", false, "TEXT", "1=a;", true)
+	f.Fuzz(func(t *testing.T, host, port, db, search string, hasSearch bool, wtype, wpath string, hasDoc bool) {
+		w := URL{Host: host, Port: port, Database: db, Search: search, HasSearch: hasSearch, WType: wtype, WPath: wpath, HasDoc: hasDoc}
+		s, err := w.Build()
+		if err != nil {
+			return
+		}
+		back, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: %v", w, s, err)
+		}
+		want := w
+		if !hasSearch {
+			want.Search = ""
+		}
+		if !hasDoc {
+			want.WType, want.WPath = "", ""
+		}
+		if *back != want {
+			t.Fatalf("Build(%+v) = %q, read back as %+v", w, s, *back)
+		}
+		if u, _ := locator.Parse(s); !u.Conforms() {
+			t.Fatalf("Build(%+v) = %q does not conform: %v", w, s, u.Problems)
+		}
+	})
+}
+
+func ExampleParse() {
+	w, err := Parse("wais://quake.think.com/wais-discussion-archives?lynch")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(w.Database, w.Search)
+	// Output: wais-discussion-archives lynch
+}
+
+func ExampleURL_Build() {
+	s, _ := (&URL{Host: "h", Database: "db", WType: "TEXT", WPath: "0/1", HasDoc: true}).Build()
+	fmt.Println(s)
+	// Output: wais://h/db/TEXT/0%2F1
+}
