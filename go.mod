@@ -1,3 +1,5 @@
 module locator
 
 go 1.26
+
+require mvdan.cc/xurls/v2 v2.6.0
