@@ -1,0 +1,251 @@
+package prospero
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func TestFrom(t *testing.T) {
+	tests := []struct {
+		in   string
+		want URL
+	}{
+		{"prospero://host.dom//pros/name", URL{Host: "host.dom", HSOName: "/pros/name"}},
+		{"prospero://h:1526/a/b;OBJECT-VERSION=3", URL{Host: "h", Port: "1526", HSOName: "a/b", Fields: []Field{{"OBJECT-VERSION", "3"}}}},
+		{"prospero://h/a%3Bb;x=%3D;y=", URL{Host: "h", HSOName: "a;b", Fields: []Field{{"x", "="}, {"y", ""}}}},
+		{"prospero://h/", URL{Host: "h"}},
+		{"prospero://h/x?y=z", URL{Host: "h", HSOName: "x?y=z"}},
+		// The 1993 draft's %00 form.
+		{"prospero://h/name%003", URL{Host: "h", HSOName: "name", Version: "3", HasVersion: true}},
+		{"prospero://h/name%00%00attr1%00attr2", URL{Host: "h", HSOName: "name", HasVersion: true, Attributes: []string{"attr1", "attr2"}}},
+	}
+	for _, tt := range tests {
+		pr, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(*pr, tt.want) {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, *pr, tt.want)
+		}
+	}
+	if _, err := Parse("ftp://h/x"); err == nil {
+		t.Error("Parse(ftp URL) succeeded")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"prospero://host.dom//pros/name", nil},
+		{"prospero://h/a/b;OBJECT-VERSION=3;x=a?b:c@d&e", nil},
+		{"prospero://h/a?b:c@d&e=f", nil},
+		{"prospero://u@h/x", []string{"11 prosperourl"}},
+		{"prospero://u:p@h/x", []string{"11 prosperourl"}},
+		{"prospero://h", []string{"12 prosperourl"}},
+		{"prospero://h/x;a", []string{"15 fieldspec"}},
+		{"prospero://h/x;a=b=c", []string{"18 fieldvalue"}},
+		{"prospero://h/x;a/b=c", []string{"16 fieldname"}},
+		{"prospero://h/x;a=b/c", []string{"18 fieldvalue"}},
+		{"prospero://h/name%003", []string{"17 prosperourl"}},
+		{"prospero://h/name%00v1", []string{"17 prosperourl", "20 version"}},
+		{"prospero://h/name%00%00at-tr", []string{"17 prosperourl", "25 attribute"}},
+		{"prospero://h/name%001%00", []string{"17 prosperourl", "24 attribute"}},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, p := range u.Problems {
+			if p.Severity == locator.Violation {
+				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+		}
+	}
+}
+
+func TestParts(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"prospero://host.dom//pros/name", `{"hsoname":"/pros/name"}`},
+		{"prospero://h/", `{"hsoname":""}`},
+		{"prospero://h/a;OBJECT-VERSION=3;x=%20;OBJECT-VERSION=4", `{"hsoname":"a","fields":{"OBJECT-VERSION":"3","x":" "}}`},
+		{"prospero://h/n%003%00a", `{"hsoname":"n","version":"3","attributes":["a"]}`},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(locator.Lookup("prospero").Parts(u))
+		if string(b) != tt.want {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, tt.want)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		pr   URL
+		want string
+	}{
+		{URL{Host: "host.dom", HSOName: "/pros/name"}, "prospero://host.dom//pros/name"},
+		{URL{Host: "h", Port: "1526", HSOName: "a;b c/d", Fields: []Field{{"OBJECT-VERSION", "3"}, {"x", "a=b;c/d?"}}},
+			"prospero://h:1526/a%3Bb%20c/d;OBJECT-VERSION=3;x=a%3Db%3Bc%2Fd?"},
+		{URL{Host: "h", HSOName: "n", Version: "3", HasVersion: true, Attributes: []string{"a1"}}, "prospero://h/n%003%00a1"},
+	}
+	for _, tt := range tests {
+		s, err := tt.pr.Build()
+		if err != nil || s != tt.want {
+			t.Errorf("Build(%+v) = %q, %v; want %q", tt.pr, s, err, tt.want)
+		}
+	}
+	for _, bad := range []URL{
+		{},
+		{Host: "h", Version: "x"},
+		{Host: "h", HasVersion: true, Attributes: []string{"a-b"}},
+		{Host: "h", HasVersion: true, Fields: []Field{{"a", "b"}}},
+		{Host: "a b"},
+	} {
+		if s, err := bad.Build(); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		}
+	}
+}
+
+func readTSV(t *testing.T, parts ...string) [][]string {
+	t.Helper()
+	p := filepath.Join(append([]string{"..", "..", "shared", "conformance"}, parts...)...)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Skipf("shared conformance data not found: %v", err)
+	}
+	defer f.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && line[0] != '#' {
+			rows = append(rows, strings.Split(line, "\t"))
+		}
+	}
+	return rows
+}
+
+// TestNormativeExamples: RFC 1738 §3.11, prospero://host.dom//pros/name
+// designates the hsoname "/pros/name"; the same URL in its <URL:...>
+// wrapper reads the same.
+func TestNormativeExamples(t *testing.T) {
+	n := 0
+	for _, r := range readTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
+		if len(r) < 4 || !strings.HasPrefix(r[1], "prospero:") {
+			continue
+		}
+		pr, err := Parse(r[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[2] != "hsoname" || pr.HSOName != r[3] {
+			t.Errorf("%s %s = %q, want %q", r[1], r[2], pr.HSOName, r[3])
+		}
+		n++
+	}
+	for _, r := range readTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
+		if len(r) < 4 || !strings.HasPrefix(r[3], "prospero:") {
+			continue
+		}
+		pr, err := Parse(r[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := locator.Parse(r[2])
+		if pr.HSOName != "/pros/name" || !u.Conforms() {
+			t.Errorf("%s: %+v %v", r[2], *pr, u.Problems)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d prospero examples, want 2", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"prospero://host.dom//pros/name", "prospero://h/a;b=c;d", "prospero://h/n%00%001%00a", "prospero://h/%00;x=%00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "prospero" {
+			return
+		}
+		for _, p := range u.Problems {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
+			}
+		}
+		if _, err := From(u); err != nil {
+			t.Fatal(err)
+		}
+		_ = locator.Lookup("prospero").Parts(u)
+	})
+}
+
+// FuzzBuild: build then parse returns the same components.
+func FuzzBuild(f *testing.F) {
+	f.Add("h", "", "/pros/name", "OBJECT-VERSION", "3", "", false, "")
+	f.Add("h", "1526", "a;b", "", "", "1", true, "a1")
+	f.Fuzz(func(t *testing.T, host, port, hso, fname, fvalue, version string, hasVersion bool, attr string) {
+		pr := URL{Host: host, Port: port, HSOName: hso, Version: version, HasVersion: hasVersion}
+		if fname != "" || fvalue != "" {
+			pr.Fields = []Field{{fname, fvalue}}
+		}
+		if attr != "" {
+			pr.Attributes = []string{attr}
+		}
+		s, err := pr.Build()
+		if err != nil {
+			return
+		}
+		back, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: %v", pr, s, err)
+		}
+		want := pr
+		if version != "" || attr != "" {
+			want.HasVersion = true
+		}
+		if !reflect.DeepEqual(*back, want) {
+			t.Fatalf("Build(%+v) = %q, read back as %+v", pr, s, *back)
+		}
+	})
+}
+
+func ExampleParse() {
+	pr, err := Parse("prospero://host.dom//pros/name;OBJECT-VERSION=3")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(pr.HSOName, pr.Fields)
+	// Output: /pros/name [{OBJECT-VERSION 3}]
+}
+
+func ExampleURL_Build() {
+	s, _ := (&URL{Host: "host.dom", HSOName: "/pros/name", Fields: []Field{{"OBJECT-VERSION", "3"}}}).Build()
+	fmt.Println(s)
+	// Output: prospero://host.dom//pros/name;OBJECT-VERSION=3
+}
