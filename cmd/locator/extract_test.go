@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// extractRun runs the command in-process with stdin.
+func extractRun(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(append([]string{"extract"}, args...), &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+const appendixMail = `Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;
+      type=d> but you can probably pick it up from <URL:ftp://ds.in
+      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.
+      net/instructions/overview.html#WARNING>.
+`
+
+func TestExtractCommand(t *testing.T) {
+	dir := t.TempDir()
+	f1 := filepath.Join(dir, "a.txt")
+	f2 := filepath.Join(dir, "b.txt")
+	if err := os.WriteFile(f1, []byte(appendixMail), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f2, []byte("see http://b.example/x. note: 10:30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		code  int
+		out   string
+	}{
+		{appendixMail, nil, 0,
+			"ftp://info.cern.ch/pub/www/doc;type=d\nftp://ds.internic.net/rfc\nhttp://ds.internic.net/instructions/overview.html#WARNING\n"},
+		{"x http://a.example/ y", []string{"-"}, 0, "http://a.example/\n"},
+		{"", []string{f2, f1}, 0,
+			"http://b.example/x\nftp://info.cern.ch/pub/www/doc;type=d\nftp://ds.internic.net/rfc\nhttp://ds.internic.net/instructions/overview.html#WARNING\n"},
+		{"stdin http://s.example/", []string{f2, "-"}, 0, "http://b.example/x\nhttp://s.example/\n"},
+		{"note: 10:30 <not a url> http://", nil, 1, ""},
+		{"<URL:../g> <URL:#s>", []string{"--base", "http://a/b/c/d;p?q"}, 0, "http://a/b/g\nhttp://a/b/c/d;p?q#s\n"},
+		{"<URL:?y>", []string{"--base=http://a/b/c/d;p?q", "--rules", "rfc1808"}, 0, "http://a/b/c/d;p?y\n"},
+		{"<URL:../g>", nil, 1, ""},
+		{"", []string{filepath.Join(dir, "missing.txt")}, 1, ""},
+		{"", []string{"--base", "no scheme"}, 2, ""},
+		{"", []string{"--rules", "rfc2396"}, 2, ""},
+		{"", []string{"--max-len", "0"}, 2, ""},
+	} {
+		code, out, errOut := extractRun(t, tc.stdin, tc.args...)
+		if code != tc.code || out != tc.out {
+			t.Errorf("%q: exit %d, stdout %q (stderr %q); want %d, %q", tc.args, code, out, errOut, tc.code, tc.out)
+		}
+		if code == 2 && !strings.Contains(errOut, "usage: locator extract") {
+			t.Errorf("%q: usage error without usage: %q", tc.args, errOut)
+		}
+	}
+}
+
+func TestExtractJSON(t *testing.T) {
+	in := "line one\n<URL:http://c.example/long-\n   path> and URL:news:comp.x\n"
+	code, out, errOut := extractRun(t, in, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines: %q", len(lines), out)
+	}
+	var recs []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		recs = append(recs, m)
+	}
+	want := []map[string]any{
+		{"url": "http://c.example/long-path", "offset": 9.0, "line": 2.0, "column": 1.0, "wrapped": true,
+			"ambiguous": true, "alternatives": []any{"http://c.example/longpath"}},
+		{"url": "news:comp.x", "offset": 50.0, "line": 3.0, "column": 14.0, "wrapped": false,
+			"ambiguous": false, "alternatives": []any{}},
+	}
+	if !reflect.DeepEqual(recs, want) {
+		t.Errorf("got  %v\nwant %v", recs, want)
+	}
+
+	// A named file adds "file"; --base adds "ref".
+	dir := t.TempDir()
+	f := filepath.Join(dir, "m.txt")
+	if err := os.WriteFile(f, []byte("<URL:g>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = extractRun(t, "", "--json", "--base", "http://a/b/c", f)
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(out), &rec); code != 0 || err != nil || rec["ref"] != "g" || rec["file"] != f || rec["url"] != "http://a/b/g" {
+		t.Errorf("exit %d, %q", code, out)
+	}
+}
+
+func TestExtractTooLong(t *testing.T) {
+	in := "a http://a.example/" + strings.Repeat("x", 100) + " b http://ok.example/\n"
+	code, out, errOut := extractRun(t, in, "--max-len", "64")
+	if code != 0 || out != "http://ok.example/\n" || !strings.Contains(errOut, "line 1, column 3 (offset 2)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestExtractHelp(t *testing.T) {
+	code, out, _ := extractRun(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "usage: locator extract [--json] [--base URL]") || !strings.Contains(out, "-max-len") {
+		t.Errorf("exit %d: %q", code, out)
+	}
+}
