@@ -833,7 +833,6 @@ func dots1993(p []byte) int {
 		}
 		out = in
 	}
-	floor := out
 	// Each kept element is written as "/" elem; starts records where.
 	var stack [32]int
 	starts := stack[:0]
@@ -858,6 +857,5 @@ func dots1993(p []byte) int {
 		}
 		in = j
 	}
-	_ = floor
 	return out
 }
