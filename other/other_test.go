@@ -1,0 +1,253 @@
+package other
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func TestDescribe(t *testing.T) {
+	// Every name RFC 1738 §4 reserves, the drafts' session schemes and
+	// the 1993 draft's names for study are described.
+	for _, s := range []string{"afs", "mid", "cid", "nfs", "tn3270", "mailserver", "z39.50", "rlogin", "urn", "x500", "whois"} {
+		d, ok := Describe(s)
+		if !ok || d == "" {
+			t.Errorf("Describe(%q) = %q, %v", s, d, ok)
+		}
+	}
+	for _, s := range []string{"afs", "mid", "cid", "nfs", "tn3270", "mailserver", "z39.50"} {
+		if d, _ := Describe(s); !strings.Contains(d, "RFC 1738 §4 reserves") {
+			t.Errorf("Describe(%q) does not say §4 reserves it: %q", s, d)
+		}
+	}
+	if d, ok := Describe("x-my-scheme"); !ok || !strings.Contains(d, "experimental") {
+		t.Errorf("Describe(x-my-scheme) = %q, %v", d, ok)
+	}
+	for _, s := range []string{"http", "foo", "x", "xfoo", ""} {
+		if d, ok := Describe(s); ok {
+			t.Errorf("Describe(%q) = %q, want false", s, d)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"rlogin://aas@a.sn.no", nil},
+		{"rlogin://aas@a.sn.no/", nil},
+		{"tn3270://h:2323/", nil},
+		{"tn3270://h/x", []string{"11 telneturl"}},
+		{"rlogin://h/x?y", []string{"11 telneturl"}},
+		{"mid:960830.1639@XIson.com", nil},
+		{"mid:a?b@c", nil},
+		{"mid:foo", []string{"4 midaddress"}},
+		{"mid:960830.1639@XIson.com/partA.960830.1639@XIson.com", []string{"25 midaddress"}},
+		{"cid:foo4*foo1@bar.net", nil},
+		{"cid:foo4", []string{"4 cidaddress"}},
+		{"mid://a@b", []string{"4 midaddress"}},
+		{"afs://cell.edu/usr/x", nil},
+		{"nfs://h/export/x", nil},
+		{"z39.50://h/db?q", nil},
+		{"mailserver:a@b/subject", nil},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, p := range u.Problems {
+			if p.Severity == locator.Violation {
+				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+		}
+	}
+}
+
+func TestPartsAndExplain(t *testing.T) {
+	tests := []struct{ in, parts, explain string }{
+		{"rlogin://aas@a.sn.no", `{}`, "rlogin session with a.sn.no (port 513), logging in as \"aas\""},
+		{"tn3270://h/", `{}`, "tn3270 session with h (port 23)"},
+		{"mid:960830.1639@XIson.com", `{"message_id":"960830.1639@XIson.com"}`, "Message-ID \"<960830.1639@XIson.com>\""},
+		{"mid:a@b/c%20d@e", `{"message_id":"a@b","content_id":"c d@e"}`, "Content-ID \"<c d@e>\""},
+		{"cid:foo4*foo1@bar.net", `{"content_id":"foo4*foo1@bar.net"}`, "Content-ID \"<foo4*foo1@bar.net>\""},
+		{"afs://cell.edu/usr/a%20b", `{"cell":"cell.edu","path":"/usr/a b"}`, "AFS cell \"cell.edu\""},
+		{"nfs://h/x", `{}`, "Network File System"},
+		{"mailserver:a@b", `{}`, "mail servers"},
+		{"z39.50://h/", `{}`, "Z39.50"},
+	}
+	for _, tt := range tests {
+		u, err := locator.Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := locator.Lookup(u.Scheme)
+		if r == nil {
+			t.Fatalf("no rules for %q", u.Scheme)
+		}
+		b, _ := json.Marshal(r.Parts(u))
+		if string(b) != tt.parts {
+			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, tt.parts)
+		}
+		if e := r.(locator.Explainer).Explain(u); !strings.Contains(e, tt.explain) {
+			t.Errorf("Explain(%q) = %q, want it to contain %q", tt.in, e, tt.explain)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		got  func() (string, error)
+		want string
+	}{
+		{func() (string, error) { return BuildSession("rlogin", "aas", "a.sn.no", "") }, "rlogin://aas@a.sn.no/"},
+		{func() (string, error) { return BuildSession("tn3270", "a b@c", "h", "2323") }, "tn3270://a%20b%40c@h:2323/"},
+		{func() (string, error) { return BuildMID("<960830.1639@XIson.com>", "") }, "mid:960830.1639@XIson.com"},
+		{func() (string, error) { return BuildMID("a?b@c", "p/q@r") }, "mid:a%3Fb@c/p%2Fq@r"},
+		{func() (string, error) { return BuildCID("foo4*foo1@bar.net") }, "cid:foo4*foo1@bar.net"},
+	}
+	for _, tt := range tests {
+		s, err := tt.got()
+		if err != nil || s != tt.want {
+			t.Errorf("got %q, %v; want %q", s, err, tt.want)
+		}
+	}
+	for _, bad := range []func() (string, error){
+		func() (string, error) { return BuildSession("telnet", "", "h", "") },
+		func() (string, error) { return BuildSession("rlogin", "", "", "") },
+		func() (string, error) { return BuildSession("rlogin", "", "a b", "") },
+		func() (string, error) { return BuildSession("rlogin", "", "h", "x") },
+		func() (string, error) { return BuildMID("foo", "") },
+		func() (string, error) { return BuildCID("") },
+	} {
+		if s, err := bad(); err == nil {
+			t.Errorf("built %q, want an error", s)
+		}
+	}
+}
+
+// TestPerlURI checks old-base.t's rlogin rows: rlogin://aas@a.sn.no has
+// user aas and host a.sn.no.
+func TestPerlURI(t *testing.T) {
+	p := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted", "old-base_scheme_parse.tsv")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Skipf("shared conformance data not found: %v", err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		r := strings.Split(sc.Text(), "\t")
+		if len(r) < 3 || !strings.HasPrefix(r[0], "rlogin:") {
+			continue
+		}
+		u, err := locator.Parse(r[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{"user": u.User, "host": u.Host}[r[1]]
+		if got != r[2] || !u.Conforms() {
+			t.Errorf("%s %s = %q, want %q (%v)", r[0], r[1], got, r[2], u.Problems)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d rlogin rows, want 2", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"rlogin://a@b/", "tn3270://h/x", "mid:a@b/c@d", "cid:x", "afs://c/p", "x-y:z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil {
+			return
+		}
+		for _, p := range u.Problems {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
+			}
+		}
+		if r := locator.Lookup(u.Scheme); r != nil {
+			if _, err := json.Marshal(r.Parts(u)); err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := r.(locator.Explainer); ok {
+				_ = e.Explain(u)
+			}
+		}
+		_, _ = Describe(u.Scheme)
+	})
+}
+
+// FuzzBuild: a built mid, cid or session URL reads back as its parts.
+func FuzzBuild(f *testing.F) {
+	f.Add("a@b", "c@d", "aas", "a.sn.no", "")
+	f.Add("x?y@z", "", "", "h", "513")
+	f.Fuzz(func(t *testing.T, id, part, user, host, port string) {
+		if s, err := BuildMID(id, part); err == nil {
+			u, err := locator.Parse(s)
+			if err != nil {
+				t.Fatalf("BuildMID(%q, %q) = %q: %v", id, part, s, err)
+			}
+			b, _ := json.Marshal(locator.Lookup("mid").Parts(u))
+			mid := strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
+			cid := strings.TrimSuffix(strings.TrimPrefix(part, "<"), ">")
+			want := msgParts{MessageID: &mid}
+			if cid != "" {
+				want.ContentID = &cid
+			}
+			w, _ := json.Marshal(want)
+			if string(b) != string(w) {
+				t.Fatalf("BuildMID(%q, %q) = %q, parts %s, want %s", id, part, s, b, w)
+			}
+		}
+		if s, err := BuildCID(id); err == nil {
+			u, err := locator.Parse(s)
+			if err != nil {
+				t.Fatalf("BuildCID(%q) = %q: %v", id, s, err)
+			}
+			if got := locator.Decode(u.Path); got != strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") {
+				t.Fatalf("BuildCID(%q) = %q, reads back %q", id, s, got)
+			}
+		}
+		if s, err := BuildSession("rlogin", user, host, port); err == nil {
+			u, err := locator.Parse(s)
+			if err != nil || locator.Decode(u.User) != user || u.HasUser != (user != "") || u.Host != host || u.Port != port || !u.Conforms() {
+				t.Fatalf("BuildSession(%q, %q, %q) = %q, reads back %+v, %v", user, host, port, s, u, err)
+			}
+		}
+	})
+}
+
+func ExampleDescribe() {
+	d, ok := Describe("x-my-protocol")
+	fmt.Println(ok, strings.HasPrefix(d, "An experimental scheme"))
+	_, ok = Describe("gopher")
+	fmt.Println(ok)
+	// Output:
+	// true true
+	// false
+}
+
+func ExampleBuildMID() {
+	s, _ := BuildMID("<960830.1639@XIson.com>", "")
+	fmt.Println(s)
+	// Output: mid:960830.1639@XIson.com
+}

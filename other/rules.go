@@ -1,0 +1,246 @@
+package other
+
+import (
+	"strconv"
+	"strings"
+
+	"locator"
+	"locator/mailto"
+)
+
+// Session ports of the drafts' interactive schemes.
+const (
+	RloginPort = 513 // RFC 1282
+	TN3270Port = 23  // telnet's, as tn3270 runs over telnet
+)
+
+func init() {
+	// The drafts give rlogin and tn3270 the telnet form; mid and cid hold
+	// an addr-spec, in which "?" is an ordinary character.
+	locator.RegisterSyntax("rlogin", locator.Syntax{DefaultPort: RloginPort, Internet: true})
+	locator.RegisterSyntax("tn3270", locator.Syntax{DefaultPort: TN3270Port, Internet: true})
+	locator.RegisterSyntax("mid", locator.Syntax{})
+	locator.RegisterSyntax("cid", locator.Syntax{})
+	locator.Register("rlogin", session{})
+	locator.Register("tn3270", session{})
+	locator.Register("mid", msgid{})
+	locator.Register("cid", msgid{})
+	for _, s := range []string{"afs", "nfs", "mailserver", "z39.50"} {
+		locator.Register(s, reservedName{})
+	}
+}
+
+func violation(off int, rule, msg string) locator.Problem {
+	return locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg}
+}
+
+// session is rlogin and tn3270: "telnet://" login [ "/" ] (§5 telneturl),
+// the form draft 03 gives all three.
+type session struct{}
+
+// Check reports a path after the "/" (a session names no object).
+func (session) Check(u *locator.URL) []locator.Problem {
+	if u.Authority && u.Path != "" {
+		return []locator.Problem{violation(u.Offset(locator.PathComponent), "telneturl",
+			"an interactive-session URL ends after the host and an optional \"/\": telneturl = \"telnet://\" login [ \"/\" ] (RFC 1738 §5; draft 03 gives "+u.Scheme+" the telnet form)")}
+	}
+	return nil
+}
+
+// Parts is {} like telnet's: the user and host are the URL's own keys.
+func (session) Parts(u *locator.URL) any { return struct{}{} }
+
+// Explain says which session is opened, as for telnet (§3.8).
+func (session) Explain(u *locator.URL) string {
+	d, _ := Describe(u.Scheme)
+	s := "An interactive " + u.Scheme + " session with " + u.Hostport() + " (port " + strconv.Itoa(u.EffectivePort()) + ")"
+	if u.HasUser {
+		s += ", logging in as " + strconv.Quote(locator.Decode(u.User))
+		if u.HasPassword {
+			s += " with the password the URL carries"
+		}
+	}
+	return s + ". " + d
+}
+
+// msgid is mid and cid: an RFC 822 addr-spec (draft 03 midaddress,
+// cidaddress), mid with RFC 2111's "/" content-id.
+type msgid struct{}
+
+// split returns the encoded message-id and content-id of a mid or cid URL
+// (a mid's content-id follows the first "/" after the "@"; a cid has
+// none), and where the content-id begins (-1 when none).
+func split(u *locator.URL) (id, part string, partAt int) {
+	p := u.Path
+	if u.Scheme == "mid" {
+		if at := strings.IndexByte(p, '@'); at >= 0 {
+			if sl := strings.IndexByte(p[at:], '/'); sl >= 0 {
+				return p[:at+sl], p[at+sl+1:], at + sl + 1
+			}
+		}
+	}
+	return p, "", -1
+}
+
+// Check judges the message-id (or content-id) as an addr-spec, the form
+// draft 03 gives mid and cid, and reports RFC 2111's content-id part.
+func (msgid) Check(u *locator.URL) []locator.Problem {
+	var probs []locator.Problem
+	rule := u.Scheme + "address"
+	base := u.Offset(locator.PathComponent)
+	if u.Authority {
+		probs = append(probs, violation(u.Offset(locator.SchemeComponent)+len(u.Scheme)+1, rule,
+			u.Scheme+" URLs have no \"//\": "+u.Scheme+"address = \""+u.Scheme+":\" addr-spec (draft 03)"))
+	}
+	id, _, partAt := split(u)
+	if u.Authority {
+		return probs
+	}
+	if _, _, err := mailto.SplitAddrSpec(locator.Decode(id)); err != nil {
+		probs = append(probs, violation(base, rule, "the "+u.Scheme+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message))
+	}
+	if partAt >= 0 {
+		probs = append(probs, violation(base+partAt-1, rule, "a \"/\" and Content-ID after the Message-ID is RFC 2111's mid form, beyond RFC 1738 and the drafts"))
+	}
+	return probs
+}
+
+type msgParts struct {
+	MessageID *string `json:"message_id,omitempty"`
+	ContentID *string `json:"content_id,omitempty"`
+}
+
+// Parts is {message_id, content_id} for mid (content_id when RFC 2111's
+// part is there) and {content_id} for cid, decoded.
+func (msgid) Parts(u *locator.URL) any {
+	id, part, partAt := split(u)
+	id, part = locator.Decode(id), locator.Decode(part)
+	if u.Scheme == "cid" {
+		return msgParts{ContentID: &id}
+	}
+	pt := msgParts{MessageID: &id}
+	if partAt >= 0 {
+		pt.ContentID = &part
+	}
+	return pt
+}
+
+// Explain names the message or body part.
+func (msgid) Explain(u *locator.URL) string {
+	id, part, partAt := split(u)
+	d, _ := Describe(u.Scheme)
+	if u.Scheme == "cid" {
+		return "The MIME body part with Content-ID " + strconv.Quote("<"+locator.Decode(id)+">") + " in the same message. " + d
+	}
+	s := "The mail message with Message-ID " + strconv.Quote("<"+locator.Decode(id)+">")
+	if partAt >= 0 {
+		s += ", its body part with Content-ID " + strconv.Quote("<"+locator.Decode(part)+">")
+	}
+	return s + ", in mail already received. " + d
+}
+
+// reservedName is a name §4 reserves with no syntax of its own.
+type reservedName struct{}
+
+// Check has nothing to judge beyond the generic syntax.
+func (reservedName) Check(u *locator.URL) []locator.Problem { return nil }
+
+// Parts is {}; afs adds the 1993 draft's {cell, path}.
+func (reservedName) Parts(u *locator.URL) any {
+	if u.Scheme == "afs" && u.Authority {
+		return struct {
+			Cell string `json:"cell"`
+			Path string `json:"path"`
+		}{u.Host, "/" + locator.Decode(u.Path)}
+	}
+	return struct{}{}
+}
+
+// Explain says what the name is reserved for.
+func (reservedName) Explain(u *locator.URL) string {
+	d, _ := Describe(u.Scheme)
+	if u.Scheme == "afs" && u.Authority {
+		return "The file " + strconv.Quote("/"+locator.Decode(u.Path)) + " in AFS cell " + strconv.Quote(u.Host) + ". " + d
+	}
+	return d
+}
+
+// An Error reports components that cannot be built into a URL.
+type Error struct {
+	Field   string
+	Offset  int
+	Rule    string
+	Message string
+}
+
+func (e *Error) Error() string {
+	return "other: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+}
+
+// BuildSession writes an rlogin or tn3270 URL, scheme://[user@]host[:port]/,
+// the user encoded (§3.1). It fails for another scheme, an empty or bad
+// host or a bad port. A password is not taken: it would be visible to
+// anyone who sees the URL (RFC 1738 §6).
+func BuildSession(scheme, user, host, port string) (string, error) {
+	if scheme != "rlogin" && scheme != "tn3270" {
+		return "", &Error{Field: "scheme", Rule: "scheme", Message: "BuildSession writes rlogin and tn3270 URLs, not " + strconv.Quote(scheme)}
+	}
+	s := scheme + "://"
+	if user != "" {
+		s += locator.Escape(user, locator.EncodeUser) + "@"
+	}
+	if strings.IndexByte(host, ':') >= 0 {
+		host = "[" + host + "]"
+	}
+	s += host
+	if port != "" {
+		s += ":" + port
+	}
+	s += "/"
+	return s, conforming(s, "host")
+}
+
+// BuildMID writes mid:message-id, and with a content-id RFC 2111's
+// mid:message-id/content-id (beyond RFC 1738). The message-id, without
+// "<" ">", must be an addr-spec; both are encoded.
+func BuildMID(messageID, contentID string) (string, error) {
+	messageID = strings.TrimSuffix(strings.TrimPrefix(messageID, "<"), ">")
+	if _, _, err := mailto.SplitAddrSpec(messageID); err != nil {
+		e := err.(*mailto.Error)
+		return "", &Error{Field: "message-id", Offset: e.Offset, Rule: "midaddress", Message: e.Message}
+	}
+	s := "mid:" + locator.Escape(messageID, locator.EncodeHSegment)
+	contentID = strings.TrimSuffix(strings.TrimPrefix(contentID, "<"), ">")
+	if contentID != "" {
+		s += "/" + locator.Escape(contentID, locator.EncodeHSegment)
+	}
+	return s, nil
+}
+
+// BuildCID writes cid:content-id; the content-id, without "<" ">", must
+// be an addr-spec, and is encoded.
+func BuildCID(contentID string) (string, error) {
+	contentID = strings.TrimSuffix(strings.TrimPrefix(contentID, "<"), ">")
+	if _, _, err := mailto.SplitAddrSpec(contentID); err != nil {
+		e := err.(*mailto.Error)
+		return "", &Error{Field: "content-id", Offset: e.Offset, Rule: "cidaddress", Message: e.Message}
+	}
+	return "cid:" + locator.Escape(contentID, locator.EncodeHSegment), nil
+}
+
+// conforming checks that a built URL reads back without an error or
+// violation; the encoded fields cannot cause one, so field names the
+// culprit.
+func conforming(s, field string) error {
+	u, err := locator.Parse(s)
+	if err != nil {
+		pe := err.(*locator.ParseError)
+		return &Error{Field: field, Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+	}
+	for _, p := range u.Problems {
+		if p.Severity >= locator.Violation {
+			return &Error{Field: field, Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+		}
+	}
+	return nil
+}
