@@ -87,9 +87,19 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 	if kind == authorityScheme && !auth {
 		return oNone, 0, 0
 	}
+	isMailto := !auth && equalFold(b[ss:c], "mailto")
+	if auth && !s.authorityFirst(p+2, ms, equalFold(b[ss:c], "file")) || isMailto && p < s.noAt {
+		return oNone, 0, 0
+	}
 	end, o := s.run(p, ms)
 	if o != oFound {
 		return o, ms, 0
+	}
+	if isMailto && bytes.IndexByte(b[p:end], '@') < 0 {
+		// No later mailto: in this run can have an "@" either: its run
+		// lies inside this one.
+		s.noAt = end
+		return oNone, 0, 0
 	}
 	end = trimTrailing(b, p, end)
 	switch {
@@ -115,6 +125,25 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 	}
 	s.match = Match{URL: u, Prefixed: prefixed}
 	return oFound, ms, end
+}
+
+// authorityFirst judges the authority that begins at s.buf[a] before the
+// rest of the URL is read, when a "/", "?" or "#" ends it: a candidate
+// with a bad host then costs only its authority, so text such as
+// "http://-x/http://-x/..." is read in linear time. It reports false only
+// for an authority validAuthority refuses.
+func (s *Scanner) authorityFirst(a, start int, file bool) bool {
+	b := s.buf[:s.n]
+	for k := a; k < len(b) && k-start <= s.max; k++ {
+		c := b[k]
+		if c == '/' || c == '?' || c == '#' {
+			return validAuthority(b[a:k+1], file)
+		}
+		if class[c]&kindMask != bURL {
+			return true // ends otherwise: judged after trimming
+		}
+	}
+	return true
 }
 
 // run returns the end of the run of URL characters that begins at

@@ -158,6 +158,7 @@ type Scanner struct {
 	base       int64 // input offset of buf[0]
 	pos        int   // next byte of buf to examine
 	floor      int   // a scheme name may not begin before buf[floor]
+	noAt       int   // a mailto: that begins before buf[noAt] has no "@"
 	eof        bool
 	err        error
 
@@ -286,6 +287,7 @@ func (s *Scanner) fill(keep int) {
 		s.base += int64(keep)
 		s.pos = max(0, s.pos-keep)
 		s.floor = max(0, s.floor-keep)
+		s.noAt = max(0, s.noAt-keep)
 	}
 	if s.eof {
 		return
