@@ -88,7 +88,16 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 		return oNone, 0, 0
 	}
 	isMailto := !auth && equalFold(b[ss:c], "mailto")
-	if auth && !s.authorityFirst(p+2, ms, equalFold(b[ss:c], "file")) || isMailto && p < s.noAt {
+	isFile := auth && equalFold(b[ss:c], "file")
+	judged := -1 // the authority ends before b[judged] and is good
+	if auth {
+		ok, at := s.authorityFirst(p+2, ms, isFile)
+		if !ok {
+			return oNone, 0, 0
+		}
+		judged = at
+	}
+	if isMailto && p < s.noAt {
 		return oNone, 0, 0
 	}
 	end, o := s.run(p, ms)
@@ -104,7 +113,7 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 	end = trimTrailing(b, p, end)
 	switch {
 	case auth:
-		if !validAuthority(b[p+2:end], equalFold(b[ss:c], "file")) {
+		if (judged < 0 || end <= judged) && !validAuthority(b[p+2:end], isFile) {
 			return oNone, 0, 0
 		}
 	case equalFold(b[ss:c], "news"):
@@ -131,19 +140,20 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 // rest of the URL is read, when a "/", "?" or "#" ends it: a candidate
 // with a bad host then costs only its authority, so text such as
 // "http://-x/http://-x/..." is read in linear time. It reports false only
-// for an authority validAuthority refuses.
-func (s *Scanner) authorityFirst(a, start int, file bool) bool {
+// for an authority validAuthority refuses; when it judged one, it returns
+// the index of the byte that ends it, else -1.
+func (s *Scanner) authorityFirst(a, start int, file bool) (bool, int) {
 	b := s.buf[:s.n]
 	for k := a; k < len(b) && k-start <= s.max; k++ {
 		c := b[k]
 		if c == '/' || c == '?' || c == '#' {
-			return validAuthority(b[a:k+1], file)
+			return validAuthority(b[a:k+1], file), k
 		}
 		if class[c]&kindMask != bURL {
-			return true // ends otherwise: judged after trimming
+			break // ends otherwise: judged after trimming
 		}
 	}
-	return true
+	return true, -1
 }
 
 // run returns the end of the run of URL characters that begins at

@@ -117,3 +117,53 @@ func BenchmarkXurlsStrict(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "urls")
 }
+
+var (
+	proseOnce sync.Once
+	proseText []byte
+)
+
+// prose is the spec texts alone, concatenated: prose with few URLs.
+func prose(b *testing.B) []byte {
+	proseOnce.Do(func() {
+		specs, _ := filepath.Glob(filepath.Join(shared, "spec", "*.txt"))
+		sort.Strings(specs)
+		for _, p := range specs {
+			d, err := os.ReadFile(p)
+			if err == nil {
+				proseText = append(proseText, d...)
+			}
+		}
+	})
+	if len(proseText) == 0 {
+		b.Skip("no spec texts")
+	}
+	return proseText
+}
+
+// BenchmarkScannerProse and BenchmarkXurlsStrictProse compare the two on
+// the spec texts alone (about 1 URL per 2 KB).
+func BenchmarkScannerProse(b *testing.B) {
+	data := prose(b)
+	b.SetBytes(int64(len(data)))
+	n := 0
+	for b.Loop() {
+		s := text.NewScanner(bytes.NewReader(data), nil)
+		n = 0
+		for s.Scan() {
+			n++
+		}
+	}
+	b.ReportMetric(float64(n), "urls")
+}
+
+func BenchmarkXurlsStrictProse(b *testing.B) {
+	data := prose(b)
+	re := xurls.Strict()
+	b.SetBytes(int64(len(data)))
+	n := 0
+	for b.Loop() {
+		n = len(re.FindAllIndex(data, -1))
+	}
+	b.ReportMetric(float64(n), "urls")
+}
