@@ -1,0 +1,35 @@
+package file_test
+
+import (
+	"fmt"
+
+	"locator"
+	"locator/file"
+)
+
+func ExampleLocalPath() {
+	u, _ := locator.Parse("file:///C:/Program%20Files/x.txt")
+	w, _ := file.LocalPath(u, file.Windows)
+	p, _ := file.LocalPath(u, file.Unix)
+	fmt.Println(w)
+	fmt.Println(p)
+	// Output:
+	// C:\Program Files\x.txt
+	// /C:/Program Files/x.txt
+}
+
+func ExampleFromLocalPath() {
+	s, _ := file.FromLocalPath("/home/me/notes; draft.txt", file.Unix)
+	fmt.Println(s)
+	s, _ = file.FromLocalPath(`\\server\share\a.txt`, file.Windows)
+	fmt.Println(s)
+	// Output:
+	// file:///home/me/notes%3B%20draft.txt
+	// file://server/share/a.txt
+}
+
+func ExampleBuild() {
+	s, _ := file.Build(file.Ref{Host: "vms.host.edu", Path: "/disk$user/my/notes/note12345.txt"})
+	fmt.Println(s)
+	// Output: file://vms.host.edu/disk$user/my/notes/note12345.txt
+}

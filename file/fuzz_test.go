@@ -1,0 +1,120 @@
+package file
+
+import (
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+// FuzzParse applies the package to any file URL: no panic, offsets in
+// the input, and a local path holds no NUL and, for Unix, a name per
+// segment of the url-path.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"file:///etc/motd", "file://c:/x", "file://h/a%2Fb;c", "file:x", "file:///C|/a%5C"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "file" {
+			return
+		}
+		for _, p := range (Rules{}).Check(u) {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("offset %d outside %q", p.Offset, s)
+			}
+		}
+		_ = Rules{}.Parts(u)
+		_ = Rules{}.Explain(u)
+		for _, st := range []Style{Unix, Windows} {
+			p, err := LocalPath(u, st)
+			if err != nil {
+				if pe, ok := err.(*PathError); !ok || pe.Problem.Offset < 0 || pe.Problem.Offset > len(s) {
+					t.Fatalf("LocalPath(%q) error %v", s, err)
+				}
+				continue
+			}
+			if strings.IndexByte(p, 0) >= 0 {
+				t.Fatalf("LocalPath(%q) = %q holds NUL", s, p)
+			}
+			if st == Unix {
+				// The path converts back to a URL naming the same path.
+				back, err := FromLocalPath(p, Unix)
+				if err != nil {
+					t.Fatalf("FromLocalPath(%q): %v", p, err)
+				}
+				v, err := locator.Parse(back)
+				if err != nil {
+					t.Fatalf("FromLocalPath(%q) = %q: %v", p, back, err)
+				}
+				if q, err := LocalPath(v, Unix); err != nil || q != p {
+					t.Fatalf("%q -> %q -> %q -> %q %v", s, p, back, q, err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzFromLocalPath: a path converts to a URL (or relative reference)
+// that converts back to the same path, for both styles.
+func FuzzFromLocalPath(f *testing.F) {
+	for _, s := range []string{"/etc/motd", `C:\x y`, `\\srv\share\a;b`, "a:b/c", "../x", "/a#b%c"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, p string, windows bool) {
+		st := Unix
+		if windows {
+			st = Windows
+		}
+		s, err := FromLocalPath(p, st)
+		if err != nil {
+			return
+		}
+		var back string
+		if strings.HasPrefix(s, "file:") {
+			u, err := locator.Parse(s)
+			if err != nil {
+				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
+			}
+			back, err = LocalPath(u, st)
+			if err != nil {
+				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
+			}
+		} else {
+			back, err = RelativePath(s, st)
+			if err != nil {
+				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
+			}
+		}
+		want := p
+		if st == Windows {
+			want = strings.ReplaceAll(p, "/", `\`)
+			if isDrive(want[:min(2, len(want))]) {
+				want = strings.ToUpper(want[:1]) + ":" + want[2:]
+			}
+		}
+		if back != want {
+			t.Fatalf("%q -> %q -> %q", p, s, back)
+		}
+	})
+}
+
+// FuzzBuild: Build either fails or writes a conforming URL that decodes
+// to the same host and path.
+func FuzzBuild(f *testing.F) {
+	f.Add("vms.host.edu", "/disk$user/my;notes/n 1.txt")
+	f.Fuzz(func(t *testing.T, host, path string) {
+		r := Ref{Host: host, Path: path}
+		s, err := Build(r)
+		if err != nil {
+			return
+		}
+		u, err := locator.Parse(s)
+		if err != nil || !u.Conforms() {
+			t.Fatalf("Build(%+v) = %q: %v", r, s, err)
+		}
+		if got := Decode(u); got != r {
+			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		}
+	})
+}

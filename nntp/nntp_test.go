@@ -1,0 +1,187 @@
+package nntp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+func mustParse(t testing.TB, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return u
+}
+
+func TestPartsAndCheck(t *testing.T) {
+	tests := []struct {
+		in, parts string
+		probs     []string
+	}{
+		{"nntp://news.example.com/comp.infosystems.www/4711", `{"group":"comp.infosystems.www","article":4711}`, nil},
+		{"nntp://news.example.com:1119/alt.a-b+c_d", `{"group":"alt.a-b+c_d"}`, nil},
+		{"nntp://h/g/007", `{"group":"g","article":7}`, nil},
+		{"nntp://h/g/0", `{"group":"g","article":0}`, nil},
+		{"nntp://h/g/123456789012345678901234567890", `{"group":"g","article":123456789012345678901234567890}`, nil},
+		{"nntp://h/", `{"group":""}`, []string{"9 nntpurl"}},
+		{"nntp://h", `{"group":""}`, []string{"8 nntpurl"}},
+		{"nntp://h/1group", `{"group":"1group"}`, []string{"9 group"}},
+		{"nntp://h/comp%2Elang", `{"group":"comp.lang"}`, []string{"13 group"}},
+		{"nntp://h/g/12x", `{"group":"g"}`, []string{"11 digits"}},
+		{"nntp://h/g/", `{"group":"g"}`, []string{"11 digits"}},
+		{"nntp://h/g/12/x", `{"group":"g","article":12}`, []string{"13 nntpurl"}},
+		{"nntp://u:p@h/g", `{"group":"g"}`, []string{"7 nntpurl"}},
+	}
+	for _, tt := range tests {
+		u := mustParse(t, tt.in)
+		b, err := json.Marshal(Rules{}.Parts(u))
+		if err != nil || string(b) != tt.parts {
+			t.Errorf("Parts(%q) = %s %v, want %s", tt.in, b, err, tt.parts)
+		}
+		var got []string
+		for _, p := range (Rules{}).Check(u) {
+			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
+		}
+		if !reflect.DeepEqual(got, tt.probs) {
+			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.probs)
+		}
+	}
+}
+
+func TestValidGroup(t *testing.T) {
+	for name, want := range map[string]int{
+		"comp.lang.go": -1, "a": -1, "a+b_c-d.e9": -1, "": 0, "9a": 0, ".a": 0, "a b": 1, "a*": 1, "a/b": 1, "aé": 1,
+	} {
+		if got := ValidGroup(name); got != want {
+			t.Errorf("ValidGroup(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"nntp://news.example.com/comp.infosystems.www/4711", "GROUP comp.infosystems.www | ARTICLE 4711"},
+		{"nntp://news.example.com/comp.infosystems.www", "GROUP comp.infosystems.www"},
+	}
+	for _, tt := range tests {
+		p, err := NewPlan(mustParse(t, tt.in))
+		if err != nil || p.String() != tt.want || p.Port != 119 || p.Host != "news.example.com" {
+			t.Errorf("NewPlan(%q) = %v %v, want %s", tt.in, p, err, tt.want)
+		}
+	}
+	for _, in := range []string{"nntp:no.perl", "nntp://h/", "nntp://h/g/x", "nntp://h/a%0D%0Ab", "news:x", "nntp:///g"} {
+		_, err := NewPlan(mustParse(t, in))
+		if _, ok := err.(*PlanError); !ok {
+			t.Errorf("NewPlan(%q) error = %v, want *PlanError", in, err)
+		}
+	}
+	if ex := (Rules{}).Explain(mustParse(t, "nntp://h/g/1")); !strings.Contains(ex, "ARTICLE 1") {
+		t.Errorf("Explain: %s", ex)
+	}
+}
+
+func TestBuild(t *testing.T) {
+	tests := []struct {
+		r    Ref
+		want string
+	}{
+		{Ref{Host: "news.example.com", Article: Article{Group: "comp.lang.go", Number: "12", HasNumber: true}}, "nntp://news.example.com/comp.lang.go/12"},
+		{Ref{Host: "::1", Port: "1119", Article: Article{Group: "a"}}, "nntp://[::1]:1119/a"},
+	}
+	for _, tt := range tests {
+		if got, err := Build(tt.r); err != nil || got != tt.want {
+			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
+		}
+	}
+	for _, r := range []Ref{
+		{Host: "h"}, {Host: "h", Article: Article{Group: "a b"}}, {Host: "h", Article: Article{Group: "a", Number: "", HasNumber: true}},
+		{Host: "", Article: Article{Group: "a"}}, {Host: "h#", Article: Article{Group: "a"}},
+	} {
+		if _, err := Build(r); err == nil {
+			t.Errorf("Build(%+v) did not fail", r)
+		}
+	}
+}
+
+// TestPerlURI checks the nntp rows of perl-uri/extracted/
+// scheme_components_handwritten.tsv. URI reads "nntp:no.perl" without
+// "//"; so does Split, and the missing "//" is the core's violation.
+func TestPerlURI(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted", "scheme_components_handwritten.tsv"))
+	if os.IsNotExist(err) {
+		t.Skip("conformance data not present")
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 4 || !strings.HasPrefix(f[1], "nntp:") {
+			continue
+		}
+		n++
+		u := mustParse(t, f[1])
+		got := Split(u).Group + "|" + strconv.Itoa(u.EffectivePort())
+		if got != f[3] {
+			t.Errorf("%s: %s, want %s", f[1], got, f[3])
+		}
+		if u.Conforms() {
+			t.Errorf("%s: conforms without \"//\"", f[1])
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d nntp rows, want 1", n)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("nntp://h/comp.lang/12")
+	f.Add("nntp:g/x/y")
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := locator.Parse(s)
+		if err != nil || u.Scheme != "nntp" {
+			return
+		}
+		for _, p := range (Rules{}).Check(u) {
+			if p.Offset < 0 || p.Offset > len(s) {
+				t.Fatalf("offset %d outside %q", p.Offset, s)
+			}
+		}
+		if _, err := json.Marshal(Rules{}.Parts(u)); err != nil {
+			t.Fatal(err)
+		}
+		_ = Rules{}.Explain(u)
+		if p, err := NewPlan(u); err == nil {
+			if strings.ContainsAny(p.String(), "\r\n") {
+				t.Fatalf("plan %q", p)
+			}
+		}
+	})
+}
+
+func FuzzBuild(f *testing.F) {
+	f.Add("h", "", "comp.lang", "12", true)
+	f.Fuzz(func(t *testing.T, host, port, group, num string, has bool) {
+		r := Ref{Host: host, Port: port, Article: Article{Group: group, Number: num, HasNumber: has}}
+		if !has {
+			r.Number = ""
+		}
+		s, err := Build(r)
+		if err != nil {
+			return
+		}
+		u, err := locator.Parse(s)
+		if err != nil || !u.Conforms() && !strings.Contains(host, ":") {
+			t.Fatalf("Build(%+v) = %q: %v %v", r, s, err, u.Problems)
+		}
+		if got := Decode(u); got != r {
+			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		}
+	})
+}

@@ -1,0 +1,3 @@
+package schemes
+
+import _ "locator/file"
