@@ -98,6 +98,11 @@ func Build(r Ref) (string, error) {
 		pe := err.(*locator.ParseError)
 		return "", &BuildError{URL: s, Problem: pe.Problem}
 	}
+	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
+		// A "/", "#", "@" or the like in the host or port ends it early.
+		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
+			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
+	}
 	for _, q := range u.Problems {
 		// An IPv6 literal (RFC 2732) is read as a violation of RFC 1738's
 		// host; Build writes one when asked.

@@ -282,6 +282,9 @@ func TestBuild(t *testing.T) {
 		{Host: "a b"},
 		{Host: "h", Port: "x"},
 		{Host: "h", Port: "99999"},
+		{Host: "h", Port: "0#"},
+		{Host: "a/b"},
+		{Host: "a@b"},
 		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "e", HasTypecode: true}},
 	} {
 		if s, err := Build(r); err == nil {

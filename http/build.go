@@ -91,6 +91,11 @@ func Build(r Ref) (string, error) {
 	if err != nil {
 		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
 	}
+	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
+		// A "/", "#", "@" or the like in the host or port ends it early.
+		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
+			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
+	}
 	for _, q := range u.Problems {
 		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
 			return "", &BuildError{URL: s, Problem: q}

@@ -167,7 +167,7 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{{Host: ""}, {Host: "a_b c"}, {Host: "h", Port: "80x"}, {Scheme: "ftp", Host: "h"}} {
+	for _, r := range []Ref{{Host: ""}, {Host: "a_b c"}, {Host: "h", Port: "80x"}, {Scheme: "ftp", Host: "h"}, {Host: "a#b"}, {Host: "h", Port: "1/"}, {Host: "a?b"}} {
 		if s, err := Build(r); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", r, s)
 		} else if _, ok := err.(*BuildError); !ok {

@@ -89,7 +89,7 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{{}, {Host: "h h"}, {Host: "h", Port: "-1"}} {
+	for _, r := range []Ref{{}, {Host: "h h"}, {Host: "h", Port: "-1"}, {Host: "h", Port: "0#"}, {Host: "a/b"}} {
 		if _, err := Build(r); err == nil {
 			t.Errorf("Build(%+v) did not fail", r)
 		}
