@@ -107,6 +107,7 @@ func TestRequest(t *testing.T) {
 		{"http://a/b/c/d;p?q#f", "GET /b/c/d;p?q HTTP/1.0", "a", "a:80", "GET http://a/b/c/d;p?q HTTP/1.0"},
 		{"HTTP://Host:8080/%7Euser/?", "GET /%7Euser/? HTTP/1.0", "Host:8080", "Host:8080", "GET http://Host:8080/%7Euser/? HTTP/1.0"},
 		{"https://[::1]/x", "GET /x HTTP/1.0", "[::1]", "[::1]:443", "GET https://[::1]/x HTTP/1.0"},
+		{"http://u:p@h/x", "GET /x HTTP/1.0", "h", "h:80", "GET http://h/x HTTP/1.0"},
 		// Spaces and other unsafe octets are encoded for the request line;
 		// %0D%0A stays encoded: it is never decoded by the client.
 		{"http://h/a b?c\"d", "GET /a%20b?c%22d HTTP/1.0", "h", "h:80", "GET http://h/a%20b?c%22d HTTP/1.0"},

@@ -72,7 +72,9 @@ func NewRequest(u *locator.URL) (*Request, error) {
 
 // NewProxyRequest returns the request that asks a proxy (the drafts'
 // gateway) for u: the target is the whole URL in absolute form, of any
-// scheme, without its fragment, and with unsafe octets encoded. Addr and
+// scheme, without its fragment, and with unsafe octets encoded; an http
+// URL's user and password, which §3.3 does not allow, are left out, while
+// another scheme's login (an ftp user) goes to the gateway. Addr and
 // TLS are left for the caller, who knows the proxy; Host is u's
 // host[:port]. A URL of another scheme without a host (news:, mailto:)
 // is passed on as written, for the gateway to judge; an http or https URL
@@ -83,6 +85,10 @@ func NewProxyRequest(u *locator.URL) (*Request, error) {
 	}
 	v := *u
 	v.HasFragment, v.Fragment = false, ""
+	if u.Scheme == "http" || u.Scheme == "https" {
+		// §3.3 allows no user or password; none is sent.
+		v.HasUser, v.User, v.HasPassword, v.Password = false, "", false, ""
+	}
 	v.User, v.Password = locator.MakeSafe(v.User), locator.MakeSafe(v.Password)
 	v.Path, v.Search = locator.MakeSafe(v.Path), locator.MakeSafe(v.Search)
 	return &Request{Method: "GET", Target: v.String(), Host: u.Hostport()}, nil

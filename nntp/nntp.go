@@ -220,11 +220,12 @@ func (Rules) Explain(u *locator.URL) string {
 	var b strings.Builder
 	b.WriteString("NNTP (RFC 1738 §3.7, RFC 977): connect to " + host + " port " + strconv.Itoa(p.Port) + ", then send\n")
 	for _, c := range p.Commands {
-		b.WriteString("  " + c.String())
+		line := c.String()
+		b.WriteString("  " + line + strings.Repeat(" ", max(1, 28-len(line))))
 		if c.Verb == "GROUP" {
-			b.WriteString("    ; select the newsgroup")
+			b.WriteString("; select the newsgroup")
 		} else {
-			b.WriteString("    ; article number " + c.Arg + " of that group, on this server only")
+			b.WriteString("; article number " + c.Arg + " of that group, on this server only")
 		}
 		b.WriteByte('\n')
 	}
