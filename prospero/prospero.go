@@ -167,12 +167,19 @@ func (sp pathSplit) pieces(p string) []string {
 // name and value with every octet outside uchar | "?" | ":" | "@" | "&"
 // encoded (so "=", ";" and "/" become escapes). A version or attributes
 // give the 1993 draft's %00 form, which cannot be combined with fields.
-// It fails when the version is not digits or an attribute not letters and
+// It fails when the hsoname holds a NUL (which %00 would turn into the
+// draft's separator), when the version is not digits or an attribute not letters and
 // digits (the draft's grammar), or the host or port is not RFC 1738's.
 func (pr *URL) Build() (string, error) {
 	draft := pr.HasVersion || pr.Version != "" || len(pr.Attributes) > 0
 	if draft && len(pr.Fields) > 0 {
 		return "", &Error{Field: "url", Rule: "prosperourl", Message: "the 1993 draft's %00 version form and RFC 1738's fields do not combine"}
+	}
+	if i := strings.IndexByte(pr.HSOName, 0); i >= 0 {
+		return "", &Error{Field: "hsoname", Offset: i, Rule: "hsoname", Message: "an hsoname holds no NUL: %00 would be read as the 1993 draft's version separator"}
+	}
+	if f, i := hostPortError(pr.Host, pr.Port); i >= 0 {
+		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
 	}
 	if pr.Host == "" {
 		return "", &Error{Field: "host", Rule: "hostport", Message: "a Prospero URL names a host (RFC 1738 §3.11)"}
@@ -240,4 +247,28 @@ func notAlphanum(s string) int {
 		}
 	}
 	return -1
+}
+
+// hostPortError reports a host that is not made of letters, digits, "-"
+// and "." (or, with a ":", an IPv6 literal's hex digits, ":" and ".") or
+// a port that is not digits: anything else would change the URL's
+// structure ("/", "#", "@", ...), not just break a rule.
+func hostPortError(host, port string) (field string, off int) {
+	v6 := strings.IndexByte(host, ':') >= 0
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		ok := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.'
+		if v6 {
+			ok = locator.IsHex(c) || c == ':' || c == '.'
+		}
+		if !ok {
+			return "host", i
+		}
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return "port", i
+		}
+	}
+	return "", -1
 }

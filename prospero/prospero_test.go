@@ -122,6 +122,7 @@ func TestBuild(t *testing.T) {
 		{Host: "h", HasVersion: true, Attributes: []string{"a-b"}},
 		{Host: "h", HasVersion: true, Fields: []Field{{"a", "b"}}},
 		{Host: "a b"},
+		{Host: "h", HSOName: "a\x00b"},
 	} {
 		if s, err := bad.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", bad, s)
