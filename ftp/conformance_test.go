@@ -342,3 +342,58 @@ var (
 	_ locator.Explainer  = Rules{}
 	_ locator.Normalizer = Rules{}
 )
+
+// TestTextExamples reads every ftp URL that RFC 1738 and draft 03 write
+// in wrappers (rfc/in-text-wrapped-urls.tsv): each conforms (but those
+// the TSV marks malformed, with an unencoded space) and stands for
+// a plan that logs in, changes to each directory and retrieves or lists.
+func TestTextExamples(t *testing.T) {
+	n := 0
+	for _, row := range readTSV(t, "rfc/in-text-wrapped-urls.tsv") {
+		in := row[3]
+		if !strings.HasPrefix(in, "ftp:") {
+			continue
+		}
+		n++
+		u := mustParse(t, in)
+		// Rows the TSV marks malformed hold an unencoded space.
+		malformed := len(row) > 4 && strings.Contains(row[4], "malformed")
+		if u.Conforms() == malformed {
+			t.Errorf("%s: conforms %v, malformed %v: %v", in, u.Conforms(), malformed, u.Problems)
+		}
+		p, err := NewPlan(u, "me@example.org")
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		sp := Split(u)
+		cmds := p.Commands
+		if len(cmds) != 2+len(sp.Cwd)+1+btoi(sp.Name != "" && sp.Typecode != "d") {
+			t.Errorf("%s: plan %s", in, p)
+		}
+		for i, d := range sp.Cwd {
+			if c := cmds[2+i]; c.Verb != "CWD" || c.Arg != d {
+				t.Errorf("%s: command %d is %s, want CWD %s", in, 2+i, c, d)
+			}
+		}
+		last := cmds[len(cmds)-1]
+		switch {
+		case sp.Typecode == "d" || sp.Name == "":
+			if last.Verb != "NLST" {
+				t.Errorf("%s: ends with %s, want NLST", in, last)
+			}
+		case last.String() != "RETR "+sp.Name:
+			t.Errorf("%s: ends with %s, want RETR %s", in, last, sp.Name)
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d ftp examples", n)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
