@@ -16,3 +16,9 @@ func ExampleNewPlan() {
 	// news.example.com 119
 	// GROUP comp.infosystems.www | ARTICLE 4711
 }
+
+func ExampleBuild() {
+	s, _ := nntp.Build(nntp.Ref{Host: "news.example.com", Article: nntp.Article{Group: "comp.lang.go", Number: "12", HasNumber: true}})
+	fmt.Println(s)
+	// Output: nntp://news.example.com/comp.lang.go/12
+}
