@@ -12,7 +12,7 @@ func TestEscape(t *testing.T) {
 		want string
 	}{
 		{"a b", EncodeUchar, "a%20b"},
-		{"/etc", EncodeFSegment, "%2Fetc"},            // RFC 1738 §3.2.2
+		{"/etc", EncodeFSegment, "%2Fetc"},               // RFC 1738 §3.2.2
 		{"name;type=a", EncodeFSegment, "name%3Btype=a"}, // ";" ends an fsegment
 		{"a?b:c@d&e=f", EncodeFSegment, "a?b:c@d&e=f"},
 		{"a/b?c", EncodeHSegment, "a%2Fb%3Fc"},

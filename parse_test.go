@@ -116,11 +116,11 @@ func TestParseProblems(t *testing.T) {
 		want []prob
 	}{
 		{"http://h/a", nil},
-		{"http://h/~joe", []prob{{9, Violation, "urlpath"}}},    // "~" is national
-		{"http://h/a b", []prob{{10, Violation, "urlpath"}}},    // space
-		{"http://h/%zz", []prob{{9, Violation, "escape"}}},      // bad escape
-		{"http://h/a%2", []prob{{10, Violation, "escape"}}},     // short escape
-		{"http://h/?a|b", []prob{{11, Violation, "search"}}},    // "|" in search
+		{"http://h/~joe", []prob{{9, Violation, "urlpath"}}}, // "~" is national
+		{"http://h/a b", []prob{{10, Violation, "urlpath"}}}, // space
+		{"http://h/%zz", []prob{{9, Violation, "escape"}}},   // bad escape
+		{"http://h/a%2", []prob{{10, Violation, "escape"}}},  // short escape
+		{"http://h/?a|b", []prob{{11, Violation, "search"}}}, // "|" in search
 		{"http://h/#a b", []prob{{11, Violation, "fragmentaddress"}}},
 		{"HTTP://h/", []prob{{0, Violation, "scheme"}}},
 		{"http://-h.com/", []prob{{7, Violation, "domainlabel"}}},

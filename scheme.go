@@ -14,8 +14,9 @@ type Syntax struct {
 	// character of the path (fsegment, selector, article, psegment).
 	Search bool
 	// Delims lists the octets the scheme's own structure uses in encoded
-	// form (gopher's %09 and the CR LF of a Gopher+ ASK block). The core
-	// does not warn about them; the scheme's rules judge them.
+	// form (gopher's %09 and the CR LF of a Gopher+ ASK block, the %00 of
+	// the 1993 draft's prospero form). The core does not warn about them;
+	// the scheme's rules judge them.
 	Delims string
 	// Hierarchical is true when "/" separates levels of a hierarchy, so
 	// that dot segments ("." and "..") may be removed and partial forms
@@ -46,7 +47,7 @@ var schemes = []schemeEntry{
 	{name: "nntp", syn: Syntax{DefaultPort: 119, Internet: true}},
 	{name: "telnet", syn: Syntax{DefaultPort: 23, Internet: true}},
 	{name: "wais", syn: Syntax{DefaultPort: 210, Internet: true, Search: true}},
-	{name: "prospero", syn: Syntax{DefaultPort: 1525, Internet: true}},
+	{name: "prospero", syn: Syntax{DefaultPort: 1525, Internet: true, Delims: "\x00"}},
 }
 
 // genericSyntax applies to schemes the core does not know: Internet
