@@ -121,43 +121,21 @@ func (p Path) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// layout locates the structure of an encoded url-path: the segments and
-// where the typecode part begins. All indexes are into the path.
-type layout struct {
-	segs     []string // encoded segments, the last one without its typecode part
-	typeAt   int      // index of the ";" of ";type=" or the "!" of the draft form; -1 if none
-	code     string   // the typecode as written
-	draft    bool
-	upperKey bool // ";TYPE=" or another case but ";type="
-}
-
-// split reads an encoded url-path. It never fails: every departure is
-// left for Check to judge.
-func split(p string) layout {
-	l := layout{typeAt: -1}
-	n := strings.Count(p, "/") + 1
-	l.segs = make([]string, 0, n)
-	start := 0
-	for i := 0; i < len(p); i++ {
-		if p[i] == '/' {
-			l.segs = append(l.segs, p[start:i])
-			start = i + 1
-		}
-	}
+// typePart locates the typecode part of an encoded url-path: the index
+// of the ";" of ";type=" (any case) or of the "!" of draft 03's suffix in
+// the last segment, or -1; the code as written; whether it is the draft
+// form; whether ";type=" is written in another case. It does not
+// allocate: Check runs it on every ftp URL Parse reads.
+func typePart(p string) (at int, code string, draft, upperKey bool) {
+	start := strings.LastIndexByte(p, '/') + 1
 	last := p[start:]
 	if j := typeKey(last); j >= 0 {
-		l.typeAt = start + j
-		l.code = last[j+len(";type="):]
-		l.upperKey = last[j:j+len(";type=")] != ";type="
-		last = last[:j]
-	} else if k := len(last) - 2; k >= 0 && last[k] == '!' && isDraftCode(last[k+1]) {
-		l.typeAt = start + k
-		l.code = last[k+1:]
-		l.draft = true
-		last = last[:k]
+		return start + j, last[j+len(";type="):], false, last[j:j+len(";type=")] != ";type="
 	}
-	l.segs = append(l.segs, last)
-	return l
+	if k := len(last) - 2; k >= 0 && last[k] == '!' && isDraftCode(last[k+1]) {
+		return start + k, last[k+1:], true, false
+	}
+	return -1, "", false, false
 }
 
 // typeKey returns the index in seg of the last ";" that begins ";type="
@@ -221,18 +199,21 @@ func Split(u *locator.URL) Path {
 		p.Cwd = []string{}
 		return p
 	}
-	l := split(u.Path)
-	p.Cwd = make([]string, len(l.segs)-1)
-	for i, s := range l.segs[:len(l.segs)-1] {
-		p.Cwd[i] = locator.Decode(s)
-	}
-	p.Name = locator.Decode(l.segs[len(l.segs)-1])
-	p.HasName = true
-	if l.typeAt >= 0 {
+	path := u.Path
+	at, code, draft, _ := typePart(path)
+	if at >= 0 {
 		p.HasTypecode = true
-		p.Typecode = lower(l.code)
-		p.Draft = l.draft
+		p.Typecode = lower(code)
+		p.Draft = draft
+		path = path[:at]
 	}
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = locator.Decode(s)
+	}
+	p.Cwd = segs[:len(segs)-1]
+	p.Name = segs[len(segs)-1]
+	p.HasName = true
 	return p
 }
 
@@ -255,10 +236,10 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	}
 	base := u.Offset(locator.PathComponent)
 	p := u.Path
-	l := split(p)
+	typeAt, code, draft, upperKey := typePart(p)
 	end := len(p)
-	if l.typeAt >= 0 {
-		end = l.typeAt
+	if typeAt >= 0 {
+		end = typeAt
 	}
 	for i := 0; i < end; i++ {
 		if p[i] != ';' {
@@ -270,18 +251,18 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 		}
 		add(base+i, "fsegment", "';' is reserved in an ftp directory or name and must be encoded as %3B (RFC 1738 §3.2.2)")
 	}
-	if l.typeAt < 0 {
+	if typeAt < 0 {
 		return probs
 	}
-	at := base + l.typeAt
+	at := base + typeAt
 	switch {
-	case l.draft:
-		add(at, "ftptype", "\"!"+l.code+"\" is draft 03's (March 1994) typecode suffix, read here as the typecode; RFC 1738 writes \";type="+lower(l.code)+"\" (§3.2.2), and reads the \"!"+l.code+"\" as part of the name")
-	case !validCode(l.code):
-		add(at+len(";type="), "ftptype", "typecode "+quote(l.code)+" is not one of the characters a, i, d (RFC 1738 §3.2.2)")
+	case draft:
+		add(at, "ftptype", "\"!"+code+"\" is draft 03's (March 1994) typecode suffix, read here as the typecode; RFC 1738 writes \";type="+lower(code)+"\" (§3.2.2), and reads the \"!"+code+"\" as part of the name")
+	case !validCode(code):
+		add(at+len(";type="), "ftptype", "typecode "+quote(code)+" is not one of the characters a, i, d (RFC 1738 §3.2.2)")
 	}
-	if l.upperKey {
-		add(at, "ftpurl", quote(p[l.typeAt:l.typeAt+len(";type=")])+" is written \";type=\" in lower case (RFC 1738 §5 ftpurl)")
+	if upperKey {
+		add(at, "ftpurl", quote(p[typeAt:typeAt+len(";type=")])+" is written \";type=\" in lower case (RFC 1738 §5 ftpurl)")
 	}
 	return probs
 }
@@ -294,11 +275,11 @@ func (Rules) Normalize(u *locator.URL) {
 	if !u.HasPath {
 		return
 	}
-	l := split(u.Path)
-	if l.typeAt < 0 || !validCode(l.code) {
+	at, code, _, _ := typePart(u.Path)
+	if at < 0 || !validCode(code) {
 		return
 	}
-	u.Path = u.Path[:l.typeAt] + ";type=" + lower(l.code)
+	u.Path = u.Path[:at] + ";type=" + lower(code)
 }
 
 func quote(s string) string { return strconv.Quote(s) }

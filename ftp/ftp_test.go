@@ -294,3 +294,19 @@ func TestBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAllocs: Parse runs Check on every ftp URL; a conforming one
+// costs no allocation.
+func TestCheckAllocs(t *testing.T) {
+	u := mustParse(t, "ftp://host/pub/www/doc;type=d")
+	if n := testing.AllocsPerRun(100, func() { _ = (Rules{}).Check(u) }); n != 0 {
+		t.Errorf("Check allocates %v times", n)
+	}
+}
+
+func BenchmarkParseFTP(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = locator.Parse("ftp://myname@host.dom/pub/www/doc/rfc1738.txt;type=a")
+	}
+}

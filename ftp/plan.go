@@ -109,8 +109,8 @@ func NewPlan(u *locator.URL, email string) (*Plan, error) {
 	}
 	p := Split(u)
 	if p.HasTypecode && !validCode(p.Typecode) {
-		l := split(u.Path)
-		return fail(u.Offset(locator.PathComponent)+l.typeAt, "ftptype", "typecode "+quote(p.Typecode)+" is not one of a, i, d")
+		at, _, _, _ := typePart(u.Path)
+		return fail(u.Offset(locator.PathComponent)+at, "ftptype", "typecode "+quote(p.Typecode)+" is not one of a, i, d")
 	}
 
 	cmds := make([]Command, 0, len(p.Cwd)+5)
