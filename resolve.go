@@ -120,6 +120,9 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 		b = resolve3986(b, base, ref)
 	}
 	s := string(b)
+	if u, ok := parseResolved(s, base); ok {
+		return u, nil
+	}
 	u, err := Parse(s)
 	if err != nil {
 		return nil, &ResolveError{Base: base.String(), Ref: ref, Rules: r, Result: s, Err: err}

@@ -12,7 +12,7 @@ import (
 // corpora: a reference is a same-host URL written as a relative path, an
 // absolute path, a query, "../" forms or a network path; the RFC 3986
 // §5.4.1 references against its base are added.
-func benchPairs(b *testing.B) (bases []string, refs []string) {
+func benchPairs(b testing.TB) (bases []string, refs []string) {
 	urls := loadURLs(b, 11)
 	var web []*locator.URL
 	for _, u := range urls {

@@ -1,0 +1,184 @@
+package locator
+
+import (
+	"slices"
+	"strings"
+)
+
+// parseResolved is Parse for the text s that a rule set composed against
+// base, when s begins with base's scheme (in lower case) and ":", as
+// every result of a reference without a scheme of its own does. The
+// scheme is then known and needs no reading; and when s goes on with "//"
+// and base's authority byte for byte (the usual case, RFC 3986 §5.2.2
+// "T.authority = Base.authority"), Parse would read that authority exactly
+// as it read it in base.Input: same text, same scheme, ended by the same
+// kind of delimiter. So when base carries no problem within its authority,
+// the authority's fields and offsets are taken from base, shifted, and
+// only the rest of s (path, search, fragment, the scheme's own rules) is
+// read and judged. The result, Problems and offsets included, is what
+// Parse(s) returns; the tests compare the two.
+//
+// It reports false, having done nothing the caller must undo, whenever
+// that cannot be shown cheaply (s does not begin with base's scheme, or
+// Parse would read its beginning or end otherwise: white space, a "URL:"
+// prefix) or Parse would reject s; the caller then calls Parse.
+func parseResolved(s string, base *URL) (*URL, bool) {
+	sc := base.Scheme
+	n := len(sc)
+	if n == 0 || len(s) <= n || s[n] != ':' || s[:n] != sc || isSpace(s[len(s)-1]) || hasPrefixFold(s, 0, "url:") {
+		return nil, false
+	}
+	// The scheme as Parse reads it: scheme characters, lower case.
+	for i := 0; i < n; i++ {
+		if class[sc[i]]&(cScheme|cHialpha) != cScheme {
+			return nil, false
+		}
+	}
+	entry := findScheme(sc)
+	syn := &genericSyntax
+	if entry != nil {
+		syn = &entry.syn
+	}
+	u := &URL{Input: s, Scheme: s[:n]}
+	p := parser{u: u, s: s, syn: syn}
+
+	// From here on, what Parse does after the scheme.
+	end := len(s)
+	partEnd := end
+	fragAt := strings.IndexByte(s[n+1:], '#')
+	if fragAt >= 0 {
+		fragAt += n + 1
+		partEnd = fragAt
+		u.HasFragment = true
+		u.Fragment = s[fragAt+1:]
+		u.off[FragmentComponent] = int32(fragAt + 1)
+	} else {
+		u.off[FragmentComponent] = int32(end)
+	}
+	i := n + 1
+	if partEnd-i >= 2 && s[i] == '/' && s[i+1] == '/' {
+		u.Authority = true
+		if t := copyAuthority(u, s, base, syn, partEnd); t >= 0 {
+			i = t
+		} else {
+			i = p.authority(i+2, partEnd, entry != nil)
+			if p.failed {
+				return nil, false
+			}
+		}
+		if i < partEnd && s[i] == '/' {
+			u.HasPath = true
+			i++
+		}
+	} else {
+		if syn.Internet {
+			p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
+		}
+		u.HasPath = true
+		u.off[UserComponent] = int32(i)
+		u.off[PasswordComponent] = int32(i)
+		u.off[HostComponent] = int32(i)
+		u.off[PortComponent] = int32(i)
+	}
+	pathEnd := partEnd
+	if syn.Search {
+		if q := strings.IndexByte(s[i:partEnd], '?'); q >= 0 {
+			pathEnd = i + q
+		}
+	}
+	u.off[PathComponent] = int32(i)
+	u.Path = s[i:pathEnd]
+	if pathEnd < partEnd {
+		u.HasSearch = true
+		u.Search = s[pathEnd+1 : partEnd]
+		u.off[SearchComponent] = int32(pathEnd + 1)
+	} else {
+		u.off[SearchComponent] = int32(partEnd)
+	}
+	p.chars(i, pathEnd, &xcharOK, "urlpath")
+	if u.HasSearch {
+		p.chars(pathEnd+1, partEnd, &xcharOK, "search")
+	}
+	if u.HasFragment {
+		p.chars(fragAt+1, end, &xcharOK, "fragmentaddress")
+	}
+	if u.HasPassword {
+		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
+			"the URL carries a password, visible to anyone who sees the URL")
+	}
+	if entry != nil && entry.rules != nil {
+		if probs := entry.rules.Check(u); len(probs) > 0 {
+			for _, q := range probs {
+				if q.Severity == Error {
+					return nil, false
+				}
+			}
+			u.Problems = append(u.Problems, probs...)
+		}
+	}
+	if len(u.Problems) > 1 {
+		slices.SortStableFunc(u.Problems, func(a, b Problem) int { return a.Offset - b.Offset })
+	}
+	return u, true
+}
+
+// copyAuthority sets the authority fields and offsets of u, the URL being
+// read from s, from base's, and returns where the authority ends in
+// s, when s[len(scheme)+3:] begins with base's authority as base.Input
+// holds it, Parse found no problem in it, and s ends it where Parse
+// ended it in base.Input (at "/", "#" or the end, or "?" where the scheme
+// has a search). Otherwise it returns -1 and sets nothing.
+//
+// A URL not made by Parse, or changed since, fails these checks: its
+// authority must be the text of base.Input between "//" and the path, its
+// fields the text at their offsets.
+func copyAuthority(u *URL, s string, base *URL, syn *Syntax, partEnd int) int {
+	if !base.Authority {
+		return -1
+	}
+	in := base.Input
+	n := len(base.Scheme)
+	so := int(base.off[SchemeComponent])
+	ua := int(base.off[UserComponent])
+	ae := int(base.off[PathComponent])
+	if base.HasPath {
+		ae--
+	}
+	if ua != so+n+3 || ae < ua || ae > len(in) || !hasPrefixFold(in, so, base.Scheme) ||
+		in[so+n] != ':' || in[so+n+1] != '/' || in[so+n+2] != '/' {
+		return -1
+	}
+	auth := in[ua:ae]
+	t := n + 3 + len(auth) // where the authority would end in s
+	if t > partEnd || s[n+3:t] != auth || (t < partEnd && s[t] != '/' && (s[t] != '?' || !syn.Search)) {
+		return -1
+	}
+	// Every problem Parse finds in an authority has an offset within it
+	// (at its end, for an empty host or trailing white space).
+	for i := range base.Problems {
+		if o := base.Problems[i].Offset; o >= ua && o <= ae {
+			return -1
+		}
+	}
+	// Strings that share memory compare at once.
+	if !within(in, base.off[UserComponent], base.User) || !within(in, base.off[PasswordComponent], base.Password) ||
+		!within(in, base.off[HostComponent], base.Host) || !within(in, base.off[PortComponent], base.Port) {
+		return -1
+	}
+	d := int32(n+3) - int32(ua) // from offsets in base.Input to offsets in s
+	for c := UserComponent; c <= PortComponent; c++ {
+		u.off[c] = base.off[c] + d
+	}
+	u.User = s[u.off[UserComponent] : int(u.off[UserComponent])+len(base.User)]
+	u.Password = s[u.off[PasswordComponent] : int(u.off[PasswordComponent])+len(base.Password)]
+	u.Host = s[u.off[HostComponent] : int(u.off[HostComponent])+len(base.Host)]
+	u.Port = s[u.off[PortComponent] : int(u.off[PortComponent])+len(base.Port)]
+	u.HasUser, u.HasPassword, u.HasPort = base.HasUser, base.HasPassword, base.HasPort
+	return t
+}
+
+// within reports whether field is the text of s at offset off.
+func within(s string, off int32, field string) bool {
+	o := int(off)
+	return o >= 0 && o+len(field) <= len(s) && s[o:o+len(field)] == field
+}

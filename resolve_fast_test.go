@@ -1,0 +1,187 @@
+package locator_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"locator"
+)
+
+// resolvetestRules are the rules of a scheme registered only by this test,
+// so that the part of Resolve that judges a result without reading it
+// again through Parse is compared with Parse where a scheme's Check adds
+// problems (and, for "ERR", an error) at offsets of its own.
+type resolvetestRules struct{}
+
+func (resolvetestRules) Check(u *locator.URL) []locator.Problem {
+	var probs []locator.Problem
+	off := u.Offset(locator.PathComponent)
+	for i := 0; i < len(u.Path); i++ {
+		if u.Path[i] == 'x' {
+			probs = append(probs, locator.Problem{Offset: off + i, Severity: locator.Violation, Rule: "xsegment", Message: "an x"})
+		}
+	}
+	if strings.Contains(u.Path, "ERR") {
+		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Error, Rule: "errsegment", Message: "unreadable"})
+	}
+	if u.HasUser {
+		probs = append(probs, locator.Problem{Offset: u.Offset(locator.UserComponent), Severity: locator.Warning, Rule: "user", Message: "a user"})
+	}
+	return probs
+}
+
+func (resolvetestRules) Parts(u *locator.URL) any { return nil }
+
+func init() {
+	locator.RegisterSyntax("resolvetest", locator.Syntax{Internet: true, Search: true, Hierarchical: true})
+	locator.Register("resolvetest", resolvetestRules{})
+}
+
+// checkReadsAsParse fails unless Resolve(base, ref, r) is, field for
+// field (Input, offsets and Problems included), what Parse makes of the
+// text it composed, and that text is what String writes; or, when Resolve
+// fails, Parse fails on that text too. It returns whether Resolve
+// succeeded.
+func checkReadsAsParse(t *testing.T, base *locator.URL, ref string, r locator.Resolution) bool {
+	t.Helper()
+	u, err := locator.Resolve(base, ref, r)
+	if err != nil {
+		re, ok := err.(*locator.ResolveError)
+		if !ok {
+			t.Fatalf("%v: %s + %q: error of type %T", r, base, ref, err)
+		}
+		if _, perr := locator.Parse(re.Result); perr == nil {
+			t.Fatalf("%v: %s + %q: Resolve fails (%v) but Parse(%q) does not", r, base, ref, err, re.Result)
+		}
+		return false
+	}
+	v, err := locator.Parse(u.Input)
+	if err != nil {
+		t.Fatalf("%v: %s + %q = %q: Parse fails: %v", r, base, ref, u.Input, err)
+	}
+	if !reflect.DeepEqual(u, v) {
+		t.Fatalf("%v: %s + %q = %q:\nResolve %+v\nParse   %+v", r, base, ref, u.Input, u, v)
+	}
+	if s := u.String(); s != u.Input && !strings.EqualFold(s, u.Input) {
+		t.Fatalf("%v: %s + %q: String %q, Input %q", r, base, ref, s, u.Input)
+	}
+	return true
+}
+
+// TestResolveReadsAsParse: over the benchmark's corpus pairs, the
+// references of TestResolveCorpusParses, every conformance vector and
+// bases with problems in and out of their authority, under every rule set,
+// the URL Resolve returns is exactly Parse's reading of its text. (Resolve
+// reads a result that keeps the base's authority without judging that
+// authority again; this is the test that doing so changes nothing.)
+func TestResolveReadsAsParse(t *testing.T) {
+	type pair struct{ base, ref string }
+	var pairs []pair
+	bs, refs := benchPairs(t)
+	for i := range bs {
+		pairs = append(pairs, pair{bs[i], refs[i]})
+	}
+	urls := loadURLs(t, 101)
+	for i, base := range urls {
+		for _, ref := range refsFrom(urls[(i*7+3)%len(urls)]) {
+			pairs = append(pairs, pair{base.Input, ref})
+		}
+	}
+	for _, v := range []struct {
+		file            string
+		baseCol, refCol int
+		unescape        bool
+	}{
+		{"rfc/rfc3986-5.4-resolution.tsv", 1, 2, false},
+		{"rfc/rfc1808-5-resolution.tsv", 1, 2, false},
+		{"rfc/rfc2396-appC-resolution.tsv", 1, 2, false},
+		{"python/urljoin.tsv", 2, 3, true},
+		{"perl-uri/extracted/old-base_resolve.tsv", 2, 1, true},
+		{"perl-uri/extracted/roytest-resolution.tsv", 2, 3, true},
+	} {
+		for _, row := range readTSV(t, v.file) {
+			b, r := row[v.baseCol], row[v.refCol]
+			if v.unescape {
+				b, r = unescapeTSV(b), unescapeTSV(r)
+			}
+			pairs = append(pairs, pair{b, r})
+		}
+	}
+	// Bases with problems inside the authority (its offsets are then
+	// judged again), around it, and schemes with rules of their own.
+	odd := []string{
+		"http://a/b/c/d;p?q", "HTTP://a/b/c", " http://a/b ", "<URL:http://a/b/c>", "http://a",
+		"http://a:8080/b/c", "http://a:/b", "http://u:pw@a/b/c", "http://u@a/b", "http://[::1]:80/b/c",
+		"http://a_b/c/d", "http://300.1.1.1/x", "http://a./b", "http://-a/b", "http:///b/c", "http://a%41/b",
+		"ftp://h/d?x/y", "ftp://u:p@h/a;type=d", "gopher://h/1a b", "file:///etc/x", "telnet://h",
+		"news:comp.lang.misc", "mailto:a@b.c", "fred:///s//a/b/c", "x-y://h/a?b#c",
+		"resolvetest://u@h/a/b", "resolvetest://h/a/b?q", "resolvetest://h", "Resolvetest://h/x/",
+	}
+	oddRefs := []string{"", "g", "x", "ERR", "../x", "?q x", "#f g", "?y", "//h2/p", "//u@h/x", "/\x01", "a b", "g?y#s",
+		"..//g", ";x", ".", "..", "../../../x", "/./g", "http:g", "resolvetest:x", "<URL:g>", " g ", "//", "///w"}
+	for _, b := range odd {
+		for _, r := range oddRefs {
+			pairs = append(pairs, pair{b, r})
+		}
+	}
+	var n, failed int
+	for _, p := range pairs {
+		base, err := locator.Parse(p.base)
+		if err != nil {
+			continue
+		}
+		for _, r := range allRules {
+			if checkReadsAsParse(t, base, p.ref, r) {
+				n++
+			} else {
+				failed++
+			}
+		}
+	}
+	t.Logf("%d resolutions read as Parse reads them (%d pairs; %d results Parse rejects, as Resolve does)", n, len(pairs), failed)
+}
+
+// TestResolveChangedBase: a base whose fields were changed after Parse
+// (so that its Input, offsets and problems no longer describe it), or one
+// made by hand, still gives the URL Parse makes of the composed text.
+func TestResolveChangedBase(t *testing.T) {
+	mk := func(s string) *locator.URL {
+		u, err := locator.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	changed := []*locator.URL{
+		{Scheme: "http", Authority: true, Host: "a b", HasPath: true, Path: "x/y"},
+		{Scheme: "http", Authority: true, Host: "", HasPath: true, Path: "x/y"},
+		{Scheme: "http", Authority: true, Host: "h", Input: "http://h/x"},
+		{Scheme: "HTTP", Authority: true, Host: "h", HasPath: true, Path: "x"},
+	}
+	u := mk("http://good/x/y")
+	u.Host = "bad host"
+	changed = append(changed, u)
+	u = mk("http://good/x/y")
+	u.Host = "go"
+	changed = append(changed, u)
+	u = mk("http://good:81/x/y")
+	u.HasPort = false
+	changed = append(changed, u)
+	u = mk("http://good/x/y")
+	u.Scheme = "ftp"
+	changed = append(changed, u)
+	u = mk("http://u@good/x/y")
+	u.HasUser, u.User = false, ""
+	changed = append(changed, u)
+	u = mk("http://u@good/x/y")
+	u.HasUser, u.User, u.Host = false, "", "u@good" // the same text, split otherwise
+	changed = append(changed, u)
+	for _, base := range changed {
+		for _, ref := range []string{"", "g", "?q", "#f", "../z", "/a b"} {
+			for _, r := range allRules {
+				checkReadsAsParse(t, base, ref, r)
+			}
+		}
+	}
+}
