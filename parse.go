@@ -368,6 +368,50 @@ func (p *parser) authority(i, end int, known bool) int {
 // host judges host = hostname | hostnumber (§5), which begins at s[i]
 // and ends at the first ':' or at end; it returns where it ends.
 func (p *parser) host(i, end int, known bool) int {
+	// Fast path: almost every host is letters, digits, '-' and '.' in
+	// well-formed labels; find its end eight octets at a time, then look
+	// at the labels' edges. Anything else is judged octet by octet below.
+	s := p.s
+	j := i
+	for end-j >= 8 {
+		w := s[j : j+8]
+		if hostOK[w[0]]&hostOK[w[1]]&hostOK[w[2]]&hostOK[w[3]]&hostOK[w[4]]&hostOK[w[5]]&hostOK[w[6]]&hostOK[w[7]] == 0 {
+			break
+		}
+		j += 8
+	}
+	for j < end && hostOK[s[j]] != 0 {
+		j++
+	}
+	if j > i && (j == end || s[j] == ':') && plainHostname(s[i:j]) {
+		return j
+	}
+	return p.hostOctets(i, end, known)
+}
+
+// plainHostname reports whether h, made of letters, digits, '-' and '.',
+// is a hostname with no label empty or edged with '-' and a toplabel
+// beginning with a letter: one with nothing to report.
+func plainHostname(h string) bool {
+	start := 0
+	for k := 0; k <= len(h); k++ {
+		if k < len(h) && h[k] != '.' {
+			continue
+		}
+		if k == start || h[start] == '-' || h[k-1] == '-' {
+			return false
+		}
+		if k == len(h) {
+			return isAlpha(h[start])
+		}
+		start = k + 1
+	}
+	return false
+}
+
+// hostOctets is host's slow path: it judges each octet and label and
+// reports what it finds.
+func (p *parser) hostOctets(i, end int, known bool) int {
 	s, u := p.s, p.u
 	labelStart := i
 	labels := 0
@@ -533,18 +577,16 @@ func (p *parser) chars(i, end int, ok *octetSet, rule string) {
 			p.add(j, Violation, "escape", "'%' begins an escape \"%\" hex hex; a literal '%' is written %25 (RFC 1738 §2.2)")
 			continue
 		}
-		if IsUnsafe(c) {
-			msg := "unsafe character " + quoteByte(c) + " must be encoded (RFC 1738 §2.2)"
-			if c >= 0x80 {
-				n := 1
-				for j+n < end && s[j+n] >= 0x80 {
-					n++
-				}
-				msg = "non-ASCII octets " + strconv.Quote(s[j:j+n]) + " must be encoded (RFC 1738 §2.2)"
-				p.add(j, Violation, rule, msg)
-				j += n - 1
-				continue
+		if c >= 0x80 {
+			n := 1
+			for j+n < end && s[j+n] >= 0x80 {
+				n++
 			}
+			p.add(j, Violation, rule, "non-ASCII octets "+strconv.Quote(s[j:j+n])+" must be encoded (RFC 1738 §2.2)")
+			j += n - 1
+			continue
+		}
+		if msg := unsafeMsg[c]; msg != "" {
 			p.add(j, Violation, rule, msg)
 			continue
 		}
@@ -591,6 +633,8 @@ var (
 	xcharOK   octetSet // urlpath, search, fragment: xchar
 	userOK    octetSet // user, password: uchar | ";" | "?" | "&" | "="
 	hostNever [128]bool
+	hostOK    octetSet    // alpha, digit, '-', '.': hostname's octets
+	unsafeMsg [128]string // the message for each unsafe ASCII octet, made once
 )
 
 func init() {
@@ -607,5 +651,15 @@ func init() {
 	}
 	for _, c := range "<>\"{}|\\^`[]#/?@" {
 		hostNever[c] = true
+	}
+	for c := 0; c < 256; c++ {
+		if class[c]&cLabel != 0 || c == '.' {
+			hostOK[c] = 1
+		}
+	}
+	for c := 0; c < 0x80; c++ {
+		if IsUnsafe(byte(c)) {
+			unsafeMsg[c] = "unsafe character " + quoteByte(byte(c)) + " must be encoded (RFC 1738 §2.2)"
+		}
 	}
 }
