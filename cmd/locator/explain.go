@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"locator"
+	"locator/other"
 	_ "locator/schemes"
 )
 
@@ -87,7 +88,9 @@ func explainOne(in string) *explained {
 // every URL has (RFC 1738 §2.1, §3.1).
 func generic(u *locator.URL) string {
 	var b strings.Builder
-	if locator.Lookup(u.Scheme) == nil {
+	if d, ok := other.Describe(u.Scheme); ok {
+		fmt.Fprintf(&b, "Scheme %q: %s\n", u.Scheme, strings.TrimRight(d, "\n"))
+	} else if locator.Lookup(u.Scheme) == nil {
 		fmt.Fprintf(&b, "Scheme %q: locator knows no rules for it (RFC 1738 §4: new schemes are registered with IANA).\n", u.Scheme)
 	} else {
 		fmt.Fprintf(&b, "Scheme %q: its rules give no explanation.\n", u.Scheme)
