@@ -311,3 +311,37 @@ func TestRFC1738NormativeExamples(t *testing.T) {
 		t.Errorf("read %d examples; not found in the file: %v", n, want)
 	}
 }
+
+// TestStringAfterChange: String writes the components as they are now,
+// whether or not they still stand in Input as Parse found them.
+func TestStringAfterChange(t *testing.T) {
+	tests := []struct {
+		in     string
+		change func(*URL)
+		want   string
+	}{
+		{"<URL:http://h/a?b#c>", func(*URL) {}, "http://h/a?b#c"},
+		{"HTTP://h/a", func(*URL) {}, "http://h/a"},
+		{"http://h/abc", func(u *URL) { u.Path = "ab" }, "http://h/ab"},
+		{"http://h/ab c", func(u *URL) { u.Path = "ab" }, "http://h/ab"},
+		{"http://h/a", func(u *URL) { u.Host = "::1" }, "http://[::1]/a"},
+		{"ftp://u:p@h:21/", func(u *URL) { u.HasPassword = false }, "ftp://u@h:21/"},
+		{"http://h/a#f", func(u *URL) { u.HasFragment = false }, "http://h/a"},
+		{"news:a.b", func(u *URL) { u.Scheme = "nntp" }, "nntp:a.b"},
+	}
+	for _, tt := range tests {
+		u, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt.change(u)
+		if got := u.String(); got != tt.want {
+			t.Errorf("%q changed: String() = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	var u URL // not made by Parse
+	u.Scheme, u.Authority, u.Host, u.HasPath, u.Path = "ftp", true, "h", true, "x"
+	if got := u.String(); got != "ftp://h/x" {
+		t.Errorf("built URL: String() = %q", got)
+	}
+}

@@ -141,46 +141,99 @@ func (u *URL) Hostport() string {
 // wrapper or "URL:" prefix is gone. Parse(u.String()) yields the same
 // components.
 func (u *URL) String() string {
+	if s, ok := u.asWritten(); ok {
+		return s
+	}
 	n := len(u.Scheme) + 1 + len(u.User) + 1 + len(u.Password) + 1 + len(u.Host) + 2 +
 		1 + len(u.Port) + 3 + len(u.Path) + 1 + len(u.Search) + 1 + len(u.Fragment)
-	b := make([]byte, 0, n)
-	b = append(b, u.Scheme...)
-	b = append(b, ':')
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(u.Scheme)
+	b.WriteByte(':')
 	if u.Authority {
-		b = append(b, "//"...)
+		b.WriteString("//")
 		if u.HasUser {
-			b = append(b, u.User...)
+			b.WriteString(u.User)
 			if u.HasPassword {
-				b = append(b, ':')
-				b = append(b, u.Password...)
+				b.WriteByte(':')
+				b.WriteString(u.Password)
 			}
-			b = append(b, '@')
+			b.WriteByte('@')
 		}
 		if strings.IndexByte(u.Host, ':') >= 0 {
-			b = append(b, '[')
-			b = append(b, u.Host...)
-			b = append(b, ']')
+			b.WriteByte('[')
+			b.WriteString(u.Host)
+			b.WriteByte(']')
 		} else {
-			b = append(b, u.Host...)
+			b.WriteString(u.Host)
 		}
 		if u.HasPort {
-			b = append(b, ':')
-			b = append(b, u.Port...)
+			b.WriteByte(':')
+			b.WriteString(u.Port)
 		}
 		if u.HasPath {
-			b = append(b, '/')
+			b.WriteByte('/')
 		}
 	}
-	b = append(b, u.Path...)
+	b.WriteString(u.Path)
 	if u.HasSearch {
-		b = append(b, '?')
-		b = append(b, u.Search...)
+		b.WriteByte('?')
+		b.WriteString(u.Search)
 	}
 	if u.HasFragment {
-		b = append(b, '#')
-		b = append(b, u.Fragment...)
+		b.WriteByte('#')
+		b.WriteString(u.Fragment)
 	}
-	return string(b)
+	return b.String()
+}
+
+// asWritten returns the URL's text as it stands in u.Input when it is
+// there as String would write it: a lower-case scheme and components not
+// modified since Parse (a wrapper or prefix around it does not matter).
+// String then needs no allocation.
+func (u *URL) asWritten() (string, bool) {
+	in := u.Input
+	i := int(u.off[SchemeComponent])
+	at := func(s string) bool {
+		if i+len(s) > len(in) || in[i:i+len(s)] != s {
+			return false
+		}
+		i += len(s)
+		return true
+	}
+	start := i
+	if u.Scheme == "" || !at(u.Scheme) || !at(":") {
+		return "", false
+	}
+	if u.Authority {
+		if !at("//") {
+			return "", false
+		}
+		if u.HasUser {
+			if !at(u.User) || (u.HasPassword && !(at(":") && at(u.Password))) || !at("@") {
+				return "", false
+			}
+		}
+		if strings.IndexByte(u.Host, ':') >= 0 {
+			if !(at("[") && at(u.Host) && at("]")) {
+				return "", false
+			}
+		} else if !at(u.Host) {
+			return "", false
+		}
+		if u.HasPort && !(at(":") && at(u.Port)) {
+			return "", false
+		}
+		if u.HasPath && !at("/") {
+			return "", false
+		}
+	}
+	if !at(u.Path) || (u.HasSearch && !(at("?") && at(u.Search))) || (u.HasFragment && !(at("#") && at(u.Fragment))) {
+		return "", false
+	}
+	// Every piece matched in order, so this is exactly what String would
+	// build.
+	return in[start:i], true
 }
 
 // SameComponents reports whether u and v have the same components
