@@ -144,28 +144,13 @@ func (p *parser) parse() {
 	syn := p.syn
 	i++ // ':'
 
-	// Fragment: everything after the first "#" (1993 draft "fragmentaddress").
-	fragAt := strings.IndexByte(s[i:end], '#')
-	if fragAt >= 0 {
-		fragAt += i
-	}
-	partEnd := end
-	if fragAt >= 0 {
-		partEnd = fragAt
-		u.HasFragment = true
-		u.Fragment = s[fragAt+1 : end]
-		u.off[FragmentComponent] = int32(fragAt + 1)
-	} else {
-		u.off[FragmentComponent] = int32(end)
-	}
-
-	if partEnd-i >= 2 && s[i] == '/' && s[i+1] == '/' {
+	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
 		u.Authority = true
-		i = p.authority(i+2, partEnd, known)
+		i = p.authority(i+2, end, known)
 		if p.failed {
 			return
 		}
-		if i < partEnd && s[i] == '/' {
+		if i < end && s[i] == '/' {
 			u.HasPath = true
 			i++
 		}
@@ -180,36 +165,47 @@ func (p *parser) parse() {
 		u.off[PortComponent] = int32(i)
 	}
 
-	// Path, then search after "?" where the scheme uses one.
-	pathEnd := partEnd
+	p.tail(i, end, entry)
+}
+
+// tail reads what follows the authority (or the scheme's ":" when there
+// is none) from s[i:end]: path, search and fragment; then it adds the
+// password warning and the scheme's own rules, and orders the problems.
+func (p *parser) tail(i, end int, entry *schemeEntry) {
+	s, u, syn := p.s, p.u, p.syn
+	// Path, search and fragment in one pass: scan judges each octet and
+	// stops at the "#" of a fragment (1993 draft "fragmentaddress") or, in
+	// the path of a scheme with a search, at "?".
+	pathOK := &xcharOK
 	if syn.Search {
-		if q := strings.IndexByte(s[i:partEnd], '?'); q >= 0 {
-			pathEnd = i + q
-		}
+		pathOK = &xcharNoSearch
 	}
 	u.off[PathComponent] = int32(i)
-	u.Path = s[i:pathEnd]
-	if pathEnd < partEnd {
+	j := p.scan(i, end, pathOK, "urlpath", true)
+	u.Path = s[i:j]
+	if j < end && s[j] == '?' {
 		u.HasSearch = true
-		u.Search = s[pathEnd+1 : partEnd]
-		u.off[SearchComponent] = int32(pathEnd + 1)
+		u.off[SearchComponent] = int32(j + 1)
+		k := p.scan(j+1, end, &xcharOK, "search", true)
+		u.Search = s[j+1 : k]
+		j = k
 	} else {
-		u.off[SearchComponent] = int32(partEnd)
+		u.off[SearchComponent] = int32(j)
 	}
-
-	p.chars(int(u.off[PathComponent]), pathEnd, &xcharOK, "urlpath")
-	if u.HasSearch {
-		p.chars(pathEnd+1, partEnd, &xcharOK, "search")
-	}
-	if u.HasFragment {
-		p.chars(fragAt+1, end, &xcharOK, "fragmentaddress")
+	if j < end { // s[j] == '#'
+		u.HasFragment = true
+		u.Fragment = s[j+1 : end]
+		u.off[FragmentComponent] = int32(j + 1)
+		p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
+	} else {
+		u.off[FragmentComponent] = int32(end)
 	}
 	if u.HasPassword {
 		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
 			"the URL carries a password, visible to anyone who sees the URL")
 	}
 
-	if known && entry.rules != nil {
+	if entry != nil && entry.rules != nil {
 		if probs := entry.rules.Check(u); len(probs) > 0 {
 			for _, q := range probs {
 				if q.Severity == Error {
@@ -273,8 +269,13 @@ func lowerScheme(s string) string {
 // s[i:end] and returns where it ends.
 func (p *parser) authority(i, end int, known bool) int {
 	s, u := p.s, p.u
+	// The authority ends at the first "/", "#" or, for a scheme with a
+	// search, "?".
 	aEnd := end
 	if k := strings.IndexByte(s[i:end], '/'); k >= 0 {
+		aEnd = i + k
+	}
+	if k := strings.IndexByte(s[i:aEnd], '#'); k >= 0 {
 		aEnd = i + k
 	}
 	if p.syn.Search {
@@ -301,12 +302,12 @@ func (p *parser) authority(i, end int, known bool) int {
 			}
 		}
 		u.User = s[i:userEnd]
-		p.chars(i, userEnd, &userOK, "user")
+		p.scan(i, userEnd, &userOK, "user", false)
 		if userEnd < at {
 			u.HasPassword = true
 			u.Password = s[userEnd+1 : at]
 			u.off[PasswordComponent] = int32(userEnd + 1)
-			p.chars(userEnd+1, at, &userOK, "password")
+			p.scan(userEnd+1, at, &userOK, "password", false)
 		} else {
 			u.off[PasswordComponent] = int32(at)
 		}
@@ -546,9 +547,11 @@ func (p *parser) port(i, end int) {
 	}
 }
 
-// chars checks each octet of s[i:end] against the allowed set, escapes
-// included, under the named grammar rule.
-func (p *parser) chars(i, end int, ok *octetSet, rule string) {
+// scan judges each octet of s[i:end] against the allowed set, escapes
+// included, under the named grammar rule. With stop, it stops at the
+// first "#", or "?" when ok does not allow it, and returns where it
+// stopped; otherwise it returns end.
+func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 	s := p.s
 	// Fast path: eight allowed octets at a time, one branch for all.
 	for end-i >= 8 {
@@ -562,6 +565,9 @@ func (p *parser) chars(i, end int, ok *octetSet, rule string) {
 		c := s[j]
 		if ok[c] != 0 {
 			continue
+		}
+		if stop && (c == '#' || c == '?') {
+			return j
 		}
 		if c == '%' {
 			if j+2 < end && class[s[j+1]]&cHex != 0 && class[s[j+2]]&cHex != 0 {
@@ -592,6 +598,12 @@ func (p *parser) chars(i, end int, ok *octetSet, rule string) {
 		}
 		p.add(j, Violation, rule, "reserved character "+quoteByte(c)+" must be encoded in "+rule+" (RFC 1738 §2.2)")
 	}
+	return end
+}
+
+// chars is scan without stopping.
+func (p *parser) chars(i, end int, ok *octetSet, rule string) {
+	p.scan(i, end, ok, rule, false)
 }
 
 func containsByte(s string, c byte) bool {
@@ -630,17 +642,19 @@ type octetSet [256]uint8
 
 // Allowed unencoded octets per context.
 var (
-	xcharOK   octetSet // urlpath, search, fragment: xchar
-	userOK    octetSet // user, password: uchar | ";" | "?" | "&" | "="
-	hostNever [128]bool
-	hostOK    octetSet    // alpha, digit, '-', '.': hostname's octets
-	unsafeMsg [128]string // the message for each unsafe ASCII octet, made once
+	xcharOK       octetSet // urlpath, search, fragment: xchar
+	xcharNoSearch octetSet // a path where "?" begins the search: xchar but "?"
+	userOK        octetSet // user, password: uchar | ";" | "?" | "&" | "="
+	hostNever     [128]bool
+	hostOK        octetSet    // alpha, digit, '-', '.': hostname's octets
+	unsafeMsg     [128]string // the message for each unsafe ASCII octet, made once
 )
 
 func init() {
 	for c := 0; c < 256; c++ {
 		if class[c]&cXchar != 0 {
 			xcharOK[c] = 1
+			xcharNoSearch[c] = 1
 		}
 		if class[c]&cUnreserved != 0 {
 			userOK[c] = 1
@@ -649,6 +663,7 @@ func init() {
 	for _, c := range ";?&=" {
 		userOK[c] = 1
 	}
+	xcharNoSearch['?'] = 0
 	for _, c := range "<>\"{}|\\^`[]#/?@" {
 		hostNever[c] = true
 	}

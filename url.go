@@ -25,33 +25,22 @@ type URL struct {
 	// Scheme is the scheme name in lower case.
 	Scheme string
 
-	// Authority is true when the scheme-specific part begins with "//"
-	// (the common Internet scheme syntax of §3.1).
-	Authority bool
-
-	User        string // as written, still encoded
-	HasUser     bool   // an "@" ends a login part
-	Password    string // as written, still encoded
-	HasPassword bool   // a ":" follows the user
+	User     string // as written, still encoded
+	Password string // as written, still encoded
 
 	// Host is the host as written; an IPv6 literal (RFC 2732) is kept
 	// without its brackets.
-	Host    string
-	Port    string // the digits as written
-	HasPort bool   // a ":" follows the host
+	Host string
+	Port string // the digits as written
 
 	// Path is the url-path, still encoded. In the Internet syntax it is
 	// what follows the "/" after the host (that "/" is not part of it);
 	// otherwise it is the whole scheme-specific part before any search or
 	// fragment.
-	Path    string
-	HasPath bool
+	Path string
 
-	Search    string // after "?", for schemes where "?" begins a search
-	HasSearch bool
-
-	Fragment    string // after "#", the 1993 draft's fragment address
-	HasFragment bool
+	Search   string // after "?", for schemes where "?" begins a search
+	Fragment string // after "#", the 1993 draft's fragment address
 
 	// Input is the text Parse was given, wrapper and prefix included.
 	// Problem offsets and Offset refer to it.
@@ -62,6 +51,19 @@ type URL struct {
 	Problems []Problem
 
 	off [numComponents]int32
+
+	// Authority is true when the scheme-specific part begins with "//"
+	// (the common Internet scheme syntax of §3.1).
+	Authority bool
+
+	// Presence of each component that may be absent (the flags come last
+	// so that the struct packs into one small allocation).
+	HasUser     bool // an "@" ends a login part
+	HasPassword bool // a ":" follows the user
+	HasPort     bool // a ":" follows the host
+	HasPath     bool // for "//" forms, a "/" follows the host
+	HasSearch   bool
+	HasFragment bool
 }
 
 // A Component names a part of a URL, for Offset.
