@@ -1,6 +1,7 @@
 package locator
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -119,10 +120,10 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	default:
 		b = resolve3986(b, base, ref)
 	}
-	s := string(b)
-	if u, ok := parseResolved(s, base); ok {
+	if u, ok := parseResolved(b, base); ok {
 		return u, nil
 	}
+	s := string(b)
 	u, err := Parse(s)
 	if err != nil {
 		return nil, &ResolveError{Base: base.String(), Ref: ref, Rules: r, Result: s, Err: err}
@@ -170,7 +171,7 @@ type refParts struct {
 // does, in its order: scheme, authority, path, query, fragment. A scheme
 // is taken only when it has the form of §3.1 (ALPHA *( ALPHA / DIGIT /
 // "+" / "-" / "." )); "./a:b" is how a path with a colon is written.
-func splitRef3986(s string) (p refParts) {
+func splitRef3986(p *refParts, s string) {
 	i := schemeEnd(s, true)
 	if i > 0 {
 		p.scheme, p.hasScheme = s[:i], true
@@ -184,24 +185,16 @@ func splitRef3986(s string) (p refParts) {
 		p.auth, p.hasAuth = s[2:j], true
 		s = s[j:]
 	}
-	j := 0
-	for j < len(s) && s[j] != '?' && s[j] != '#' {
-		j++
+	// The first "#" ends path and query; the first "?" before it, the path.
+	if h := strings.IndexByte(s, '#'); h >= 0 {
+		p.frag, p.hasFrag = s[h+1:], true
+		s = s[:h]
 	}
-	p.path = s[:j]
-	s = s[j:]
-	if len(s) > 0 && s[0] == '?' {
-		k := 1
-		for k < len(s) && s[k] != '#' {
-			k++
-		}
-		p.query, p.hasQuery = s[1:k], true
-		s = s[k:]
+	if q := strings.IndexByte(s, '?'); q >= 0 {
+		p.query, p.hasQuery = s[q+1:], true
+		s = s[:q]
 	}
-	if len(s) > 0 && s[0] == '#' {
-		p.frag, p.hasFrag = s[1:], true
-	}
-	return p
+	p.path = s
 }
 
 // schemeEnd returns the index of the ":" that ends a scheme at the start
@@ -239,12 +232,18 @@ type baseParts struct {
 // does (RFC 3986 §3.4, RFC 1808 §2.4.4): for ftp, file and gopher the core
 // keeps "?" in Path, and the resolution rules read it as a query.
 func genericBase(u *URL) baseParts {
-	bp := baseParts{slash: u.Authority && u.HasPath, path: u.Path, query: u.Search, hasQuery: u.HasSearch}
+	var bp baseParts
+	bp.read(u)
+	return bp
+}
+
+// read sets bp to genericBase(u), in place.
+func (bp *baseParts) read(u *URL) {
+	*bp = baseParts{slash: u.Authority && u.HasPath, path: u.Path, query: u.Search, hasQuery: u.HasSearch}
 	if i := strings.IndexByte(u.Path, '?'); i >= 0 {
 		bp.path, bp.query, bp.hasQuery = u.Path[:i], u.Path[i+1:], true
 		bp.extraQ, bp.hasExtraQ = u.Search, u.HasSearch
 	}
-	return bp
 }
 
 func (bp *baseParts) appendPath(b []byte) []byte {
@@ -313,7 +312,8 @@ func appendWithoutFragment(b []byte, u *URL) []byte {
 // resolve3986 is RFC 3986 §5.2.2 (strict), writing the §5.3 recomposition
 // of the target into b.
 func resolve3986(b []byte, base *URL, ref string) []byte {
-	r := splitRef3986(ref)
+	var r refParts
+	splitRef3986(&r, ref)
 	if r.hasScheme {
 		// "if defined(R.scheme) then T.scheme = R.scheme; T.authority =
 		// R.authority; T.path = remove_dot_segments(R.path); T.query =
@@ -337,7 +337,8 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 				b = append(b, "//"...)
 				b = appendAuthority(b, base)
 			}
-			bp := genericBase(base)
+			var bp baseParts
+			bp.read(base)
 			switch {
 			case r.path == "":
 				// "T.path = Base.path; if defined(R.query) then T.query
@@ -425,14 +426,7 @@ func guardPath(b []byte, start int, auth bool) []byte {
 //	   any subsequent characters up to, but not including, the next "/".
 func removeDotSegments(p []byte) int {
 	// Fast path: no "." begins a segment.
-	dot := false
-	for i := 0; i < len(p); i++ {
-		if p[i] == '.' && (i == 0 || p[i-1] == '/') {
-			dot = true
-			break
-		}
-	}
-	if !dot {
+	if dotSegmentAt(p, 0) < 0 {
 		return len(p)
 	}
 	in, out, n := 0, 0, len(p)
@@ -470,6 +464,24 @@ func removeDotSegments(p []byte) int {
 		}
 	}
 	return out
+}
+
+// dotSegmentAt returns the index, at from or after it, of the first "."
+// that begins a segment of p (at its start or after a "/"), or -1: the
+// test that lets a path without dot segments through untouched.
+func dotSegmentAt(p []byte, from int) int {
+	for from < len(p) {
+		k := bytes.IndexByte(p[from:], '.')
+		if k < 0 {
+			return -1
+		}
+		k += from
+		if k == 0 || p[k-1] == '/' {
+			return k
+		}
+		from = k + 1
+	}
+	return -1
 }
 
 func hasBytes(b []byte, pre string) bool {
@@ -655,14 +667,7 @@ func boolInt(v bool) int {
 // "/" pops a segment other than ".." (the leftmost match is always the
 // first ".." whose predecessor is not ".."), and a final ".." pops once.
 func dots1808(p []byte) int {
-	dot := false
-	for i := 0; i < len(p); i++ {
-		if p[i] == '.' && (i == 0 || p[i-1] == '/') {
-			dot = true
-			break
-		}
-	}
-	if !dot {
+	if dotSegmentAt(p, 0) < 0 {
 		return len(p)
 	}
 	n := len(p)
@@ -816,14 +821,7 @@ func resolve1993(b []byte, base *URL, ref string) []byte {
 // recursively, and returns the new length. A first element not preceded
 // by "/" is never removed: neither pattern can match it.
 func dots1993(p []byte) int {
-	dot := false
-	for i := 1; i < len(p); i++ {
-		if p[i] == '.' && p[i-1] == '/' {
-			dot = true
-			break
-		}
-	}
-	if !dot {
+	if dotSegmentAt(p, 1) < 0 {
 		return len(p)
 	}
 	n := len(p)

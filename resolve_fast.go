@@ -2,7 +2,7 @@ package locator
 
 import (
 	"slices"
-	"strings"
+	"unsafe"
 )
 
 // parseResolved is Parse for the text s that a rule set composed against
@@ -22,10 +22,11 @@ import (
 // that cannot be shown cheaply (s does not begin with base's scheme, or
 // Parse would read its beginning or end otherwise: white space, a "URL:"
 // prefix) or Parse would reject s; the caller then calls Parse.
-func parseResolved(s string, base *URL) (*URL, bool) {
+func parseResolved(b []byte, base *URL) (*URL, bool) {
 	sc := base.Scheme
 	n := len(sc)
-	if n == 0 || len(s) <= n || s[n] != ':' || s[:n] != sc || isSpace(s[len(s)-1]) || hasPrefixFold(s, 0, "url:") {
+	if n == 0 || len(b) <= n || b[n] != ':' || string(b[:n]) != sc || isSpace(b[len(b)-1]) ||
+		(n == 3 && hasPrefixFold(string(b[:4]), 0, "url:")) {
 		return nil, false
 	}
 	// The scheme as Parse reads it: scheme characters, lower case.
@@ -39,34 +40,24 @@ func parseResolved(s string, base *URL) (*URL, bool) {
 	if entry != nil {
 		syn = &entry.syn
 	}
-	u := &URL{Input: s, Scheme: s[:n]}
+	u, s := newURLText(b)
+	u.Input, u.Scheme = s, s[:n]
 	p := parser{u: u, s: s, syn: syn}
 
 	// From here on, what Parse does after the scheme.
 	end := len(s)
-	partEnd := end
-	fragAt := strings.IndexByte(s[n+1:], '#')
-	if fragAt >= 0 {
-		fragAt += n + 1
-		partEnd = fragAt
-		u.HasFragment = true
-		u.Fragment = s[fragAt+1:]
-		u.off[FragmentComponent] = int32(fragAt + 1)
-	} else {
-		u.off[FragmentComponent] = int32(end)
-	}
 	i := n + 1
-	if partEnd-i >= 2 && s[i] == '/' && s[i+1] == '/' {
+	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
 		u.Authority = true
-		if t := copyAuthority(u, s, base, syn, partEnd); t >= 0 {
+		if t := copyAuthority(u, s, base, syn); t >= 0 {
 			i = t
 		} else {
-			i = p.authority(i+2, partEnd, entry != nil)
+			i = p.authority(i+2, end, entry != nil)
 			if p.failed {
 				return nil, false
 			}
 		}
-		if i < partEnd && s[i] == '/' {
+		if i < end && s[i] == '/' {
 			u.HasPath = true
 			i++
 		}
@@ -80,27 +71,29 @@ func parseResolved(s string, base *URL) (*URL, bool) {
 		u.off[HostComponent] = int32(i)
 		u.off[PortComponent] = int32(i)
 	}
-	pathEnd := partEnd
+	pathOK := &xcharOK
 	if syn.Search {
-		if q := strings.IndexByte(s[i:partEnd], '?'); q >= 0 {
-			pathEnd = i + q
-		}
+		pathOK = &xcharNoSearch
 	}
 	u.off[PathComponent] = int32(i)
-	u.Path = s[i:pathEnd]
-	if pathEnd < partEnd {
+	j := p.scan(i, end, pathOK, "urlpath", true)
+	u.Path = s[i:j]
+	if j < end && s[j] == '?' {
 		u.HasSearch = true
-		u.Search = s[pathEnd+1 : partEnd]
-		u.off[SearchComponent] = int32(pathEnd + 1)
+		u.off[SearchComponent] = int32(j + 1)
+		k := p.scan(j+1, end, &xcharOK, "search", true)
+		u.Search = s[j+1 : k]
+		j = k
 	} else {
-		u.off[SearchComponent] = int32(partEnd)
+		u.off[SearchComponent] = int32(j)
 	}
-	p.chars(i, pathEnd, &xcharOK, "urlpath")
-	if u.HasSearch {
-		p.chars(pathEnd+1, partEnd, &xcharOK, "search")
-	}
-	if u.HasFragment {
-		p.chars(fragAt+1, end, &xcharOK, "fragmentaddress")
+	if j < end { // s[j] == '#'
+		u.HasFragment = true
+		u.Fragment = s[j+1 : end]
+		u.off[FragmentComponent] = int32(j + 1)
+		p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
+	} else {
+		u.off[FragmentComponent] = int32(end)
 	}
 	if u.HasPassword {
 		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
@@ -132,7 +125,7 @@ func parseResolved(s string, base *URL) (*URL, bool) {
 // A URL not made by Parse, or changed since, fails these checks: its
 // authority must be the text of base.Input between "//" and the path, its
 // fields the text at their offsets.
-func copyAuthority(u *URL, s string, base *URL, syn *Syntax, partEnd int) int {
+func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
 	if !base.Authority {
 		return -1
 	}
@@ -150,7 +143,7 @@ func copyAuthority(u *URL, s string, base *URL, syn *Syntax, partEnd int) int {
 	}
 	auth := in[ua:ae]
 	t := n + 3 + len(auth) // where the authority would end in s
-	if t > partEnd || s[n+3:t] != auth || (t < partEnd && s[t] != '/' && (s[t] != '?' || !syn.Search)) {
+	if t > len(s) || s[n+3:t] != auth || (t < len(s) && s[t] != '/' && s[t] != '#' && (s[t] != '?' || !syn.Search)) {
 		return -1
 	}
 	// Every problem Parse finds in an authority has an offset within it
@@ -181,4 +174,40 @@ func copyAuthority(u *URL, s string, base *URL, syn *Syntax, partEnd int) int {
 func within(s string, off int32, field string) bool {
 	o := int(off)
 	return o >= 0 && o+len(field) <= len(s) && s[o:o+len(field)] == field
+}
+
+// newURLText returns a new URL and a string holding a copy of b, from one
+// allocation when b is short, as resolved URLs are: the text is an array
+// in the same object as the URL, after its pointers, so that the
+// collector neither scans it nor tracks it apart. The array is written
+// once, here, before any string refers to it, and never again.
+func newURLText(b []byte) (*URL, string) {
+	switch {
+	case len(b) <= 32:
+		return urlWithText[[32]byte](b)
+	case len(b) <= 64:
+		return urlWithText[[64]byte](b)
+	case len(b) <= 96:
+		return urlWithText[[96]byte](b)
+	case len(b) <= 128:
+		return urlWithText[[128]byte](b)
+	case len(b) <= 192:
+		return urlWithText[[192]byte](b)
+	case len(b) <= 256:
+		return urlWithText[[256]byte](b)
+	}
+	return new(URL), string(b)
+}
+
+// urlWithText allocates a URL followed by an array of type A, a [N]byte
+// with N >= len(b), and copies b into the array. The steps of N keep the
+// object near one of the allocator's size classes.
+func urlWithText[A any](b []byte) (*URL, string) {
+	x := new(struct {
+		u URL
+		t A
+	})
+	p := (*byte)(unsafe.Pointer(&x.t))
+	copy(unsafe.Slice(p, len(b)), b)
+	return &x.u, unsafe.String(p, len(b))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -279,6 +280,11 @@ func FuzzResolve(f *testing.F) {
 		}
 		if !v.SameComponents(u) {
 			t.Fatalf("%v: %q + %q = %q reads back differently", r, base, ref, u.String())
+		}
+		// Resolve's result is Parse's reading of the text it composed,
+		// offsets and problems included.
+		if w, err := locator.Parse(u.Input); err != nil || !reflect.DeepEqual(u, w) {
+			t.Fatalf("%v: %q + %q = %q is not what Parse reads: %+v, %v", r, base, ref, u.Input, w, err)
 		}
 	})
 }
