@@ -425,11 +425,15 @@ func guardPath(b []byte, start int, auth bool) []byte {
 //	   output buffer, including the initial "/" character (if any) and
 //	   any subsequent characters up to, but not including, the next "/".
 func removeDotSegments(p []byte) int {
-	// Fast path: no "." begins a segment.
-	if dotSegmentAt(p, 0) < 0 {
+	// No "." begins a segment: nothing to remove. Otherwise the segments
+	// before the first that begins with "." are moved by rule E alone, so
+	// input and output start at the "/" before it.
+	k := dotSegmentAt(p, 0)
+	if k < 0 {
 		return len(p)
 	}
-	in, out, n := 0, 0, len(p)
+	k = max(k-1, 0)
+	in, out, n := k, k, len(p)
 	for in < n {
 		rest := p[in:n]
 		switch {

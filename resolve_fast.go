@@ -183,21 +183,32 @@ func within(s string, off int32, field string) bool {
 // once, here, before any string refers to it, and never again.
 func newURLText(b []byte) (*URL, string) {
 	switch {
-	case len(b) <= 32:
-		return urlWithText[[32]byte](b)
-	case len(b) <= 64:
-		return urlWithText[[64]byte](b)
-	case len(b) <= 96:
-		return urlWithText[[96]byte](b)
-	case len(b) <= 128:
-		return urlWithText[[128]byte](b)
-	case len(b) <= 192:
-		return urlWithText[[192]byte](b)
-	case len(b) <= 256:
-		return urlWithText[[256]byte](b)
+	case len(b) <= len(text256{}):
+		return urlWithText[text256](b)
+	case len(b) <= len(text288{}):
+		return urlWithText[text288](b)
+	case len(b) <= len(text320{}):
+		return urlWithText[text320](b)
+	case len(b) <= len(text384{}):
+		return urlWithText[text384](b)
+	case len(b) <= len(text512{}):
+		return urlWithText[text512](b)
 	}
 	return new(URL), string(b)
 }
+
+// The arrays that make a URL and its text fill an object of one of the
+// allocator's size classes (256, 288, 320, 384 and 512 bytes), whatever
+// the size of URL.
+const urlSize = int(unsafe.Sizeof(URL{}))
+
+type (
+	text256 [max(256-urlSize, 32)]byte
+	text288 [max(288-urlSize, 64)]byte
+	text320 [max(320-urlSize, 96)]byte
+	text384 [max(384-urlSize, 128)]byte
+	text512 [max(512-urlSize, 256)]byte
+)
 
 // urlWithText allocates a URL followed by an array of type A, a [N]byte
 // with N >= len(b), and copies b into the array. The steps of N keep the
