@@ -5,23 +5,24 @@ import (
 	"unsafe"
 )
 
-// parseResolved is Parse for the text s that a rule set composed against
-// base, when s begins with base's scheme (in lower case) and ":", as
-// every result of a reference without a scheme of its own does. The
-// scheme is then known and needs no reading; and when s goes on with "//"
-// and base's authority byte for byte (the usual case, RFC 3986 §5.2.2
-// "T.authority = Base.authority"), Parse would read that authority exactly
-// as it read it in base.Input: same text, same scheme, ended by the same
-// kind of delimiter. So when base carries no problem within its authority,
-// the authority's fields and offsets are taken from base, shifted, and
-// only the rest of s (path, search, fragment, the scheme's own rules) is
-// read and judged. The result, Problems and offsets included, is what
-// Parse(s) returns; the tests compare the two.
+// parseResolved is Parse for the text b that a rule set composed against
+// base (the URL it returns holds a copy), when b begins with base's scheme
+// (in lower case) and ":", as every result of a reference without a
+// scheme of its own does. The scheme is then known and needs no reading;
+// and when the text goes on with "//" and base's authority byte for byte
+// (the usual case, RFC 3986 §5.2.2 "T.authority = Base.authority"), Parse
+// would read that authority exactly as it read it in base.Input: same
+// text, same scheme, ended by the same kind of delimiter. So when base
+// carries no problem within its authority, the authority's fields and
+// offsets are taken from base, shifted, and only the rest (path, search,
+// fragment, the scheme's own rules) is read and judged, as Parse does.
+// The result, Problems and offsets included, is what Parse returns for
+// the same text; TestResolveReadsAsParse and FuzzResolve compare the two.
 //
-// It reports false, having done nothing the caller must undo, whenever
-// that cannot be shown cheaply (s does not begin with base's scheme, or
-// Parse would read its beginning or end otherwise: white space, a "URL:"
-// prefix) or Parse would reject s; the caller then calls Parse.
+// It reports false whenever that cannot be shown cheaply (the text does
+// not begin with base's scheme, or Parse would read its beginning or end
+// otherwise: white space, a "URL:" prefix) or Parse would reject the
+// text; the caller then calls Parse.
 func parseResolved(b []byte, base *URL) (*URL, bool) {
 	sc := base.Scheme
 	n := len(sc)
