@@ -141,7 +141,6 @@ func (p *parser) parse() {
 	} else {
 		p.syn = &genericSyntax
 	}
-	syn := p.syn
 	i++ // ':'
 
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
@@ -155,17 +154,23 @@ func (p *parser) parse() {
 			i++
 		}
 	} else {
-		if syn.Internet {
-			p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
-		}
-		u.HasPath = true
-		u.off[UserComponent] = int32(i)
-		u.off[PasswordComponent] = int32(i)
-		u.off[HostComponent] = int32(i)
-		u.off[PortComponent] = int32(i)
+		p.noAuthority(i)
 	}
-
 	p.tail(i, end, entry)
+}
+
+// noAuthority notes a scheme-specific part at s[i:] that does not begin
+// "//": its login components are absent and sit where it begins.
+func (p *parser) noAuthority(i int) {
+	u := p.u
+	if p.syn.Internet {
+		p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
+	}
+	u.HasPath = true
+	u.off[UserComponent] = int32(i)
+	u.off[PasswordComponent] = int32(i)
+	u.off[HostComponent] = int32(i)
+	u.off[PortComponent] = int32(i)
 }
 
 // tail reads what follows the authority (or the scheme's ":" when there
@@ -599,11 +604,6 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 		p.add(j, Violation, rule, "reserved character "+quoteByte(c)+" must be encoded in "+rule+" (RFC 1738 §2.2)")
 	}
 	return end
-}
-
-// chars is scan without stopping.
-func (p *parser) chars(i, end int, ok *octetSet, rule string) {
-	p.scan(i, end, ok, rule, false)
 }
 
 func containsByte(s string, c byte) bool {

@@ -1,9 +1,6 @@
 package locator
 
-import (
-	"slices"
-	"unsafe"
-)
+import "unsafe"
 
 // parseResolved is Parse for the text b that a rule set composed against
 // base (the URL it returns holds a copy), when b begins with base's scheme
@@ -63,55 +60,11 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 			i++
 		}
 	} else {
-		if syn.Internet {
-			p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
-		}
-		u.HasPath = true
-		u.off[UserComponent] = int32(i)
-		u.off[PasswordComponent] = int32(i)
-		u.off[HostComponent] = int32(i)
-		u.off[PortComponent] = int32(i)
+		p.noAuthority(i)
 	}
-	pathOK := &xcharOK
-	if syn.Search {
-		pathOK = &xcharNoSearch
-	}
-	u.off[PathComponent] = int32(i)
-	j := p.scan(i, end, pathOK, "urlpath", true)
-	u.Path = s[i:j]
-	if j < end && s[j] == '?' {
-		u.HasSearch = true
-		u.off[SearchComponent] = int32(j + 1)
-		k := p.scan(j+1, end, &xcharOK, "search", true)
-		u.Search = s[j+1 : k]
-		j = k
-	} else {
-		u.off[SearchComponent] = int32(j)
-	}
-	if j < end { // s[j] == '#'
-		u.HasFragment = true
-		u.Fragment = s[j+1 : end]
-		u.off[FragmentComponent] = int32(j + 1)
-		p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
-	} else {
-		u.off[FragmentComponent] = int32(end)
-	}
-	if u.HasPassword {
-		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
-			"the URL carries a password, visible to anyone who sees the URL")
-	}
-	if entry != nil && entry.rules != nil {
-		if probs := entry.rules.Check(u); len(probs) > 0 {
-			for _, q := range probs {
-				if q.Severity == Error {
-					return nil, false
-				}
-			}
-			u.Problems = append(u.Problems, probs...)
-		}
-	}
-	if len(u.Problems) > 1 {
-		slices.SortStableFunc(u.Problems, func(a, b Problem) int { return a.Offset - b.Offset })
+	p.tail(i, end, entry)
+	if p.failed {
+		return nil, false
 	}
 	return u, true
 }
