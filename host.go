@@ -29,7 +29,6 @@ func validIPv6(s string) bool {
 				return false
 			}
 			groups += 2
-			i = len(s)
 			break
 		}
 		if j == i || j-i > 4 {
