@@ -85,3 +85,21 @@ func BenchmarkNetURLString(b *testing.B) {
 	}
 	report(b, len(us))
 }
+
+// BenchmarkParseWork is Parse's work without the allocation of the value
+// it returns: one URL is reused. It shows how the time of BenchmarkParse
+// divides between reading and judging the text and allocating the result.
+func BenchmarkParseWork(b *testing.B) {
+	lines, n := benchCorpus(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	var u URL
+	for b.Loop() {
+		for _, s := range lines {
+			u = URL{Input: s}
+			p := parser{u: &u, s: s}
+			p.parse()
+		}
+	}
+	report(b, len(lines))
+}
