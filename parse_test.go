@@ -345,3 +345,46 @@ func TestStringAfterChange(t *testing.T) {
 		t.Errorf("built URL: String() = %q", got)
 	}
 }
+
+// TestTextExamples parses every URL the texts themselves write in a
+// wrapper (../shared/conformance/rfc/in-text-wrapped-urls.tsv: RFC 1738,
+// draft 03, RFC 1808, RFC 1630), both as extracted and, where it is on
+// one line, in its wrapper as printed. Each must be read as an absolute
+// URL; the malformed rows the file flags (a space not at a line break)
+// must be reported, not passed.
+func TestTextExamples(t *testing.T) {
+	f, err := os.Open(filepath.Join(sharedDir, "conformance", "rfc", "in-text-wrapped-urls.tsv"))
+	if err != nil {
+		t.Skipf("conformance vectors not available: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		raw, want, notes := fields[2], fields[3], fields[4]
+		n++
+		u, err := Parse(want)
+		if err != nil {
+			t.Errorf("%s:%s %q: %v", fields[0], fields[1], want, err)
+			continue
+		}
+		if strings.Contains(notes, "malformed") && u.Conforms() {
+			t.Errorf("%s:%s %q: a space inside is not reported", fields[0], fields[1], want)
+		}
+		if !strings.Contains(raw, `\n`) {
+			w, err := Parse(raw)
+			if err != nil || !w.SameComponents(u) {
+				t.Errorf("%s:%s: wrapper %q reads differently from %q (%v)", fields[0], fields[1], raw, want, err)
+			}
+		}
+	}
+	if n < 90 {
+		t.Fatalf("read only %d rows", n)
+	}
+	t.Logf("%d URLs from the texts", n)
+}
