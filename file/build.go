@@ -28,14 +28,7 @@ func Decode(u *locator.URL) Ref {
 }
 
 // A BuildError says why components cannot be written as a conforming URL.
-type BuildError struct {
-	URL     string
-	Problem locator.Problem
-}
-
-func (e *BuildError) Error() string {
-	return "file: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
-}
+type BuildError = locator.BuildError
 
 // Build writes r as file://<host>/<path> (RFC 1738 §3.10), each name of
 // the path encoded as an fsegment (";", "#", "%", space and the unsafe
@@ -47,7 +40,7 @@ func Build(r Ref) (string, error) {
 	b.WriteString("file://")
 	b.WriteString(r.Host)
 	if !strings.HasPrefix(r.Path, "/") {
-		return "", &BuildError{URL: b.String(), Problem: locator.Problem{Offset: b.Len(), Severity: locator.Error, Rule: "fileurl", Message: "the path begins with \"/\""}}
+		return "", &BuildError{Scheme: "file", URL: b.String(), Problem: locator.Problem{Offset: b.Len(), Severity: locator.Error, Rule: "fileurl", Message: "the path begins with \"/\""}}
 	}
 	for _, s := range strings.Split(r.Path[1:], "/") {
 		b.WriteByte('/')
@@ -55,16 +48,10 @@ func Build(r Ref) (string, error) {
 	}
 	s := b.String()
 	if !isHostname(r.Host) {
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: len("file://"), Severity: locator.Error, Rule: "host", Message: "not a host name or number: " + strconv.Quote(r.Host)}}
+		return "", &BuildError{Scheme: "file", URL: s, Problem: locator.Problem{Offset: len("file://"), Severity: locator.Error, Rule: "host", Message: "not a host name or number: " + strconv.Quote(r.Host)}}
 	}
-	u, err := locator.Parse(s)
-	if err != nil {
-		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
-	}
-	for _, q := range u.Problems {
-		if q.Severity >= locator.Violation {
-			return "", &BuildError{URL: s, Problem: q}
-		}
+	if err := locator.CheckBuilt("file", s, len("file://"), r.Host, ""); err != nil {
+		return "", err
 	}
 	return s, nil
 }

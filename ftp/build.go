@@ -1,7 +1,6 @@
 package ftp
 
 import (
-	"strconv"
 	"strings"
 
 	"locator"
@@ -31,14 +30,7 @@ func Decode(u *locator.URL) Ref {
 }
 
 // A BuildError says why components cannot be written as a conforming URL.
-type BuildError struct {
-	URL     string // what was built
-	Problem locator.Problem
-}
-
-func (e *BuildError) Error() string {
-	return "ftp: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
-}
+type BuildError = locator.BuildError
 
 // Build writes r as an ftp URL, encoding each part for its place in the
 // grammar of RFC 1738 §5: user and password as user (":", "@", "/"
@@ -66,16 +58,7 @@ func Build(r Ref) (string, error) {
 		}
 		b.WriteByte('@')
 	}
-	bracket := -1
-	if strings.IndexByte(r.Host, ':') >= 0 {
-		bracket = b.Len()
-		b.WriteString("[" + r.Host + "]")
-	} else {
-		b.WriteString(r.Host)
-	}
-	if r.Port != "" {
-		b.WriteString(":" + r.Port)
-	}
+	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
 	if len(r.Cwd) > 0 || r.HasName || r.HasTypecode {
 		for _, d := range r.Cwd {
 			b.WriteByte('/')
@@ -93,22 +76,8 @@ func Build(r Ref) (string, error) {
 		}
 	}
 	s := b.String()
-	u, err := locator.Parse(s)
-	if err != nil {
-		pe := err.(*locator.ParseError)
-		return "", &BuildError{URL: s, Problem: pe.Problem}
-	}
-	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
-		// A "/", "#", "@" or the like in the host or port ends it early.
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
-			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
-	}
-	for _, q := range u.Problems {
-		// An IPv6 literal (RFC 2732) is read as a violation of RFC 1738's
-		// host; Build writes one when asked.
-		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
-			return "", &BuildError{URL: s, Problem: q}
-		}
+	if err := locator.CheckBuilt("ftp", s, hostAt, r.Host, r.Port); err != nil {
+		return "", err
 	}
 	return s, nil
 }

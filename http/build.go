@@ -1,7 +1,6 @@
 package http
 
 import (
-	"strconv"
 	"strings"
 
 	"locator"
@@ -34,14 +33,7 @@ func Decode(u *locator.URL) Ref {
 }
 
 // A BuildError says why components cannot be written as a conforming URL.
-type BuildError struct {
-	URL     string // what was built
-	Problem locator.Problem
-}
-
-func (e *BuildError) Error() string {
-	return "http: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
-}
+type BuildError = locator.BuildError
 
 // Build writes r as an http (or https) URL, encoding each segment as an
 // hsegment and the search as search (RFC 1738 §5: uchar and ";" ":" "@"
@@ -61,16 +53,7 @@ func Build(r Ref) (string, error) {
 	var b strings.Builder
 	b.WriteString(scheme)
 	b.WriteString("://")
-	bracket := -1
-	if strings.IndexByte(r.Host, ':') >= 0 {
-		bracket = b.Len()
-		b.WriteString("[" + r.Host + "]")
-	} else {
-		b.WriteString(r.Host)
-	}
-	if r.Port != "" {
-		b.WriteString(":" + r.Port)
-	}
+	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
 	segs := r.Segments
 	if segs == nil && r.HasSearch {
 		segs = []string{""}
@@ -85,21 +68,10 @@ func Build(r Ref) (string, error) {
 	}
 	s := b.String()
 	if scheme != "http" && scheme != "https" {
-		return "", &BuildError{URL: s, Problem: locator.Problem{Severity: locator.Error, Rule: "httpurl", Message: "the scheme is http or https"}}
+		return "", &BuildError{Scheme: "http", URL: s, Problem: locator.Problem{Severity: locator.Error, Rule: "httpurl", Message: "the scheme is http or https"}}
 	}
-	u, err := locator.Parse(s)
-	if err != nil {
-		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
-	}
-	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
-		// A "/", "#", "@" or the like in the host or port ends it early.
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
-			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
-	}
-	for _, q := range u.Problems {
-		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
-			return "", &BuildError{URL: s, Problem: q}
-		}
+	if err := locator.CheckBuilt("http", s, hostAt, r.Host, r.Port); err != nil {
+		return "", err
 	}
 	return s, nil
 }

@@ -246,14 +246,7 @@ func Decode(u *locator.URL) Ref {
 }
 
 // A BuildError says why components cannot be written as a conforming URL.
-type BuildError struct {
-	URL     string
-	Problem locator.Problem
-}
-
-func (e *BuildError) Error() string {
-	return "nntp: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
-}
+type BuildError = locator.BuildError
 
 // Build writes r as nntp://<host>:<port>/<group>[/<number>] (RFC 1738
 // §3.7). The group is written as it is, since §5's group has no escapes;
@@ -262,16 +255,7 @@ func (e *BuildError) Error() string {
 func Build(r Ref) (string, error) {
 	var b strings.Builder
 	b.WriteString("nntp://")
-	bracket := -1
-	if strings.IndexByte(r.Host, ':') >= 0 {
-		bracket = b.Len()
-		b.WriteString("[" + r.Host + "]")
-	} else {
-		b.WriteString(r.Host)
-	}
-	if r.Port != "" {
-		b.WriteString(":" + r.Port)
-	}
+	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
 	b.WriteByte('/')
 	pathAt := b.Len()
 	b.WriteString(r.Group)
@@ -280,23 +264,13 @@ func Build(r Ref) (string, error) {
 	}
 	s := b.String()
 	if i := ValidGroup(r.Group); i >= 0 {
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: pathAt + i, Severity: locator.Error, Rule: "group", Message: "not a newsgroup name: " + strconv.Quote(r.Group)}}
+		return "", &BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + i, Severity: locator.Error, Rule: "group", Message: "not a newsgroup name: " + strconv.Quote(r.Group)}}
 	}
 	if r.HasNumber && !isDigits(r.Number) {
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: pathAt + len(r.Group) + 1, Severity: locator.Error, Rule: "digits", Message: "the article number is not digits: " + strconv.Quote(r.Number)}}
+		return "", &BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + len(r.Group) + 1, Severity: locator.Error, Rule: "digits", Message: "the article number is not digits: " + strconv.Quote(r.Number)}}
 	}
-	u, err := locator.Parse(s)
-	if err != nil {
-		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
-	}
-	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
-			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
-	}
-	for _, q := range u.Problems {
-		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
-			return "", &BuildError{URL: s, Problem: q}
-		}
+	if err := locator.CheckBuilt("nntp", s, hostAt, r.Host, r.Port); err != nil {
+		return "", err
 	}
 	return s, nil
 }

@@ -130,14 +130,7 @@ func Decode(u *locator.URL) Ref {
 }
 
 // A BuildError says why components cannot be written as a conforming URL.
-type BuildError struct {
-	URL     string
-	Problem locator.Problem
-}
-
-func (e *BuildError) Error() string {
-	return "telnet: cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
-}
+type BuildError = locator.BuildError
 
 // Build writes r as telnet://<user>:<password>@<host>:<port>/ (RFC 1738
 // §3.8), the user and password encoded as §5's user and password. It
@@ -154,31 +147,11 @@ func Build(r Ref) (string, error) {
 		}
 		b.WriteByte('@')
 	}
-	bracket := -1
-	if strings.IndexByte(r.Host, ':') >= 0 {
-		bracket = b.Len()
-		b.WriteString("[" + r.Host + "]")
-	} else {
-		b.WriteString(r.Host)
-	}
-	if r.Port != "" {
-		b.WriteString(":" + r.Port)
-	}
+	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
 	b.WriteByte('/')
 	s := b.String()
-	u, err := locator.Parse(s)
-	if err != nil {
-		return "", &BuildError{URL: s, Problem: err.(*locator.ParseError).Problem}
-	}
-	if u.Host != r.Host || u.Port != r.Port || u.HasPort != (r.Port != "") {
-		// A "/", "#", "@" or the like in the host or port ends it early.
-		return "", &BuildError{URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
-			Rule: "hostport", Message: "host " + strconv.Quote(r.Host) + " and port " + strconv.Quote(r.Port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
-	}
-	for _, q := range u.Problems {
-		if q.Severity >= locator.Violation && (q.Offset != bracket || q.Rule != "host") {
-			return "", &BuildError{URL: s, Problem: q}
-		}
+	if err := locator.CheckBuilt("telnet", s, hostAt, r.Host, r.Port); err != nil {
+		return "", err
 	}
 	return s, nil
 }
