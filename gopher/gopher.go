@@ -203,7 +203,7 @@ func (g *URL) Build() (string, error) {
 			return "", err
 		}
 	}
-	if f, i := hostPortError(g.Host, g.Port); i >= 0 {
+	if f, i := locator.BadHostport(g.Host, g.Port); i >= 0 {
 		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
 	}
 	if g.Host == "" {
@@ -211,14 +211,7 @@ func (g *URL) Build() (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("gopher://")
-	if strings.IndexByte(g.Host, ':') >= 0 {
-		b.WriteString("[" + g.Host + "]")
-	} else {
-		b.WriteString(g.Host)
-	}
-	if g.Port != "" {
-		b.WriteString(":" + g.Port)
-	}
+	locator.WriteHostport(&b, g.Host, g.Port)
 	b.WriteByte('/')
 	b.WriteString(locator.Escape(t, locator.EncodeXchar))
 	b.WriteString(locator.Escape(g.Selector, locator.EncodeXchar))
@@ -266,28 +259,4 @@ func ctlName(c byte) string {
 		return "NUL"
 	}
 	return strconv.QuoteRune(rune(c))
-}
-
-// hostPortError reports a host that is not made of letters, digits, "-"
-// and "." (or, with a ":", an IPv6 literal's hex digits, ":" and ".") or
-// a port that is not digits: anything else would change the URL's
-// structure ("/", "#", "@", ...), not just break a rule.
-func hostPortError(host, port string) (field string, off int) {
-	v6 := strings.IndexByte(host, ':') >= 0
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		ok := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.'
-		if v6 {
-			ok = locator.IsHex(c) || c == ':' || c == '.'
-		}
-		if !ok {
-			return "host", i
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return "port", i
-		}
-	}
-	return "", -1
 }

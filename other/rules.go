@@ -185,21 +185,17 @@ func BuildSession(scheme, user, host, port string) (string, error) {
 	if scheme != "rlogin" && scheme != "tn3270" {
 		return "", &Error{Field: "scheme", Rule: "scheme", Message: "BuildSession writes rlogin and tn3270 URLs, not " + strconv.Quote(scheme)}
 	}
-	if f, i := hostPortError(host, port); i >= 0 {
+	if f, i := locator.BadHostport(host, port); i >= 0 {
 		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
 	}
-	s := scheme + "://"
+	var b strings.Builder
+	b.WriteString(scheme + "://")
 	if user != "" {
-		s += locator.Escape(user, locator.EncodeUser) + "@"
+		b.WriteString(locator.Escape(user, locator.EncodeUser) + "@")
 	}
-	if strings.IndexByte(host, ':') >= 0 {
-		host = "[" + host + "]"
-	}
-	s += host
-	if port != "" {
-		s += ":" + port
-	}
-	s += "/"
+	locator.WriteHostport(&b, host, port)
+	b.WriteByte('/')
+	s := b.String()
 	return s, conforming(s, "host")
 }
 
@@ -246,28 +242,4 @@ func conforming(s, field string) error {
 		}
 	}
 	return nil
-}
-
-// hostPortError reports a host that is not made of letters, digits, "-"
-// and "." (or, with a ":", an IPv6 literal's hex digits, ":" and ".") or
-// a port that is not digits: anything else would change the URL's
-// structure ("/", "#", "@", ...), not just break a rule.
-func hostPortError(host, port string) (field string, off int) {
-	v6 := strings.IndexByte(host, ':') >= 0
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		ok := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.'
-		if v6 {
-			ok = locator.IsHex(c) || c == ':' || c == '.'
-		}
-		if !ok {
-			return "host", i
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return "port", i
-		}
-	}
-	return "", -1
 }

@@ -178,7 +178,7 @@ func (pr *URL) Build() (string, error) {
 	if i := strings.IndexByte(pr.HSOName, 0); i >= 0 {
 		return "", &Error{Field: "hsoname", Offset: i, Rule: "hsoname", Message: "an hsoname holds no NUL: %00 would be read as the 1993 draft's version separator"}
 	}
-	if f, i := hostPortError(pr.Host, pr.Port); i >= 0 {
+	if f, i := locator.BadHostport(pr.Host, pr.Port); i >= 0 {
 		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
 	}
 	if pr.Host == "" {
@@ -186,14 +186,7 @@ func (pr *URL) Build() (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("prospero://")
-	if strings.IndexByte(pr.Host, ':') >= 0 {
-		b.WriteString("[" + pr.Host + "]")
-	} else {
-		b.WriteString(pr.Host)
-	}
-	if pr.Port != "" {
-		b.WriteString(":" + pr.Port)
-	}
+	locator.WriteHostport(&b, pr.Host, pr.Port)
 	b.WriteByte('/')
 	for i, seg := range strings.Split(pr.HSOName, "/") {
 		if i > 0 {
@@ -247,28 +240,4 @@ func notAlphanum(s string) int {
 		}
 	}
 	return -1
-}
-
-// hostPortError reports a host that is not made of letters, digits, "-"
-// and "." (or, with a ":", an IPv6 literal's hex digits, ":" and ".") or
-// a port that is not digits: anything else would change the URL's
-// structure ("/", "#", "@", ...), not just break a rule.
-func hostPortError(host, port string) (field string, off int) {
-	v6 := strings.IndexByte(host, ':') >= 0
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		ok := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.'
-		if v6 {
-			ok = locator.IsHex(c) || c == ':' || c == '.'
-		}
-		if !ok {
-			return "host", i
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return "port", i
-		}
-	}
-	return "", -1
 }

@@ -166,7 +166,7 @@ func (w *URL) Build() (string, error) {
 	if w.HasSearch && w.HasDoc {
 		return "", &Error{Field: "url", Rule: "waisurl", Message: "a WAIS URL is a database, a search or a document, not a search and a document (RFC 1738 §3.9)"}
 	}
-	if f, i := hostPortError(w.Host, w.Port); i >= 0 {
+	if f, i := locator.BadHostport(w.Host, w.Port); i >= 0 {
 		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
 	}
 	if w.Host == "" {
@@ -174,14 +174,7 @@ func (w *URL) Build() (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("wais://")
-	if strings.IndexByte(w.Host, ':') >= 0 {
-		b.WriteString("[" + w.Host + "]")
-	} else {
-		b.WriteString(w.Host)
-	}
-	if w.Port != "" {
-		b.WriteString(":" + w.Port)
-	}
+	locator.WriteHostport(&b, w.Host, w.Port)
 	b.WriteByte('/')
 	b.WriteString(locator.Escape(w.Database, locator.EncodeUchar))
 	if w.HasDoc {
@@ -203,28 +196,4 @@ func (w *URL) Build() (string, error) {
 		}
 	}
 	return s, nil
-}
-
-// hostPortError reports a host that is not made of letters, digits, "-"
-// and "." (or, with a ":", an IPv6 literal's hex digits, ":" and ".") or
-// a port that is not digits: anything else would change the URL's
-// structure ("/", "#", "@", ...), not just break a rule.
-func hostPortError(host, port string) (field string, off int) {
-	v6 := strings.IndexByte(host, ':') >= 0
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		ok := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.'
-		if v6 {
-			ok = locator.IsHex(c) || c == ':' || c == '.'
-		}
-		if !ok {
-			return "host", i
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return "port", i
-		}
-	}
-	return "", -1
 }
