@@ -38,11 +38,31 @@ type parser struct {
 	s      string
 	syn    *Syntax
 	failed bool
+
+	// Past MaxProblems the core records no more problems, only how many
+	// and how severe, so hostile input cannot multiply its size in memory.
+	dropped    int
+	droppedSev Severity
+	droppedAt  int
 }
+
+// MaxProblems is how many problems Parse records from the core's own
+// checks of one URL. Past it one last problem says how many more there
+// were and carries the highest severity among them, so Conforms still
+// answers for the whole URL.
+const MaxProblems = 100
 
 func (p *parser) add(off int, sev Severity, rule, msg string) {
 	if sev == Error {
 		p.failed = true
+	}
+	if len(p.u.Problems) >= MaxProblems && sev != Error {
+		if p.dropped == 0 {
+			p.droppedAt = off
+		}
+		p.dropped++
+		p.droppedSev = max(p.droppedSev, sev)
+		return
 	}
 	if p.u.Problems == nil {
 		p.u.Problems = make([]Problem, 0, 4)
@@ -210,6 +230,10 @@ func (p *parser) tail(i, end int, entry *schemeEntry) {
 			"the URL carries a password, visible to anyone who sees the URL")
 	}
 
+	if p.dropped > 0 {
+		u.Problems = append(u.Problems, Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
+			Message: strconv.Itoa(p.dropped) + " more problems from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
+	}
 	if entry != nil && entry.rules != nil {
 		if probs := entry.rules.Check(u); len(probs) > 0 {
 			for _, q := range probs {

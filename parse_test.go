@@ -388,3 +388,24 @@ func TestTextExamples(t *testing.T) {
 	}
 	t.Logf("%d URLs from the texts", n)
 }
+
+// TestProblemLimit: hostile input cannot multiply its size in problems;
+// past MaxProblems one summary keeps the highest severity dropped.
+func TestProblemLimit(t *testing.T) {
+	u, err := Parse("http://h/" + strings.Repeat("~", 10000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Problems) != MaxProblems+1 {
+		t.Fatalf("%d problems, want %d", len(u.Problems), MaxProblems+1)
+	}
+	last := u.Problems[MaxProblems]
+	if last.Rule != "url" || last.Severity != Violation || last.Offset != 9+MaxProblems || !strings.Contains(last.Message, "9900 more") {
+		t.Errorf("summary problem %+v", last)
+	}
+	// Warnings first, a violation past the limit: Conforms still says no.
+	u, _ = Parse("http://h/" + strings.Repeat("%0D", MaxProblems) + "~")
+	if u.Conforms() {
+		t.Errorf("a violation past the limit is lost: %+v", u.Problems[len(u.Problems)-1])
+	}
+}

@@ -132,9 +132,14 @@ func usageError(e *env, c string, msg string) int {
 	return 2
 }
 
+// maxLine bounds one line of standard input: a URL, or a reference, is
+// never this long, and a hostile stream must not be held whole.
+const maxLine = 1 << 20
+
 // eachInput calls fn for every argument, and for "-" for every line of
 // standard input (without its line ending), in order. It streams: stdin
-// is never held in memory whole.
+// is never held in memory whole, and a line longer than maxLine stops it
+// with an error naming the line.
 func eachInput(e *env, args []string, fn func(string) error) error {
 	for _, a := range args {
 		if a != "-" {
@@ -144,12 +149,29 @@ func eachInput(e *env, args []string, fn func(string) error) error {
 			continue
 		}
 		r := bufio.NewReaderSize(e.stdin, 64<<10)
-		for {
-			line, err := r.ReadString('\n')
+		var long []byte
+		for n := 1; ; n++ {
+			chunk, err := r.ReadSlice('\n')
+			if err == bufio.ErrBufferFull {
+				long = append(long, chunk...)
+				if len(long) > maxLine {
+					return fmt.Errorf("standard input, line %d: longer than %d bytes", n, maxLine)
+				}
+				n--
+				continue
+			}
+			line := chunk
+			if long != nil {
+				line = append(long, chunk...)
+				long = nil
+				if len(line) > maxLine {
+					return fmt.Errorf("standard input, line %d: longer than %d bytes", n, maxLine)
+				}
+			}
 			if len(line) > 0 {
-				line = strings.TrimSuffix(line, "\n")
-				line = strings.TrimSuffix(line, "\r")
-				if ferr := fn(line); ferr != nil {
+				s := strings.TrimSuffix(string(line), "\n")
+				s = strings.TrimSuffix(s, "\r")
+				if ferr := fn(s); ferr != nil {
 					return ferr
 				}
 			}

@@ -157,3 +157,19 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLine: a line of standard input past maxLine stops the stream
+// with an error naming the line, after the lines before it were answered.
+func TestLongLine(t *testing.T) {
+	in := "http://a/\n" + "http://b/" + strings.Repeat("x", maxLine) + "\nhttp://c/\n"
+	code, out, errOut := runCLI(t, in, "parse", "--json", "-")
+	if code != 1 || !strings.Contains(errOut, "line 2: longer than") || strings.Count(out, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q, %d lines out", code, errOut, strings.Count(out, "\n"))
+	}
+	// Lines longer than the reader's buffer but within maxLine are whole.
+	mid := "http://h/" + strings.Repeat("y", 200<<10)
+	code, out, _ = runCLI(t, mid+"\nhttp://z/", "parse", "-")
+	if code != 0 || !strings.Contains(out, mid) || !strings.Contains(out, "http://z/") {
+		t.Errorf("a 200 KiB line: exit %d", code)
+	}
+}
