@@ -6,21 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
-
-func mustParse(t testing.TB, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", s, err)
-	}
-	return u
-}
 
 func TestPartsAndCheck(t *testing.T) {
 	tests := []struct {
@@ -39,15 +30,12 @@ func TestPartsAndCheck(t *testing.T) {
 		{"file:///a;b", `{"host":"","path":"/a;b"}`, []string{"9 fsegment"}},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		b, err := json.Marshal(Rules{}.Parts(u))
 		if err != nil || string(b) != tt.parts {
 			t.Errorf("Parts(%q) = %s %v, want %s", tt.in, b, err, tt.parts)
 		}
-		var got []string
-		for _, p := range (Rules{}).Check(u) {
-			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-		}
+		got := loctest.Where((Rules{}).Check(u))
 		if !reflect.DeepEqual(got, tt.probs) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.probs)
 		}
@@ -73,7 +61,7 @@ func TestLocalPath(t *testing.T) {
 		{"file://host", "", `\\host\`},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		for _, c := range []struct {
 			st   Style
 			want string
@@ -90,11 +78,11 @@ func TestLocalPath(t *testing.T) {
 			}
 		}
 	}
-	if _, err := LocalPath(mustParse(t, "ftp://h/x"), Unix); err == nil {
+	if _, err := LocalPath(loctest.MustParse(t, "ftp://h/x"), Unix); err == nil {
 		t.Error("LocalPath of an ftp URL did not fail")
 	}
 	// The error names the offset of the bad segment in the input.
-	_, err := LocalPath(mustParse(t, "<URL:file:///ok/a%2Fb>"), Unix)
+	_, err := LocalPath(loctest.MustParse(t, "<URL:file:///ok/a%2Fb>"), Unix)
 	if pe, ok := err.(*PathError); !ok || pe.Problem.Offset != 16 || pe.Problem.Rule != "fsegment" {
 		t.Errorf("LocalPath error = %v, want offset 16 rule fsegment", err)
 	}
@@ -283,7 +271,7 @@ func TestCurlFile(t *testing.T) {
 		}
 		for _, s := range strings.Fields(f[3]) {
 			n++
-			u := mustParse(t, r.Replace(s))
+			u := loctest.MustParse(t, r.Replace(s))
 			got, err := LocalPath(u, Unix)
 			if d, ok := diff[test]; ok {
 				if (d.ours == "") != (err != nil) || got != d.ours {
@@ -321,7 +309,7 @@ func TestRFCExample(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, f[1])
+		u := loctest.MustParse(t, f[1])
 		r := Decode(u)
 		segs := strings.Split(strings.TrimPrefix(r.Path, "/"), "/")
 		want := `host="` + r.Host + `"; path segments ` + strings.Join(segs, ", ")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
 
 // shared is the conformance folder beside the repository (/work/shared).
@@ -52,7 +53,7 @@ func TestRFCNormativeExamples(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, url)
+		u := loctest.MustParse(t, url)
 		switch {
 		case prop == "user / password":
 			part := func(name, v string, has bool) string {
@@ -189,7 +190,7 @@ func TestCurl(t *testing.T) {
 		r := strings.NewReplacer("%HOSTIP", "127.0.0.1", "%FTPPORT", "8992", "%TESTNUMBER", test)
 		var ours []string
 		for i, s := range strings.Fields(urls) {
-			u := mustParse(t, r.Replace(s))
+			u := loctest.MustParse(t, r.Replace(s))
 			p, err := NewPlan(u, "ftp@example.com")
 			if err != nil {
 				t.Errorf("curl test %s: %v", test, err)
@@ -235,7 +236,7 @@ func TestPythonFTPHandler(t *testing.T) {
 	}
 	for _, row := range rows {
 		url, host, port, user, pass, typ, dirs, file := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
-		u := mustParse(t, url)
+		u := loctest.MustParse(t, url)
 		r := Decode(u)
 		p, err := NewPlan(u, "")
 		if err != nil {
@@ -287,14 +288,14 @@ func TestPerlURI(t *testing.T) {
 		case "ftp://ftp.example.com/path":
 			// URI's default anonymous password is "anonymous@"; §3.2.1
 			// says the end user's e-mail address, which the caller gives.
-			u := mustParse(t, in)
+			u := loctest.MustParse(t, in)
 			p, _ := NewPlan(u, "anonymous@")
 			got := p.Host + "|" + strconv.Itoa(p.Port) + "|" + p.Commands[0].Arg + "|" + p.Commands[1].Arg
 			if got != want {
 				t.Errorf("%s %s = %s, want %s", in, acc, got, want)
 			}
 		case "ftp://gisle@aas.no:secret@ftp.example.com/path":
-			u := mustParse(t, in)
+			u := loctest.MustParse(t, in)
 			r := Decode(u)
 			got := u.String() + "|" + u.User + ":" + u.Password + "|" + r.User + "|" + r.Password
 			if got != want {
@@ -319,7 +320,7 @@ func TestPerlURI(t *testing.T) {
 			}
 		case "ftp://u:p@host/q?path":
 			// URI splits a query; for ftp "?" is part of the fsegment.
-			u := mustParse(t, in)
+			u := loctest.MustParse(t, in)
 			r := Decode(u)
 			if r.User != "u" || r.Password != "p" || r.Host != "host" || r.Name != "q?path" || u.EffectivePort() != 21 {
 				t.Errorf("%s: %+v", in, r)
@@ -355,7 +356,7 @@ func TestTextExamples(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, in)
+		u := loctest.MustParse(t, in)
 		// Rows the TSV marks malformed hold an unencoded space.
 		malformed := len(row) > 4 && strings.Contains(row[4], "malformed")
 		if u.Conforms() == malformed {

@@ -7,16 +7,8 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
-
-func mustParse(t testing.TB, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", s, err)
-	}
-	return u
-}
 
 func TestParts(t *testing.T) {
 	tests := []struct {
@@ -50,7 +42,7 @@ func TestParts(t *testing.T) {
 		{"ftp://host/d;type=a/f", `{"cwd":["d;type=a"],"name":"f"}`},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		got, err := json.Marshal(locator.Lookup("ftp").Parts(u))
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +89,7 @@ func TestCheck(t *testing.T) {
 		{"<URL:ftp://host/a;b>", []string{"17 fsegment violation"}},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		if got := ftpProblems(u); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -130,13 +122,13 @@ func TestNormalize(t *testing.T) {
 		{"ftp://host", "ftp://host"},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		before := Split(u)
 		Rules{}.Normalize(u)
 		if got := u.String(); got != tt.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		after := Split(mustParse(t, u.String()))
+		after := Split(loctest.MustParse(t, u.String()))
 		before.Draft = false
 		if !reflect.DeepEqual(before, after) {
 			t.Errorf("Normalize(%q) changed the structure: %+v -> %+v", tt.in, before, after)
@@ -170,7 +162,7 @@ func TestPlan(t *testing.T) {
 		{"ftp://[::1]:2121/a%20b/c%3Bd;type=I", "USER anonymous | PASS me@example.org | CWD a b | TYPE I | RETR c;d"},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		p, err := NewPlan(u, "me@example.org")
 		if err != nil {
 			t.Errorf("NewPlan(%q): %v", tt.in, err)
@@ -182,22 +174,22 @@ func TestPlan(t *testing.T) {
 	}
 
 	// The PASS flags of §3.2.1.
-	p, _ := NewPlan(mustParse(t, "ftp://myname@host.dom/x"), "me@example.org")
+	p, _ := NewPlan(loctest.MustParse(t, "ftp://myname@host.dom/x"), "me@example.org")
 	if c := p.Commands[1]; !c.IfAsked || !c.AskUser {
 		t.Errorf("user without password: PASS = %+v, want IfAsked and AskUser", c)
 	}
-	p, _ = NewPlan(mustParse(t, "ftp://host.dom/x"), "")
+	p, _ = NewPlan(loctest.MustParse(t, "ftp://host.dom/x"), "")
 	if c := p.Commands[1]; !c.IfAsked || !c.AskUser || c.Arg != "" {
 		t.Errorf("anonymous without e-mail: PASS = %+v, want IfAsked and AskUser", c)
 	}
-	p, _ = NewPlan(mustParse(t, "ftp://u:pw@host.dom/x"), "")
+	p, _ = NewPlan(loctest.MustParse(t, "ftp://u:pw@host.dom/x"), "")
 	if c := p.Commands[1]; !c.IfAsked || c.AskUser || c.Arg != "pw" {
 		t.Errorf("password in URL: PASS = %+v", c)
 	}
 	if p.Host != "host.dom" || p.Port != 21 {
 		t.Errorf("plan server = %s %d", p.Host, p.Port)
 	}
-	p, _ = NewPlan(mustParse(t, "ftp://host.dom:2121/x;type=a"), "")
+	p, _ = NewPlan(loctest.MustParse(t, "ftp://host.dom:2121/x;type=a"), "")
 	if p.Port != 2121 || p.Commands[2].Guessed {
 		t.Errorf("port or Guessed wrong: %+v", p)
 	}
@@ -217,7 +209,7 @@ func TestPlanErrors(t *testing.T) {
 		{"ftp://u:p%0d@host/f", 9, "RFC 1738 §6"},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		_, err := NewPlan(u, "")
 		pe, ok := err.(*PlanError)
 		if !ok {
@@ -298,7 +290,7 @@ func TestBuild(t *testing.T) {
 // TestCheckAllocs: Parse runs Check on every ftp URL; a conforming one
 // costs no allocation.
 func TestCheckAllocs(t *testing.T) {
-	u := mustParse(t, "ftp://host/pub/www/doc;type=d")
+	u := loctest.MustParse(t, "ftp://host/pub/www/doc;type=d")
 	if n := testing.AllocsPerRun(100, func() { _ = (Rules{}).Check(u) }); n != 0 {
 		t.Errorf("Check allocates %v times", n)
 	}

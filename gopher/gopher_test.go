@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
 
 func TestFrom(t *testing.T) {
@@ -93,12 +94,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		var got []string
-		for _, p := range u.Problems {
-			if p.Severity == locator.Violation {
-				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-			}
-		}
+		got := loctest.Where(u.Problems, locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
 		}

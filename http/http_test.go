@@ -11,16 +11,8 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
-
-func mustParse(t testing.TB, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", s, err)
-	}
-	return u
-}
 
 func TestParts(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -33,7 +25,7 @@ func TestParts(t *testing.T) {
 		{"http://host?q", `{"search":"q"}`},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
@@ -56,7 +48,7 @@ func TestSegments(t *testing.T) {
 		{"http://host/a%2Fb/c/", []string{"a/b", "c", ""}},
 	}
 	for _, tt := range tests {
-		if got := Segments(mustParse(t, tt.in)); !reflect.DeepEqual(got, tt.want) {
+		if got := Segments(loctest.MustParse(t, tt.in)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Segments(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -79,7 +71,7 @@ func TestCheck(t *testing.T) {
 		{"<URL:http://a/?/>", []string{"15 search"}},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		var got []string
 		for _, p := range (Rules{}).Check(u) {
 			if p.Severity != locator.Violation {
@@ -114,7 +106,7 @@ func TestRequest(t *testing.T) {
 		{"http://h/%0D%0A", "GET /%0D%0A HTTP/1.0", "h", "h:80", "GET http://h/%0D%0A HTTP/1.0"},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		r, err := NewRequest(u)
 		if err != nil {
 			t.Errorf("NewRequest(%q): %v", tt.in, err)
@@ -134,18 +126,18 @@ func TestRequest(t *testing.T) {
 		"news:comp.infosystems.www":     "GET news:comp.infosystems.www HTTP/1.0",
 		"gopher://h/1a%09b":             "GET gopher://h/1a%09b HTTP/1.0",
 	} {
-		p, err := NewProxyRequest(mustParse(t, in))
+		p, err := NewProxyRequest(loctest.MustParse(t, in))
 		if err != nil || p.Line() != want {
 			t.Errorf("NewProxyRequest(%q) = %v %v, want %q", in, p, err, want)
 		}
 	}
 	for _, in := range []string{"ftp://host/x", "http:///x", "http:x"} {
-		_, err := NewRequest(mustParse(t, in))
+		_, err := NewRequest(loctest.MustParse(t, in))
 		if _, ok := err.(*RequestError); !ok {
 			t.Errorf("NewRequest(%q) error = %v, want *RequestError", in, err)
 		}
 	}
-	if _, err := NewProxyRequest(mustParse(t, "http:///x")); err == nil {
+	if _, err := NewProxyRequest(loctest.MustParse(t, "http:///x")); err == nil {
 		t.Error("NewProxyRequest(http:///x) did not fail")
 	}
 }
@@ -210,7 +202,7 @@ func TestTextExamples(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, in)
+		u := loctest.MustParse(t, in)
 		r, err := NewRequest(u)
 		if !u.Authority {
 			// RFC 1808's "http:g" and "http:" are relative forms that keep
@@ -248,7 +240,7 @@ func TestPerlURI(t *testing.T) {
 			// URI encodes the raw octet 0xF4; so do the request line and
 			// Build from the decoded components.
 			n++
-			u := mustParse(t, strings.ReplaceAll(in, `\xf4`, "\xf4"))
+			u := loctest.MustParse(t, strings.ReplaceAll(in, `\xf4`, "\xf4"))
 			r, _ := NewRequest(u)
 			if "http://"+r.Host+r.Target != want {
 				t.Errorf("%s: request %s%s, want %s", in, r.Host, r.Target, want)
@@ -261,7 +253,7 @@ func TestPerlURI(t *testing.T) {
 			// escapes are a violation here (RFC 1738 §3.1 hostname); the
 			// path is rebuilt with only the escapes hsegment needs.
 			n++
-			u := mustParse(t, in)
+			u := loctest.MustParse(t, in)
 			if u.Conforms() {
 				t.Errorf("%s: an encoded host must be a violation", in)
 			}
@@ -273,7 +265,7 @@ func TestPerlURI(t *testing.T) {
 		case in == "http://host/path;param?query#frag":
 			// URI separates ";param"; for RFC 1738 it is part of the hsegment.
 			n++
-			b, _ := json.Marshal(Rules{}.Parts(mustParse(t, in)))
+			b, _ := json.Marshal(Rules{}.Parts(loctest.MustParse(t, in)))
 			if string(b) != `{"path":"path;param","search":"query"}` || !strings.Contains(want, "*/path*param*query*frag") {
 				t.Errorf("%s: parts %s (URI: %s)", in, b, want)
 			}

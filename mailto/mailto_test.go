@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
 
 func TestCheck(t *testing.T) {
@@ -49,12 +50,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		var got []string
-		for _, p := range u.Problems {
-			if p.Severity == locator.Violation {
-				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-			}
-		}
+		got := loctest.Where(u.Problems, locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
 		}
@@ -85,7 +81,7 @@ func TestFrom(t *testing.T) {
 		if !reflect.DeepEqual(*m, tt.want) {
 			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, *m, tt.want)
 		}
-		b, _ := json.Marshal(locator.Lookup("mailto").Parts(mustParse(t, tt.in)))
+		b, _ := json.Marshal(locator.Lookup("mailto").Parts(loctest.MustParse(t, tt.in)))
 		if want := `{"address":` + strconv.Quote(tt.want.Address) + `}`; string(b) != want {
 			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, want)
 		}
@@ -93,15 +89,6 @@ func TestFrom(t *testing.T) {
 	if _, err := Parse("news:a@b"); err == nil {
 		t.Error("Parse(news URL) succeeded")
 	}
-}
-
-func mustParse(t *testing.T, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
 }
 
 func TestSplitAddrSpec(t *testing.T) {
@@ -201,7 +188,7 @@ func TestPerlURI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u := mustParse(t, r[1])
+		u := loctest.MustParse(t, r[1])
 		var got []string
 		for _, acc := range strings.Split(r[2], ",") {
 			switch acc {
@@ -228,7 +215,7 @@ func TestPerlURI(t *testing.T) {
 		}
 		got := m.Address
 		if r[1] == "as_string" {
-			got = mustParse(t, r[0]).String()
+			got = loctest.MustParse(t, r[0]).String()
 		}
 		if got != r[2] {
 			t.Errorf("%s %s = %q, want %q", r[0], r[1], got, r[2])

@@ -10,16 +10,8 @@ import (
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
-
-func mustParse(t testing.TB, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", s, err)
-	}
-	return u
-}
 
 func TestPartsAndCheck(t *testing.T) {
 	tests := []struct {
@@ -41,15 +33,12 @@ func TestPartsAndCheck(t *testing.T) {
 		{"nntp://u:p@h/g", `{"group":"g"}`, []string{"7 nntpurl"}},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
+		u := loctest.MustParse(t, tt.in)
 		b, err := json.Marshal(Rules{}.Parts(u))
 		if err != nil || string(b) != tt.parts {
 			t.Errorf("Parts(%q) = %s %v, want %s", tt.in, b, err, tt.parts)
 		}
-		var got []string
-		for _, p := range (Rules{}).Check(u) {
-			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-		}
+		got := loctest.Where((Rules{}).Check(u))
 		if !reflect.DeepEqual(got, tt.probs) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.probs)
 		}
@@ -72,18 +61,18 @@ func TestPlan(t *testing.T) {
 		{"nntp://news.example.com/comp.infosystems.www", "GROUP comp.infosystems.www"},
 	}
 	for _, tt := range tests {
-		p, err := NewPlan(mustParse(t, tt.in))
+		p, err := NewPlan(loctest.MustParse(t, tt.in))
 		if err != nil || p.String() != tt.want || p.Port != 119 || p.Host != "news.example.com" {
 			t.Errorf("NewPlan(%q) = %v %v, want %s", tt.in, p, err, tt.want)
 		}
 	}
 	for _, in := range []string{"nntp:no.perl", "nntp://h/", "nntp://h/g/x", "nntp://h/a%0D%0Ab", "news:x", "nntp:///g"} {
-		_, err := NewPlan(mustParse(t, in))
+		_, err := NewPlan(loctest.MustParse(t, in))
 		if _, ok := err.(*PlanError); !ok {
 			t.Errorf("NewPlan(%q) error = %v, want *PlanError", in, err)
 		}
 	}
-	if ex := (Rules{}).Explain(mustParse(t, "nntp://h/g/1")); !strings.Contains(ex, "ARTICLE 1") {
+	if ex := (Rules{}).Explain(loctest.MustParse(t, "nntp://h/g/1")); !strings.Contains(ex, "ARTICLE 1") {
 		t.Errorf("Explain: %s", ex)
 	}
 }
@@ -126,7 +115,7 @@ func TestPerlURI(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, f[1])
+		u := loctest.MustParse(t, f[1])
 		got := Split(u).Group + "|" + strconv.Itoa(u.EffectivePort())
 		if got != f[3] {
 			t.Errorf("%s: %s, want %s", f[1], got, f[3])

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
 
 func TestFrom(t *testing.T) {
@@ -69,12 +69,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		var got []string
-		for _, p := range u.Problems {
-			if p.Severity == locator.Violation {
-				got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-			}
-		}
+		got := loctest.Where(u.Problems, locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
 		}

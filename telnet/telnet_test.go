@@ -5,21 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"locator"
+	"locator/internal/loctest"
 )
-
-func mustParse(t testing.TB, s string) *locator.URL {
-	t.Helper()
-	u, err := locator.Parse(s)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", s, err)
-	}
-	return u
-}
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
@@ -35,11 +26,8 @@ func TestCheck(t *testing.T) {
 		{"<URL:telnet://h/x>", []string{"16 telneturl"}},
 	}
 	for _, tt := range tests {
-		u := mustParse(t, tt.in)
-		var got []string
-		for _, p := range (Rules{}).Check(u) {
-			got = append(got, strconv.Itoa(p.Offset)+" "+p.Rule)
-		}
+		u := loctest.MustParse(t, tt.in)
+		got := loctest.Where((Rules{}).Check(u))
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -50,7 +38,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestSession(t *testing.T) {
-	u := mustParse(t, "telnet://guest:se%3Acret@[::1]:2323/")
+	u := loctest.MustParse(t, "telnet://guest:se%3Acret@[::1]:2323/")
 	s, err := NewSession(u)
 	if err != nil {
 		t.Fatal(err)
@@ -59,11 +47,11 @@ func TestSession(t *testing.T) {
 	if *s != want {
 		t.Errorf("NewSession = %+v, want %+v", *s, want)
 	}
-	if s, _ := NewSession(mustParse(t, "telnet://host")); s.Port != 23 || s.HasUser {
+	if s, _ := NewSession(loctest.MustParse(t, "telnet://host")); s.Port != 23 || s.HasUser {
 		t.Errorf("NewSession(telnet://host) = %+v", s)
 	}
 	for _, in := range []string{"telnet:///", "ftp://host/", "telnet:host"} {
-		if _, err := NewSession(mustParse(t, in)); err == nil {
+		if _, err := NewSession(loctest.MustParse(t, in)); err == nil {
 			t.Errorf("NewSession(%q) did not fail", in)
 		} else if _, ok := err.(*SessionError); !ok {
 			t.Errorf("NewSession(%q) error %T", in, err)
@@ -110,7 +98,7 @@ func TestCurl(t *testing.T) {
 			continue
 		}
 		n++
-		u := mustParse(t, strings.NewReplacer("%HOSTIP", "127.0.0.1", "%TELNETPORT", "8990").Replace(f[3]))
+		u := loctest.MustParse(t, strings.NewReplacer("%HOSTIP", "127.0.0.1", "%TELNETPORT", "8990").Replace(f[3]))
 		if p := (Rules{}).Check(u); len(p) > 0 {
 			t.Errorf("curl test %s: %v", f[0], p)
 		}

@@ -1,0 +1,38 @@
+// Package loctest holds the helpers the scheme packages' tests share:
+// parsing a URL a test takes as given, and writing problems compactly
+// as "offset rule" for table tests.
+package loctest
+
+import (
+	"strconv"
+	"testing"
+
+	"locator"
+)
+
+// MustParse parses s or stops the test.
+func MustParse(t testing.TB, s string) *locator.URL {
+	t.Helper()
+	u, err := locator.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return u
+}
+
+// Where writes each problem as "offset rule", in order, keeping only
+// those of the given severities (all of them when none is given). It
+// returns nil when nothing is kept, so a table's nil want compares equal.
+func Where(probs []locator.Problem, sevs ...locator.Severity) []string {
+	var out []string
+	for _, p := range probs {
+		keep := len(sevs) == 0
+		for _, s := range sevs {
+			keep = keep || p.Severity == s
+		}
+		if keep {
+			out = append(out, strconv.Itoa(p.Offset)+" "+p.Rule)
+		}
+	}
+	return out
+}
