@@ -3,7 +3,7 @@ package locator_test
 import (
 	"fmt"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func ExampleParse() {

@@ -1,4 +1,4 @@
-module locator
+module github.com/rfc1738/locator
 
 go 1.26
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func TestNormalize(t *testing.T) {

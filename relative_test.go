@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func TestRelative(t *testing.T) {

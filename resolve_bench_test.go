@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // benchPairs builds (base, reference) pairs from the http(s) URLs of the

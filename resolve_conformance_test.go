@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // relShared is the shared folder beside the repository, from the package

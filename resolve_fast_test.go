@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // resolvetestRules are the rules of a scheme registered only by this test,

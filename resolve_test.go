@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // The 1993 draft's "Partial form" rules, case by case. Its text:

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // A Ref is what a file URL says, decoded: the host and the path. Build

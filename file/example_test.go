@@ -3,8 +3,8 @@ package file_test
 import (
 	"fmt"
 
-	"locator"
-	"locator/file"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/file"
 )
 
 func ExampleLocalPath() {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // FuzzParse applies the package to any file URL: no panic, offsets in

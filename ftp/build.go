@@ -3,7 +3,7 @@ package ftp
 import (
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // A Ref is what an ftp URL says, decoded: the login, the server and the

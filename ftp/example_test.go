@@ -3,8 +3,8 @@ package ftp_test
 import (
 	"fmt"
 
-	"locator"
-	"locator/ftp"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/ftp"
 )
 
 func ExampleNewPlan() {

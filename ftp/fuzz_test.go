@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // FuzzParse reads any text as a URL and, for ftp URLs, applies every

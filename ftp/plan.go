@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // A Command is one FTP command (RFC 959 §4.1) of a Plan.

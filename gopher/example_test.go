@@ -3,7 +3,7 @@ package gopher_test
 import (
 	"fmt"
 
-	"locator/gopher"
+	"github.com/rfc1738/locator/gopher"
 )
 
 func ExampleParse() {

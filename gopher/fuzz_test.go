@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // FuzzParse reads arbitrary gopher URLs: nothing panics, a URL whose

@@ -29,7 +29,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // DefaultPort is the port a gopher URL means when it names none (§3.4.1).

@@ -3,7 +3,7 @@ package gopher
 import (
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // Plus is the structure of a Gopher+ string (RFC 1738 §3.4.4–3.4.9;

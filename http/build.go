@@ -3,7 +3,7 @@ package http
 import (
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // A Ref is what an http or https URL says, decoded. Build writes a Ref as

@@ -3,8 +3,8 @@ package http_test
 import (
 	"fmt"
 
-	"locator"
-	"locator/http"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/http"
 )
 
 func ExampleNewRequest() {

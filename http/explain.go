@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // Explain says for a person what u stands for: the server to connect to,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // FuzzParse applies the package to any http URL: no panic, offsets in

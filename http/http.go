@@ -45,7 +45,7 @@ package http
 import (
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func init() {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
-	"locator/internal/loctest"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 func TestParts(t *testing.T) {

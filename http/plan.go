@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // Version is the HTTP version of the request line: HTTP/1.0 (RFC 1945),

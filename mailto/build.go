@@ -3,7 +3,7 @@ package mailto
 import (
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // A Draft is the message a client prepares from a mailto URL (RFC 2368

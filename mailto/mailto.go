@@ -23,7 +23,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // URL is a mailto URL's decoded structure.

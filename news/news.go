@@ -28,7 +28,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // DefaultPort is the NNTP port (RFC 977) a plan uses when the URL names

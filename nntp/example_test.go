@@ -3,8 +3,8 @@ package nntp_test
 import (
 	"fmt"
 
-	"locator"
-	"locator/nntp"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/nntp"
 )
 
 func ExampleNewPlan() {

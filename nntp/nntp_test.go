@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
-	"locator/internal/loctest"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 func TestPartsAndCheck(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
-	"locator/mailto"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/mailto"
 )
 
 // Session ports of the drafts' interactive schemes.

@@ -26,7 +26,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // DefaultPort is the port a Prospero URL means when it names none.

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"locator"
-	_ "locator/schemes"
+	"github.com/rfc1738/locator"
+	_ "github.com/rfc1738/locator/schemes"
 )
 
 // The root package's BenchmarkParse times the core alone; these time

@@ -2,7 +2,7 @@
 // gopher, mailto, news, nntp, telnet, wais, file, prospero and the names
 // RFC 1738 §4 reserves). Import it for its side effect:
 //
-//	import _ "locator/schemes"
+//	import _ "github.com/rfc1738/locator/schemes"
 //
 // after which locator.Parse applies each scheme's own rules and
 // locator.Lookup returns them. Each scheme has one file here that imports

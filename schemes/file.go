@@ -1,3 +1,3 @@
 package schemes
 
-import _ "locator/file"
+import _ "github.com/rfc1738/locator/file"

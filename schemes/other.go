@@ -1,3 +1,3 @@
 package schemes
 
-import _ "locator/other"
+import _ "github.com/rfc1738/locator/other"

@@ -3,8 +3,8 @@ package telnet_test
 import (
 	"fmt"
 
-	"locator"
-	"locator/telnet"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/telnet"
 )
 
 func ExampleNewSession() {

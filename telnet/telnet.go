@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func init() {

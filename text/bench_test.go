@@ -11,7 +11,7 @@ import (
 
 	"mvdan.cc/xurls/v2"
 
-	"locator/text"
+	"github.com/rfc1738/locator/text"
 )
 
 var (

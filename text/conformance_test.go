@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator/text"
+	"github.com/rfc1738/locator/text"
 )
 
 // shared is the project's shared folder, beside the repository.

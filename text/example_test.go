@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"locator"
-	"locator/text"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/text"
 )
 
 func ExampleScanner() {

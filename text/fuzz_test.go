@@ -7,8 +7,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"locator"
-	"locator/text"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/text"
 )
 
 // FuzzScanner checks the scanner's promises on any input: it never

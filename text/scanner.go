@@ -34,7 +34,7 @@ import (
 	"io"
 	"strconv"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // DefaultMaxLen is the default bound, in bytes of input, on a URL or a

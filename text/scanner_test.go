@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"locator"
-	"locator/text"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/text"
 )
 
 // urls returns the URLs of ms, for compact tables.

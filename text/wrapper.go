@@ -1,6 +1,6 @@
 package text
 
-import "locator"
+import "github.com/rfc1738/locator"
 
 // Wrappers: "<URL:...>" and "<scheme:...>" (RFC 1738 Appendix; the 1993
 // draft's "Wrappers for URIs in plain text").

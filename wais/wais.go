@@ -24,7 +24,7 @@ import (
 	"strconv"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // DefaultPort is the port a WAIS URL means when it names none (§3.9).

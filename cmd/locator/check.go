@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func init() {

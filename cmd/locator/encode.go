@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 var encodings = map[string]locator.Encoding{

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func init() {

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"locator"
-	"locator/other"
-	_ "locator/schemes"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/other"
+	_ "github.com/rfc1738/locator/schemes"
 )
 
 func init() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // explainRun runs the locator command line with stdin and returns the

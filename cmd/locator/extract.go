@@ -9,8 +9,8 @@ import (
 	"os"
 	"strconv"
 
-	"locator"
-	"locator/text"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/text"
 )
 
 func init() {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // FuzzParseRecord runs every scheme's rules together, as `locator parse

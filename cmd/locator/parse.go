@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"locator"
-	_ "locator/schemes"
+	"github.com/rfc1738/locator"
+	_ "github.com/rfc1738/locator/schemes"
 )
 
 func init() {

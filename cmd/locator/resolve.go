@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 func init() {

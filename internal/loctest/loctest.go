@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"locator"
+	"github.com/rfc1738/locator"
 )
 
 // MustParse parses s or stops the test.
