@@ -1,0 +1,103 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+)
+
+// A ServerError says the server answered that the object does not exist
+// or that it refuses it: an FTP 550, an HTTP 404 or 403, a Gopher type-3
+// item, an NNTP 430.
+type ServerError struct {
+	URL     string // the URL followed, password masked
+	Command string // the command the server answered, password masked
+	Code    string // the protocol's own code ("550", "404")
+	Text    string // the server's text
+}
+
+func (e *ServerError) Error() string {
+	s := e.URL + ": the server says " + e.Code
+	if e.Text != "" {
+		s += " " + e.Text
+	}
+	if e.Command != "" {
+		s += " (to " + strconv.Quote(e.Command) + ")"
+	}
+	return s
+}
+
+// A PolicyError says local policy refuses a URL before any connection:
+// a port that belongs to another service, a denied host, a decoded CR,
+// LF or NUL that would become a protocol delimiter (RFC 1738 §6).
+type PolicyError struct {
+	URL    string // the URL refused, password masked
+	Offset int    // byte offset in the URL's input of the part refused
+	Rule   string // the rule: "RFC 1738 §6", "port", "host", ...
+	Reason string
+}
+
+func (e *PolicyError) Error() string {
+	s := "refused by local policy"
+	if e.URL != "" {
+		s = e.URL + ": " + s
+	}
+	if e.Rule != "" {
+		s += " (" + e.Rule + ", at " + strconv.Itoa(e.Offset) + ")"
+	}
+	return s + ": " + e.Reason
+}
+
+// A ProtocolError says the server's reply broke its protocol: malformed,
+// oversized, or without end.
+type ProtocolError struct {
+	URL string // the URL followed, password masked
+	Msg string
+}
+
+func (e *ProtocolError) Error() string { return e.URL + ": protocol error: " + e.Msg }
+
+// ErrTooLarge is returned by a Body (or a listing read) that exceeds
+// Options.MaxSize.
+var ErrTooLarge = errors.New("access: object larger than the size limit")
+
+// ErrNoPassword is returned when the URL names a user without a password,
+// the server asks for one, and Options.Password is nil (nobody to ask).
+var ErrNoPassword = errors.New("access: the server asks for a password, the URL gives none, and there is no terminal to ask (RFC 1738 §3.2.1)")
+
+// An Outcome classifies the result of following a URL, as DESIGN.md's
+// exit statuses do.
+type Outcome int
+
+// Outcomes, numbered as the exit statuses of "locator get".
+const (
+	Delivered Outcome = 0 // the object was delivered
+	Absent    Outcome = 1 // the server says it does not exist or refuses it
+	Failed    Outcome = 3 // network or protocol failure
+	Refused   Outcome = 4 // refused by local policy before connecting
+)
+
+// Classify returns the Outcome of an error returned by Get or read from a
+// Body.
+func Classify(err error) Outcome {
+	var se *ServerError
+	var pe *PolicyError
+	var ue *UnsupportedError
+	switch {
+	case err == nil:
+		return Delivered
+	case errors.As(err, &se):
+		return Absent
+	case errors.As(err, &pe), errors.As(err, &ue), errors.Is(err, ErrNoPassword):
+		return Refused
+	}
+	return Failed
+}
+
+// Timeout reports whether err is a deadline that passed (a stalled
+// server, or the caller's context).
+func Timeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}

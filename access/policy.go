@@ -1,0 +1,142 @@
+package access
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+)
+
+// Policy is local policy on what may be followed, applied by Get before
+// any connection. The zero value applies RFC 1738 §6's cautions with the
+// defaults below.
+type Policy struct {
+	// AllowPorts lists ports that may be used although they belong to
+	// another service (see BadPorts).
+	AllowPorts []int
+	// AllowHosts, when not empty, lists the only hosts that may be
+	// contacted; DenyHosts lists hosts that may not. A name matches
+	// itself and, written with a leading ".", every name under it
+	// (".example.com"); matching ignores case.
+	AllowHosts, DenyHosts []string
+}
+
+// BadPorts are ports of other well-known services. RFC 1738 §6: "a URL
+// with a port number other than the default for the scheme ... may cause
+// a client to send data to a service that is not expecting it (for
+// example, sending a mail command ... to an SMTP server)"; browsers keep
+// this list (the "bad ports" of the WHATWG Fetch standard) for that
+// reason. A URL whose port is in the list and is not its scheme's
+// default is refused unless Policy.AllowPorts names it.
+var BadPorts = []int{
+	1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69,
+	77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119,
+	123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+	526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
+	993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000,
+	6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+}
+
+func isBadPort(p int) bool {
+	for _, b := range BadPorts {
+		if b == p {
+			return true
+		}
+	}
+	return false
+}
+
+// check applies p and the checks every scheme shares to u: a port of
+// another service, a denied host, and a decoded CR, LF or NUL in the
+// user or password (they reach a login command in every protocol that
+// has one).
+func (p *Policy) check(u *locator.URL, info Info) error {
+	masked := Masked(u)
+	if u.HasPort && u.Port != "" {
+		port := u.EffectivePort()
+		if port != info.DefaultPort && isBadPort(port) && !p.allowsPort(port) {
+			return &PolicyError{URL: masked, Offset: u.Offset(locator.PortComponent), Rule: "RFC 1738 §6",
+				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
+		}
+	}
+	if u.Host != "" && !p.allowsHost(u.Host) {
+		return &PolicyError{URL: masked, Offset: u.Offset(locator.HostComponent), Rule: "host", Reason: "host " + strconv.Quote(u.Host) + " is not allowed by local policy"}
+	}
+	for _, c := range []struct {
+		comp locator.Component
+		s    string
+	}{{locator.UserComponent, u.User}, {locator.PasswordComponent, u.Password}, {locator.HostComponent, u.Host}} {
+		if i := DelimiterAt(c.s); i >= 0 {
+			return &PolicyError{URL: masked, Offset: u.Offset(c.comp) + i, Rule: "RFC 1738 §6",
+				Reason: "a decoded CR, LF or NUL here would become a protocol delimiter"}
+		}
+	}
+	return nil
+}
+
+func (p *Policy) allowsPort(port int) bool {
+	for _, a := range p.AllowPorts {
+		if a == port {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Policy) allowsHost(h string) bool {
+	if hostMatches(p.DenyHosts, h) {
+		return false
+	}
+	return len(p.AllowHosts) == 0 || hostMatches(p.AllowHosts, h)
+}
+
+func hostMatches(list []string, h string) bool {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	for _, pat := range list {
+		pat = strings.TrimSuffix(strings.ToLower(pat), ".")
+		if strings.HasPrefix(pat, ".") {
+			if strings.HasSuffix(h, pat) || h == pat[1:] {
+				return true
+			}
+		} else if h == pat {
+			return true
+		}
+	}
+	return false
+}
+
+// DelimiterAt returns the offset in the encoded s of the first CR, LF or
+// NUL, written or encoded (%0D, %0A, %00), or -1. Such an octet, once
+// decoded, would end a protocol's command line early and begin another
+// (RFC 1738 §6); clients call it on every part that reaches a command.
+func DelimiterAt(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\r', '\n', 0:
+			return i
+		case '%':
+			if i+2 < len(s) && s[i+1] == '0' {
+				switch s[i+2] {
+				case '0', 'a', 'A', 'd', 'D':
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// Masked returns u as text with its password, if any, replaced by "****",
+// for messages and logs: passwords never appear in output.
+func Masked(u *locator.URL) string {
+	if u == nil {
+		return ""
+	}
+	if !u.HasPassword {
+		return u.String()
+	}
+	v := *u
+	v.Password = "****"
+	v.Input = ""
+	return v.String()
+}

@@ -1,0 +1,242 @@
+package access
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+)
+
+// A DialFunc opens a connection, as net.Dialer.DialContext does.
+type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// A Request is one attempt to follow a URL, handed by Get to a Fetcher:
+// the caller's Options and what every client needs to honour them.
+type Request struct {
+	Options *Options
+	URL     *locator.URL // the URL being followed
+	info    Info
+	hop     int
+	logMu   sync.Mutex
+}
+
+// MaxLine returns the bound on one line of a protocol's replies.
+func (r *Request) MaxLine() int { return r.Options.maxLine() }
+
+// MaxEntries returns the bound on a listing's entries.
+func (r *Request) MaxEntries() int { return r.Options.maxEntries() }
+
+// IdleTimeout returns the bound on each read and write.
+func (r *Request) IdleTimeout() time.Duration { return r.Options.idleTimeout() }
+
+// Method returns the retrieval method chosen: Options.Method, or the
+// client's first (default) method. It returns an error naming the methods
+// offered when Options.Method is not one of them.
+func (r *Request) Method() (string, error) {
+	m := r.Options.Method
+	if m == "" {
+		if len(r.info.Methods) > 0 {
+			return r.info.Methods[0], nil
+		}
+		return "", nil
+	}
+	for _, x := range r.info.Methods {
+		if x == m {
+			return m, nil
+		}
+	}
+	return "", &PolicyError{URL: Masked(r.URL), Rule: "method", Reason: fmt.Sprintf("%s offers no method %q (methods: %s)", r.URL.Scheme, m, strings.Join(r.info.Methods, ", "))}
+}
+
+// Dial connects to host:port with the connect timeout and returns a
+// connection whose every Read and Write has the idle deadline. host is an
+// IPv6 literal without brackets, or a name, or an address. Dial applies
+// the host and port policy to it too (a passive-mode data address, a
+// redirection's host), and notes the connection in the dialogue.
+func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, error) {
+	if !r.Options.Policy.allowsHost(host) {
+		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	r.Notef("connect %s", addr)
+	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())
+	defer cancel()
+	var c net.Conn
+	var err error
+	if r.Options.Dial != nil {
+		c, err = r.Options.Dial(dctx, "tcp", addr)
+	} else {
+		var d net.Dialer
+		c, err = d.DialContext(dctx, "tcp", addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}, nil
+}
+
+// idleConn sets a fresh deadline before every Read and Write, so that a
+// server that stalls is cut off after the idle timeout, and gives up at
+// once when the caller's context ends.
+type idleConn struct {
+	net.Conn
+	idle time.Duration
+	ctx  context.Context
+}
+
+func (c *idleConn) deadline() time.Time {
+	d := time.Now().Add(c.idle)
+	if cd, ok := c.ctx.Deadline(); ok && cd.Before(d) {
+		d = cd
+	}
+	return d
+}
+
+func (c *idleConn) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	c.Conn.SetReadDeadline(c.deadline())
+	return c.Conn.Read(p)
+}
+
+func (c *idleConn) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	c.Conn.SetWriteDeadline(c.deadline())
+	return c.Conn.Write(p)
+}
+
+// Sent logs a command line the client sent ("> CWD /etc").
+func (r *Request) Sent(line string) { r.logLine("> ", line) }
+
+// SentSecret logs a command whose argument is a secret, masked
+// ("> PASS ****").
+func (r *Request) SentSecret(verb string) { r.logLine("> ", verb+" ****") }
+
+// Received logs a reply line ("< 250 OK").
+func (r *Request) Received(line string) { r.logLine("< ", line) }
+
+// Notef logs a note of the client's own ("* connect 127.0.0.1:21").
+func (r *Request) Notef(format string, args ...any) {
+	r.logLine("* ", fmt.Sprintf(format, args...))
+}
+
+func (r *Request) logLine(prefix, line string) {
+	w := r.Options.Dialogue
+	if w == nil {
+		return
+	}
+	// The URL's password never reaches the log, whatever a client or a
+	// server echoes.
+	if r.URL != nil && r.URL.HasPassword && r.URL.Password != "" {
+		for _, p := range []string{r.URL.Password, locator.Decode(r.URL.Password)} {
+			if p != "" {
+				line = strings.ReplaceAll(line, p, "****")
+			}
+		}
+	}
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	io.WriteString(w, prefix+printable(line)+"\n")
+}
+
+// printable escapes control octets so that a log line never writes them
+// to a terminal.
+func printable(s string) string {
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Limit returns body bounded by Options.MaxSize: a read past the limit
+// fails with ErrTooLarge (the octets up to the limit are delivered
+// first). With no limit it returns body.
+func (r *Request) Limit(body io.ReadCloser) io.ReadCloser {
+	if r.Options.MaxSize <= 0 {
+		return body
+	}
+	return &limited{rc: body, left: r.Options.MaxSize}
+}
+
+type limited struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One more octet would exceed the limit: see whether there is one.
+		var one [1]byte
+		n, err := l.rc.Read(one[:])
+		if n > 0 {
+			return 0, ErrTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.rc.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+func (l *limited) Close() error { return l.rc.Close() }
+
+// ReadLine reads one line ending in LF (a CR before it is removed) of at
+// most max octets from br. A longer line fails with a *ProtocolError, so
+// that a server cannot flood a reply; a stream that ends before the LF
+// returns what it read with io.ErrUnexpectedEOF (io.EOF when it read
+// nothing).
+func ReadLine(br *bufio.Reader, max int) (string, error) {
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(long)+len(chunk) > max+2 {
+			return "", &ProtocolError{Msg: "a reply line longer than " + strconv.Itoa(max) + " octets"}
+		}
+		switch err {
+		case nil:
+			line := string(append(long, chunk...))
+			line = strings.TrimSuffix(line, "\n")
+			return strings.TrimSuffix(line, "\r"), nil
+		case bufio.ErrBufferFull:
+			long = append(long, chunk...)
+			continue
+		case io.EOF:
+			line := string(append(long, chunk...))
+			if line == "" {
+				return "", io.EOF
+			}
+			return line, io.ErrUnexpectedEOF
+		default:
+			return "", err
+		}
+	}
+}
