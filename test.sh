@@ -1,14 +1,57 @@
 #!/usr/bin/env bash
-# Runs every test of locator: vet, then the unit, conformance, property and
-# CLI tests of all packages (conformance vectors and corpora are read from
-# ../shared beside the repository; tests that need them skip with a reason
-# when it is absent). No test server is needed yet: nothing here touches the
-# network.
+# Runs every test of locator: it installs the real servers the protocol
+# tests talk to (when run as root on Debian, as CI is), then go vet, every
+# test of every package, and a short pass of every fuzz target.
+#
+# Conformance vectors, corpora and peers are read from ../shared beside the
+# repository. A test whose server is absent skips with a one-line reason,
+# so `go test ./...` alone passes too.
+#
+#   FUZZTIME=5s   time per fuzz target in the short pass (0 to skip it)
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v go >/dev/null 2>&1; then
 	export PATH="$PATH:/usr/local/go/bin"
 fi
 go version
+
+# The servers the protocol tests use (../shared/peers/debian.md): one
+# apt-get call, with man-db's trigger (15-20 s a call) turned off. No daemon
+# starts on install here (policy-rc.d); each test starts its own on a free
+# port of 127.0.0.1 and stops it.
+packages=(vsftpd python3-pyftpdlib nginx-light curl)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+		echo "installing test servers: ${missing[*]}"
+		rm -f /var/lib/man-db/auto-update
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	else
+		echo "not root or no apt-get: tests needing ${missing[*]} will skip"
+	fi
+fi
+
 go vet ./...
 go test -count=1 ./...
+
+# A short pass of every fuzz target: replays the stored crashers under
+# testdata/fuzz and looks briefly for shallow new ones.
+fuzztime=${FUZZTIME:-5s}
+if [[ $fuzztime != 0 ]]; then
+	for pkg in $(go list ./...); do
+		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
+			echo "fuzz $pkg $target ($fuzztime)"
+			go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >/tmp/locator-fuzz.$$ 2>&1 || {
+				cat /tmp/locator-fuzz.$$
+				rm -f /tmp/locator-fuzz.$$
+				exit 1
+			}
+		done
+	done
+	rm -f /tmp/locator-fuzz.$$
+	echo "fuzz: every target ran $fuzztime without a failure"
+fi
