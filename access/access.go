@@ -147,6 +147,19 @@ type Options struct {
 	// Search gives the search words for a URL that names a search
 	// service without them (a Gopher type 7 item, a WAIS database).
 	Search string
+	// View asks for one representation of the object among those the
+	// server offers (a Gopher+ view such as "text/plain En_US", a WAIS
+	// document type); empty is the server's default.
+	View string
+	// Server names the server to ask when the URL names none, as
+	// host[:port] (RFC 1738 §3.6: news URLs are read from "the
+	// configured" news server); empty is the client's own default.
+	Server string
+	// Answers fills in a form a server asks the person to fill (a
+	// Gopher+ ASK block), by the question's name or prompt; Ask, when
+	// not nil, asks the person for what Answers does not give.
+	Answers map[string]string
+	Ask     func(q Question) (string, error)
 
 	// Policy is local policy, applied before any connection.
 	Policy Policy
@@ -340,3 +353,16 @@ func (e *UnsupportedError) Error() string {
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// A Question is one field of a form a server asks the person to fill
+// (a Gopher+ ASK block), handed to Options.Ask.
+type Question struct {
+	// Kind is the field's kind in the protocol's own words ("Ask",
+	// "AskP", "AskL", "Choose", "Select", "Note").
+	Kind    string
+	Prompt  string
+	Default string   // the default answer, or ""
+	Choices []string // the answers to choose from, or nil
+	Secret  bool     // the answer must not be echoed (a password)
+	Lines   bool     // the answer may have several lines
+}
