@@ -189,7 +189,7 @@ type Scanner struct {
 
 	skipping    bool // passing over the rest of a too-long candidate
 	longWrapper bool // the candidate found too long was a wrapper
-	match    Match
+	match       Match
 
 	// Line counting is done lazily, up to lineOff, before bytes leave
 	// the buffer and when a position is reported.
