@@ -163,6 +163,15 @@ func (s *Scanner) authorityFirst(a, start int, file bool) (bool, int) {
 		if class[c]&kindMask != bURL {
 			break // ends otherwise: judged after trimming
 		}
+		if c == '&' && s.html {
+			// As run reads it: a reference that ends the URL ends the
+			// authority too; one not yet whole is judged later.
+			n, r, more := charRef(b, k, s.eof)
+			if more || n > 0 && refEnds(r) {
+				break
+			}
+			k += max(n, 1) - 1
+		}
 	}
 	return true, -1
 }

@@ -11,13 +11,21 @@
 //     keeps the hyphen, but the match is Ambiguous and the hyphen-less
 //     form is offered among its Alternatives ("some typesetters and
 //     printers may (erroneously) introduce a hyphen at the end of line").
-//   - A URL written without a wrapper is found when it has a known scheme
-//     (the ten of RFC 1738 §3, https and other common ones; see Known) or
-//     a "URL:" prefix. It ends at white space or at a character that
-//     RFC 1738 §2.2 calls unsafe and that delimits URLs in text
+//   - In a quoted reply, a wrapper continued on the next line loses that
+//     line's quote prefix (">", "> >", ">>", "|", "JD>") with the break,
+//     up to the depth of its first line's prefix (quote.go).
+//   - A URL written without a wrapper is found when it has a "URL:"
+//     prefix, or a known scheme (the ten of RFC 1738 §3, https and other
+//     common ones; schemes.go) and evidence: "//" and a host, or for an
+//     opaque scheme its grammar (evidence.go: "Fax:+1", "IM:johndoe" and
+//     "tel:home" are labels, not URLs). It ends at white space or at a
+//     character that RFC 1738 §2.2 calls unsafe and that delimits URLs in text
 //     (< > " ` | \ ^), at a closing bracket that it did not open, and
 //     before trailing sentence punctuation; a news URL ends where the
 //     group or message-id grammar of §5 ends.
+//
+// With Options.HTML, character references are decoded and "&lt;URL:...&gt;"
+// is a wrapper (html.go).
 //
 // Every URL reported is accepted by locator.Parse.
 //
