@@ -66,7 +66,7 @@ func evidence(scheme, part []byte) bool {
 	case "matrix":
 		return bytes.IndexByte(part, '/') > 0
 	}
-	return bytes.IndexAny(part[1:], "@/:?=") >= 0
+	return bytes.ContainsAny(part[1:], "@/:?=")
 }
 
 // telephone reports whether p begins with a telephone-subscriber of RFC
