@@ -30,6 +30,14 @@ func (s *Scanner) bare(c int) (o outcome, start, end int) {
 	if w == c {
 		return oNone, 0, 0
 	}
+	if s.html && w-4 >= s.floor && hasPrefixFold(b[w-4:], "&lt;") {
+		// "&lt;URL:...&gt;", "&lt;http://...&gt;" in HTML (html.go).
+		// Too long, it is reported and the text after its ":" read
+		// again; holding no URL, it is read as prose here.
+		if o, end := s.wrapper(w-4, 4); o != oNone {
+			return o, w - 4, end
+		}
+	}
 	if !long && c-w == 3 && equalFold(b[w:c], "url") {
 		return s.prefixed(w, c)
 	}
@@ -125,10 +133,13 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 			return oNone, 0, 0
 		}
 	}
+	if kind == opaqueScheme && !prefixed && !evidence(b[ss:c], b[p:end]) {
+		return oNone, 0, 0
+	}
 	if end <= p {
 		return oNone, 0, 0
 	}
-	u := string(b[ss:end])
+	u := s.decoded(b[ss:end])
 	if !parses(u) {
 		return oNone, 0, 0
 	}
@@ -152,6 +163,15 @@ func (s *Scanner) authorityFirst(a, start int, file bool) (bool, int) {
 		if class[c]&kindMask != bURL {
 			break // ends otherwise: judged after trimming
 		}
+		if c == '&' && s.html {
+			// As run reads it: a reference that ends the URL ends the
+			// authority too; one not yet whole is judged later.
+			n, r, more := charRef(b, k, s.eof)
+			if more || n > 0 && refEnds(r) {
+				break
+			}
+			k += max(n, 1) - 1
+		}
 	}
 	return true, -1
 }
@@ -174,6 +194,17 @@ func (s *Scanner) run(p, start int) (int, outcome) {
 		case bStop:
 			return k, oFound
 		case bURL:
+			if c == '&' && s.html {
+				n, r, more := charRef(b, k, s.eof)
+				if more {
+					return 0, oMore
+				}
+				if n > 0 && refEnds(r) {
+					return k, oFound
+				}
+				k += max(n, 1)
+				break
+			}
 			k++
 		case bOpen:
 			depth[bracket(c)]++

@@ -55,3 +55,30 @@ func ExampleOptions_base() {
 	// ../g => http://a/b/g
 	// #top => http://a/b/c/d;p?q#top
 }
+
+func ExampleOptions_partial() {
+	// Without a base a partial form names no URL the Scanner can write;
+	// it is reported rather than dropped.
+	in := "> see <URL:../notes/\n> today.txt> and <URL:http://a.example/>"
+	opts := &text.Options{Partial: func(p text.Partial) {
+		fmt.Printf("partial %q at %d:%d\n", p.Ref, p.Line, p.Column)
+	}}
+	s := text.NewScanner(strings.NewReader(in), opts)
+	for s.Scan() {
+		fmt.Println(s.Match().URL)
+	}
+	// Output:
+	// partial "../notes/today.txt" at 1:7
+	// http://a.example/
+}
+
+func ExampleOptions_html() {
+	page := `<a href="http://a.example/?q=1&amp;lang=en">a</a> &lt;URL:ftp://b.example/pub&gt;`
+	s := text.NewScanner(strings.NewReader(page), &text.Options{HTML: true})
+	for s.Scan() {
+		fmt.Println(s.Match().Offset, s.Match().URL)
+	}
+	// Output:
+	// 9 http://a.example/?q=1&lang=en
+	// 50 ftp://b.example/pub
+}

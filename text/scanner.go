@@ -11,13 +11,21 @@
 //     keeps the hyphen, but the match is Ambiguous and the hyphen-less
 //     form is offered among its Alternatives ("some typesetters and
 //     printers may (erroneously) introduce a hyphen at the end of line").
-//   - A URL written without a wrapper is found when it has a known scheme
-//     (the ten of RFC 1738 §3, https and other common ones; see Known) or
-//     a "URL:" prefix. It ends at white space or at a character that
-//     RFC 1738 §2.2 calls unsafe and that delimits URLs in text
+//   - In a quoted reply, a wrapper continued on the next line loses that
+//     line's quote prefix (">", "> >", ">>", "|", "JD>") with the break,
+//     up to the depth of its first line's prefix (quote.go).
+//   - A URL written without a wrapper is found when it has a "URL:"
+//     prefix, or a known scheme (the ten of RFC 1738 §3, https and other
+//     common ones; schemes.go) and evidence: "//" and a host, or for an
+//     opaque scheme its grammar (evidence.go: "Fax:+1", "IM:johndoe" and
+//     "tel:home" are labels, not URLs). It ends at white space or at a
+//     character that RFC 1738 §2.2 calls unsafe and that delimits URLs in text
 //     (< > " ` | \ ^), at a closing bracket that it did not open, and
 //     before trailing sentence punctuation; a news URL ends where the
 //     group or message-id grammar of §5 ends.
+//
+// With Options.HTML, character references are decoded and "&lt;URL:...&gt;"
+// is a wrapper (html.go).
 //
 // Every URL reported is accepted by locator.Parse.
 //
@@ -51,7 +59,8 @@ const readSize = 64 << 10
 
 // lookback is how many bytes before a ":" the Scanner keeps to read the
 // scheme name in front of it, and the character before that.
-const lookback = maxScheme + 1
+// and the "&lt;" that may open an HTML wrapper before it.
+const lookback = maxScheme + 1 + len("&lt;")
 
 // maxSpaceRuns is how many runs of white space without a line break a
 // wrapper may hold before it is taken for prose in angle brackets. The
@@ -78,6 +87,28 @@ type Options struct {
 	// as a partial form: <b> and </p> are not references.
 	Base       *locator.URL
 	Resolution locator.Resolution
+
+	// Partial, when not nil, is called for each partial form found in a
+	// "<URL:...>" wrapper while Base is nil: such a wrapper names a URL
+	// the Scanner cannot write, so it is reported here rather than
+	// dropped without a word. The wrapper's text is then read again as
+	// prose, as for any wrapper that holds no URL. A text whose first
+	// segment holds a ":" ("0ftp://00") is not a partial form (RFC 3986
+	// §4.2) and is not reported.
+	Partial func(Partial)
+
+	// HTML says that the input is HTML (see LooksLikeHTML): character
+	// references such as "&amp;" in a bare URL are decoded, and
+	// "&lt;URL:...&gt;" is a wrapper (html.go).
+	HTML bool
+}
+
+// A Partial is a partial form in a "<URL:...>" wrapper that was not
+// resolved because Options.Base is nil.
+type Partial struct {
+	Ref          string // the partial form, white space removed
+	Offset, End  int64  // the span of the wrapper, "<" to ">" inclusive
+	Line, Column int    // Offset as a 1-based line and byte column
 }
 
 // A Match is one URL found in the text.
@@ -151,6 +182,8 @@ type Scanner struct {
 	r          io.Reader
 	max        int
 	skip       func(*LimitError)
+	onPartial  func(Partial)
+	html       bool
 	refBase    *locator.URL
 	resolution locator.Resolution
 	buf        []byte
@@ -162,8 +195,9 @@ type Scanner struct {
 	eof        bool
 	err        error
 
-	skipping bool // passing over the rest of a too-long candidate
-	match    Match
+	skipping    bool // passing over the rest of a too-long candidate
+	longWrapper bool // the candidate found too long was a wrapper
+	match       Match
 
 	// Line counting is done lazily, up to lineOff, before bytes leave
 	// the buffer and when a position is reported.
@@ -172,6 +206,10 @@ type Scanner struct {
 	lineStart int64 // offset of the first byte of the line holding lineOff
 
 	alt altBuilder
+
+	head   quoteState // the quote prefix of the line that holds buf[0], read up to it
+	quotes []int      // quote prefixes inside the wrapper being read: buf index pairs
+	unq    []byte     // a wrapper's text with its quote prefixes blanked
 }
 
 // NewScanner returns a Scanner reading from r. opts may be nil.
@@ -181,7 +219,7 @@ func NewScanner(r io.Reader, opts *Options) *Scanner {
 		if opts.MaxLen > 0 {
 			s.max = max(opts.MaxLen, minMaxLen)
 		}
-		s.skip = opts.Skipped
+		s.skip, s.onPartial, s.html = opts.Skipped, opts.Partial, opts.HTML
 		s.refBase, s.resolution = opts.Base, opts.Resolution
 	}
 	s.buf = make([]byte, s.max+readSize)
@@ -222,9 +260,10 @@ func (s *Scanner) Scan() bool {
 		i := s.pos + k
 		var o outcome
 		var start, end int
+		s.longWrapper = false
 		if s.buf[i] == '<' {
 			start = i
-			o, end = s.wrapper(i)
+			o, end = s.wrapper(i, 1)
 		} else {
 			o, start, end = s.bare(i)
 		}
@@ -242,12 +281,12 @@ func (s *Scanner) Scan() bool {
 			s.pos = i + 1
 		case oLong:
 			if s.skip != nil {
-				e := &LimitError{Offset: s.base + int64(start), Limit: s.max, Wrapped: s.buf[i] == '<'}
+				e := &LimitError{Offset: s.base + int64(start), Limit: s.max, Wrapped: s.longWrapper}
 				e.Line, e.Column = s.position(e.Offset)
 				s.skip(e)
 			}
 			s.pos = i + 1
-			s.skipping = s.buf[i] == ':'
+			s.skipping = !s.longWrapper // a wrapper is read again as prose
 		case oFound:
 			s.pos, s.floor = end, end
 			s.match.Offset = s.base + int64(start)
@@ -282,6 +321,7 @@ const (
 func (s *Scanner) fill(keep int) {
 	if keep > 0 {
 		s.countLines(s.base + int64(keep))
+		s.advanceHead(keep)
 		copy(s.buf, s.buf[keep:s.n])
 		s.n -= keep
 		s.base += int64(keep)

@@ -7,7 +7,7 @@ package text
 //
 // authority schemes are recognised only when "//" follows the colon: the
 // common Internet scheme syntax of RFC 1738 §3.1. opaque schemes are
-// recognised with any scheme-specific part.
+// recognised when their part shows the evidence evidence.go asks for.
 type schemeKind uint8
 
 const (

@@ -1,6 +1,11 @@
 package text
 
-import "github.com/rfc1738/locator"
+import (
+	"bytes"
+	"html"
+
+	"github.com/rfc1738/locator"
+)
 
 // Wrappers: "<URL:...>" and "<scheme:...>" (RFC 1738 Appendix; the 1993
 // draft's "Wrappers for URIs in plain text").
@@ -22,14 +27,20 @@ const (
 // character that cannot be in a scheme comes before the first ":", and
 // when more than maxSpaceRuns runs of white space without a line break
 // show it to be prose in angle brackets.
-func (s *Scanner) wrapper(i int) (outcome, int) {
+//
+// open is the length of the opening bracket: 1 for "<", 4 for the
+// "&lt;" of HTML input (html.go), which "&gt;" closes.
+func (s *Scanner) wrapper(i, open int) (outcome, int) {
 	b := s.buf[:s.n]
 	phase := wLead
 	prefixed := false
 	schemeStart, cs := 0, 0 // the name after "<"; the URL text
 	inSpace, brk := false, false
 	lfs, spaceRuns := 0, 0
-	for j := i + 1; ; j++ {
+	lineStart := false // a LF was read and no byte of the next line yet
+	depth, ini := -1, []byte(nil)
+	s.quotes = s.quotes[:0]
+	for j := i + open; ; j++ {
 		if j >= len(b) {
 			if s.eof {
 				return oNone, 0
@@ -37,16 +48,30 @@ func (s *Scanner) wrapper(i int) (outcome, int) {
 			return oMore, 0
 		}
 		if j-i >= s.max {
+			s.longWrapper = true
 			return oLong, 0
 		}
 		c := b[j]
+		closing := 1 // the length of the closing bracket, when c begins one
+		if s.html && c == '&' {
+			switch {
+			case len(b)-j < 4 && !s.eof:
+				return oMore, 0
+			case hasPrefixFold(b[j:], "&gt;"):
+				c, closing = '>', 4
+			case hasPrefixFold(b[j:], "&lt;"):
+				return oNone, 0
+			}
+		} else if open > 1 && (c == '>' || c == '<') {
+			return oNone, 0 // a tag inside "&lt;...&gt;"
+		}
 		if isSpace(c) {
 			if !inSpace {
 				inSpace, brk, lfs = true, false, 0
 			}
 			switch c {
 			case '\n':
-				brk = true
+				brk, lineStart = true, true
 				if lfs++; lfs > 1 {
 					return oNone, 0 // a blank line ends a paragraph
 				}
@@ -61,6 +86,26 @@ func (s *Scanner) wrapper(i int) (outcome, int) {
 			}
 			continue
 		}
+		if lineStart {
+			lineStart = false
+			if c == '>' || c == '|' || isLetter(c) {
+				if depth < 0 {
+					depth, ini = s.linePrefix(i)
+				}
+				if depth > 0 {
+					n, more := quoteLen(b, j, depth, ini, s.eof)
+					if more {
+						return oMore, 0
+					}
+					if n > 0 {
+						// The quote prefix is part of the line break.
+						s.quotes = append(s.quotes, j, j+n)
+						j += n - 1
+						continue
+					}
+				}
+			}
+		}
 		if inSpace {
 			inSpace = false
 			if !brk && phase == wRest {
@@ -72,8 +117,15 @@ func (s *Scanner) wrapper(i int) (outcome, int) {
 		switch {
 		case c == '>':
 			if phase == wRest || prefixed && phase != wPrefixLead {
-				if s.wrapped(b[cs:j], prefixed) {
-					return oFound, j + 1
+				switch s.wrapped(s.unquoted(b, cs, j), prefixed) {
+				case wFound:
+					return oFound, j + closing
+				case wPartial:
+					if s.onPartial != nil {
+						p := Partial{Ref: string(s.alt.dst), Offset: s.base + int64(i), End: s.base + int64(j+closing)}
+						p.Line, p.Column = s.position(p.Offset)
+						s.onPartial(p)
+					}
 				}
 			}
 			return oNone, 0
@@ -113,36 +165,93 @@ func (s *Scanner) wrapper(i int) (outcome, int) {
 	}
 }
 
+// unquoted returns b[cs:j], the text of a wrapper, with the quote
+// prefixes read after its line breaks (s.quotes) turned into blanks.
+func (s *Scanner) unquoted(b []byte, cs, j int) []byte {
+	if len(s.quotes) == 0 && !s.html {
+		return b[cs:j]
+	}
+	s.unq = append(s.unq[:0], b[cs:j]...)
+	for k := 0; k < len(s.quotes); k += 2 {
+		for x := max(s.quotes[k], cs); x < s.quotes[k+1] && x < j; x++ {
+			s.unq[x-cs] = ' '
+		}
+	}
+	if s.html && bytes.IndexByte(s.unq, '&') >= 0 {
+		s.unq = append(s.unq[:0], html.UnescapeString(string(s.unq))...)
+	}
+	return s.unq
+}
+
+// What the text of a wrapper is.
+const (
+	wNone    = iota // not a URL: the wrapper is read again as prose
+	wFound          // a URL: s.match holds it
+	wPartial        // a partial form and no base to resolve it: s.alt.dst holds it
+)
+
 // wrapped judges the text c of a wrapper (after "<", "URL:" and leading
 // white space; before ">"). It removes white space as the Appendix says,
 // and sets s.match when the result is a URL.
-func (s *Scanner) wrapped(c []byte, prefixed bool) bool {
+func (s *Scanner) wrapped(c []byte, prefixed bool) int {
 	a := &s.alt
 	a.split(c)
 	a.dst = a.build(c, 0, false, a.dst[:0])
 	primary := a.dst
 
 	colon := schemeEnd(primary)
-	if colon < 0 && prefixed && s.refBase != nil && len(primary) > 0 {
-		return s.partial(c, primary)
+	if colon < 0 && prefixed && isPartialForm(primary) {
+		if s.refBase == nil {
+			return wPartial
+		}
+		if s.partial(c, primary) {
+			return wFound
+		}
+		return wNone
 	}
 	if colon < 0 || !prefixed && colon < 2 {
-		return false
+		return wNone
 	}
 	if !prefixed && a.spaces > 0 && lookupScheme(primary[:colon]) == unknownScheme &&
 		!hasSlashes(primary, colon+1) {
 		// "<Note: this>": white space inside a wrapper is a line break
 		// the Appendix allows; without one, only a known scheme or "//"
 		// makes it a URL.
-		return false
+		return wNone
 	}
 	u := string(primary)
 	if !parses(u) {
-		return false
+		return wNone
 	}
 	s.match = Match{URL: u, Wrapped: true, Prefixed: prefixed}
 	s.match.Alternatives = a.alternatives(c, u, nil)
 	s.match.Ambiguous = len(s.match.Alternatives) > 0
+	return wFound
+}
+
+// isPartialForm reports whether ref, the text of a "<URL:...>" wrapper
+// that does not begin with a scheme, can be a partial form (the 1993
+// draft's "Partial form"; RFC 1808 §2.2 relativeURL; RFC 3986 §4.2
+// relative-ref): it is not empty, and its first segment, up to the first
+// "/", "?" or "#", holds no ":". RFC 3986 §4.2: such a segment "would be
+// mistaken for a scheme name"; under RFC 1738 §2.1 and RFC 1808 §2.1,
+// whose scheme names may begin with a digit, "0ftp:" is one. Text such as
+// "0ftp://00" is therefore neither an absolute URL (the scanner wants a
+// scheme that begins with a letter) nor a partial form, with or without
+// a base: the wrapper is given up and read again as prose, where the bare
+// "ftp://00" is found.
+func isPartialForm(ref []byte) bool {
+	if len(ref) == 0 {
+		return false
+	}
+	for _, c := range ref {
+		switch c {
+		case '/', '?', '#':
+			return true
+		case ':':
+			return false
+		}
+	}
 	return true
 }
 

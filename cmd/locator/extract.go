@@ -3,28 +3,36 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/text"
 )
 
+// htmlSniff is how many bytes of an input are read to tell whether it is
+// HTML (text.LooksLikeHTML).
+const htmlSniff = 512
+
 func init() {
 	register(&command{
 		name: "extract",
-		args: "[--json] [--base URL] [--rules R] [--max-len N] [FILE...|-]",
+		args: "[--json] [--base URL] [--rules R] [--max-len N] [--html] [FILE...|-]",
 		summary: "find the URLs in running text (mail, news, printed pages): <URL:...> and <scheme:...> wrappers, " +
-			"\"URL:\" prefixes and bare URLs of known schemes, one per line in order of appearance",
+			"\"URL:\" prefixes and bare URLs of known schemes, one per line in order of appearance; " +
+			"exit 0 found, 1 none found, 2 trouble (usage, unreadable input, write error)",
 		flags: func(fs *flag.FlagSet) func(*env, []string) int {
 			asJSON := fs.Bool("json", false, "one JSON object per URL (NDJSON): url, offset, line, column, wrapped, ambiguous, alternatives; "+
 				"ref (the partial form) when --base resolved it; file when read from a named file")
-			baseFlag := fs.String("base", "", "resolve partial forms in <URL:...> wrappers (<URL:../g>) against this URL")
+			baseFlag := fs.String("base", "", "resolve partial forms in <URL:...> wrappers (<URL:../g>) against this URL; "+
+				"without it they are counted and reported once on stderr")
 			rules := fs.String("rules", locator.RFC3986.String(), "rule set for partial forms: rfc3986, rfc1808 or draft1993")
 			maxLen := fs.Int("max-len", text.DefaultMaxLen, "longest URL or wrapper held, in bytes; a longer one is reported on stderr and passed over")
+			asHTML := fs.Bool("html", false, "the inputs are HTML: decode character references (&amp;) in URLs, read &lt;URL:...&gt; as a wrapper; "+
+				"without it, an input that begins with <!DOCTYPE html or <html is read so")
 			return func(e *env, args []string) int {
 				opts := &text.Options{MaxLen: *maxLen}
 				if *maxLen <= 0 {
@@ -45,8 +53,9 @@ func init() {
 				if len(args) == 0 {
 					args = []string{"-"}
 				}
-				w := bufio.NewWriterSize(e.stdout, 64<<10)
-				x := &extractor{e: e, w: w, json: *asJSON, opts: opts}
+				out := &stickyWriter{w: e.stdout}
+				w := bufio.NewWriterSize(out, 64<<10)
+				x := &extractor{e: e, w: w, out: out, json: *asJSON, html: *asHTML, opts: opts}
 				if x.json {
 					x.enc = json.NewEncoder(w)
 					x.enc.SetEscapeHTML(false)
@@ -55,12 +64,20 @@ func init() {
 				for _, a := range args {
 					if err := x.input(a); err != nil {
 						fmt.Fprintf(e.stderr, "locator extract: %v\n", err)
-						status = 1
+						status = 2
+						if errors.Is(err, errWrite) {
+							return 2 // standard output is gone: nothing more can be said
+						}
 					}
 				}
 				if err := w.Flush(); err != nil {
 					fmt.Fprintf(e.stderr, "locator extract: %v\n", err)
-					return 1
+					return 2
+				}
+				if x.partials > 0 {
+					fmt.Fprintf(e.stderr, "locator extract: %d partial form(s) in <URL:...> wrappers not resolved, no --base given "+
+						"(the first: %s, line %d, column %d: %q)\n", x.partials, x.firstPartial.label, x.firstPartial.Line,
+						x.firstPartial.Column, x.firstPartial.Ref)
 				}
 				if status == 0 && x.found == 0 {
 					status = 1 // a negative result, as grep says it
@@ -71,14 +88,44 @@ func init() {
 	})
 }
 
+// errWrite marks an error writing the results.
+var errWrite = errors.New("write error on standard output")
+
+// stickyWriter keeps the first write error, so that a scan can stop at
+// once rather than at the final flush.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = fmt.Errorf("%w: %v", errWrite, err)
+		return n, s.err
+	}
+	return n, nil
+}
+
 // extractor writes the URLs of each input.
 type extractor struct {
 	e     *env
 	w     *bufio.Writer
+	out   *stickyWriter
 	json  bool
+	html  bool
 	enc   *json.Encoder
 	opts  *text.Options
 	found int
+
+	partials     int // partial forms met without a base, in all inputs
+	firstPartial struct {
+		text.Partial
+		label string
+	}
 }
 
 // extracted is the JSON object of `locator extract --json`.
@@ -94,14 +141,15 @@ type extracted struct {
 	File         string   `json:"file,omitempty"`
 }
 
-// input scans one input, "-" for standard input, streaming it.
+// input scans one input, "-" for standard input, streaming it. An error
+// names the input once; the caller adds the command's name.
 func (x *extractor) input(name string) error {
 	var r io.Reader = x.e.stdin
 	file := ""
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return err
+			return err // *PathError: "open NAME: reason"
 		}
 		defer f.Close()
 		r, file = f, name
@@ -110,30 +158,42 @@ func (x *extractor) input(name string) error {
 	if name == "-" {
 		label = "standard input"
 	}
+	br := bufio.NewReaderSize(r, htmlSniff)
 	opts := *x.opts
+	// A read error here is kept by br and met again, after the bytes
+	// before it, by the Scanner.
+	head, _ := br.Peek(htmlSniff)
+	opts.HTML = x.html || text.LooksLikeHTML(head)
 	opts.Skipped = func(le *text.LimitError) {
 		fmt.Fprintf(x.e.stderr, "locator extract: %s: %v\n", label, le)
 	}
-	s := text.NewScanner(r, &opts)
+	opts.Partial = func(p text.Partial) {
+		if x.partials == 0 {
+			x.firstPartial.Partial, x.firstPartial.label = p, label
+		}
+		x.partials++
+	}
+	s := text.NewScanner(br, &opts)
 	for s.Scan() {
 		m := s.Match()
 		x.found++
 		if !x.json {
 			x.w.WriteString(m.URL)
 			x.w.WriteByte('\n')
-			continue
+		} else {
+			rec := extracted{URL: m.URL, Offset: m.Offset, Line: m.Line, Column: m.Column, Wrapped: m.Wrapped,
+				Ambiguous: m.Ambiguous, Alternatives: m.Alternatives, Ref: m.Ref, File: file}
+			if rec.Alternatives == nil {
+				rec.Alternatives = []string{}
+			}
+			x.enc.Encode(&rec) // a write error is kept by x.out
 		}
-		rec := extracted{URL: m.URL, Offset: m.Offset, Line: m.Line, Column: m.Column, Wrapped: m.Wrapped,
-			Ambiguous: m.Ambiguous, Alternatives: m.Alternatives, Ref: m.Ref, File: file}
-		if rec.Alternatives == nil {
-			rec.Alternatives = []string{}
-		}
-		if err := x.enc.Encode(&rec); err != nil {
-			return err
+		if x.out.err != nil {
+			return x.out.err
 		}
 	}
 	if err := s.Err(); err != nil {
-		return fmt.Errorf("%s: %w", strconv.Quote(label), err)
+		return fmt.Errorf("%s: %w", label, err)
 	}
 	return nil
 }

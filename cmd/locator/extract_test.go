@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -50,7 +51,6 @@ func TestExtractCommand(t *testing.T) {
 		{"<URL:../g> <URL:#s>", []string{"--base", "http://a/b/c/d;p?q"}, 0, "http://a/b/g\nhttp://a/b/c/d;p?q#s\n"},
 		{"<URL:?y>", []string{"--base=http://a/b/c/d;p?q", "--rules", "rfc1808"}, 0, "http://a/b/c/d;p?y\n"},
 		{"<URL:../g>", nil, 1, ""},
-		{"", []string{filepath.Join(dir, "missing.txt")}, 1, ""},
 		{"", []string{"--base", "no scheme"}, 2, ""},
 		{"", []string{"--rules", "rfc2396"}, 2, ""},
 		{"", []string{"--max-len", "0"}, 2, ""},
@@ -118,5 +118,117 @@ func TestExtractHelp(t *testing.T) {
 	code, out, _ := extractRun(t, "", "--help")
 	if code != 0 || !strings.Contains(out, "usage: locator extract [--json] [--base URL]") || !strings.Contains(out, "-max-len") {
 		t.Errorf("exit %d: %q", code, out)
+	}
+}
+
+// errReader fails after its data.
+type errReader struct{ data string }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.data == "" {
+		return 0, errors.New("disk on fire")
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// failingWriter refuses every write, as a closed pipe does.
+type failingWriter struct{ writes int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return 0, errors.New("broken pipe")
+}
+
+// TestExtractStatus: the project's convention, 0 found, 1 nothing found,
+// 2 trouble (usage, an input that cannot be read, a write error); each
+// message names the command once.
+func TestExtractStatus(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	if err := os.WriteFile(good, []byte("see http://b.example/x.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	check := func(name string, code, wantCode int, out, wantOut, errOut, wantErr string) {
+		t.Helper()
+		if code != wantCode || out != wantOut || !strings.Contains(errOut, wantErr) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q, stderr with %q", name, code, out, errOut, wantCode, wantOut, wantErr)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(errOut, "\n"), "\n") {
+			if n := strings.Count(l, "extract"); l != "" && n != 1 {
+				t.Errorf("%s: %q names the command %d times", name, l, n)
+			}
+		}
+	}
+	// An unreadable file is trouble; the other inputs are still read.
+	code, out, errOut := extractRun(t, "", missing, good)
+	check("missing file", code, 2, out, "http://b.example/x\n", errOut, "locator extract: open "+missing+": ")
+	code, out, errOut = extractRun(t, "", missing)
+	check("only a missing file", code, 2, out, "", errOut, "no such file")
+	if strings.Contains(errOut, "usage:") {
+		t.Errorf("a missing file is not a usage error: %q", errOut)
+	}
+	// A read error, after what was read.
+	var so, se bytes.Buffer
+	code = run([]string{"extract"}, &env{stdin: &errReader{"http://a.example/ "}, stdout: &so, stderr: &se})
+	check("read error", code, 2, so.String(), "http://a.example/\n", se.String(), "locator extract: standard input: disk on fire")
+	// A write error: at the final flush, and at once when the output
+	// outgrows the buffer.
+	for _, in := range []string{"http://a.example/", strings.Repeat("http://a.example/long/path/to/something\n", 10000)} {
+		fw := &failingWriter{}
+		se.Reset()
+		code = run([]string{"extract"}, &env{stdin: strings.NewReader(in), stdout: fw, stderr: &se})
+		check("write error", code, 2, "", "", se.String(), "locator extract: write error on standard output: broken pipe")
+		if fw.writes != 1 || strings.Count(se.String(), "\n") != 1 {
+			t.Errorf("write error: %d writes, stderr %q", fw.writes, se.String())
+		}
+	}
+	// Nothing found is 1, with nothing on stderr.
+	code, out, errOut = extractRun(t, "note: 10:30 Fax:+1 555 9999")
+	check("nothing found", code, 1, out, "", errOut, "")
+	if errOut != "" {
+		t.Errorf("nothing found: stderr %q", errOut)
+	}
+}
+
+// TestExtractPartial: partial forms met without --base are reported once
+// per run on stderr (issue 8.6), with the first one's place.
+func TestExtractPartial(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "m.txt")
+	if err := os.WriteFile(f, []byte("x\n  <URL:#frag> http://a.example/"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := extractRun(t, "<URL:../g> and <URL:g>", "-", f)
+	want := "locator extract: 3 partial form(s) in <URL:...> wrappers not resolved, no --base given (the first: standard input, line 1, column 1: \"../g\")\n"
+	if code != 0 || out != "http://a.example/\n" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = extractRun(t, "<URL:../g>", "--base", "http://a/b/c")
+	if code != 0 || errOut != "" {
+		t.Errorf("with --base: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestExtractQuotedAndHTML: a wrapper continued in a quoted reply, and
+// HTML by flag or by its first bytes.
+func TestExtractQuotedAndHTML(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		args []string
+		out  string
+	}{
+		{"> see <URL:ftp://host.dom/pub/some/\n> file.txt> ok\n", nil, "ftp://host.dom/pub/some/file.txt\n"},
+		{`<p><a href="http://a.example/?x=1&amp;y=2">x</a> &lt;URL:ftp://a.example/f&gt;`, []string{"--html"},
+			"http://a.example/?x=1&y=2\nftp://a.example/f\n"},
+		{"<!DOCTYPE html>\n<a href=\"http://a.example/?x=1&amp;y=2\">", nil, "http://a.example/?x=1&y=2\n"},
+		{"plain http://a.example/?x=1&amp;y=2", nil, "http://a.example/?x=1&amp;y=2\n"},
+	} {
+		code, out, errOut := extractRun(t, tc.in, tc.args...)
+		if code != 0 || out != tc.out {
+			t.Errorf("%q %q: exit %d, stdout %q, stderr %q; want %q", tc.in, tc.args, code, out, errOut, tc.out)
+		}
 	}
 }
