@@ -16,7 +16,7 @@ func TestASCIIHost(t *testing.T) {
 		{"WWW.Example.COM", "www.example.com"},
 		{"例え.テスト", "xn--r8jz45g.xn--zckzah"},
 		{"ＥＸＡＭＰＬＥ.com", "example.com"}, // UTS #46 maps full-width forms
-		{"faß.de", "xn--fa-hia.de"},         // nontransitional: ß kept
+		{"faß.de", "xn--fa-hia.de"},    // nontransitional: ß kept
 		{"host.example.", "host.example."},
 		{"A..b", "a..b"}, // empty labels are the DNS length check's, not Lookup's
 		{"10.0.0.1", "10.0.0.1"},
