@@ -15,11 +15,17 @@ import (
 // and the like are read and recorded in u.Problems. It fails with a
 // *ParseError only when the input cannot be read as an absolute URL: no
 // scheme, a relative reference, a host with characters outside any host
-// grammar, a port that is not a number in range.
+// grammar, a port that is not a number in range, or an input longer than
+// MaxInput bytes.
 func Parse(s string) (*URL, error) {
 	u := &URL{Input: s}
 	p := parser{u: u, s: s}
-	p.parse()
+	if len(s) > inputLimit {
+		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(s))+" bytes, longer than the "+
+			strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
+	} else {
+		p.parse()
+	}
 	if p.failed {
 		e := &ParseError{Input: s, Problems: u.Problems}
 		for _, q := range u.Problems {
@@ -32,6 +38,21 @@ func Parse(s string) (*URL, error) {
 	}
 	return u, nil
 }
+
+// MaxInput is the length, in bytes, of the longest input Parse reads:
+// offsets into the input are kept as 32-bit integers so that a URL value
+// stays small (see URL). A longer input is refused with a *ParseError
+// (rule "url") rather than read with offsets that wrap.
+const MaxInput = maxInput
+
+const maxInput = 1<<31 - 1
+
+// inputLimit is MaxInput; tests lower it to check the refusal without
+// building a 2 GiB string.
+var inputLimit = maxInput
+
+// Every offset below maxInput fits in the URL's int32 offsets.
+var _ = int32(maxInput)
 
 type parser struct {
 	u      *URL
