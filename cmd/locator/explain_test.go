@@ -41,6 +41,11 @@ func TestExplainCommand(t *testing.T) {
 		{[]string{"explain", "http://ds.internic.net/instructions/overview.html#WARNING"}, 0,
 			[]string{"GET /instructions/overview.html HTTP/1.0", "Host: ds.internic.net", `fragment "WARNING" is not sent`}},
 		{[]string{"explain", "https://h/x"}, 0, []string{"RFC 2818", "not part of RFC 1738", "port 443"}},
+		// issue 8.8: through a proxy, https is a CONNECT, then the request in the tunnel
+		{[]string{"explain", "https://h/x"}, 0, []string{"Through a proxy: CONNECT h:443 HTTP/1.1\n    Host: h:443\n", "in it\n    GET /x HTTP/1.0\n    Host: h\n"}},
+		// issue 8.7: the A-label on the wire
+		{[]string{"explain", "http://BÜCHER.example/"}, 0, []string{"connect to xn--bcher-kva.example port 80", "GET / HTTP/1.0\n    Host: xn--bcher-kva.example\n",
+			"Through a proxy: GET http://xn--bcher-kva.example/ HTTP/1.0"}},
 		{[]string{"explain", "telnet://guest@h/"}, 0, []string{"advisory only", `"guest"`}},
 		{[]string{"explain", "nntp://news.example.com/comp.lang.go/12"}, 0, []string{"GROUP comp.lang.go", "ARTICLE 12"}},
 		{[]string{"explain", "file:///C:/x%20y"}, 0, []string{`Windows path: C:\x y`, "Unix path: /C:/x y"}},
@@ -61,6 +66,9 @@ func TestExplainCommand(t *testing.T) {
 				t.Errorf("%q: output lacks %q:\n%s", tt.args, h, out)
 			}
 		}
+	}
+	if _, out, _ := explainRun(t, "", "explain", "https://h/x"); strings.Contains(out, "GET https://") {
+		t.Errorf("explain https: a proxy is sent GET:\n%s", out)
 	}
 	if code, _, errOut := explainRun(t, "", "explain"); code != 2 || !strings.Contains(errOut, "usage") {
 		t.Errorf("no URL: exit %d, stderr %q", code, errOut)
