@@ -264,8 +264,15 @@ func isEmpty(v reflect.Value) bool {
 	return false
 }
 
-// writeJSON writes rec (see exact) as one line of NDJSON.
+// writeJSON writes rec (see exact) as one line of NDJSON. A record
+// whose strings are all valid UTF-8, the common case, is written by
+// encoding/json directly: exact would give the same object.
 func writeJSON(w io.Writer, rec any) error {
+	if !hasInvalid(reflect.ValueOf(rec)) {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(rec)
+	}
 	b, err := marshal(exact(rec))
 	if err != nil {
 		return err

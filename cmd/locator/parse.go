@@ -30,7 +30,7 @@ func init() {
 					u, perr := locator.Parse(it.text)
 					if perr != nil {
 						status = exitNegative
-						if it.line > 0 {
+						if it.line > 0 && !*asJSON { // a JSON record says it itself
 							fmt.Fprintf(e.stderr, "locator parse: %snot a URL: %s\n", it.where(), printable(message(perr)))
 						}
 					}

@@ -165,6 +165,9 @@ func TestOneLinePerLine(t *testing.T) {
 		!strings.HasPrefix(errOut, "locator parse: standard input, line 3: not a URL: parse \"not a url\"") {
 		t.Errorf("parse -: exit %d\n%s\nstderr %q", code, out, errOut)
 	}
+	if _, _, errOut := runCLI(t, "not a url\n", "parse", "--json", "-"); errOut != "" {
+		t.Errorf("parse --json -: stderr %q; the record says ok:false itself", errOut)
+	}
 }
 
 // TestExitStatus: 0 yes, 1 a negative answer, 2 trouble, for every
