@@ -4,7 +4,9 @@ import "testing"
 
 // FuzzParse: Parse never panics; a rejection carries an Error problem with
 // an offset inside the input; an accepted URL's String reparses to the
-// same components and is stable; every problem offset lies in the input.
+// same components and is stable; every problem offset lies in the input;
+// the result's fields are recognized as Parse's reading (asParsed) and
+// Offset returns the recorded offsets.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"ftp://@host.com/", "ftp://foo:@host.com/", "ftp://myname@host.dom/%2Fetc/motd;type=a",
@@ -32,6 +34,17 @@ func FuzzParse(f *testing.F) {
 		for _, p := range u.Problems {
 			if p.Offset < 0 || p.Offset > len(s) || p.Severity == Error {
 				t.Fatalf("Parse(%q): bad problem %v", s, p)
+			}
+		}
+		// Parse's result is what asParsed recognizes, so the public
+		// functions trust its offsets and problems (and do not read it
+		// again).
+		if !u.asParsed() {
+			t.Fatalf("Parse(%q) is not asParsed: %+v", s, u)
+		}
+		for c := SchemeComponent; c < numComponents; c++ {
+			if o := u.Offset(c); o != int(u.off[c]) {
+				t.Fatalf("Parse(%q): Offset(%d) = %d, recorded %d", s, c, o, u.off[c])
 			}
 		}
 		out := u.String()

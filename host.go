@@ -4,7 +4,7 @@ package locator
 // (RFC 4291 §2.2, as RFC 2732 writes it inside brackets): eight groups of
 // one to four hex digits, one "::" standing for one or more zero groups,
 // and optionally a dotted IPv4 address in place of the last two groups.
-// Zone identifiers are not part of RFC 2732 and are refused.
+// A zone identifier (RFC 6874) is not part of it: Parse splits it off.
 func validIPv6(s string) bool {
 	groups := 0
 	elided := false

@@ -1,15 +1,28 @@
 package locator
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Normalize returns u in its normal form, a new URL; u is not changed.
 // Two URLs are equivalent (Equal) when their normal forms have the same
 // components. The steps, in order:
 //
-//  1. The scheme and the host are written in lower case: "the scheme is
-//     case-insensitive" (RFC 1738 §2.1, "programs interpreting URLs
-//     should treat upper case letters as equivalent to lower case"), and
-//     host names are (RFC 1738 §3.1 hostname; RFC 3986 §6.2.2.1).
+//  1. The scheme is written in lower case: "programs interpreting URLs
+//     should treat upper case letters as equivalent to lower case" (RFC
+//     1738 §2.1). The host is taken in two steps, in this order: first
+//     its escapes as in step 3 (an escaped unreserved octet decoded,
+//     hex digits in upper case; %50 is "P"), then the name itself:
+//     written in ASCII, each internationalized label as its A-label, in
+//     lower case (ASCIIHost: IDNA2008/UTS #46; "BÜCHER.example" is
+//     "xn--bcher-kva.example"), for host names are case-insensitive (RFC
+//     1738 §3.1, RFC 3986 §6.2.2.1) and DNS knows a name only in its
+//     ASCII form (RFC 5890 §2.3.2.1). A host IDNA refuses ("a_b", a
+//     label edged with '-') keeps its characters, its ASCII letters
+//     lowered (those of an escape excepted). Decoding before lowering
+//     is what makes the normal form a fixed point: "%50" becomes "p",
+//     not "P".
 //  2. A port that is the scheme's default (RFC 1738 §3: http 80, ftp 21,
 //     gopher 70, ...) or empty ("http://h:/") is removed; another port
 //     is written without leading zeros (RFC 3986 §6.2.3).
@@ -37,16 +50,19 @@ import "strconv"
 //     Normalizer: the ftp typecode's case, gopher's default type "1".
 //
 // The result is parsed again, so its Input is its text and its Problems
-// describe the normal form.
+// describe the normal form. Normalize(Normalize(u)) has the components
+// of Normalize(u). A URL built or changed by hand is normalized as
+// Parse(u.String()) reads it (as it stands when that does not parse).
 func Normalize(u *URL) *URL {
 	if u == nil {
 		return nil
 	}
+	u = canonical(u)
 	n := *u
 	n.Problems = nil
 	n.off = [numComponents]int32{}
 	n.Scheme = lowerASCII(u.Scheme)
-	n.Host = normEscapes(lowerASCII(u.Host), false, true)
+	n.Host = normHost(u.Host)
 	syn, _ := SchemeSyntax(n.Scheme)
 	if n.HasPort {
 		if v, ok := portNumber(n.Port); !ok {
@@ -158,6 +174,34 @@ func normEscapes(s string, search, host bool) string {
 			continue
 		}
 		b = append(b, c)
+	}
+	return string(b)
+}
+
+// normHost is step 1 of Normalize for a host: escapes first, then the
+// name (ASCIIHost, or lower case where IDNA refuses it).
+func normHost(h string) string {
+	h = normEscapes(h, false, true)
+	if a, err := ASCIIHost(h); err == nil {
+		return a
+	}
+	return lowerHost(h)
+}
+
+// lowerHost lowers the ASCII letters of h but those of an escape's hex
+// digits, which normEscapes wrote in upper case.
+func lowerHost(h string) string {
+	if strings.IndexByte(h, '%') < 0 {
+		return lowerASCII(h)
+	}
+	b := []byte(h)
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '%' && i+2 < len(b) && IsHex(b[i+1]) && IsHex(b[i+2]):
+			i += 2
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
 	}
 	return string(b)
 }

@@ -39,6 +39,13 @@ func TestNormalize(t *testing.T) {
 		{"http://h/a#F%6f%2f", "http://h/a#Fo%2F", "the fragment too"},
 		{"http://U%73er:p%41ss@h/", "http://User:pAss@h/", "user and password too"},
 		{"http://h/a?b/../c", "http://h/a?b/../c", "not in a search"},
+		{"http://BÜCHER.example/", "http://xn--bcher-kva.example/", "a U-label becomes its A-label (ASCIIHost)"},
+		{"http://XN--BCHER-KVA.example/", "http://xn--bcher-kva.example/", "an A-label in lower case"},
+		{"http://%50%41th.Example/", "http://path.example/", "escapes in the host decoded, then lowered"},
+		{"0://%50", "0://p", "issue 17: decoded before lowered, so a fixed point"},
+		{"http://A_B.example/", "http://a_b.example/", "a host IDNA refuses is lowered"},
+		{"http://A%3Ab%2f/", "http://a%3Ab%2F/", "a reserved escape in a host stays, its hex in upper case"},
+		{"http://[FE80::A%25Eth0]/", "http://[fe80::a%25Eth0]/", "IPv6 in lower case, its zone as written"},
 	} {
 		u, err := locator.Parse(tc.in)
 		if err != nil {
@@ -85,8 +92,8 @@ func TestNormalizeSchemeHook(t *testing.T) {
 }
 
 // TestNormalizeCorpus: over the URL corpora, the normal form is a fixed
-// point (Normalize is idempotent), it reads back through Parse, it is
-// Equal to the original, and Normalize never panics.
+// point (Normalize is idempotent), it reads back through Parse to the same
+// components, and the properties of checkNormalForm hold.
 func TestNormalizeCorpus(t *testing.T) {
 	urls := loadURLs(t, 7)
 	changed := 0
@@ -103,28 +110,111 @@ func TestNormalizeCorpus(t *testing.T) {
 		if err != nil || !v.SameComponents(n) {
 			t.Fatalf("normal form %q of %q does not read back: %v", s, u.String(), err)
 		}
-		if !locator.Equal(u, n) {
-			t.Fatalf("%q is not Equal to its normal form %q", u.String(), s)
-		}
+		checkNormalForm(t, u)
 	}
 	t.Logf("%d corpus URLs normalized, %d changed", len(urls), changed)
 }
 
-func FuzzNormalize(f *testing.F) {
-	for _, s := range []string{"HTTP://H:80/%7e/./a/../b?%2b#%41", "ftp://h/a;type=I", "gopher://h/1/../x", "file:/a/..", "http://h/%", "news:a@b", "http://[::1]:0080/"} {
-		f.Add(s)
+// checkNormalForm: properties of Normalize and Equal that can fail
+// (Equal(u, Normalize(u)) cannot: Equal compares normal forms). The
+// normal form is a fixed point; its text reads back to the same
+// components; it keeps the scheme in lower case and its host has no
+// upper-case ASCII letter outside an escape or an IPv6 zone; Equal is
+// symmetric and implies the same scheme; a URL is Equal to the URL its
+// normal form's text reads as.
+func checkNormalForm(t *testing.T, u *locator.URL) {
+	t.Helper()
+	n := locator.Normalize(u)
+	again := locator.Normalize(n)
+	if !again.SameComponents(n) || again.String() != n.String() {
+		t.Fatalf("not idempotent: %q → %q → %q", u, n, again)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	v, err := locator.Parse(n.String())
+	if err != nil {
+		return // a normal form Parse refuses (a scheme's rules); nothing to compare
+	}
+	if !v.SameComponents(n) {
+		t.Fatalf("normal form %q of %q reads back otherwise: %+v", n, u, v)
+	}
+	if !locator.Normalize(v).SameComponents(n) {
+		t.Fatalf("normal form %q of %q: its reading normalizes to %q", n, u, locator.Normalize(v))
+	}
+	if n.Scheme != strings.ToLower(u.Scheme) {
+		t.Fatalf("Normalize(%q): scheme %q", u, n.Scheme)
+	}
+	h := n.Host
+	if z := strings.Index(h, "%25"); z >= 0 && strings.IndexByte(h, ':') >= 0 {
+		h = h[:z]
+	}
+	for i := 0; i < len(h); i++ {
+		if h[i] == '%' {
+			i += 2
+			continue
+		}
+		if 'A' <= h[i] && h[i] <= 'Z' {
+			t.Fatalf("Normalize(%q): host %q has upper case", u, n.Host)
+		}
+	}
+	if !locator.Equal(u, v) || !locator.Equal(v, u) {
+		t.Fatalf("%q is not Equal to the reading %q of its normal form", u, v)
+	}
+}
+
+// checkEqualPair: Equal is symmetric, implies the same scheme and the same
+// normal form text, and agrees with comparing normal forms' texts.
+func checkEqualPair(t *testing.T, a, b *locator.URL) {
+	t.Helper()
+	e := locator.Equal(a, b)
+	if e != locator.Equal(b, a) {
+		t.Fatalf("Equal(%q, %q) is not symmetric", a, b)
+	}
+	if e != (locator.Normalize(a).String() == locator.Normalize(b).String()) {
+		t.Fatalf("Equal(%q, %q) = %v, normal forms %q and %q", a, b, e, locator.Normalize(a), locator.Normalize(b))
+	}
+	if e && a.Scheme != b.Scheme && strings.ToLower(a.Scheme) != strings.ToLower(b.Scheme) {
+		t.Fatalf("Equal(%q, %q) with schemes %q and %q", a, b, a.Scheme, b.Scheme)
+	}
+}
+
+func TestEqualIDNA(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"http://bücher.example/", "http://xn--bcher-kva.example/", true},
+		{"http://BÜCHER.example/", "http://XN--BCHER-KVA.EXAMPLE:80/", true},
+		{"http://bücher.example/", "http://bucher.example/", false},
+		{"http://%50/", "http://p/", true},
+		{"ftp://bücher.example/", "http://xn--bcher-kva.example/", false},
+	} {
+		a, err1 := locator.Parse(tc.a)
+		b, err2 := locator.Parse(tc.b)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if got := locator.Equal(a, b); got != tc.want {
+			t.Errorf("Equal(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		checkEqualPair(t, a, b)
+	}
+}
+
+// FuzzNormalize: the properties of checkNormalForm for every input Parse
+// reads, and of checkEqualPair for it and the input's other reading (the
+// second argument).
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"HTTP://H:80/%7e/./a/../b?%2b#%41", "ftp://h/a;type=I", "gopher://h/1/../x", "file:/a/..", "http://h/%", "news:a@b", "http://[::1]:0080/",
+		"0://%50", "http://BÜCHER.example/", "http://[fe80::1%25eth0]/"} {
+		f.Add(s, "http://h/")
+	}
+	f.Fuzz(func(t *testing.T, s, s2 string) {
 		u, err := locator.Parse(s)
 		if err != nil {
 			return
 		}
-		n := locator.Normalize(u)
-		if again := locator.Normalize(n); !again.SameComponents(n) {
-			t.Fatalf("not idempotent: %q → %q → %q", s, n.String(), again.String())
-		}
-		if !locator.Equal(u, n) {
-			t.Fatalf("%q not Equal to its normal form %q", s, n.String())
+		checkNormalForm(t, u)
+		if v, err := locator.Parse(s2); err == nil {
+			checkEqualPair(t, u, v)
 		}
 	})
 }

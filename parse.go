@@ -11,15 +11,27 @@ import (
 // uses it or the part begins with "//". A leading "URL:" and the wrappers
 // "<...>" and "<URL:...>" of the RFC's Appendix are removed first.
 //
+// The "URL:" prefix is removed once, and a scheme named "url" is refused
+// (an Error of rule "prefixedurl"): "URL:URL:x" or "url:url:x" would
+// otherwise read as a URL of scheme "url" whose String, "url:x", reads as
+// the prefix and "x". So every URL Parse returns is written by String as
+// text Parse reads back to the same components.
+//
 // Parse is lenient: unsafe characters, an upper-case scheme, a bad escape
 // and the like are read and recorded in u.Problems. It fails with a
 // *ParseError only when the input cannot be read as an absolute URL: no
 // scheme, a relative reference, a host with characters outside any host
-// grammar, a port that is not a number in range.
+// grammar, a port that is not a number in range, or an input longer than
+// MaxInput bytes.
 func Parse(s string) (*URL, error) {
 	u := &URL{Input: s}
 	p := parser{u: u, s: s}
-	p.parse()
+	if len(s) > inputLimit {
+		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(s))+" bytes, longer than the "+
+			strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
+	} else {
+		p.parse()
+	}
 	if p.failed {
 		e := &ParseError{Input: s, Problems: u.Problems}
 		for _, q := range u.Problems {
@@ -32,6 +44,21 @@ func Parse(s string) (*URL, error) {
 	}
 	return u, nil
 }
+
+// MaxInput is the length, in bytes, of the longest input Parse reads:
+// offsets into the input are kept as 32-bit integers so that a URL value
+// stays small (see URL). A longer input is refused with a *ParseError
+// (rule "url") rather than read with offsets that wrap.
+const MaxInput = maxInput
+
+const maxInput = 1<<31 - 1
+
+// inputLimit is MaxInput; tests lower it to check the refusal without
+// building a 2 GiB string.
+var inputLimit = maxInput
+
+// Every offset below maxInput fits in the URL's int32 offsets.
+var _ = int32(maxInput)
 
 type parser struct {
 	u      *URL
@@ -153,6 +180,11 @@ func (p *parser) parse() {
 		p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
 	} else {
 		u.Scheme = s[start:i]
+	}
+	if u.Scheme == "url" {
+		p.add(start, Error, "prefixedurl", "\"URL:\" is the prefix of RFC 1738 Appendix and is removed once; "+
+			"a URL whose scheme is \"url\" could not be written so that it reads back")
+		return
 	}
 	entry := findScheme(u.Scheme)
 	known := entry != nil
@@ -361,11 +393,22 @@ func (p *parser) authority(i, end int, known bool) int {
 		}
 		u.Host = s[hostStart+1 : close]
 		u.off[HostComponent] = int32(hostStart + 1)
-		if !validIPv6(u.Host) {
+		addr, zone := u.Host, -1
+		if z := strings.Index(addr, "%25"); z >= 0 {
+			addr, zone = addr[:z], hostStart+1+z
+		}
+		if !validIPv6(addr) {
 			p.add(hostStart+1, Error, "host", "not an IPv6 address: "+strconv.Quote(u.Host)+" (RFC 2732)")
 			return aEnd
 		}
 		p.add(hostStart, Violation, "host", "an IPv6 literal is an extension (RFC 2732), outside RFC 1738's hostname and hostnumber")
+		if zone >= 0 {
+			if !validZone(s[zone+3 : close]) {
+				p.add(zone, Error, "host", "an IPv6 zone identifier is \"%25\" and 1*( unreserved / pct-encoded ) (RFC 6874 §2)")
+				return aEnd
+			}
+			p.add(zone, Violation, "host", "an IPv6 zone identifier (RFC 6874 \"%25\") is outside RFC 1738 and RFC 2732")
+		}
 		hostEnd = close + 1
 		if hostEnd < aEnd {
 			if s[hostEnd] != ':' {
@@ -423,12 +466,15 @@ func (p *parser) host(i, end int, known bool) int {
 // is a hostname with no label empty or edged with '-' and a toplabel
 // beginning with a letter: one with nothing to report.
 func plainHostname(h string) bool {
+	if len(h) > maxHostname {
+		return false
+	}
 	start := 0
 	for k := 0; k <= len(h); k++ {
 		if k < len(h) && h[k] != '.' {
 			continue
 		}
-		if k == start || h[start] == '-' || h[k-1] == '-' {
+		if k == start || h[start] == '-' || h[k-1] == '-' || k-start > maxLabel {
 			return false
 		}
 		if k == len(h) {
@@ -438,6 +484,14 @@ func plainHostname(h string) bool {
 	}
 	return false
 }
+
+// The lengths of RFC 1034 §3.1: "labels must be 63 characters or less",
+// and a name is at most 255 octets on the wire, 253 written (without a
+// final "."; RFC 1123 §2.1).
+const (
+	maxLabel    = 63
+	maxHostname = 253
+)
 
 // hostOctets is host's slow path: it judges each octet and label and
 // reports what it finds.
@@ -478,6 +532,14 @@ func (p *parser) hostOctets(i, end int, known bool) int {
 		labels++
 		label := s[labelStart:j]
 		last := j == end || s[j] == ':'
+		if len(label) > maxLabel {
+			p.add(labelStart, Violation, "domainlabel", "a label is at most 63 octets (RFC 1034 §3.1); this one has "+strconv.Itoa(len(label)))
+		}
+		if last {
+			if n := j - i; n > maxHostname && !(n == maxHostname+1 && s[j-1] == '.') {
+				p.add(i, Violation, "hostname", "a host name is at most 253 octets (RFC 1034 §3.1: 255 on the wire); this one has "+strconv.Itoa(n))
+			}
+		}
 		switch {
 		case label == "":
 			if j == i && last {
@@ -515,6 +577,26 @@ func (p *parser) hostOctets(i, end int, known bool) int {
 		j++
 		labelStart = j
 	}
+}
+
+// validZone reports whether z is an RFC 6874 §2 ZoneID: one or more
+// unreserved characters (RFC 3986 §2.3: ALPHA DIGIT "-" "." "_" "~") or
+// escapes.
+func validZone(z string) bool {
+	if z == "" {
+		return false
+	}
+	for i := 0; i < len(z); i++ {
+		c := z[i]
+		switch {
+		case isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_' || c == '~':
+		case c == '%' && i+2 < len(z) && IsHex(z[i+1]) && IsHex(z[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func allDigitsOrDots(s string) bool {

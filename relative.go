@@ -23,11 +23,13 @@ import (
 // returned. Under Draft1993 a full form of the base's scheme is read as a
 // partial form, so a target such as "file:foo" (a rootless path) seen from
 // "file:/etc/" is reached by nothing, and its full form is returned too.
-// A nil target gives "".
+// A nil target gives "". A URL built or changed by hand is read as
+// Parse(u.String()) reads it (as it stands when that does not parse).
 func Relative(base, target *URL, r Resolution) string {
 	if target == nil {
 		return ""
 	}
+	target, base = canonical(target), canonical(base)
 	full := target.String()
 	if base == nil || base.Scheme != target.Scheme {
 		return full

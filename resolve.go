@@ -103,12 +103,15 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // alone names the base itself. See docs/relate.md.
 //
 // The result is what Parse makes of the composed text, so its Input,
-// offsets and Problems describe it. Resolve fails, with a *ResolveError,
+// offsets and Problems describe it. A base built or changed by hand is
+// read as Parse(base.String()) reads it (as it stands when that does not
+// parse). Resolve fails, with a *ResolveError,
 // only when base is nil or that text cannot be parsed.
 func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	if base == nil {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
+	base = canonical(base)
 	ref = unwrapRef(ref)
 	var buf [128]byte
 	b := buf[:0]

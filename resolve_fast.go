@@ -7,12 +7,12 @@ import "unsafe"
 // (in lower case) and ":", as every result of a reference without a
 // scheme of its own does. The scheme is then known and needs no reading;
 // and when the text goes on with "//" and base's authority byte for byte
-// (the usual case, RFC 3986 §5.2.2 "T.authority = Base.authority"), Parse
-// would read that authority exactly as it read it in base.Input: same
-// text, same scheme, ended by the same kind of delimiter. So when base
-// carries no problem within its authority, the authority's fields and
-// offsets are taken from base, shifted, and only the rest (path, search,
-// fragment, the scheme's own rules) is read and judged, as Parse does.
+// (the usual case, RFC 3986 §5.2.2 "T.authority = Base.authority"), and
+// those fields are ones Parse reads back without a problem (copyAuthority
+// checks them, trusting nothing cached in base), Parse would read that
+// authority into the same fields: the authority's fields are taken from
+// base, and only the rest (path, search, fragment, the scheme's own
+// rules) is read and judged, as Parse does.
 // The result, Problems and offsets included, is what Parse returns for
 // the same text; TestResolveReadsAsParse and FuzzResolve compare the two.
 //
@@ -23,7 +23,7 @@ import "unsafe"
 func parseResolved(b []byte, base *URL) (*URL, bool) {
 	sc := base.Scheme
 	n := len(sc)
-	if n == 0 || len(b) <= n || b[n] != ':' || string(b[:n]) != sc || isSpace(b[len(b)-1]) ||
+	if n == 0 || len(b) <= n || len(b) > inputLimit || b[n] != ':' || string(b[:n]) != sc || isSpace(b[len(b)-1]) ||
 		(n == 3 && hasPrefixFold(string(b[:4]), 0, "url:")) {
 		return nil, false
 	}
@@ -70,64 +70,116 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 }
 
 // copyAuthority sets the authority fields and offsets of u, the URL being
-// read from s, from base's, and returns where the authority ends in
-// s, when s[len(scheme)+3:] begins with base's authority as base.Input
-// holds it, Parse found no problem in it, and s ends it where Parse
-// ended it in base.Input (at "/", "#" or the end, or "?" where the scheme
-// has a search). Otherwise it returns -1 and sets nothing.
+// read from s, from base's, and returns where the authority ends in s,
+// when s[len(scheme)+3:] holds base's authority as String writes it, s
+// ends it there as Parse would (at "/", "#" or the end, or "?" where the
+// scheme has a search), and its fields are ones Parse reads back
+// unchanged and without a problem: a user and password of unreserved
+// octets and ";&=" ("?" too where it begins no search), a hostname that
+// cleanHost accepts, and no port or the scheme's default port.
+// Otherwise it returns -1 and sets nothing, and the caller reads the
+// authority as Parse does.
 //
-// A URL not made by Parse, or changed since, fails these checks: its
-// authority must be the text of base.Input between "//" and the path, its
-// fields the text at their offsets.
+// It trusts neither base.Input, nor its offsets, nor its Problems: only
+// the fields, checked here, so that a URL a caller changed cannot make
+// the result differ from what Parse reads.
 func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
-	if !base.Authority {
+	if !base.Authority || !cleanLogin(base.User, syn) || !cleanHost(base.Host) ||
+		(!base.HasUser && (base.User != "" || base.HasPassword)) {
 		return -1
 	}
-	in := base.Input
-	n := len(base.Scheme)
-	so := int(base.off[SchemeComponent])
-	ua := int(base.off[UserComponent])
-	ae := int(base.off[PathComponent])
-	if base.HasPath {
-		ae--
-	}
-	if ua != so+n+3 || ae < ua || ae > len(in) || !hasPrefixFold(in, so, base.Scheme) ||
-		in[so+n] != ':' || in[so+n+1] != '/' || in[so+n+2] != '/' {
+	if base.HasPassword && !cleanLogin(base.Password, syn) {
 		return -1
 	}
-	auth := in[ua:ae]
-	t := n + 3 + len(auth) // where the authority would end in s
-	if t > len(s) || s[n+3:t] != auth || (t < len(s) && s[t] != '/' && s[t] != '#' && (s[t] != '?' || !syn.Search)) {
-		return -1
-	}
-	// Every problem Parse finds in an authority has an offset within it
-	// (at its end, for an empty host or trailing white space).
-	for i := range base.Problems {
-		if o := base.Problems[i].Offset; o >= ua && o <= ae {
+	if base.HasPort {
+		if v, ok := portNumber(base.Port); !ok || base.Port == "" || (syn.DefaultPort != 0 && v != syn.DefaultPort) {
 			return -1
 		}
 	}
-	// Strings that share memory compare at once.
-	if !within(in, base.off[UserComponent], base.User) || !within(in, base.off[PasswordComponent], base.Password) ||
-		!within(in, base.off[HostComponent], base.Host) || !within(in, base.off[PortComponent], base.Port) {
+	n := len(base.Scheme)
+	i := n + 3
+	at := func(f string) bool {
+		if len(s)-i < len(f) || s[i:i+len(f)] != f {
+			return false
+		}
+		i += len(f)
+		return true
+	}
+	var ou, op, oh, oo int
+	ou, op = i, i
+	if base.HasUser {
+		if !at(base.User) {
+			return -1
+		}
+		op = i
+		if base.HasPassword {
+			if !at(":") {
+				return -1
+			}
+			op = i
+			if !at(base.Password) {
+				return -1
+			}
+		}
+		if !at("@") {
+			return -1
+		}
+	}
+	oh = i
+	if !at(base.Host) {
 		return -1
 	}
-	d := int32(n+3) - int32(ua) // from offsets in base.Input to offsets in s
-	for c := UserComponent; c <= PortComponent; c++ {
-		u.off[c] = base.off[c] + d
+	oo = i
+	if base.HasPort {
+		if !at(":") {
+			return -1
+		}
+		oo = i
+		if !at(base.Port) {
+			return -1
+		}
 	}
-	u.User = s[u.off[UserComponent] : int(u.off[UserComponent])+len(base.User)]
-	u.Password = s[u.off[PasswordComponent] : int(u.off[PasswordComponent])+len(base.Password)]
-	u.Host = s[u.off[HostComponent] : int(u.off[HostComponent])+len(base.Host)]
-	u.Port = s[u.off[PortComponent] : int(u.off[PortComponent])+len(base.Port)]
+	t := i
+	if t < len(s) && s[t] != '/' && s[t] != '#' && (s[t] != '?' || !syn.Search) {
+		return -1
+	}
+	u.off[UserComponent], u.off[PasswordComponent] = int32(ou), int32(op)
+	u.off[HostComponent], u.off[PortComponent] = int32(oh), int32(oo)
+	if base.HasUser {
+		u.User = s[ou : ou+len(base.User)]
+		if base.HasPassword {
+			u.Password = s[op : op+len(base.Password)]
+		}
+	}
+	u.Host = s[oh : oh+len(base.Host)]
+	if base.HasPort {
+		u.Port = s[oo : oo+len(base.Port)]
+	}
 	u.HasUser, u.HasPassword, u.HasPort = base.HasUser, base.HasPassword, base.HasPort
 	return t
 }
 
-// within reports whether field is the text of s at offset off.
-func within(s string, off int32, field string) bool {
-	o := int(off)
-	return o >= 0 && o+len(field) <= len(s) && s[o:o+len(field)] == field
+// cleanHost reports whether h is a hostname Parse reads without a
+// problem: letters, digits, '-' and '.' in well-formed labels.
+func cleanHost(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if hostOK[h[i]] == 0 {
+			return false
+		}
+	}
+	return plainHostname(h)
+}
+
+// cleanLogin reports whether a user or password is octets Parse reads
+// in a login part without a problem and without ending it: userOK's, but
+// "?" where it begins a search.
+func cleanLogin(f string, syn *Syntax) bool {
+	for i := 0; i < len(f); i++ {
+		if userOK[f[i]] == 0 || (f[i] == '?' && syn.Search) {
+			return false
+		}
+	}
+	return true
 }
 
 // newURLText returns a new URL and a string holding a copy of b, from one

@@ -83,19 +83,59 @@ const (
 )
 
 // Offset returns the byte offset in u.Input where component c begins (for
-// an absent component, where it would begin). For a URL that was not made
-// by Parse it returns 0.
+// an absent component, where it would begin). It returns 0 for a URL that
+// was not made by Parse, and for a component whose field was changed
+// since so that u.Input no longer holds it at that offset.
 func (u *URL) Offset(c Component) int {
 	if c < 0 || c >= numComponents {
 		return 0
 	}
-	return int(u.off[c])
+	o := int(u.off[c])
+	if o < 0 || o > len(u.Input) {
+		return 0
+	}
+	var f string
+	switch c {
+	case SchemeComponent:
+		if !hasPrefixFold(u.Input, o, u.Scheme) {
+			return 0
+		}
+		return o
+	case UserComponent:
+		f = u.User
+	case PasswordComponent:
+		f = u.Password
+	case HostComponent:
+		f = u.Host
+	case PortComponent:
+		f = u.Port
+	case PathComponent:
+		f = u.Path
+	case SearchComponent:
+		f = u.Search
+	case FragmentComponent:
+		f = u.Fragment
+	}
+	if !strings.HasPrefix(u.Input[o:], f) {
+		return 0
+	}
+	return o
 }
 
 // Conforms reports whether u conforms to RFC 1738: no problem of severity
 // Violation or Error was found (warnings are security notes, not
-// departures from the grammar).
+// departures from the grammar). u.Problems answers when u's fields are
+// still what Parse read from u.Input; for a URL built or changed by hand
+// the answer is that for Parse(u.String()), and false when that text does
+// not parse.
 func (u *URL) Conforms() bool {
+	if !u.asParsed() {
+		v, err := Parse(u.String())
+		if err != nil {
+			return false
+		}
+		u = v
+	}
 	for _, p := range u.Problems {
 		if p.Severity >= Violation {
 			return false
@@ -106,8 +146,10 @@ func (u *URL) Conforms() bool {
 
 // EffectivePort returns the port as a number: the one written, or the
 // scheme's default when none is written (or it is empty). It returns 0
-// when there is neither.
+// when there is neither. A URL built or changed by hand is read as
+// Parse(u.String()) reads it (as it stands when that does not parse).
 func (u *URL) EffectivePort() int {
+	u = canonical(u)
 	if u.HasPort && u.Port != "" {
 		n := 0
 		for i := 0; i < len(u.Port); i++ {
@@ -196,6 +238,9 @@ func (u *URL) String() string {
 func (u *URL) asWritten() (string, bool) {
 	in := u.Input
 	i := int(u.off[SchemeComponent])
+	if i < 0 || i > len(in) {
+		return "", false
+	}
 	at := func(s string) bool {
 		if i+len(s) > len(in) || in[i:i+len(s)] != s {
 			return false
@@ -250,4 +295,147 @@ func (u *URL) SameComponents(v *URL) bool {
 		u.Path == v.Path && u.HasPath == v.HasPath &&
 		u.Search == v.Search && u.HasSearch == v.HasSearch &&
 		u.Fragment == v.Fragment && u.HasFragment == v.HasFragment
+}
+
+// asParsed reports whether u's fields are, byte for byte, what Parse read
+// from u.Input at the offsets it recorded: each component stands in
+// u.Input at its own offset, joined by exactly the delimiters String
+// writes, from the scheme to the end of the text Parse read (only the
+// white space and wrapper Parse removes may follow). Then u.Problems and
+// the offsets describe u, and Parse(u.String()) has u's components. A URL
+// built by hand, or one whose fields or Has flags a caller changed, fails
+// the test, and the functions that rely on it read Parse(u.String())
+// instead (canonical).
+func (u *URL) asParsed() bool {
+	in := u.Input
+	if u.Scheme == "" || len(in) > inputLimit {
+		return false
+	}
+	i := int(u.off[SchemeComponent])
+	if i < 0 || i > len(in) || !hasPrefixFold(in, i, u.Scheme) {
+		return false
+	}
+	for k := 0; k < len(u.Scheme); k++ {
+		if class[u.Scheme[k]]&(cScheme|cHialpha) != cScheme {
+			return false
+		}
+	}
+	i += len(u.Scheme)
+	lit := func(s string) bool {
+		if len(in)-i < len(s) || in[i:i+len(s)] != s {
+			return false
+		}
+		i += len(s)
+		return true
+	}
+	field := func(c Component, f string) bool {
+		if int(u.off[c]) != i {
+			return false
+		}
+		return lit(f)
+	}
+	if !lit(":") {
+		return false
+	}
+	if u.Authority {
+		if !lit("//") {
+			return false
+		}
+		if u.HasUser {
+			if !field(UserComponent, u.User) {
+				return false
+			}
+			if u.HasPassword {
+				if !lit(":") || !field(PasswordComponent, u.Password) {
+					return false
+				}
+			} else if u.Password != "" || int(u.off[PasswordComponent]) != i {
+				return false
+			}
+			if !lit("@") {
+				return false
+			}
+		} else if u.User != "" || u.Password != "" || u.HasPassword ||
+			int(u.off[UserComponent]) != i || int(u.off[PasswordComponent]) != i {
+			return false
+		}
+		if strings.IndexByte(u.Host, ':') >= 0 {
+			if !lit("[") || !field(HostComponent, u.Host) || !lit("]") {
+				return false
+			}
+		} else if !field(HostComponent, u.Host) {
+			return false
+		}
+		if u.HasPort {
+			if !lit(":") || !field(PortComponent, u.Port) {
+				return false
+			}
+		} else if u.Port != "" || int(u.off[PortComponent]) != i {
+			return false
+		}
+		if u.HasPath {
+			if !lit("/") {
+				return false
+			}
+		} else if u.Path != "" {
+			return false
+		}
+	} else if u.HasUser || u.HasPassword || u.HasPort || !u.HasPath || u.User != "" || u.Password != "" || u.Host != "" || u.Port != "" {
+		return false
+	}
+	if !field(PathComponent, u.Path) {
+		return false
+	}
+	if u.HasSearch {
+		if !lit("?") || !field(SearchComponent, u.Search) {
+			return false
+		}
+	} else if u.Search != "" || int(u.off[SearchComponent]) != i {
+		return false
+	}
+	if u.HasFragment {
+		if !lit("#") || !field(FragmentComponent, u.Fragment) {
+			return false
+		}
+	} else if u.Fragment != "" || int(u.off[FragmentComponent]) != i {
+		return false
+	}
+	// What follows is what Parse removed: white space, and the ">" of a
+	// wrapper that a "<" opened; the text Parse read ends with no white
+	// space.
+	if i > 0 && isSpace(in[i-1]) {
+		return false
+	}
+	j := 0
+	for j < len(in) && isSpace(in[j]) {
+		j++
+	}
+	wrapped := j < len(in) && in[j] == '<'
+	for i < len(in) && isSpace(in[i]) {
+		i++
+	}
+	if wrapped {
+		if i == len(in) || in[i] != '>' {
+			return false
+		}
+		i++
+		for i < len(in) && isSpace(in[i]) {
+			i++
+		}
+	}
+	return i == len(in)
+}
+
+// canonical returns u when its fields are what Parse read (asParsed),
+// else Parse(u.String()) when that text parses, else u: the value the
+// public functions work on, so that a URL changed by hand gives the
+// answers its text gives, and never one that trusts stale offsets.
+func canonical(u *URL) *URL {
+	if u == nil || u.asParsed() {
+		return u
+	}
+	if v, err := Parse(u.String()); err == nil {
+		return v
+	}
+	return u
 }

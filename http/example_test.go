@@ -20,6 +20,22 @@ func ExampleNewRequest() {
 	// GET http://ds.internic.net/instructions/overview.html HTTP/1.0
 }
 
+// An https URL through a proxy: CONNECT opens a tunnel (RFC 9110
+// §9.3.6), and the origin-form request goes through it under TLS.
+func ExampleNewProxyRequest() {
+	u, _ := locator.Parse("https://BÜCHER.example/a?q")
+	p, _ := http.NewProxyRequest(u)
+	fmt.Println(p.Line())
+	fmt.Println("Host:", p.Host)
+	fmt.Println(p.Tunnel.Line())
+	fmt.Println("Host:", p.Tunnel.Host)
+	// Output:
+	// CONNECT xn--bcher-kva.example:443 HTTP/1.1
+	// Host: xn--bcher-kva.example:443
+	// GET /a?q HTTP/1.0
+	// Host: xn--bcher-kva.example
+}
+
 func ExampleBuild() {
 	s, _ := http.Build(http.Ref{Host: "example.com", Segments: []string{"a b", "c/d"}, Search: "q=x y", HasSearch: true})
 	fmt.Println(s)

@@ -9,7 +9,9 @@ import (
 
 // Explain says for a person what u stands for: the server to connect to,
 // the request line and Host header (NewRequest), what is left out, and
-// the absolute form a proxy would be sent.
+// the absolute form a proxy would be sent (for https, the CONNECT that
+// opens a tunnel, then the request in it: RFC 9110 §9.3.6). A host name
+// with non-ASCII characters is shown in its A-label form, as it is sent.
 func (Rules) Explain(u *locator.URL) string {
 	var b strings.Builder
 	r, err := NewRequest(u)
@@ -33,7 +35,17 @@ func (Rules) Explain(u *locator.URL) string {
 		b.WriteString("The fragment " + strconv.Quote(u.Fragment) + " is not sent; the client uses it within the object it gets.\n")
 	}
 	if p, err := NewProxyRequest(u); err == nil {
-		b.WriteString("Through a proxy: " + p.Line() + "\n")
+		if p.Tunnel != nil {
+			// RFC 9110 §9.3.6: the proxy opens a tunnel; TLS and the
+			// request above go through it.
+			b.WriteString("Through a proxy: " + p.Line() + "\n")
+			b.WriteString("  Host: " + p.Host + "\n")
+			b.WriteString("then, once the proxy answers 2xx, TLS with " + strings.TrimSuffix(p.Tunnel.Addr, port) + " through the tunnel, and in it\n")
+			b.WriteString("  " + p.Tunnel.Line() + "\n")
+			b.WriteString("  Host: " + p.Tunnel.Host + "\n")
+		} else {
+			b.WriteString("Through a proxy: " + p.Line() + "\n")
+		}
 	}
 	return b.String()
 }

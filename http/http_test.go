@@ -98,7 +98,11 @@ func TestRequest(t *testing.T) {
 			"ds.internic.net", "ds.internic.net:80", "GET http://ds.internic.net/instructions/overview.html HTTP/1.0"},
 		{"http://a/b/c/d;p?q#f", "GET /b/c/d;p?q HTTP/1.0", "a", "a:80", "GET http://a/b/c/d;p?q HTTP/1.0"},
 		{"HTTP://Host:8080/%7Euser/?", "GET /%7Euser/? HTTP/1.0", "Host:8080", "Host:8080", "GET http://Host:8080/%7Euser/? HTTP/1.0"},
-		{"https://[::1]/x", "GET /x HTTP/1.0", "[::1]", "[::1]:443", "GET https://[::1]/x HTTP/1.0"},
+		// https through a proxy: CONNECT to open a tunnel (RFC 9110 §9.3.6).
+		{"https://[::1]/x", "GET /x HTTP/1.0", "[::1]", "[::1]:443", "CONNECT [::1]:443 HTTP/1.1"},
+		// A host name with non-ASCII characters goes on the wire as its
+		// A-label (issue 8.7); an ASCII host stays as written.
+		{"http://BÜCHER.example:8080/a", "GET /a HTTP/1.0", "xn--bcher-kva.example:8080", "xn--bcher-kva.example:8080", "GET http://xn--bcher-kva.example:8080/a HTTP/1.0"},
 		{"http://u:p@h/x", "GET /x HTTP/1.0", "h", "h:80", "GET http://h/x HTTP/1.0"},
 		// Spaces and other unsafe octets are encoded for the request line;
 		// %0D%0A stays encoded: it is never decoded by the client.
@@ -139,6 +143,51 @@ func TestRequest(t *testing.T) {
 	}
 	if _, err := NewProxyRequest(loctest.MustParse(t, "http:///x")); err == nil {
 		t.Error("NewProxyRequest(http:///x) did not fail")
+	}
+}
+
+// TestProxyConnect: an https URL through a proxy is a CONNECT request in
+// authority form, the port always written, Host the same authority, and
+// the origin-form request inside the tunnel (RFC 9110 §9.3.6, RFC 7231
+// §4.3.6; issue 8.8). http and other schemes keep the absolute form.
+func TestProxyConnect(t *testing.T) {
+	tests := []struct {
+		in, line, host, tunnelLine, tunnelHost string
+	}{
+		{"https://h/x?q#f", "CONNECT h:443 HTTP/1.1", "h:443", "GET /x?q HTTP/1.0", "h"},
+		{"https://u:p@H.example:8443/a%20b", "CONNECT H.example:8443 HTTP/1.1", "H.example:8443", "GET /a%20b HTTP/1.0", "H.example:8443"},
+		{"https://[2001:db8::1]", "CONNECT [2001:db8::1]:443 HTTP/1.1", "[2001:db8::1]:443", "GET / HTTP/1.0", "[2001:db8::1]"},
+		{"https://BÜCHER.example/", "CONNECT xn--bcher-kva.example:443 HTTP/1.1", "xn--bcher-kva.example:443", "GET / HTTP/1.0", "xn--bcher-kva.example"},
+	}
+	for _, tt := range tests {
+		p, err := NewProxyRequest(loctest.MustParse(t, tt.in))
+		if err != nil {
+			t.Errorf("NewProxyRequest(%q): %v", tt.in, err)
+			continue
+		}
+		if p.Line() != tt.line || p.Host != tt.host || p.Method != "CONNECT" || p.Tunnel == nil {
+			t.Errorf("NewProxyRequest(%q) = %q Host %q tunnel %v, want %q Host %q", tt.in, p.Line(), p.Host, p.Tunnel, tt.line, tt.host)
+			continue
+		}
+		if p.Tunnel.Line() != tt.tunnelLine || p.Tunnel.Host != tt.tunnelHost || !p.Tunnel.TLS {
+			t.Errorf("NewProxyRequest(%q).Tunnel = %q Host %q TLS %v, want %q Host %q", tt.in, p.Tunnel.Line(), p.Tunnel.Host, p.Tunnel.TLS, tt.tunnelLine, tt.tunnelHost)
+		}
+	}
+	for _, in := range []string{"http://h/x", "ftp://h/x"} {
+		p, err := NewProxyRequest(loctest.MustParse(t, in))
+		if err != nil || p.Method != "GET" || p.Tunnel != nil || !strings.HasPrefix(p.Line(), "GET "+in+" ") {
+			t.Errorf("NewProxyRequest(%q) = %+v %v, want GET in absolute form", in, p, err)
+		}
+	}
+	// explain says CONNECT, then the request in the tunnel.
+	ex := Rules{}.Explain(loctest.MustParse(t, "https://h/x"))
+	for _, want := range []string{"Through a proxy: CONNECT h:443 HTTP/1.1\n  Host: h:443\n", "through the tunnel, and in it\n  GET /x HTTP/1.0\n  Host: h\n"} {
+		if !strings.Contains(ex, want) {
+			t.Errorf("Explain(https://h/x) lacks %q:\n%s", want, ex)
+		}
+	}
+	if strings.Contains(ex, "GET https://") {
+		t.Errorf("Explain(https://h/x) sends GET to a proxy:\n%s", ex)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
 )
@@ -23,34 +24,33 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := newJSONEncoder(w)
-				status := 0
-				err := eachInput(e, args, func(in string) error {
-					u, perr := locator.Parse(in)
+				status := exitOK
+				st, err := eachInput(e, "check", args, func(it item) error {
+					u, perr := locator.Parse(it.text)
 					probs := problemsOf(u, perr)
 					conforms := perr == nil && u.Conforms()
 					if !conforms {
-						status = 1
+						status = exitNegative
 					}
 					if *asJSON {
-						return enc.Encode(struct {
-							Input    string            `json:"input"`
-							OK       bool              `json:"ok"`
-							Conforms bool              `json:"conforms"`
-							Problems []locator.Problem `json:"problems"`
-						}{in, perr == nil, conforms, probs})
+						return writeJSON(w, &checked{it.text, perr == nil, conforms, probs})
 					}
-					writeCaretReport(w, in, probs, conforms)
+					writeCaretReport(w, it.text, probs, conforms)
 					return nil
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator check: %v\n", err)
-					return 1
-				}
-				return status
+				}, nil)
+				return finish(e, "check", status, st, err)
 			}
 		},
 	})
+}
+
+// checked is the JSON object of `locator check --json`, written through
+// exact (input_escaped when the input is not valid UTF-8).
+type checked struct {
+	Input    string            `json:"input"`
+	OK       bool              `json:"ok"`
+	Conforms bool              `json:"conforms"`
+	Problems []locator.Problem `json:"problems"`
 }
 
 func problemsOf(u *locator.URL, err error) []locator.Problem {
@@ -67,29 +67,23 @@ func problemsOf(u *locator.URL, err error) []locator.Problem {
 }
 
 // writeCaretReport prints the input and, for each problem, a caret under
-// its offset and what is wrong. Control characters in the input are shown
-// as '?' so the caret stays in its column.
+// its offset and what is wrong. Control characters in the input (and
+// octets that are not UTF-8) are shown as '?' (printable), so the
+// terminal is not driven by the input and the caret stays in its column.
 func writeCaretReport(w io.Writer, in string, probs []locator.Problem, conforms bool) {
-	shown := []byte(in)
-	for i, c := range shown {
-		if c < 0x20 || c == 0x7f {
-			shown[i] = '?'
-		}
-	}
+	shown := printable(in)
 	if len(probs) == 0 {
 		fmt.Fprintf(w, "%s\n  ok: conforms to RFC 1738\n\n", shown)
 		return
 	}
 	fmt.Fprintf(w, "%s\n", shown)
 	for _, p := range probs {
-		col := p.Offset
-		if col > len(in) {
-			col = len(in)
-		}
+		col := min(max(p.Offset, 0), len(in))
 		// Count columns in runes up to the offset, so the caret lines up
-		// under multi-byte text.
-		cols := len([]rune(string(shown[:col])))
-		fmt.Fprintf(w, "%s^ %s (%s) at %d: %s\n", strings.Repeat(" ", cols), p.Severity, p.Rule, p.Offset, p.Message)
+		// under multi-byte text; printable keeps one column per rune or
+		// bad octet, so the count is taken on the input itself.
+		cols := utf8.RuneCountInString(in[:col])
+		fmt.Fprintf(w, "%s^ %s (%s) at %d: %s\n", strings.Repeat(" ", cols), p.Severity, printable(p.Rule), p.Offset, printable(p.Message))
 	}
 	if conforms {
 		fmt.Fprintf(w, "  conforms to RFC 1738 (warnings only)\n")

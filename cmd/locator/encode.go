@@ -17,6 +17,9 @@ var encodings = map[string]locator.Encoding{
 	"field":    locator.EncodeField,
 }
 
+// plainText is a --json flag that is never set, for commands without one.
+var plainText bool
+
 func init() {
 	register(&command{
 		name:    "encode",
@@ -34,19 +37,15 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				err := eachInput(e, args, func(s string) error {
+				st, err := eachInput(e, "encode", args, func(it item) error {
 					if *as == "safe" {
-						_, err := fmt.Fprintln(w, locator.MakeSafe(s))
+						_, err := fmt.Fprintln(w, locator.MakeSafe(it.text))
 						return err
 					}
-					_, err := fmt.Fprintln(w, locator.Escape(s, enc))
+					_, err := fmt.Fprintln(w, locator.Escape(it.text, enc))
 					return err
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator encode: %v\n", err)
-					return 1
-				}
-				return 0
+				}, blankLine(w, &plainText))
+				return finish(e, "encode", exitOK, st, err)
 			}
 		},
 	})
@@ -61,21 +60,17 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				status := 0
-				err := eachInput(e, args, func(s string) error {
-					d, derr := locator.Unescape(s)
+				status := exitOK
+				st, err := eachInput(e, "decode", args, func(it item) error {
+					d, derr := locator.Unescape(it.text)
 					if derr != nil {
-						status = 1
-						fmt.Fprintf(e.stderr, "locator decode: %q: %v\n", s, derr)
+						status = exitNegative
+						fmt.Fprintf(e.stderr, "locator decode: %s%q: %s\n", it.where(), it.text, message(derr))
 					}
 					_, err := fmt.Fprintln(w, d)
 					return err
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator decode: %v\n", err)
-					return 1
-				}
-				return status
+				}, blankLine(w, &plainText))
+				return finish(e, "decode", status, st, err)
 			}
 		},
 	})

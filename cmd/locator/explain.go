@@ -25,30 +25,27 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := newJSONEncoder(w)
-				status := 0
-				err := eachInput(e, args, func(in string) error {
-					rec := explainOne(in)
+				status := exitOK
+				st, err := eachInput(e, "explain", args, func(it item) error {
+					rec := explainOne(it.text)
 					if !rec.OK {
-						status = 1
+						status = exitNegative
 					}
 					if *asJSON {
-						return enc.Encode(rec)
+						return writeJSON(w, rec)
 					}
 					writeExplanation(w, rec)
 					return nil
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator explain: %v\n", err)
-					return 1
-				}
-				return status
+				}, nil)
+				return finish(e, "explain", status, st, err)
 			}
 		},
 	})
 }
 
-// explained is the JSON object of `locator explain --json`.
+// explained is the JSON object of `locator explain --json`, written
+// through exact (input_escaped, explanation_escaped, ... when a value is
+// not valid UTF-8).
 type explained struct {
 	Input       string            `json:"input"`
 	OK          bool              `json:"ok"`
@@ -118,19 +115,18 @@ func generic(u *locator.URL) string {
 }
 
 // writeExplanation prints one block per URL for a person: the input, the
-// explanation indented, then the problems.
+// explanation indented, then the problems. Control characters, in the
+// input or in what the explanation quotes of it, are shown as '?'
+// (printable): the input does not drive the terminal.
 func writeExplanation(w io.Writer, rec *explained) {
-	fmt.Fprintf(w, "%s\n", rec.Input)
+	fmt.Fprintf(w, "%s\n", printable(rec.Input))
 	if !rec.OK {
 		fmt.Fprintf(w, "  not a URL\n")
 	}
-	for _, line := range strings.SplitAfter(rec.Explanation, "\n") {
-		if line != "" {
-			fmt.Fprintf(w, "  %s", line)
+	if rec.Explanation != "" {
+		for _, line := range strings.Split(strings.TrimSuffix(rec.Explanation, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", printable(line))
 		}
-	}
-	if rec.Explanation != "" && !strings.HasSuffix(rec.Explanation, "\n") {
-		fmt.Fprintln(w)
 	}
 	if len(rec.Problems) > 0 {
 		fmt.Fprintf(w, "  problems:\n")

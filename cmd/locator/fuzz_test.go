@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -9,14 +9,18 @@ import (
 
 // FuzzParseRecord runs every scheme's rules together, as `locator parse
 // --json` and `locator explain` do: whatever the input, nothing panics,
-// the record is valid JSON, ok agrees with Parse, and every problem's
-// offset lies inside the input.
+// ok agrees with Parse, every problem's offset lies inside the input,
+// and the records written are valid JSON that keep the input's octets
+// exactly (input, or input_escaped when it is not UTF-8) and whose
+// key_escaped siblings read as their keys (checkExact, issue 8.4). A
+// different input (one octet changed) gives different JSON.
 func FuzzParseRecord(f *testing.F) {
 	for _, s := range []string{
 		"ftp://u:p@h:21/a/b;type=d", "gopher://h/7s%09q%09+%091%0D%0A", "mailto:\"a b\"@c?subject=x",
 		"news:<a@b>", "nntp://h/g/12", "telnet://u@h/", "wais://h/db/t/p", "file:///C:/x",
 		"prospero://h//p;a=b%00", "http://[::1]/?q#f", "x-y:z", "rlogin://u@h", "mid:a@b/c@d",
 		"afs://cell/p", "<URL:news:*>", "snews://h/g",
+		"ftp://h/pub/M%FCller.txt", "ftp://\xff%E9@h/a\xfe%25;type=a", "prospero://h/x;%FF=1;%FE=2",
 	} {
 		f.Add(s)
 	}
@@ -26,15 +30,38 @@ func FuzzParseRecord(f *testing.F) {
 		if rec.OK != (err == nil) {
 			t.Fatalf("%q: ok=%v but err=%v", in, rec.OK, err)
 		}
-		b, jerr := json.Marshal(rec)
-		if jerr != nil || !json.Valid(b) {
-			t.Fatalf("%q: JSON %v", in, jerr)
-		}
 		for _, p := range rec.Problems {
 			if p.Offset < 0 || p.Offset > len(in) {
 				t.Fatalf("%q: problem offset %d outside the input: %v", in, p.Offset, p)
 			}
 		}
-		explainOne(in)
+		var out bytes.Buffer
+		if werr := writeJSON(&out, rec); werr != nil {
+			t.Fatalf("%q: %v", in, werr)
+		}
+		line := bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+		// writeJSON's direct path for valid UTF-8 writes what exact would.
+		if slow, _ := marshal(exact(rec)); !bytes.Equal(slow, line) {
+			t.Fatalf("%q: writeJSON %s, exact %s", in, line, slow)
+		}
+		if cerr := checkExact(line, "input", in); cerr != nil {
+			t.Fatalf("parse %q: %v\n%s", in, cerr, line)
+		}
+		ex, jerr := marshal(exact(explainOne(in)))
+		if jerr != nil {
+			t.Fatalf("%q: %v", in, jerr)
+		}
+		if cerr := checkExact(ex, "input", in); cerr != nil {
+			t.Fatalf("explain %q: %v\n%s", in, cerr, ex)
+		}
+		if len(in) > 0 {
+			other := []byte(in)
+			other[len(other)-1] ^= 0x80
+			v, verr := locator.Parse(string(other))
+			line2, _ := marshal(exact(parseRecord(string(other), v, verr)))
+			if string(line2) == string(line) {
+				t.Fatalf("%q and %q give the same JSON %s", in, other, line)
+			}
+		}
 	})
 }

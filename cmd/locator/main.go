@@ -3,10 +3,16 @@
 //
 // Each subcommand lives in its own file and registers itself; run
 // "locator help" for the list and "locator CMD --help" for each.
+//
+// Exit status, for every subcommand: 0 success (or "yes"), 1 a negative
+// answer (not a URL, not conforming, not equal, nothing found), 2 trouble
+// (usage, an unreadable input, a write error, input that could not be
+// judged such as an unparsable base or a line over the stdin limit).
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +22,13 @@ import (
 	"strings"
 )
 
+// Exit statuses (see the package comment and README "Commands").
+const (
+	exitOK       = 0
+	exitNegative = 1
+	exitTrouble  = 2
+)
+
 // A command is one subcommand of locator.
 type command struct {
 	name    string
@@ -23,7 +36,7 @@ type command struct {
 	summary string // one line for the list
 	// flags declares the command's flags on fs and returns the function
 	// that runs it with the positional arguments. It returns the exit
-	// status: 0 success, 1 a negative result or bad input, 2 usage.
+	// status: exitOK, exitNegative or exitTrouble.
 	flags func(fs *flag.FlagSet) func(env *env, args []string) int
 }
 
@@ -41,29 +54,87 @@ func main() {
 	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 }
 
+// outWriter is standard output as commands see it: it keeps the first
+// write error, so that a full disk or a closed pipe ends the command with
+// exitTrouble however little was written, and later writes fail at once.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// writeFailed returns the write error standard output has met, if any.
+func (e *env) writeFailed() error {
+	if o, ok := e.stdout.(*outWriter); ok {
+		return o.err
+	}
+	return nil
+}
+
+// run runs one locator command line and returns its exit status. A
+// failed write to standard output, at any point, gives exitTrouble.
 func run(args []string, e *env) int {
+	out := &outWriter{w: e.stdout}
+	inner := *e
+	inner.stdout = out
+	name, code := dispatch(args, &inner)
+	if out.err != nil {
+		fmt.Fprintf(e.stderr, "%s: writing standard output: %v\n", prefix(name), out.err)
+		return exitTrouble
+	}
+	return code
+}
+
+// prefix is how messages of the named subcommand begin: "locator parse".
+func prefix(name string) string {
+	if name == "" {
+		return "locator"
+	}
+	return "locator " + name
+}
+
+func dispatch(args []string, e *env) (string, int) {
 	if len(args) == 0 {
 		usage(e.stderr)
-		return 2
+		return "", exitTrouble
 	}
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c := commands[args[1]]; c != nil {
-				return runCommand(c, []string{"--help"}, e)
+			c := commands[args[1]]
+			if c == nil {
+				fmt.Fprintf(e.stderr, "locator help: unknown command %q\n", args[1])
+				usage(e.stderr)
+				return "help", exitTrouble
 			}
+			return c.name, runCommand(c, []string{"--help"}, e)
 		}
 		usage(e.stdout)
-		return 0
+		return "help", exitOK
+	case "--version", "-version":
+		name = "version"
 	}
 	c := commands[name]
 	if c == nil {
 		fmt.Fprintf(e.stderr, "locator: unknown command %q\n", name)
 		usage(e.stderr)
-		return 2
+		return "", exitTrouble
 	}
-	return runCommand(c, args[1:], e)
+	return c.name, runCommand(c, args[1:], e)
 }
 
 func runCommand(c *command, args []string, e *env) int {
@@ -73,13 +144,26 @@ func runCommand(c *command, args []string, e *env) int {
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		commandHelp(e.stdout, c, fs)
-		return 0
+		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "locator %s: %v\nusage: locator %s %s\n", c.name, err, c.name, c.args)
-		return 2
+		return usageError(e, c.name, flagError(err))
 	}
 	return do(e, pos)
+}
+
+// flagError rewords the flag package's messages with the "--flag"
+// spelling the synopsis and the help use.
+func flagError(err error) string {
+	s := err.Error()
+	const undefined = "flag provided but not defined: -"
+	if strings.HasPrefix(s, undefined) {
+		return "unknown flag --" + strings.TrimPrefix(s[len(undefined):], "-")
+	}
+	if strings.HasPrefix(s, "flag needs an argument: -") {
+		return "flag --" + strings.TrimPrefix(strings.TrimPrefix(s, "flag needs an argument: -"), "-") + " needs an argument"
+	}
+	return s
 }
 
 // parseInterspersed lets flags appear before, between or after the
@@ -113,6 +197,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"locator COMMAND --help\" for a command's flags.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 a negative answer, 2 trouble (usage, I/O, input that could not be judged).")
 }
 
 func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
@@ -121,41 +206,102 @@ func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n > 0 {
 		fmt.Fprintln(w, "\nflags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, fs)
 	}
 }
 
-// usageError reports a usage mistake and returns exit status 2.
+// printFlags lists fs's flags as the synopsis writes them, "--name"
+// (flag.PrintDefaults writes "-name").
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, help := flag.UnquoteUsage(f)
+		head := "  --" + f.Name
+		if arg != "" {
+			head += " " + arg
+		}
+		fmt.Fprintf(w, "%s\n      %s", head, help)
+		switch f.DefValue {
+		case "", "false", "0":
+		default:
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// usageError reports a usage mistake and returns exitTrouble.
 func usageError(e *env, c string, msg string) int {
 	fmt.Fprintf(e.stderr, "locator %s: %s\nusage: locator %s %s\n", c, msg, c, commands[c].args)
-	return 2
+	return exitTrouble
+}
+
+// message is err's text without the library's own "locator: " prefix, so
+// that a command's message names the command once ("locator resolve:
+// resolve ...", not "locator resolve: locator: resolve ...").
+func message(err error) string {
+	return strings.TrimPrefix(err.Error(), "locator: ")
 }
 
 // maxLine bounds one line of standard input: a URL, or a reference, is
 // never this long, and a hostile stream must not be held whole.
 const maxLine = 1 << 20
 
+// An item is one input: a command-line argument, or one line of
+// standard input without its line ending.
+type item struct {
+	text string
+	line int // 1-based line number on standard input; 0 for an argument
+}
+
+// where names the item for a message: "standard input, line 3: " for a
+// line, "" for an argument (whose text the message quotes).
+func (it item) where() string {
+	if it.line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("standard input, line %d: ", it.line)
+}
+
 // eachInput calls fn for every argument, and for "-" for every line of
-// standard input (without its line ending), in order. It streams: stdin
-// is never held in memory whole, and a line longer than maxLine stops it
-// with an error naming the line.
-func eachInput(e *env, args []string, fn func(string) error) error {
+// standard input, in order. It streams: stdin is never held in memory
+// whole. A blank line (nothing but spaces and tabs) is no input; a line
+// longer than maxLine is reported on standard error with its line number
+// and skipped, and the stream goes on. For either, gap (when not nil) is
+// called instead of fn, so that a line-per-line command can keep its
+// output lines aligned with its input lines. eachInput returns
+// exitTrouble when it skipped a line for its length (else exitOK), and
+// the first error of fn, of reading, or of writing standard output.
+func eachInput(e *env, name string, args []string, fn, gap func(item) error) (int, error) {
+	status := exitOK
+	call := func(f func(item) error, it item) error {
+		if err := e.writeFailed(); err != nil {
+			return err
+		}
+		if f == nil {
+			return nil
+		}
+		return f(it)
+	}
 	for _, a := range args {
 		if a != "-" {
-			if err := fn(a); err != nil {
-				return err
+			if err := call(fn, item{text: a}); err != nil {
+				return status, err
 			}
 			continue
 		}
 		r := bufio.NewReaderSize(e.stdin, 64<<10)
 		var long []byte
+		tooLong := false
 		for n := 1; ; n++ {
 			chunk, err := r.ReadSlice('\n')
 			if err == bufio.ErrBufferFull {
-				long = append(long, chunk...)
-				if len(long) > maxLine {
-					return fmt.Errorf("standard input, line %d: longer than %d bytes", n, maxLine)
+				// A part of a long line: hold it up to maxLine, then
+				// only count it.
+				if !tooLong {
+					long = append(long, chunk...)
+					if len(long) > maxLine {
+						tooLong, long = true, nil
+					}
 				}
 				n--
 				continue
@@ -164,24 +310,45 @@ func eachInput(e *env, args []string, fn func(string) error) error {
 			if long != nil {
 				line = append(long, chunk...)
 				long = nil
-				if len(line) > maxLine {
-					return fmt.Errorf("standard input, line %d: longer than %d bytes", n, maxLine)
-				}
 			}
-			if len(line) > 0 {
+			if tooLong || len(bytes.TrimRight(line, "\r\n")) > maxLine {
+				tooLong = false
+				fmt.Fprintf(e.stderr, "%s: standard input, line %d: longer than %d bytes; skipped\n", prefix(name), n, maxLine)
+				status = exitTrouble
+				if ferr := call(gap, item{line: n}); ferr != nil {
+					return status, ferr
+				}
+			} else if len(line) > 0 {
 				s := strings.TrimSuffix(string(line), "\n")
 				s = strings.TrimSuffix(s, "\r")
-				if ferr := fn(s); ferr != nil {
-					return ferr
+				f := fn
+				if strings.Trim(s, " \t") == "" {
+					f = gap
+				}
+				if ferr := call(f, item{text: s, line: n}); ferr != nil {
+					return status, ferr
 				}
 			}
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				return err
+				return status, fmt.Errorf("reading standard input: %w", err)
 			}
 		}
 	}
-	return nil
+	return status, nil
+}
+
+// finish ends a command that read its inputs with eachInput: an error
+// is reported (a write error by run, which sees it too) and gives
+// exitTrouble; otherwise the worst status wins.
+func finish(e *env, name string, status, streamStatus int, err error) int {
+	if err != nil {
+		if e.writeFailed() == nil {
+			fmt.Fprintf(e.stderr, "%s: %s\n", prefix(name), message(err))
+		}
+		return exitTrouble
+	}
+	return max(status, streamStatus)
 }

@@ -21,43 +21,42 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := jsonLines(w)
-				status := 0
-				err := eachInput(e, args, func(in string) error {
-					rec := struct {
-						Input    string            `json:"input"`
-						OK       bool              `json:"ok"`
-						Normal   string            `json:"normal,omitempty"`
-						Conforms bool              `json:"conforms"`
-						Problems []locator.Problem `json:"problems"`
-						Error    string            `json:"error,omitempty"`
-					}{Input: in, Problems: []locator.Problem{}}
-					u, perr := locator.Parse(in)
+				status := exitOK
+				st, err := eachInput(e, "normalize", args, func(it item) error {
+					rec := &normalized{Input: it.text, Problems: []locator.Problem{}}
+					u, perr := locator.Parse(it.text)
 					if perr != nil {
-						status = 1
-						rec.Error = perr.Error()
+						status = exitNegative
+						rec.Error = message(perr)
 					} else {
 						n := locator.Normalize(u)
 						rec.OK, rec.Normal, rec.Conforms = true, n.String(), n.Conforms()
 						rec.Problems = append(rec.Problems, n.Problems...)
 					}
 					if *asJSON {
-						return enc.Encode(rec)
+						return writeJSON(w, rec)
 					}
 					if perr != nil {
-						w.Flush()
-						fmt.Fprintf(e.stderr, "locator normalize: %v\n", perr)
-						return nil
+						fmt.Fprintf(e.stderr, "locator normalize: %s%s\n", it.where(), printable(rec.Error))
+						_, werr := fmt.Fprintln(w)
+						return werr
 					}
 					_, werr := fmt.Fprintln(w, rec.Normal)
 					return werr
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator normalize: %v\n", err)
-					return 1
-				}
-				return status
+				}, blankLine(w, asJSON))
+				return finish(e, "normalize", status, st, err)
 			}
 		},
 	})
+}
+
+// normalized is the JSON object of `locator normalize --json`, written
+// through exact.
+type normalized struct {
+	Input    string            `json:"input"`
+	OK       bool              `json:"ok"`
+	Normal   string            `json:"normal,omitempty"`
+	Conforms bool              `json:"conforms"`
+	Problems []locator.Problem `json:"problems"`
+	Error    string            `json:"error,omitempty"`
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/rfc1738/locator"
@@ -25,37 +25,31 @@ func init() {
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := newJSONEncoder(w)
-				status := 0
-				err := eachInput(e, args, func(in string) error {
-					u, perr := locator.Parse(in)
+				status := exitOK
+				st, err := eachInput(e, "parse", args, func(it item) error {
+					u, perr := locator.Parse(it.text)
 					if perr != nil {
-						status = 1
+						status = exitNegative
+						if it.line > 0 && !*asJSON { // a JSON record says it itself
+							fmt.Fprintf(e.stderr, "locator parse: %snot a URL: %s\n", it.where(), printable(message(perr)))
+						}
 					}
 					if *asJSON {
-						return enc.Encode(parseRecord(in, u, perr))
+						return writeJSON(w, parseRecord(it.text, u, perr))
 					}
-					writeReadable(w, in, u, perr)
+					writeReadable(w, it.text, u, perr)
 					return nil
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator parse: %v\n", err)
-					return 1
-				}
-				return status
+				}, nil)
+				return finish(e, "parse", status, st, err)
 			}
 		},
 	})
 }
 
-func newJSONEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
-}
-
 // parsed is the JSON object of `locator parse --json` (DESIGN.md, "The
-// command line"). Pointer fields are absent when the part is absent.
+// command line"). Pointer fields are absent when the part is absent. It
+// is written through exact, so a value that is not valid UTF-8 also
+// comes as key_escaped (input_escaped, user_escaped, parts_escaped, ...).
 type parsed struct {
 	Input         string            `json:"input"`
 	OK            bool              `json:"ok"`
@@ -111,7 +105,7 @@ func parseRecord(in string, u *locator.URL, err error) *parsed {
 
 // writeReadable prints one block per URL for a person.
 func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
-	fmt.Fprintf(w, "%s\n", in)
+	fmt.Fprintf(w, "%s\n", printable(in))
 	if err != nil {
 		fmt.Fprintf(w, "  not a URL\n")
 		if pe, ok := err.(*locator.ParseError); ok {
@@ -120,7 +114,7 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 		fmt.Fprintln(w)
 		return
 	}
-	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, v) }
+	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, printable(v)) }
 	field("scheme", u.Scheme)
 	if u.HasUser {
 		field("user", fmt.Sprintf("%q", locator.Decode(u.User)))
@@ -147,14 +141,19 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 		field("fragment", u.Fragment)
 	}
 	if rules := locator.Lookup(u.Scheme); rules != nil {
-		if b, err := json.Marshal(rules.Parts(u)); err == nil {
+		parts := reflect.ValueOf(rules.Parts(u))
+		if parts.IsValid() && hasInvalid(parts) {
+			if b, err := marshal(escapedCopy(parts).Interface()); err == nil {
+				field("parts", string(b)+" (octets that are not UTF-8 as %XX, % as %25)")
+			}
+		} else if b, err := marshal(rules.Parts(u)); err == nil {
 			field("parts", string(b))
 		}
 		if x, ok := rules.(locator.Explainer); ok {
 			if s := x.Explain(u); s != "" {
 				fmt.Fprintf(w, "  meaning:\n")
 				for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-					fmt.Fprintf(w, "    %s\n", line)
+					fmt.Fprintf(w, "    %s\n", printable(line))
 				}
 			}
 		}
@@ -170,6 +169,6 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 
 func writeProblems(w io.Writer, in string, probs []locator.Problem) {
 	for _, p := range probs {
-		fmt.Fprintf(w, "  %-9s at %d: %s: %s\n", p.Severity, p.Offset, p.Rule, p.Message)
+		fmt.Fprintf(w, "  %-9s at %d: %s: %s\n", p.Severity, p.Offset, printable(p.Rule), printable(p.Message))
 	}
 }

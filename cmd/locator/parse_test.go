@@ -158,13 +158,21 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestLongLine: a line of standard input past maxLine stops the stream
-// with an error naming the line, after the lines before it were answered.
+// TestLongLine: a line of standard input past maxLine is reported with
+// its line number and skipped; the lines after it are answered (issue
+// 8.5), and the exit status says trouble.
 func TestLongLine(t *testing.T) {
 	in := "http://a/\n" + "http://b/" + strings.Repeat("x", maxLine) + "\nhttp://c/\n"
 	code, out, errOut := runCLI(t, in, "parse", "--json", "-")
-	if code != 1 || !strings.Contains(errOut, "line 2: longer than") || strings.Count(out, "\n") != 1 {
+	if code != 2 || errOut != "locator parse: standard input, line 2: longer than 1048576 bytes; skipped\n" ||
+		strings.Count(out, "\n") != 2 || !strings.Contains(out, `"input":"http://c/"`) {
 		t.Errorf("exit %d, stderr %q, %d lines out", code, errOut, strings.Count(out, "\n"))
+	}
+	// A line of exactly maxLine octets (CRLF not counted) is read.
+	exact := "http://d/" + strings.Repeat("z", maxLine-len("http://d/"))
+	code, out, errOut = runCLI(t, exact+"\r\n", "normalize", "-")
+	if code != 0 || out != exact+"\n" || errOut != "" {
+		t.Errorf("a line of maxLine octets: exit %d, stderr %q", code, errOut)
 	}
 	// Lines longer than the reader's buffer but within maxLine are whole.
 	mid := "http://h/" + strings.Repeat("y", 200<<10)

@@ -19,54 +19,53 @@ func init() {
 			return func(e *env, args []string) int {
 				r, err := locator.ParseResolution(*rules)
 				if err != nil {
-					return usageError(e, "relative", err.Error())
+					return usageError(e, "relative", message(err))
 				}
 				if len(args) < 2 {
 					return usageError(e, "relative", "a BASE and at least one TARGET are needed")
 				}
 				base, err := locator.Parse(args[0])
 				if err != nil {
-					fmt.Fprintf(e.stderr, "locator relative: base: %v\n", err)
-					return 1
+					fmt.Fprintf(e.stderr, "locator relative: base: %s\n", printable(message(err)))
+					return exitTrouble
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := jsonLines(w)
-				status := 0
-				err = eachInput(e, args[1:], func(in string) error {
-					rec := struct {
-						Base     string             `json:"base"`
-						Target   string             `json:"target"`
-						Rules    locator.Resolution `json:"rules"`
-						OK       bool               `json:"ok"`
-						Relative *string            `json:"relative,omitempty"`
-						Error    string             `json:"error,omitempty"`
-					}{Base: base.String(), Target: in, Rules: r}
-					t, perr := locator.Parse(in)
+				status := exitOK
+				st, err := eachInput(e, "relative", args[1:], func(it item) error {
+					rec := &relativeRecord{Base: base.String(), Target: it.text, Rules: r}
+					t, perr := locator.Parse(it.text)
 					if perr != nil {
-						status = 1
-						rec.Error = perr.Error()
+						status = exitNegative
+						rec.Error = message(perr)
 					} else {
 						rel := locator.Relative(base, t, r)
 						rec.OK, rec.Relative = true, &rel
 					}
 					if *asJSON {
-						return enc.Encode(rec)
+						return writeJSON(w, rec)
 					}
 					if perr != nil {
-						w.Flush()
-						fmt.Fprintf(e.stderr, "locator relative: %v\n", perr)
-						return nil
+						fmt.Fprintf(e.stderr, "locator relative: %s%s\n", it.where(), printable(rec.Error))
+						_, werr := fmt.Fprintln(w)
+						return werr
 					}
 					_, werr := fmt.Fprintln(w, *rec.Relative)
 					return werr
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator relative: %v\n", err)
-					return 1
-				}
-				return status
+				}, blankLine(w, asJSON))
+				return finish(e, "relative", status, st, err)
 			}
 		},
 	})
+}
+
+// relativeRecord is the JSON object of `locator relative --json`,
+// written through exact.
+type relativeRecord struct {
+	Base     string             `json:"base"`
+	Target   string             `json:"target"`
+	Rules    locator.Resolution `json:"rules"`
+	OK       bool               `json:"ok"`
+	Relative *string            `json:"relative,omitempty"`
+	Error    string             `json:"error,omitempty"`
 }

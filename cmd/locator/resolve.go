@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -21,41 +20,36 @@ func init() {
 			return func(e *env, args []string) int {
 				r, err := locator.ParseResolution(*rules)
 				if err != nil {
-					return usageError(e, "resolve", err.Error())
+					return usageError(e, "resolve", message(err))
 				}
 				if len(args) < 2 {
 					return usageError(e, "resolve", "a BASE and at least one REF are needed")
 				}
 				base, err := locator.Parse(args[0])
 				if err != nil {
-					fmt.Fprintf(e.stderr, "locator resolve: base: %v\n", err)
-					return 1
+					fmt.Fprintf(e.stderr, "locator resolve: base: %s\n", printable(message(err)))
+					return exitTrouble
 				}
 				w := bufio.NewWriter(e.stdout)
 				defer w.Flush()
-				enc := jsonLines(w)
-				status := 0
-				err = eachInput(e, args[1:], func(ref string) error {
-					u, rerr := locator.Resolve(base, ref, r)
+				status := exitOK
+				st, err := eachInput(e, "resolve", args[1:], func(it item) error {
+					u, rerr := locator.Resolve(base, it.text, r)
 					if rerr != nil {
-						status = 1
+						status = exitNegative
 					}
 					if *asJSON {
-						return enc.Encode(resolveRecord(base, ref, r, u, rerr))
+						return writeJSON(w, resolveRecord(base, it.text, r, u, rerr))
 					}
 					if rerr != nil {
-						w.Flush()
-						fmt.Fprintf(e.stderr, "locator resolve: %v\n", rerr)
-						return nil
+						fmt.Fprintf(e.stderr, "locator resolve: %s%s\n", it.where(), printable(message(rerr)))
+						_, werr := fmt.Fprintln(w)
+						return werr
 					}
 					_, werr := fmt.Fprintln(w, u.String())
 					return werr
-				})
-				if err != nil {
-					fmt.Fprintf(e.stderr, "locator resolve: %v\n", err)
-					return 1
-				}
-				return status
+				}, blankLine(w, asJSON))
+				return finish(e, "resolve", status, st, err)
 			}
 		},
 	})
@@ -66,15 +60,22 @@ func rulesFlag(fs *flag.FlagSet) *string {
 	return fs.String("rules", locator.RFC3986.String(), "rule set for partial forms: rfc3986 (RFC 3986 §5.2), rfc1808 (RFC 1808 §4) or draft1993 (the October 1993 draft's \"Partial form\")")
 }
 
-// jsonLines returns an encoder writing one JSON object a line, with "<",
-// ">" and "&" as they are.
-func jsonLines(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
+// blankLine is eachInput's gap for a command that writes one line per
+// input line: a blank or skipped line of input gives an empty line of
+// output (none in JSON mode, whose records carry their input), so that
+// `paste` of input and output stays aligned.
+func blankLine(w io.Writer, asJSON *bool) func(item) error {
+	return func(item) error {
+		if *asJSON {
+			return nil
+		}
+		_, err := fmt.Fprintln(w)
+		return err
+	}
 }
 
-// resolved is the JSON object of `locator resolve --json`.
+// resolved is the JSON object of `locator resolve --json`, written
+// through exact.
 type resolved struct {
 	Base     string             `json:"base"`
 	Ref      string             `json:"ref"`
@@ -89,7 +90,7 @@ type resolved struct {
 func resolveRecord(base *locator.URL, ref string, r locator.Resolution, u *locator.URL, err error) *resolved {
 	rec := &resolved{Base: base.String(), Ref: ref, Rules: r, Problems: []locator.Problem{}}
 	if err != nil {
-		rec.Error = err.Error()
+		rec.Error = message(err)
 		return rec
 	}
 	rec.OK, rec.Result, rec.Conforms = true, u.String(), u.Conforms()

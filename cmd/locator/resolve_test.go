@@ -28,8 +28,8 @@ func TestResolveCommand(t *testing.T) {
 		{"", []string{"resolve", "--rules", "rfc1808", "http://a/b/c/d;p?q", ";x"}, 0, "http://a/b/c/d;x\n"},
 		{"", []string{"resolve", "--rules=draft1993", "http://a/b/c/d;p?q", "?y", ".."}, 0, "http://a/b/c/?y\nhttp://a/b\n"},
 		{"g\n../h\r\n", []string{"resolve", "http://a/b/c", "-"}, 0, "http://a/b/g\nhttp://a/h\n"},
-		{"", []string{"resolve", "http://a/b", "//a b/", "g"}, 1, "http://a/g\n"},
-		{"", []string{"resolve", "a/b", "g"}, 1, ""},
+		{"", []string{"resolve", "http://a/b", "//a b/", "g"}, 1, "\nhttp://a/g\n"}, // one line per input (issue 8.5)
+		{"", []string{"resolve", "a/b", "g"}, 2, ""},                                // an unparsable base is trouble
 		{"", []string{"resolve", "http://a/b"}, 2, ""},
 		{"", []string{"resolve", "--rules", "rfc2396", "http://a/b", "g"}, 2, ""},
 	} {
@@ -81,7 +81,7 @@ func TestResolveCommandJSON(t *testing.T) {
 
 func TestResolveCommandHelp(t *testing.T) {
 	code, out, _ := relRun(t, "", "resolve", "--help")
-	if code != 0 || !strings.Contains(out, "draft1993") || !strings.Contains(out, "-json") {
+	if code != 0 || !strings.Contains(out, "draft1993") || !strings.Contains(out, "--json") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
 }

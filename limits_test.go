@@ -1,0 +1,35 @@
+package locator
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestInputLimit: offsets are int32 (the URL value stays 208 bytes), so
+// Parse refuses an input longer than MaxInput with a *ParseError naming
+// the rule and the limit (issue 8.3), and Resolve a result that long.
+func TestInputLimit(t *testing.T) {
+	if MaxInput != math.MaxInt32 {
+		t.Fatalf("MaxInput = %d, want %d (the largest int32 offset)", MaxInput, math.MaxInt32)
+	}
+	defer func(n int) { inputLimit = n }(inputLimit)
+	inputLimit = 64
+	ok := "http://h/" + strings.Repeat("a", 64-9)
+	if _, err := Parse(ok); err != nil {
+		t.Fatalf("Parse of %d bytes: %v", len(ok), err)
+	}
+	_, err := Parse(ok + "b")
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Problem.Rule != "url" || pe.Problem.Offset != 64 || pe.Problem.Severity != Error ||
+		!strings.Contains(pe.Problem.Message, "65 bytes") || !strings.Contains(pe.Problem.Message, "64 bytes") {
+		t.Fatalf("Parse of 65 bytes: %v", err)
+	}
+	base, _ := Parse("http://h/a/b")
+	_, err = Resolve(base, strings.Repeat("c", 60), RFC3986)
+	var re *ResolveError
+	if !errors.As(err, &re) || !errors.As(re.Err, &pe) || pe.Problem.Rule != "url" {
+		t.Fatalf("Resolve to 71 bytes: %v", err)
+	}
+}
