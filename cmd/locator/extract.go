@@ -41,7 +41,7 @@ func init() {
 				if *baseFlag != "" {
 					b, err := locator.Parse(*baseFlag)
 					if err != nil {
-						return usageError(e, "extract", "--base: "+err.Error())
+						return usageError(e, "extract", "--base: "+message(err))
 					}
 					opts.Base = b
 				}
@@ -63,16 +63,17 @@ func init() {
 				status := 0
 				for _, a := range args {
 					if err := x.input(a); err != nil {
+						if errors.Is(err, errWrite) {
+							// Standard output is gone: nothing more can be
+							// said; run reports the write error once.
+							return 2
+						}
 						fmt.Fprintf(e.stderr, "locator extract: %v\n", err)
 						status = 2
-						if errors.Is(err, errWrite) {
-							return 2 // standard output is gone: nothing more can be said
-						}
 					}
 				}
 				if err := w.Flush(); err != nil {
-					fmt.Fprintf(e.stderr, "locator extract: %v\n", err)
-					return 2
+					return 2 // run reports the write error once
 				}
 				if x.partials > 0 {
 					fmt.Fprintf(e.stderr, "locator extract: %d partial form(s) in <URL:...> wrappers not resolved, no --base given "+
