@@ -112,9 +112,9 @@ func TestPolicyPorts(t *testing.T) {
 		{"tst://127.0.0.1:25/", nil, true, 16},
 		{"tst://127.0.0.1:25/", []int{25}, false, 0},
 		{"tst://127.0.0.1:25/", []int{119, 24}, true, 16},
-		{"tst://h:80/", nil, false, 0},  // the default
-		{"tsu://h:70/", nil, false, 0},  // the default
-		{"tsu://h:80/", nil, false, 0},  // not a bad port
+		{"tst://h:80/", nil, false, 0}, // the default
+		{"tsu://h:70/", nil, false, 0}, // the default
+		{"tsu://h:80/", nil, false, 0}, // not a bad port
 		{"tst://h:8080/", nil, false, 0},
 		{"tst://h:6667/", nil, true, 8}, // irc
 		{"tst://h:21/", nil, true, 8},
