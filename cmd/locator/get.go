@@ -108,10 +108,6 @@ func runGet(e *env, args []string, o *getOptions) int {
 	}
 	defer res.Close()
 
-	if res.Listing != nil {
-		return writeListing(e, res, o)
-	}
-
 	var w io.Writer = e.stdout
 	var file *os.File
 	if o.out != "" {
@@ -123,12 +119,16 @@ func runGet(e *env, args []string, o *getOptions) int {
 		w = file
 	}
 	dst := &recordingWriter{w: w}
-	var src io.Reader = res.Body
-	if bar := newProgress(e, o, res.Size); bar != nil {
-		src = bar.reader(res.Body)
-		defer bar.finish()
+	if res.Listing != nil {
+		err = writeListing(dst, res, o)
+	} else {
+		var src io.Reader = res.Body
+		if bar := newProgress(e, o, res.Size); bar != nil {
+			src = bar.reader(res.Body)
+			defer bar.finish()
+		}
+		_, err = io.Copy(dst, src)
 	}
-	_, err = io.Copy(dst, src)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			dst.err, err = cerr, cerr
@@ -145,6 +145,9 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return 2
 	case err != nil:
 		return getFailed(e, err, o)
+	}
+	if res.Listing != nil && res.Listing.Truncated {
+		fmt.Fprintf(e.stderr, "locator get: the listing has more than %d entries; the rest were not read (--max-entries)\n", o.maxEntries)
 	}
 	return 0
 }
@@ -201,9 +204,9 @@ type listed struct {
 	Parts    map[string]any `json:"parts,omitempty"`
 }
 
-func writeListing(e *env, res *access.Resource, o *getOptions) int {
-	bw := &recordingWriter{w: e.stdout}
-	w := bufio.NewWriter(bw)
+// writeListing writes a listing to w: a table, or NDJSON with --json.
+func writeListing(dst io.Writer, res *access.Resource, o *getOptions) error {
+	w := bufio.NewWriter(dst)
 	if o.json {
 		enc := newJSONEncoder(w)
 		for _, en := range res.Listing.Entries {
@@ -215,41 +218,35 @@ func writeListing(e *env, res *access.Resource, o *getOptions) int {
 				l.Modified = en.Modified.UTC().Format(time.RFC3339)
 			}
 			if err := enc.Encode(l); err != nil {
-				break
+				return err
 			}
 		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "TYPE\tSIZE\tMODIFIED\tNAME\tURL")
-		for _, en := range res.Listing.Entries {
-			size, mod := "-", "-"
-			if en.Size >= 0 {
-				size = strconv.FormatInt(en.Size, 10)
-			}
-			if !en.Modified.IsZero() {
-				mod = en.Modified.UTC().Format("2006-01-02 15:04")
-			}
-			name := en.Name
-			if !printableName(name) {
-				name = strconv.Quote(name)
-			}
-			url := en.URL
-			if url == "" {
-				url = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.Type, size, mod, name, url)
+		return w.Flush()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tSIZE\tMODIFIED\tNAME\tURL")
+	for _, en := range res.Listing.Entries {
+		size, mod := "-", "-"
+		if en.Size >= 0 {
+			size = strconv.FormatInt(en.Size, 10)
 		}
-		tw.Flush()
+		if !en.Modified.IsZero() {
+			mod = en.Modified.UTC().Format("2006-01-02 15:04")
+		}
+		name := en.Name
+		if !printableName(name) {
+			name = strconv.Quote(name)
+		}
+		url := en.URL
+		if url == "" {
+			url = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.Type, size, mod, name, url)
 	}
-	w.Flush()
-	if bw.err != nil {
-		fmt.Fprintf(e.stderr, "locator get: writing standard output: %v\n", bw.err)
-		return 2
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	if res.Listing.Truncated {
-		fmt.Fprintf(e.stderr, "locator get: the listing has more than %d entries; the rest were not read (--max-entries)\n", o.maxEntries)
-	}
-	return 0
+	return w.Flush()
 }
 
 // printableName reports whether a name can be shown in a table as it is:

@@ -178,7 +178,22 @@ func TestGetFile(t *testing.T) {
 			t.Errorf("--json line %d: %s (%v)\nwant %s", i, l, err, wantJSON[i])
 		}
 	}
-	code, _, errs := runCLI(t, "", "get", "file://"+dir+"/missing")
+	// -o takes a listing too; --max-entries cuts it and says so.
+	dst := filepath.Join(t.TempDir(), "listing")
+	code, out, errs := runCLI(t, "", "get", "--max-entries", "1", "-o", dst, "file://"+dir+"/")
+	b, _ := os.ReadFile(dst)
+	if code != 0 || out != "" || strings.Count(string(b), "\n") != 2 || errs != "locator get: the listing has more than 1 entries; the rest were not read (--max-entries)\n" {
+		t.Errorf("-o listing: exit %d %q %q", code, b, errs)
+	}
+	// A name with a control octet is quoted in the table.
+	odd := t.TempDir()
+	os.WriteFile(filepath.Join(odd, "x\ny"), nil, 0o644)
+	code, out, _ = runCLI(t, "", "get", "file://"+odd+"/")
+	if code != 0 || !strings.Contains(out, `  "x\ny"  file://`+odd+"/x%0Ay\n") {
+		t.Errorf("control octet in a name: exit %d\n%s", code, out)
+	}
+
+	code, _, errs = runCLI(t, "", "get", "file://"+dir+"/missing")
 	if code != 1 || !strings.Contains(errs, "ENOENT") {
 		t.Errorf("missing: exit %d %q", code, errs)
 	}
