@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name: "get",
-		args: "[flags] URL",
+		args: "[flags] URL (or - for one URL on stdin)",
 		summary: "follow a URL: the object's octets to stdout (or -o FILE), a listing as a table (or --json); " +
 			"exit 0 delivered, 1 absent or refused by the server, 2 usage, 3 network or protocol failure, 4 refused by local policy",
 		flags: getFlags,
@@ -68,6 +68,22 @@ type getOptions struct {
 func runGet(e *env, args []string, o *getOptions) int {
 	if len(args) != 1 {
 		return usageError(e, "get", fmt.Sprintf("want one URL, got %d arguments", len(args)))
+	}
+	if args[0] == "-" {
+		// One URL on standard input.
+		var urls []string
+		if err := eachInput(e, args, func(s string) error {
+			if s = strings.TrimSpace(s); s != "" {
+				urls = append(urls, s)
+			}
+			return nil
+		}); err != nil {
+			return usageError(e, "get", err.Error())
+		}
+		if len(urls) != 1 {
+			return usageError(e, "get", fmt.Sprintf("want one URL on standard input, got %d", len(urls)))
+		}
+		args = urls
 	}
 	if o.connect <= 0 || o.idle <= 0 || o.maxEntries <= 0 || o.maxRedirects < 0 {
 		return usageError(e, "get", "--connect-timeout, --timeout and --max-entries must be positive, --max-redirects not negative")

@@ -46,6 +46,11 @@ func TestGetHTTP(t *testing.T) {
 	if code != 0 || out != "hello\n" || errs != "" {
 		t.Errorf("exit %d, out %q, err %q", code, out, errs)
 	}
+	// "-": the URL on standard input.
+	code, out, errs = runCLI(t, "\n"+srv.URL+"/hello.txt\r\n", "get", "-")
+	if code != 0 || out != "hello\n" || errs != "" {
+		t.Errorf("-: exit %d, out %q, err %q", code, out, errs)
+	}
 
 	// -o FILE: the octets there, nothing on stdout.
 	dst := filepath.Join(t.TempDir(), "out")
@@ -213,10 +218,15 @@ func TestGetUsage(t *testing.T) {
 		{"get", "--timeout", "0s", "http://a/"},
 		{"get", "--no-such-flag", "http://a/"},
 		{"get", "not a url"},
+		{"get", "-"}, // nothing on stdin
+
 	} {
 		if code, _, errs := runCLI(t, "", args...); code != 2 || !strings.Contains(errs, "usage: locator get") {
 			t.Errorf("%q: exit %d %q", args, code, errs)
 		}
+	}
+	if code, _, errs := runCLI(t, "http://a/\nhttp://b/\n", "get", "-"); code != 2 || !strings.Contains(errs, "want one URL on standard input, got 2") {
+		t.Errorf("two URLs on stdin: exit %d %q", code, errs)
 	}
 	code, out, _ := runCLI(t, "", "get", "--help")
 	if code != 0 || !strings.Contains(out, "-max-redirects") || !strings.Contains(out, "exit 0 delivered") {
