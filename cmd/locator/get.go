@@ -139,11 +139,14 @@ func runGet(e *env, args []string, o *getOptions) int {
 		err = writeListing(dst, res, o)
 	} else {
 		var src io.Reader = res.Body
-		if bar := newProgress(e, o, res.Size); bar != nil {
+		bar := newProgress(e, o, res.Size)
+		if bar != nil {
 			src = bar.reader(res.Body)
-			defer bar.finish()
 		}
 		_, err = io.Copy(dst, src)
+		if bar != nil {
+			bar.finish(err == nil)
+		}
 	}
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
@@ -325,9 +328,17 @@ func (p *progress) add(n int) {
 	p.bar.Add(n)
 }
 
-func (p *progress) finish() {
-	if p.bar != nil {
+// finish completes the bar when the transfer succeeded, and otherwise
+// leaves it where the transfer stopped, on a line of its own before the
+// error's message.
+func (p *progress) finish(ok bool) {
+	switch {
+	case p.bar == nil:
+	case ok:
 		p.bar.Finish()
+	default:
+		p.bar.Exit()
+		fmt.Fprintln(p.e.stderr)
 	}
 }
 
