@@ -171,7 +171,7 @@ func checkEqualPair(t *testing.T, a, b *locator.URL) {
 	if e != (locator.Normalize(a).String() == locator.Normalize(b).String()) {
 		t.Fatalf("Equal(%q, %q) = %v, normal forms %q and %q", a, b, e, locator.Normalize(a), locator.Normalize(b))
 	}
-	if e && a.Scheme != b.Scheme && strings.ToLower(a.Scheme) != strings.ToLower(b.Scheme) {
+	if e && !strings.EqualFold(a.Scheme, b.Scheme) {
 		t.Fatalf("Equal(%q, %q) with schemes %q and %q", a, b, a.Scheme, b.Scheme)
 	}
 }
