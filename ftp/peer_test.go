@@ -1,0 +1,262 @@
+package ftp_test
+
+// Integration tests against real FTP servers on loopback (DESIGN.md
+// "Test peers", shared/peers/debian.md §1): pyftpdlib, whose DEBUG log
+// records each raw command line, so that the exact command sequence of
+// RFC 1738 §3.2.2's examples is asserted; and vsftpd, a second, stricter
+// implementation. Each server is started on a free port by the test and
+// stopped by its process id; a test whose server is not installed is
+// skipped with a one-line reason.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	_ "github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+const python = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib (debian.md §0)
+
+// pyftpdScript is debian.md §1's server.py: anonymous (read-only, in
+// ROOT) and the virtual user ftpuser/ftppass (jailed in HOME), passive
+// ports FIRST–LAST, every command line and reply logged at DEBUG.
+const pyftpdScript = `import logging, sys
+from pyftpdlib.authorizers import DummyAuthorizer
+from pyftpdlib.handlers import FTPHandler
+from pyftpdlib.servers import FTPServer
+port, root, home, log, first, last = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+logging.basicConfig(filename=log, level=logging.DEBUG, format='%(message)s')
+a = DummyAuthorizer()
+a.add_anonymous(root)
+a.add_user('ftpuser', 'ftppass', home, perm='elr')
+h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1)
+FTPServer(('127.0.0.1', port), h).serve_forever()
+`
+
+// tree writes files (path → content) under dir.
+func tree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The anonymous tree and ftpuser's home, shared by both servers.
+var (
+	anonFiles = map[string]string{
+		"etc/motd":               "anonymous motd\n",
+		"pub/hello.txt":          "line1\nline2\n",
+		"pub/bin.dat":            "\x00\x01\r\n\x02\r\xff",
+		"pub/sub/deep.txt":       "deep\n",
+		"pub/empty/":             "",
+		"pub/with space.txt":     "spaced\n",
+		"top.txt":                "top\n",
+		"pub/sub/inner/leaf.txt": "leaf\n",
+	}
+	userFiles = map[string]string{
+		"etc/motd": "ftpuser motd\n",
+	}
+)
+
+type pyftpd struct {
+	*peer.Server
+	root, home, log string
+}
+
+func startPyftpd(t *testing.T) *pyftpd {
+	t.Helper()
+	peer.RequirePython(t, python, "pyftpdlib")
+	dir := t.TempDir()
+	p := &pyftpd{root: filepath.Join(dir, "root"), home: filepath.Join(dir, "home"), log: filepath.Join(dir, "pyftpd.log")}
+	tree(t, p.root, anonFiles)
+	tree(t, p.home, userFiles)
+	script := filepath.Join(dir, "server.py")
+	if err := os.WriteFile(script, []byte(pyftpdScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, last := peer.FreeRange(t, 20)
+	p.Server = peer.Start(t, peer.Spec{
+		Name:    "pyftpdlib",
+		Program: python,
+		Args: func(port int) ([]string, error) {
+			return []string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, nil
+		},
+		Ready: peer.ReadyLine("220"),
+	})
+	return p
+}
+
+// commands returns the command lines pyftpdlib logged since offset
+// (each "<- " line, trailing space kept, PASS masked by the server), and
+// the new offset.
+func (p *pyftpd) commands(t *testing.T, from int) ([]string, int) {
+	t.Helper()
+	b, err := os.ReadFile(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(b[from:]), "\n") {
+		if _, c, ok := strings.Cut(l, "] <- "); ok {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds, len(b)
+}
+
+// waitQuit waits until the server has logged the session's QUIT (the
+// server logs after it answers, so the client may be done first).
+func (p *pyftpd) waitQuit(t *testing.T, from int) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if cmds, _ := p.commands(t, from); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+type result struct {
+	body    string
+	listing []access.Entry
+	res     *access.Resource
+	err     error
+	dialog  string
+}
+
+func get(t *testing.T, raw string, opts access.Options) result {
+	t.Helper()
+	u, err := locator.Parse(raw)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", raw, err)
+	}
+	var dlg bytes.Buffer
+	opts.Dialogue = &dlg
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := access.Get(ctx, u, opts)
+	r := result{res: res, err: err}
+	if err == nil {
+		if res.Listing != nil {
+			r.listing = res.Listing.Entries
+		} else {
+			b, rerr := io.ReadAll(res.Body)
+			cerr := res.Body.Close()
+			r.body = string(b)
+			r.err = errors.Join(rerr, cerr)
+		}
+	}
+	r.dialog = dlg.String()
+	return r
+}
+
+func host(s *peer.Server) string { return s.Addr }
+
+// TestPyftpdlibRFC1738Sequences follows RFC 1738 §3.2.2's examples and
+// the forms around them on pyftpdlib and asserts the exact command lines
+// the server received, and the object delivered. FEAT (RFC 2389) comes
+// after the login; SIZE and MDTM (RFC 3659) before a TYPE I retrieval,
+// MDTM alone before TYPE A; EPSV (RFC 2428) before each transfer; after
+// an NLST, MLSD describes the entries (pyftpdlib offers MLST).
+func TestPyftpdlibRFC1738Sequences(t *testing.T) {
+	srv := startPyftpd(t)
+	h := host(srv.Server)
+	anon := []string{"USER anonymous", "PASS ******", "FEAT"}
+	user := []string{"USER ftpuser", "PASS ******", "FEAT"}
+	askFtppass := func(string) (string, error) { return "ftppass", nil }
+	cases := []struct {
+		name, url string
+		opts      access.Options
+		cmds      []string
+		body      string
+		entries   []string // "type name url"
+	}{
+		{"§3.2.2 %2Fetc/motd", "ftp://ftpuser@" + h + "/%2Fetc/motd", access.Options{Password: askFtppass},
+			append(user, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"§3.2.2 etc/motd", "ftp://ftpuser:ftppass@" + h + "/etc/motd", access.Options{},
+			append(user, "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", access.Options{},
+			append(user, "CWD ", "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", access.Options{},
+			append(anon, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", nil},
+		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
+			append(anon, "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", nil},
+		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{},
+			append(anon, "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", nil},
+		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", access.Options{},
+			append(anon, "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", access.Options{},
+			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", access.Options{},
+			append(anon, "CWD pub", "TYPE A", "MDTM with space.txt", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", nil},
+		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", access.Options{},
+			append(anon, "EPSV", "NLST pub", "EPSV", "MLSD pub", "QUIT"), "", nil},
+		{"empty name lists", "ftp://" + h + "/pub/sub/", access.Options{},
+			append(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "EPSV", "MLSD", "QUIT"), "",
+			[]string{"file deep.txt ftp://" + h + "/pub/sub/deep.txt", "directory inner ftp://" + h + "/pub/sub/inner/"}},
+		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", access.Options{UserAddress: "someone@example.org"},
+			append(anon, "TYPE I", "SIZE top.txt", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "direct"},
+			append(anon, "TYPE A", "MDTM pub/sub/deep.txt", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", nil},
+		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "singlecwd"},
+			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+		{"method nocwd", "ftp://" + h + "//etc/motd", access.Options{Method: "nocwd"},
+			append(anon, "TYPE I", "SIZE /etc/motd", "MDTM /etc/motd", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", nil},
+	}
+	off := 0
+	_, off = srv.commands(t, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := get(t, c.url, c.opts)
+			srv.waitQuit(t, off)
+			var cmds []string
+			cmds, off = srv.commands(t, off)
+			if r.err != nil {
+				t.Fatalf("%s: %v\n%s", c.url, r.err, r.dialog)
+			}
+			if !reflect.DeepEqual(cmds, c.cmds) {
+				t.Errorf("%s: the server received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
+			}
+			if r.body != c.body {
+				t.Errorf("%s: body %q, want %q", c.url, r.body, c.body)
+			}
+			if c.entries != nil {
+				var got []string
+				for _, e := range r.listing {
+					got = append(got, e.Type+" "+e.Name+" "+e.URL)
+				}
+				if !reflect.DeepEqual(got, c.entries) {
+					t.Errorf("%s: entries\n  %q\nwant\n  %q", c.url, got, c.entries)
+				}
+			}
+		})
+	}
+}
+
