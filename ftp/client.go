@@ -198,25 +198,21 @@ func splitSteps(steps []Command) (dirs []string, rest []Command) {
 	return dirs, steps[i:]
 }
 
-// joinPath joins directory segments and a name with "/", the Unix
-// syntax draft 03 and curl guess: ["", "etc"] and "motd" give
-// "/etc/motd". Directories that join to nothing (the URL's single empty
-// segment, "ftp://host//") are the root, "/".
+// joinPath joins directory segments and a name with "/" as they are
+// written in the URL (decoded), the Unix syntax draft 03 guesses ("the
+// filename will in fact look the same as the URI path"): ["", "etc"]
+// and "motd" give "/etc/motd", ["pub", ""] and "f" give "pub//f". With
+// no name the directory's path is returned without the "/" that ends it,
+// except the root: [""] gives "/".
 func joinPath(dirs []string, name string) string {
 	if len(dirs) == 0 {
 		return name
 	}
-	d := strings.Join(dirs, "/")
-	if d == "" {
-		d = "/"
+	p := strings.Join(dirs, "/") + "/" + name
+	if name == "" && len(p) > 1 {
+		p = p[:len(p)-1]
 	}
-	if name == "" {
-		return d
-	}
-	if strings.HasSuffix(d, "/") {
-		return d + name
-	}
-	return d + "/" + name
+	return p
 }
 
 // singleCWD rewrites steps for MethodSingleCWD: one CWD with the joined

@@ -41,7 +41,7 @@ logging.basicConfig(filename=log, level=logging.DEBUG, format='%(message)s')
 a = DummyAuthorizer()
 a.add_anonymous(root)
 a.add_user('ftpuser', 'ftppass', home, perm='elr')
-h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1)
+h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1); h.auth_failed_timeout = 0
 FTPServer(('127.0.0.1', port), h).serve_forever()
 `
 
@@ -260,3 +260,157 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 	}
 }
 
+// bigFile adds a file of n octets to the anonymous tree (for a transfer
+// that is closed early, or cut by the size limit).
+func (p *pyftpd) bigFile(t *testing.T, name string, n int) {
+	t.Helper()
+	b := bytes.Repeat([]byte("0123456789abcdef"), n/16)
+	if err := os.WriteFile(filepath.Join(p.root, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPyftpdlibOutcomes asserts what the server's refusals become
+// (access.Classify: Absent for a *ServerError, Refused for a missing
+// password or a policy refusal, Failed for a transfer cut short) and the
+// commands that end each session.
+func TestPyftpdlibOutcomes(t *testing.T) {
+	srv := startPyftpd(t)
+	srv.bigFile(t, "big.bin", 16<<20)
+	h := host(srv.Server)
+	cases := []struct {
+		name, url string
+		opts      access.Options
+		outcome   access.Outcome
+		want      string // in the error's text
+		cmds      []string
+	}{
+		{"§3.2.1 user without password, nobody to ask", "ftp://ftpuser@" + h + "/etc/motd", access.Options{},
+			access.Refused, "no terminal to ask", []string{"USER ftpuser", "QUIT"}},
+		{"wrong password", "ftp://ftpuser:nope@" + h + "/etc/motd", access.Options{},
+			access.Absent, `the server says 530 Authentication failed. [login refused] (to "PASS ****")`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
+		{"no such file", "ftp://" + h + "/pub/nothere.txt", access.Options{},
+			access.Absent, `550 No such file or directory. (to "RETR nothere.txt")`,
+			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "TYPE A", "MDTM nothere.txt", "EPSV", "RETR nothere.txt", "QUIT"}},
+		{"no such directory", "ftp://" + h + "/nodir/x.txt", access.Options{},
+			access.Absent, `this CWD of the URL's directory sequence failed`,
+			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD nodir", "QUIT"}},
+		{"size limit known from SIZE", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+			access.Failed, "larger than the size limit",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "QUIT"}},
+		{"size limit while reading (TYPE A: no SIZE)", "ftp://" + h + "/big.bin;type=a", access.Options{MaxSize: 1000},
+			access.Failed, "larger than the size limit",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
+		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", access.Options{Method: "direct"},
+			access.Delivered, "",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM pub/sub//top.txt", "EPSV", "RETR pub/sub//top.txt",
+				"CWD pub", "CWD sub", "CWD ", "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"}},
+	}
+	_, off := srv.commands(t, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := get(t, c.url, c.opts)
+			srv.waitQuit(t, off)
+			var cmds []string
+			cmds, off = srv.commands(t, off)
+			if got := access.Classify(r.err); got != c.outcome {
+				t.Errorf("%s: outcome %d, want %d (err %v)", c.url, got, c.outcome, r.err)
+			}
+			if c.want != "" && (r.err == nil || !strings.Contains(r.err.Error(), c.want)) {
+				t.Errorf("%s: error %v, want one containing %q", c.url, r.err, c.want)
+			}
+			if !reflect.DeepEqual(cmds, c.cmds) {
+				t.Errorf("%s: the server received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
+			}
+		})
+	}
+}
+
+// TestPyftpdlibAbortAndDialogue closes a transfer early: the client
+// sends ABOR (RFC 959 §4.1.3) and then QUIT. The dialogue log has one
+// line per command and reply and never the password.
+func TestPyftpdlibAbortAndDialogue(t *testing.T) {
+	srv := startPyftpd(t)
+	srv.bigFile(t, "big.bin", 16<<20)
+	_, off := srv.commands(t, 0)
+	u, _ := locator.Parse("ftp://ftpuser:ftppass@" + srv.Addr + "/%2F..%2F..%2Fetc/motd")
+	var dlg bytes.Buffer
+	res, err := access.Get(context.Background(), u, access.Options{Dialogue: &dlg})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dlg.String())
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(b) != "ftpuser motd\n" {
+		t.Errorf("body %q (the virtual user is jailed in its home)", b)
+	}
+	if strings.Contains(dlg.String(), "ftppass") || !strings.Contains(dlg.String(), "> PASS ****\n") {
+		t.Errorf("dialogue does not mask the password:\n%s", dlg.String())
+	}
+	for _, want := range []string{"* connect " + srv.Addr + "\n", "> USER ftpuser\n", "< 331 ", "> CWD /../../etc\n", "> RETR motd\n", "< 226 ", "> QUIT\n", "< 221 "} {
+		if !strings.Contains(dlg.String(), want) {
+			t.Errorf("dialogue has no %q:\n%s", want, dlg.String())
+		}
+	}
+	srv.waitQuit(t, off)
+	_, off = srv.commands(t, off)
+
+	u, _ = locator.Parse("ftp://" + srv.Addr + "/big.bin")
+	res, err = access.Get(context.Background(), u, access.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Size != 16<<20 {
+		t.Errorf("Size %d, want %d (from SIZE)", res.Size, 16<<20)
+	}
+	if res.Modified.IsZero() {
+		t.Error("Modified not set from MDTM")
+	}
+	one := make([]byte, 1)
+	if _, err := io.ReadFull(res.Body, one); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Body.Close(); err != nil {
+		t.Errorf("Close after an early end: %v", err)
+	}
+	srv.waitQuit(t, off)
+	cmds, _ := srv.commands(t, off)
+	want := []string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}
+	if !reflect.DeepEqual(cmds, want) {
+		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
+	}
+}
+
+// TestCheckRefusesDelimiters: a decoded CR, LF or NUL in any part that
+// reaches the control connection is refused before any connection (RFC
+// 1738 §6), with its offset: exit status 4.
+func TestCheckRefusesDelimiters(t *testing.T) {
+	cases := []struct {
+		url    string
+		offset int
+		rule   string
+	}{
+		{"ftp://127.0.0.1:2121/pub/a%00b", 26, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/pub%0D%0ADELE%20x/f", 24, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/f%0a", 22, "RFC 1738 §6"},
+		{"ftp://us%00er@127.0.0.1:2121/f", 8, "RFC 1738 §6"},
+		{"ftp://u:p%0Dw@127.0.0.1:2121/f", 9, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/f;type=x", 22, "ftptype"},
+	}
+	for _, c := range cases {
+		r := get(t, c.url, access.Options{})
+		var pe *access.PolicyError
+		if !errors.As(r.err, &pe) || pe.Offset != c.offset || pe.Rule != c.rule {
+			t.Errorf("%s: %v, want a PolicyError at %d (%s)", c.url, r.err, c.offset, c.rule)
+			continue
+		}
+		if access.Classify(r.err) != access.Refused || strings.Contains(r.dialog, "connect") {
+			t.Errorf("%s: outcome %d, dialogue %q: want Refused before any connection", c.url, access.Classify(r.err), r.dialog)
+		}
+	}
+	r := get(t, "ftp://127.0.0.1:2121/f", access.Options{Method: "tftp"})
+	var pe *access.PolicyError
+	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd") {
+		t.Errorf("unknown method: %v", r.err)
+	}
+}
