@@ -1,0 +1,160 @@
+package ftp_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// vsftpdConf is debian.md §1's configuration: anonymous only here (a
+// local user needs a system account), ASCII downloads converted (LF →
+// CRLF on the wire), every command and reply logged.
+const vsftpdConf = `listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port=%d
+background=NO
+anonymous_enable=YES
+anon_root=%s
+no_anon_password=NO
+ascii_download_enable=YES
+local_enable=NO
+write_enable=NO
+pasv_enable=YES
+pasv_min_port=%d
+pasv_max_port=%d
+pasv_address=127.0.0.1
+secure_chroot_dir=%s
+use_localtime=NO
+xferlog_enable=YES
+dual_log_enable=YES
+xferlog_file=%s
+vsftpd_log_file=%s
+log_ftp_protocol=YES
+ftpd_banner=locator test vsftpd
+`
+
+type vsftpd struct {
+	*peer.Server
+	root, log string
+}
+
+// startVsftpd starts vsftpd as root with a root-owned configuration in
+// a temporary folder; its anonymous root is not writable (vsftpd
+// refuses to run in a writable chroot).
+func startVsftpd(t *testing.T) *vsftpd {
+	t.Helper()
+	peer.Require(t, "vsftpd")
+	peer.RequireRoot(t, "vsftpd")
+	dir := t.TempDir()
+	v := &vsftpd{root: filepath.Join(dir, "ftproot"), log: filepath.Join(dir, "vsftpd.log")}
+	tree(t, v.root, anonFiles)
+	if err := os.WriteFile(filepath.Join(v.root, "pub", "crlf.txt"), []byte("a\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(v.root, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "vsftpd.conf")
+	first, last := peer.FreeRange(t, 20)
+	v.Server = peer.Start(t, peer.Spec{
+		Name:    "vsftpd",
+		Program: "vsftpd",
+		Args: func(port int) ([]string, error) {
+			c := fmt.Sprintf(vsftpdConf, port, v.root, first, last, empty, filepath.Join(dir, "xferlog"), v.log)
+			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
+		},
+		Ready: peer.ReadyLine("220"),
+	})
+	return v
+}
+
+// TestVsftpd follows URLs on vsftpd and asserts what a person sees: the
+// file as stored (TYPE A's CRLF undone), a listing described by LIST
+// (vsftpd has no MLSD), and vsftpd's 550 to an empty CWD (RFC 1738
+// §3.2.2's "CWD " for "//"), which the other methods avoid.
+func TestVsftpd(t *testing.T) {
+	v := startVsftpd(t)
+	h := v.Addr
+	t.Run("§3.2.3 TYPE A: CRLF on the wire, LF delivered", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/hello.txt;type=a", access.Options{})
+		if r.err != nil || r.body != "line1\nline2\n" {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+		if !strings.Contains(r.dialog, "< 150 Opening ASCII mode data connection") {
+			t.Errorf("vsftpd did not send ASCII mode:\n%s", r.dialog)
+		}
+	})
+	t.Run("TYPE I: every octet", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/bin.dat", access.Options{})
+		if r.err != nil || r.body != anonFiles["pub/bin.dat"] || r.res.Size != int64(len(anonFiles["pub/bin.dat"])) {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+	})
+	t.Run("§3.2.2 %2Fetc/motd in the anonymous chroot", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/%2Fetc/motd", access.Options{})
+		if r.err != nil || r.body != "anonymous motd\n" {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+	})
+	t.Run("§3.2.2 //etc/motd: vsftpd refuses the empty CWD", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"//etc/motd", access.Options{})
+		var se *access.ServerError
+		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || !strings.Contains(se.Text, "RFC 1738 §3.2.2: an empty <cwd>") {
+			t.Fatalf("got %v, want a 550 to \"CWD \" naming §3.2.2\n%s", r.err, r.dialog)
+		}
+		if access.Classify(r.err) != access.Absent {
+			t.Errorf("outcome %d, want Absent", access.Classify(r.err))
+		}
+		for _, m := range []string{"singlecwd", "nocwd", "direct"} {
+			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m})
+			if r.err != nil || r.body != "anonymous motd\n" {
+				t.Errorf("method %s: body %q, %v\n%s", m, r.body, r.err, r.dialog)
+			}
+		}
+	})
+	t.Run("listing from NLST and LIST", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/", access.Options{})
+		if r.err != nil {
+			t.Fatalf("%v\n%s", r.err, r.dialog)
+		}
+		var got []string
+		for _, e := range r.listing {
+			got = append(got, fmt.Sprintf("%s %s %d %s", e.Type, e.Name, e.Size, e.URL))
+		}
+		sort.Strings(got)
+		want := []string{
+			"directory empty -1 ftp://" + h + "/pub/empty/",
+			"directory sub -1 ftp://" + h + "/pub/sub/",
+			"file bin.dat 7 ftp://" + h + "/pub/bin.dat",
+			"file crlf.txt 4 ftp://" + h + "/pub/crlf.txt",
+			"file hello.txt 12 ftp://" + h + "/pub/hello.txt",
+			"file with space.txt 7 ftp://" + h + "/pub/with%20space.txt",
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("entries\n  %q\nwant\n  %q\n%s", got, want, r.dialog)
+		}
+		if !strings.Contains(r.dialog, "> LIST\n") {
+			t.Errorf("no LIST (vsftpd has no MLSD):\n%s", r.dialog)
+		}
+	})
+	t.Run("no such file", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/nothere", access.Options{})
+		var se *access.ServerError
+		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "RETR nothere" {
+			t.Fatalf("got %v, want 550 to RETR", r.err)
+		}
+	})
+}
