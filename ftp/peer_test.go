@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,6 +43,8 @@ a = DummyAuthorizer()
 a.add_anonymous(root)
 a.add_user('ftpuser', 'ftppass', home, perm='elr')
 h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1); h.auth_failed_timeout = 0
+if sys.argv[7:] == ['noepsv']:
+    h.proto_cmds = {k: v for k, v in h.proto_cmds.items() if k != 'EPSV'}
 FTPServer(('127.0.0.1', port), h).serve_forever()
 `
 
@@ -87,7 +90,7 @@ type pyftpd struct {
 	root, home, log string
 }
 
-func startPyftpd(t *testing.T) *pyftpd {
+func startPyftpd(t *testing.T, flags ...string) *pyftpd {
 	t.Helper()
 	peer.RequirePython(t, python, "pyftpdlib")
 	dir := t.TempDir()
@@ -103,7 +106,7 @@ func startPyftpd(t *testing.T) *pyftpd {
 		Name:    "pyftpdlib",
 		Program: python,
 		Args: func(port int) ([]string, error) {
-			return []string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, nil
+			return append([]string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, flags...), nil
 		},
 		Ready: peer.ReadyLine("220"),
 	})
@@ -412,5 +415,33 @@ func TestCheckRefusesDelimiters(t *testing.T) {
 	var pe *access.PolicyError
 	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd") {
 		t.Errorf("unknown method: %v", r.err)
+	}
+}
+
+// TestPyftpdlibPASV: a server without EPSV (RFC 2428) answers it 500;
+// the client falls back to PASV (RFC 959) for this and every later
+// transfer of the session, and connects to the address PASV names, which
+// is the control connection's.
+func TestPyftpdlibPASV(t *testing.T) {
+	srv := startPyftpd(t, "noepsv")
+	_, off := srv.commands(t, 0)
+	r := get(t, "ftp://"+srv.Addr+"/pub/;type=d", access.Options{})
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.dialog)
+	}
+	srv.waitQuit(t, off)
+	cmds, _ := srv.commands(t, off)
+	want := []string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "EPSV", "PASV", "NLST", "PASV", "MLSD", "QUIT"}
+	if !reflect.DeepEqual(cmds, want) {
+		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
+	}
+	var got []string
+	for _, e := range r.listing {
+		got = append(got, e.Type+" "+e.Name)
+	}
+	sort.Strings(got)
+	wantEntries := []string{"directory empty", "directory sub", "file bin.dat", "file hello.txt", "file with space.txt"}
+	if !reflect.DeepEqual(got, wantEntries) {
+		t.Errorf("entries %q, want %q", got, wantEntries)
 	}
 }
