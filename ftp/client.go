@@ -409,7 +409,10 @@ func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resou
 	if err != nil {
 		return nil, err
 	}
-	b := &body{s: s, line: line, data: data, done: done, ascii: typ == "A"}
+	b := &body{s: s, line: line, data: data, src: data, done: done}
+	if typ == "A" && data != nil {
+		b.src = newCRLFReader(data)
+	}
 	if done {
 		s.req.Notef("the server completed RETR before sending data: an empty file")
 	}
@@ -597,13 +600,12 @@ func (s *session) describe(ctx context.Context, arg string) map[string]Fact {
 // body streams a file's data connection and ends the transfer when it is
 // read to its end (the reply 226) or closed early (ABOR).
 type body struct {
-	s     *session
-	line  string
-	data  net.Conn
-	done  bool // the transfer is over: final reply read (or none due)
-	err   error
-	ascii bool
-	cr    bool // ASCII: the previous read ended in a CR held back
+	s    *session
+	line string
+	data net.Conn
+	src  io.Reader // data, or a crlfReader over it for TYPE A
+	done bool      // the transfer is over: final reply read (or none due)
+	err  error
 }
 
 func (b *body) Read(p []byte) (int, error) {
@@ -616,10 +618,7 @@ func (b *body) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if b.ascii {
-		return b.readASCII(p)
-	}
-	n, err := b.data.Read(p)
+	n, err := b.src.Read(p)
 	if err == io.EOF {
 		err = b.end()
 	} else if err != nil {
@@ -628,44 +627,53 @@ func (b *body) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readASCII reads NVT-ASCII (RFC 959 §3.1.1.1) and turns each CR LF into
-// LF: a CR at the end of a read is held back until the next octet says
+// A crlfReader reads NVT-ASCII (RFC 959 §3.1.1.1, TYPE A) and delivers
+// it with local line ends: each CR LF pair becomes LF; a CR not followed
+// by LF is delivered as is, and every other octet too. A CR at the end
+// of what has arrived is held until the next octet (or the end) says
 // whether an LF follows it.
-func (b *body) readASCII(p []byte) (int, error) {
-	for {
-		off := 0
-		if b.cr {
-			p[0] = '\r'
-			off = 1
-		}
-		n, err := b.data.Read(p[off:])
-		buf := p[:off+n]
-		b.cr = false
-		w := 0
-		for i := 0; i < len(buf); i++ {
-			c := buf[i]
-			if c == '\r' {
-				if i+1 == len(buf) {
-					if err == nil {
-						b.cr = true // decide on the next read
-						break
-					}
-				} else if buf[i+1] == '\n' {
-					continue // CR LF → LF
+type crlfReader struct {
+	r    io.Reader
+	buf  []byte
+	i, n int   // buf[i:n] is read and not yet delivered
+	err  error // the error that ended r
+}
+
+func newCRLFReader(r io.Reader) *crlfReader {
+	return &crlfReader{r: r, buf: make([]byte, 32<<10)}
+}
+
+func (c *crlfReader) Read(p []byte) (int, error) {
+	w, empty := 0, 0
+	for w < len(p) {
+		if c.i == c.n || c.i == c.n-1 && c.buf[c.i] == '\r' && c.err == nil {
+			if w > 0 {
+				break
+			}
+			if c.err != nil {
+				return 0, c.err
+			}
+			c.n = copy(c.buf, c.buf[c.i:c.n]) // keep a CR held
+			c.i = 0
+			k, err := c.r.Read(c.buf[c.n:])
+			c.n += k
+			c.err = err
+			if k == 0 && err == nil {
+				if empty++; empty == 100 {
+					return 0, io.ErrNoProgress
 				}
 			}
-			buf[w] = c
-			w++
+			continue
 		}
-		if err == io.EOF {
-			err = b.end()
-		} else if err != nil {
-			b.err = err
+		ch := c.buf[c.i]
+		c.i++
+		if ch == '\r' && c.i < c.n && c.buf[c.i] == '\n' {
+			continue // CR LF → LF: the LF is delivered next
 		}
-		if w > 0 || err != nil {
-			return w, err
-		}
+		p[w] = ch
+		w++
 	}
+	return w, nil
 }
 
 // end closes the data connection at its end and reads the reply that
