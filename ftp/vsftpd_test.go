@@ -150,6 +150,12 @@ func TestVsftpd(t *testing.T) {
 			t.Errorf("no LIST (vsftpd has no MLSD):\n%s", r.dialog)
 		}
 	})
+	t.Run("an empty directory", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/empty/", access.Options{})
+		if r.err != nil || r.res.Listing == nil || len(r.listing) != 0 || r.res.Listing.Truncated {
+			t.Fatalf("%v %+v\n%s", r.err, r.res, r.dialog)
+		}
+	})
 	t.Run("no such file", func(t *testing.T) {
 		r := get(t, "ftp://"+h+"/pub/nothere", access.Options{})
 		var se *access.ServerError
