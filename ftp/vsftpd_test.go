@@ -52,14 +52,25 @@ type vsftpd struct {
 // refuses to run in a writable chroot).
 func startVsftpd(t *testing.T) *vsftpd {
 	t.Helper()
+	return startVsftpdTB(t, func(root string) {
+		tree(t, root, anonFiles)
+		if err := os.WriteFile(filepath.Join(root, "pub", "crlf.txt"), []byte("a\nb\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// startVsftpdTB starts vsftpd with an anonymous root that fill writes.
+func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
+	t.Helper()
 	peer.Require(t, "vsftpd")
 	peer.RequireRoot(t, "vsftpd")
 	dir := t.TempDir()
 	v := &vsftpd{root: filepath.Join(dir, "ftproot"), log: filepath.Join(dir, "vsftpd.log")}
-	tree(t, v.root, anonFiles)
-	if err := os.WriteFile(filepath.Join(v.root, "pub", "crlf.txt"), []byte("a\nb\n"), 0o644); err != nil {
+	if err := os.MkdirAll(v.root, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	fill(v.root)
 	if err := os.Chmod(v.root, 0o555); err != nil {
 		t.Fatal(err)
 	}
