@@ -166,7 +166,9 @@ func (s *session) run(ctx context.Context, plan *Plan, method string) (*access.R
 	if err := s.login(plan); err != nil {
 		return nil, err
 	}
-	s.features()
+	if err := s.features(); err != nil {
+		return nil, err
+	}
 	steps := plan.Commands[2:] // after USER and PASS
 	switch method {
 	case MethodSingleCWD:
@@ -317,13 +319,17 @@ func (s *session) login(plan *Plan) error {
 }
 
 // features asks FEAT (RFC 2389 §3) which extensions the server offers;
-// a server without FEAT offers none. Each feature line " NAME params"
-// is kept by its upper-case name.
-func (s *session) features() {
+// a server that refuses FEAT offers none. Each feature line " NAME
+// params" is kept by its upper-case name. A broken or malformed reply is
+// an error: the control connection is out of step.
+func (s *session) features() error {
 	s.feat = map[string]string{}
 	r, err := s.cmd("FEAT")
-	if err != nil || r.Code != 211 {
-		return
+	if err != nil {
+		return err
+	}
+	if r.Code != 211 {
+		return nil
 	}
 	for _, l := range r.Lines[1:] {
 		if !strings.HasPrefix(l, " ") {
@@ -332,6 +338,7 @@ func (s *session) features() {
 		name, params, _ := strings.Cut(strings.TrimSpace(l), " ")
 		s.feat[strings.ToUpper(name)] = params
 	}
+	return nil
 }
 
 func (s *session) has(feature string) bool {
