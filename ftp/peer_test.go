@@ -193,7 +193,16 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 	h := host(srv.Server)
 	anon := []string{"USER anonymous", "PASS ******", "FEAT"}
 	user := []string{"USER ftpuser", "PASS ******", "FEAT"}
-	askFtppass := func(string) (string, error) { return "ftppass", nil }
+	var prompts []string
+	askFtppass := func(prompt string) (string, error) {
+		prompts = append(prompts, prompt)
+		return "ftppass", nil
+	}
+	defer func() {
+		if want := []string{"Password for ftpuser at 127.0.0.1: "}; !reflect.DeepEqual(prompts, want) {
+			t.Errorf("prompts %q, want %q", prompts, want)
+		}
+	}()
 	cases := []struct {
 		name, url string
 		opts      access.Options
@@ -249,6 +258,12 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 			}
 			if r.body != c.body {
 				t.Errorf("%s: body %q, want %q", c.url, r.body, c.body)
+			}
+			// §3.2.1: the anonymous password is the user's address, else
+			// the neutral one, said in the dialogue.
+			neutral := strings.Contains(r.dialog, "* anonymous login: the password is the neutral address ftp@example.com")
+			if anonymous := !strings.Contains(c.url, "ftpuser"); neutral != (anonymous && c.opts.UserAddress == "") {
+				t.Errorf("%s: neutral-address note %v with UserAddress %q\n%s", c.url, neutral, c.opts.UserAddress, r.dialog)
 			}
 			if c.entries != nil {
 				var got []string
