@@ -43,9 +43,13 @@ a = DummyAuthorizer()
 a.add_anonymous(root)
 a.add_user('ftpuser', 'ftppass', home, perm='elr')
 h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1); h.auth_failed_timeout = 0
-if sys.argv[7:] == ['noepsv']:
-    h.proto_cmds = {k: v for k, v in h.proto_cmds.items() if k != 'EPSV'}
-FTPServer(('127.0.0.1', port), h).serve_forever()
+host = '127.0.0.1'
+for flag in sys.argv[7:]:
+    if flag == 'noepsv':
+        h.proto_cmds = {k: v for k, v in h.proto_cmds.items() if k != 'EPSV'}
+    elif flag.startswith('host='):
+        host = flag[5:]
+FTPServer((host, port), h).serve_forever()
 `
 
 // tree writes files (path → content) under dir.
@@ -102,8 +106,15 @@ func startPyftpd(t *testing.T, flags ...string) *pyftpd {
 		t.Fatal(err)
 	}
 	first, last := peer.FreeRange(t, 20)
+	host := ""
+	for _, f := range flags {
+		if strings.HasPrefix(f, "host=") {
+			host = f[len("host="):]
+		}
+	}
 	p.Server = peer.Start(t, peer.Spec{
 		Name:    "pyftpdlib",
+		Host:    host,
 		Program: python,
 		Args: func(port int) ([]string, error) {
 			return append([]string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, flags...), nil
@@ -458,5 +469,29 @@ func TestPyftpdlibPASV(t *testing.T) {
 	wantEntries := []string{"directory empty", "directory sub", "file bin.dat", "file hello.txt", "file with space.txt"}
 	if !reflect.DeepEqual(got, wantEntries) {
 		t.Errorf("entries %q, want %q", got, wantEntries)
+	}
+}
+
+// TestPyftpdlibIPv6: over ::1 the data connection comes from EPSV, whose
+// reply gives only a port (RFC 2428 §3), and entries' URLs write the
+// address in brackets (RFC 2732).
+func TestPyftpdlibIPv6(t *testing.T) {
+	srv := startPyftpd(t, "host=::1")
+	r := get(t, "ftp://"+srv.Addr+"/pub/hello.txt;type=a", access.Options{})
+	if r.err != nil || r.body != "line1\nline2\n" {
+		t.Fatalf("%q %v\n%s", r.body, r.err, r.dialog)
+	}
+	r = get(t, "ftp://"+srv.Addr+"/pub/sub/", access.Options{})
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.dialog)
+	}
+	var got []string
+	for _, e := range r.listing {
+		got = append(got, e.URL)
+	}
+	sort.Strings(got)
+	want := []string{"ftp://" + srv.Addr + "/pub/sub/deep.txt", "ftp://" + srv.Addr + "/pub/sub/inner/"}
+	if !reflect.DeepEqual(got, want) || !strings.HasPrefix(srv.Addr, "[::1]:") {
+		t.Errorf("entries %q, want %q", got, want)
 	}
 }
