@@ -126,27 +126,29 @@ nginx -e stderr -p "$D/nginx" -c "$D/nginx/nginx.conf" >"$D/nginx.out" 2>&1 &
 PIDS+=($!)
 wait_port "$HTTP_PORT"
 
-# run CLIENT URL: one download to $D/out, prints MB/s (10^6 octets/s).
+# run CLIENT URL: one download to $D/out; prints its throughput in MB/s
+# (10^6 octets/s, wall clock) and the client's CPU seconds (user + system),
+# which the machine's other load disturbs less.
 run() {
-	local client=$1 url=$2 t0 t1
+	local client=$1 url=$2 t real user sys
 	rm -f "$D/out"
-	t0=$(date +%s.%N)
 	case $client in
-	locator) timeout 120 "$D/locator" get -o "$D/out" "$url" ;;
-	curl) timeout 120 curl -s -o "$D/out" "$url" ;;
+	locator) t=$({ TIMEFORMAT='%R %U %S'; time timeout 120 "$D/locator" get -o "$D/out" "$url" 2>"$D/err"; } 2>&1) ;;
+	curl) t=$({ TIMEFORMAT='%R %U %S'; time timeout 120 curl -s -o "$D/out" "$url" 2>"$D/err"; } 2>&1) ;;
 	esac
-	t1=$(date +%s.%N)
+	read -r real user sys <<<"$t"
 	local got
-	got=$(stat -c %s "$D/out")
-	[ "$got" = "$SIZE" ] || { echo "bench: $client got $got octets of $SIZE from $url" >&2; exit 3; }
-	awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", s / (b - a) / 1e6 }'
+	got=$(stat -c %s "$D/out" 2>/dev/null || echo 0)
+	[ "$got" = "$SIZE" ] || { echo "bench: $client got $got octets of $SIZE from $url: $(cat "$D/err")" >&2; exit 3; }
+	awk -v s="$SIZE" -v r="$real" -v u="$user" -v y="$sys" 'BEGIN { printf "%.1f %.2f\n", s / r / 1e6, u + y }'
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 spread() { sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s–%s", lo, hi }'; }
+col() { awk -v c="$1" '{ print $c }' "$2"; }
 
 echo "bench: ${MIB} MiB, $ROUNDS rounds each, alternating; FTP by $FTPD, HTTP by nginx" >&2
-printf '%-5s %-8s %12s %16s\n' proto client "median MB/s" "spread MB/s"
+printf '%-5s %-8s %12s %16s %10s\n' proto client "median MB/s" "spread MB/s" "median CPU s"
 for proto in ftp http; do
 	case $proto in
 	ftp) url="ftp://127.0.0.1:$FTP_PORT/big.bin" ;;
@@ -159,8 +161,10 @@ for proto in ftp http; do
 		run curl "$url" >>"$D/curl.$proto"
 	done
 	for c in locator curl; do
-		printf '%-5s %-8s %12s %16s\n' "$proto" "$c" "$(median <"$D/$c.$proto")" "$(spread <"$D/$c.$proto")"
+		printf '%-5s %-8s %12s %16s %10s\n' "$proto" "$c" "$(col 1 "$D/$c.$proto" | median)" \
+			"$(col 1 "$D/$c.$proto" | spread)" "$(col 2 "$D/$c.$proto" | median)"
 	done
-	awk -v l="$(median <"$D/locator.$proto")" -v c="$(median <"$D/curl.$proto")" -v p="$proto" \
-		'BEGIN { printf "%-5s locator/curl median ratio %.3f\n", p, l / c }'
+	awk -v l="$(col 1 "$D/locator.$proto" | median)" -v c="$(col 1 "$D/curl.$proto" | median)" \
+		-v lc="$(col 2 "$D/locator.$proto" | median)" -v cc="$(col 2 "$D/curl.$proto" | median)" -v p="$proto" \
+		'BEGIN { printf "%-5s locator/curl: throughput median ratio %.3f; CPU median ratio %.2f\n", p, l / c, (cc > 0 ? lc / cc : 0) }'
 done
