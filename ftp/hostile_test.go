@@ -73,7 +73,8 @@ func flood(c net.Conn, s string) {
 
 // scripted answers the login and FEAT, opens passive listeners for EPSV
 // (or PASV with the address pasv, when EPSV is refused), and serves
-// data for RETR, NLST and LIST with the function given.
+// data for RETR, NLST and LIST with the function given. With pasv
+// "final=REPLY", EPSV is served and REPLY ends each RETR after its data.
 func scripted(t *testing.T, pasv string, data func(verb string, c net.Conn)) func(net.Conn) {
 	return func(c net.Conn) {
 		br := bufio.NewReader(c)
@@ -91,7 +92,7 @@ func scripted(t *testing.T, pasv string, data func(verb string, c net.Conn)) fun
 			case "CWD", "TYPE":
 				fmt.Fprint(c, "250 ok\r\n")
 			case "EPSV":
-				if pasv != "" {
+				if pasv != "" && !strings.HasPrefix(pasv, "final=") {
 					fmt.Fprint(c, "502 no EPSV\r\n")
 					continue
 				}
@@ -108,7 +109,14 @@ func scripted(t *testing.T, pasv string, data func(verb string, c net.Conn)) fun
 				if err != nil {
 					return
 				}
-				go func() { defer dc.Close(); data(verb, dc) }()
+				go func() {
+					defer dc.Close()
+					data(verb, dc)
+					if verb == "RETR" && strings.HasPrefix(pasv, "final=") {
+						dc.Close()
+						fmt.Fprint(c, pasv[len("final="):]+"\r\n")
+					}
+				}()
 			case "ABOR":
 				fmt.Fprint(c, "426 cut\r\n226 aborted\r\n")
 			case "QUIT":
@@ -129,6 +137,7 @@ func TestHostile(t *testing.T) {
 	endlessList := hostile(t, scripted(t, "", func(verb string, c net.Conn) { flood(c, "entry\r\n") }))
 	endlessEntry := hostile(t, scripted(t, "", func(verb string, c net.Conn) { flood(c, "x") }))
 	endlessFile := hostile(t, scripted(t, "", func(verb string, c net.Conn) { flood(c, "data") }))
+	failAfterData := hostile(t, scripted(t, "final=451 Requested action aborted: local error in processing", func(verb string, c net.Conn) { c.Write([]byte("partial")) }))
 	pasvElsewhere := hostile(t, scripted(t, "10,9,8,7", func(verb string, c net.Conn) {}))
 	badEPSV := hostile(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
@@ -158,6 +167,7 @@ func TestHostile(t *testing.T) {
 		{"listing line without end", "ftp://" + endlessEntry + "/d/", access.Options{MaxLine: 4096}, "a reply line longer than 4096 octets"},
 		{"listing without end, bounded by MaxSize", "ftp://" + endlessList + "/d/", access.Options{MaxSize: 1 << 16, MaxEntries: 1 << 20}, "larger than the size limit"},
 		{"file without end, bounded by MaxSize", "ftp://" + endlessFile + "/f.bin", access.Options{MaxSize: 1 << 20}, "larger than the size limit"},
+		{"a 451 after the data", "ftp://" + failAfterData + "/f.bin", access.Options{}, `the transfer failed: the server says 451 Requested action aborted: local error in processing after the data of "RETR f.bin"`},
 		{"PASV names a third host (RFC 2577 §3)", "ftp://" + pasvElsewhere + "/f.bin", access.Options{}, "PASV reply names 10.9.8.7, not the control connection's host 127.0.0.1; refused"},
 		{"EPSV port out of range", "ftp://" + badEPSV + "/f.bin", access.Options{}, `malformed EPSV reply (RFC 2428 §3: "(|||port|)"): "Extended (|||99999|)"`},
 	}
