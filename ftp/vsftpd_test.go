@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/peer"
@@ -107,6 +108,11 @@ func TestVsftpd(t *testing.T) {
 		if !strings.Contains(r.dialog, "< 150 Opening ASCII mode data connection") {
 			t.Errorf("vsftpd did not send ASCII mode:\n%s", r.dialog)
 		}
+		// 12 octets stored, 14 on the wire: each LF went as CR LF.
+		v.waitQuit(t, 0)
+		if b, _ := os.ReadFile(v.log); !strings.Contains(string(b), `OK DOWNLOAD: Client "127.0.0.1", "/pub/hello.txt", 14 bytes`) {
+			t.Errorf("vsftpd's log does not show 14 octets sent for 12 stored")
+		}
 	})
 	t.Run("TYPE I: every octet", func(t *testing.T) {
 		r := get(t, "ftp://"+h+"/pub/bin.dat", access.Options{})
@@ -121,6 +127,7 @@ func TestVsftpd(t *testing.T) {
 		}
 	})
 	t.Run("§3.2.2 //etc/motd: vsftpd refuses the empty CWD", func(t *testing.T) {
+		_, off := v.commands(t, 0)
 		r := get(t, "ftp://"+h+"//etc/motd", access.Options{})
 		var se *access.ServerError
 		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || !strings.Contains(se.Text, "RFC 1738 §3.2.2: an empty <cwd>") {
@@ -129,10 +136,25 @@ func TestVsftpd(t *testing.T) {
 		if access.Classify(r.err) != access.Absent {
 			t.Errorf("outcome %d, want Absent", access.Classify(r.err))
 		}
-		for _, m := range []string{"singlecwd", "nocwd", "direct"} {
-			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m})
+		// vsftpd's log drops the trailing space of "CWD " (debian.md §1).
+		login := []string{"USER anonymous", "PASS <password>", "FEAT"}
+		var cmds []string
+		cmds, off = v.commands(t, off)
+		if want := append(login, "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
+			t.Errorf("rfc1738: vsftpd received %q, want %q", cmds, want)
+		}
+		for _, m := range []struct{ method, cmds string }{
+			{"singlecwd", "CWD /etc|TYPE I|SIZE motd|MDTM motd|EPSV|RETR motd|QUIT"},
+			{"nocwd", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
+			{"direct", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
+		} {
+			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m.method})
 			if r.err != nil || r.body != "anonymous motd\n" {
-				t.Errorf("method %s: body %q, %v\n%s", m, r.body, r.err, r.dialog)
+				t.Errorf("method %s: body %q, %v\n%s", m.method, r.body, r.err, r.dialog)
+			}
+			cmds, off = v.commands(t, off)
+			if want := append(login, strings.Split(m.cmds, "|")...); !reflect.DeepEqual(cmds, want) {
+				t.Errorf("%s: vsftpd received %q, want %q", m.method, cmds, want)
 			}
 		}
 	})
@@ -174,4 +196,35 @@ func TestVsftpd(t *testing.T) {
 			t.Fatalf("got %v, want 550 to RETR", r.err)
 		}
 	})
+}
+
+// commands returns the command lines vsftpd logged since offset
+// (log_ftp_protocol: `FTP command: Client "127.0.0.1", "CWD /etc"`),
+// waiting for the session's QUIT, and the new offset.
+func (v *vsftpd) commands(t *testing.T, from int) ([]string, int) {
+	t.Helper()
+	if from > 0 {
+		v.waitQuit(t, from)
+	}
+	b, err := os.ReadFile(v.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(b[from:]), "\n") {
+		if _, c, ok := strings.Cut(l, `FTP command: Client "127.0.0.1", "`); ok {
+			cmds = append(cmds, strings.TrimSuffix(c, `"`))
+		}
+	}
+	return cmds, len(b)
+}
+
+// waitQuit waits until vsftpd has logged a QUIT since offset.
+func (v *vsftpd) waitQuit(t *testing.T, from int) {
+	for i := 0; i < 500; i++ {
+		if b, _ := os.ReadFile(v.log); len(b) > from && strings.Contains(string(b[from:]), `"QUIT"`) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
