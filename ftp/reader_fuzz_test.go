@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/rfc1738/locator"
 )
 
 // TestCRLFReader: TYPE A's CRLF becomes LF, whatever the reads' sizes
@@ -66,4 +68,46 @@ func FuzzCRLFReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		checkCRLF(t, in, strings.ReplaceAll(in, "\r\n", "\n"))
 	})
+}
+
+// TestMethodSteps: the commands each method (access.Options.Method)
+// sends after the login, from RFC 1738 §3.2.2's plan; no server needed.
+func TestMethodSteps(t *testing.T) {
+	cases := []struct {
+		url                     string
+		singlecwd, nocwd, plain string
+	}{
+		{"ftp://h//etc/motd", "CWD /etc | TYPE I | RETR motd", "TYPE I | RETR /etc/motd", "CWD  | CWD etc | TYPE I | RETR motd"},
+		{"ftp://h/%2Fetc/motd", "CWD /etc | TYPE I | RETR motd", "TYPE I | RETR /etc/motd", "CWD /etc | TYPE I | RETR motd"},
+		{"ftp://h/etc/motd", "CWD etc | TYPE I | RETR motd", "TYPE I | RETR etc/motd", "CWD etc | TYPE I | RETR motd"},
+		{"ftp://h/pub/sub//top.txt", "CWD pub/sub/ | TYPE A | RETR top.txt", "TYPE A | RETR pub/sub//top.txt", "CWD pub | CWD sub | CWD  | TYPE A | RETR top.txt"},
+		{"ftp://h//motd", "CWD / | TYPE I | RETR motd", "TYPE I | RETR /motd", "CWD  | TYPE I | RETR motd"},
+		{"ftp://h/top.txt", "TYPE A | RETR top.txt", "TYPE A | RETR top.txt", "TYPE A | RETR top.txt"},
+		{"ftp://h/pub/sub/", "CWD pub/sub | NLST", "NLST pub/sub", "CWD pub | CWD sub | NLST"},
+		{"ftp://h//", "CWD / | NLST", "NLST /", "CWD  | NLST"},
+		{"ftp://h/", "NLST", "NLST", "NLST"},
+		{"ftp://h/pub;type=d", "NLST pub", "NLST pub", "NLST pub"},
+		{"ftp://h/a/b;type=d", "CWD a | NLST b", "NLST a/b", "CWD a | NLST b"},
+	}
+	str := func(cs []Command) string { p := Plan{Commands: cs}; return p.String() }
+	for _, c := range cases {
+		u, err := locator.Parse(c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlan(u, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := p.Commands[2:]
+		if got := str(singleCWD(steps)); got != c.singlecwd {
+			t.Errorf("%s singlecwd: %q, want %q", c.url, got, c.singlecwd)
+		}
+		if got := str(noCWD(steps)); got != c.nocwd {
+			t.Errorf("%s nocwd: %q, want %q", c.url, got, c.nocwd)
+		}
+		if got := str(steps); got != c.plain {
+			t.Errorf("%s rfc1738: %q, want %q", c.url, got, c.plain)
+		}
+	}
 }
