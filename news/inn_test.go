@@ -269,7 +269,7 @@ func TestINN(t *testing.T) {
 	// and the HEAD/NEXT walk, asked for by Options.Method.
 	type row struct {
 		url, name, from string
-		size          int64
+		size            int64
 	}
 	sizes := make([]int64, 3)
 	for i := range sizes {

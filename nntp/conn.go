@@ -104,7 +104,7 @@ type Conn struct {
 	authed bool
 	// read counts the octets of multi-line data blocks read, for
 	// Options.MaxSize.
-	read int64
+	read   int64
 	closed bool
 	// Greeting is the server's initial status line.
 	Greeting Reply
@@ -298,7 +298,7 @@ func (c *Conn) ModeReader() error {
 // A Group is the answer to GROUP (RFC 3977 §6.1.1.2): "211 number low
 // high group".
 type Group struct {
-	Name            string
+	Name             string
 	Count, Low, High int64
 }
 
