@@ -304,7 +304,7 @@ type Group struct {
 
 // ParseGroup reads the text of a 211 reply: number low high group.
 func ParseGroup(text string) (Group, error) {
-	f := strings.Fields(text)
+	f := fields(text)
 	if len(f) < 4 {
 		return Group{}, errors.New("a 211 reply is \"211 number low high group\" (RFC 3977 §6.1.1.2); found " + strconv.Quote(text))
 	}

@@ -124,7 +124,7 @@ func (c *Conn) walk(lo, hi int64, max int) (list []Overview, more bool, err erro
 // numberAndID reads "n <message-id>" from a 221, 223 or 220 reply (RFC
 // 3977 §6.2.1.2).
 func numberAndID(text string) (int64, string, error) {
-	f := strings.Fields(text)
+	f := fields(text)
 	if len(f) < 2 {
 		return 0, "", errNumberID
 	}

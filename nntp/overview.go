@@ -113,11 +113,19 @@ func (e *ActiveError) Error() string {
 
 // ParseActive reads one line of LIST ACTIVE (RFC 3977 §7.6.3): four
 // fields separated by spaces, the group name, the high and low water
-// marks (digits), and the status.
+// marks (digits), and the status; the group and status hold no control
+// octets.
 func ParseActive(line string) (Active, error) {
-	f := strings.Fields(line)
+	f := fields(line)
 	if len(f) != 4 {
 		return Active{}, &ActiveError{Line: line, Msg: "an active line is \"group high low status\"; found " + strconv.Itoa(len(f)) + " fields"}
+	}
+	for _, s := range []string{f[0], f[3]} {
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] == 0x7f {
+				return Active{}, &ActiveError{Line: line, Msg: "a group name or status holds no control octets (RFC 3977 §4.1 wildmat-exact)"}
+			}
+		}
 	}
 	hi, err := parseNumber(f[1])
 	if err != nil {
@@ -150,4 +158,10 @@ func Header(lines []string, name string) (value string, ok bool) {
 		return strings.TrimSpace(v), true
 	}
 	return "", false
+}
+
+// fields splits s at runs of spaces and TABs, the separators of NNTP's
+// arguments (RFC 3977 §3.1, §3.2); other white space is not one.
+func fields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
 }

@@ -131,6 +131,9 @@ func TestParseActive(t *testing.T) {
 		{"a 1 2 y extra", "error"},
 		{"a x 2 y", "error"},
 		{"a 1 -2 y", "error"},
+		{"a\x01b 1 2 y", "error"},
+		{"a 1 2 \x7f", "error"},
+		{"a\u00a0b 1 2 y", "a\u00a0b|1|2|y"},
 		{"", "error"},
 	}
 	for _, tt := range tests {
