@@ -31,9 +31,10 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/news"
-	_ "github.com/rfc1738/locator/nntp"
+	"github.com/rfc1738/locator/nntp"
 )
 
 const (
@@ -44,20 +45,54 @@ const (
 
 // inn is a running innd with a group of the test's own.
 type inn struct {
+	env   []string // INNCONF=the test's inn.conf
 	srv   *peer.Server
 	group string
 	tag   string // random, in the group name and message-ids
 }
 
-// asNews runs an INN program as user news and returns its output.
-func asNews(t *testing.T, prog string, args ...string) string {
-	t.Helper()
+// asNews runs an INN program as user news with the test's inn.conf.
+func (in *inn) asNews(prog string, args ...string) error {
 	cmd := exec.Command("setpriv", append([]string{"--reuid=news", "--regid=news", "--init-groups", innBin + prog}, args...)...)
+	cmd.Env = append(os.Environ(), in.env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
+		return fmt.Errorf("%s %v: %v\n%s", prog, args, err, out)
 	}
-	return string(out)
+	return nil
+}
+
+// innConf writes a copy of INN's inn.conf in a directory user news can
+// read, with nnrpdloadlimit 0: nnrpd refuses readers ("400 load at
+// 18.14, try later") when the load average passes the installed 16, as
+// it does on a machine shared by parallel builds. INN's programs read
+// the copy through INNCONF; /etc/news is not touched.
+func innConf(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "locator-inn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/etc/news/inn.conf")
+	if err != nil {
+		t.Skipf("inn: %v", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "nnrpdloadlimit:") {
+			line = "nnrpdloadlimit: 0"
+		}
+		out = append(out, line)
+	}
+	path := filepath.Join(dir, "inn.conf")
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // startINN takes the machine's INN lock, starts innd on a free port and
@@ -83,9 +118,11 @@ func startINN(t *testing.T) *inn {
 			t.Skipf("inn: an innd (pid %d) not started by this test runs already", pid)
 		}
 	}
-	srv := peer.Start(t, peer.Spec{
+	in := &inn{env: []string{"INNCONF=" + innConf(t)}}
+	in.srv = peer.Start(t, peer.Spec{
 		Name:    "innd",
 		Program: "setpriv",
+		Env:     in.env,
 		Args: func(port int) ([]string, error) {
 			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "innd", "-f", "-4", peer.Host, "-P", fmt.Sprint(port)}, nil
 		},
@@ -93,20 +130,20 @@ func startINN(t *testing.T) *inn {
 	})
 	// Cleanups run last first: shut INN down before peer stops it by pid.
 	t.Cleanup(func() {
-		out, err := exec.Command("setpriv", "--reuid=news", "--regid=news", "--init-groups", innBin+"ctlinnd", "shutdown", "locator test done").CombinedOutput()
-		if err != nil {
-			t.Logf("ctlinnd shutdown: %v %s", err, out)
+		if err := in.asNews("ctlinnd", "shutdown", "locator test done"); err != nil {
+			t.Log(err)
 		}
 	})
 	var r [4]byte
 	rand.Read(r[:])
-	in := &inn{srv: srv, tag: hex.EncodeToString(r[:])}
+	in.tag = hex.EncodeToString(r[:])
 	in.group = "locator.t" + in.tag
-	asNews(t, "ctlinnd", "newgroup", in.group, "y", "locator")
+	if err := in.asNews("ctlinnd", "newgroup", in.group, "y", "locator"); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
-		out, err := exec.Command("setpriv", "--reuid=news", "--regid=news", "--init-groups", innBin+"ctlinnd", "rmgroup", in.group).CombinedOutput()
-		if err != nil {
-			t.Logf("ctlinnd rmgroup: %v %s", err, out)
+		if err := in.asNews("ctlinnd", "rmgroup", in.group); err != nil {
+			t.Log(err)
 		}
 		os.RemoveAll(filepath.Join(innSpool, strings.ReplaceAll(in.group, ".", "/")))
 		os.Remove(filepath.Join(innSpool, "locator")) // only when empty
@@ -421,4 +458,87 @@ func TestINN(t *testing.T) {
 			t.Errorf("%d octets, %v", len(body), err)
 		}
 	})
+
+	t.Run("AUTHINFO USER/PASS when the server asks (RFC 4643)", func(t *testing.T) {
+		addr, pw := in.authReader(t)
+		opts := access.Options{Server: addr, IdleTimeout: 30 * time.Second}
+		u := "news:" + bareA
+
+		// No credentials: the server's 480 is its refusal.
+		_, _, err := get(t, u, opts)
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != "480" {
+			t.Errorf("without credentials: %v, want a ServerError 480", err)
+		}
+
+		var dlg bytes.Buffer
+		opts.Dialogue = &dlg
+		body, err := getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw}), u, opts)
+		if err != nil || !bytes.Equal(body, in.stored(t, 1)) {
+			t.Errorf("with credentials: %v %q\n%s", err, body, dlg.String())
+		}
+		if !strings.Contains(dlg.String(), "> ARTICLE "+idA+"\n< 480 ") ||
+			!strings.Contains(dlg.String(), "\n> AUTHINFO USER tester\n< 381 ") ||
+			!strings.Contains(dlg.String(), "\n> AUTHINFO PASS ****\n< 281 ") ||
+			!strings.Contains(dlg.String(), "\n> ARTICLE "+idA+"\n< 220 0 "+idA) || strings.Contains(dlg.String(), pw) {
+			t.Errorf("dialogue:\n%s", dlg.String())
+		}
+
+		_, err = getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw + "x"}), u, access.Options{Server: addr})
+		if !errors.As(err, &se) || se.Code != "481" || access.Classify(err) != access.Absent {
+			t.Errorf("a wrong password: %v, want a ServerError 481", err)
+		}
+	})
+}
+
+func getWith(t *testing.T, ctx context.Context, raw string, opts access.Options) ([]byte, error) {
+	t.Helper()
+	res, err := access.Get(ctx, loctest.MustParse(t, raw), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	return io.ReadAll(res.Body)
+}
+
+// authReader starts a standalone nnrpd (nnrpd -D -f) on a free port
+// whose readers.conf lets in only the user "tester" with a random
+// password checked by ckpasswd against a crypt(3) file, and returns its
+// address and the password. INN's own configuration is not touched (-c
+// names the test's readers.conf).
+func (in *inn) authReader(t *testing.T) (addr, password string) {
+	t.Helper()
+	openssl := peer.Require(t, "openssl")[0]
+	dir, err := os.MkdirTemp("", "locator-nnrpd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var r [6]byte
+	rand.Read(r[:])
+	password = hex.EncodeToString(r[:])
+	hash, err := exec.Command(openssl, "passwd", "-6", password).Output()
+	if err != nil {
+		t.Fatalf("openssl passwd: %v", err)
+	}
+	conf := fmt.Sprintf("auth \"locator-test\" {\n    hosts: \"*\"\n    auth: \"ckpasswd -f %s/passwd\"\n}\n"+
+		"access \"locator-test\" {\n    users: \"tester\"\n    newsgroups: \"*\"\n    access: R\n}\n", dir)
+	for name, text := range map[string]string{"passwd": "tester:" + strings.TrimSpace(string(hash)) + "\n", "readers.conf": conf} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := peer.Start(t, peer.Spec{
+		Name:    "nnrpd",
+		Program: "setpriv",
+		Env:     in.env,
+		Args: func(port int) ([]string, error) {
+			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "nnrpd", "-D", "-f", "-4", peer.Host, "-p", fmt.Sprint(port), "-c", filepath.Join(dir, "readers.conf")}, nil
+		},
+		Ready: peer.ReadyLine("20"),
+	})
+	return srv.Addr, password
 }
