@@ -395,10 +395,7 @@ func (c *Conn) Lines(max int, each func(line string) error) (more bool, err erro
 			return true, nil
 		}
 		n++
-		if strings.HasPrefix(line, ".") {
-			line = line[1:]
-		}
-		if err := each(line); err != nil {
+		if err := each(strings.TrimPrefix(line, ".")); err != nil {
 			return false, err
 		}
 	}

@@ -193,6 +193,28 @@ func TestHostilePeers(t *testing.T) {
 					t.Errorf("%v, want a ProtocolError", err)
 				}
 			}},
+		{"the HEAD walk: the connection cut after NEXT", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
+			if cmd == "HEAD" {
+				_, err := io.WriteString(w, "221 1 <a@b> head\r\nSubject: one\r\n.\r\n")
+				return err
+			}
+			return io.EOF
+		}), "/g", access.Options{Method: "head"},
+			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
+				var pe *access.ProtocolError
+				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "closed the connection instead of a status line") {
+					t.Errorf("%v, want a ProtocolError", err)
+				}
+			}},
+		{"the HEAD walk: an endless head", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
+			return endless(w, "221 1 <a@b> head\r\n", "X-%d: y\r\n")
+		}), "/g", access.Options{Method: "head"},
+			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
+				var pe *access.ProtocolError
+				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "more than 10000 header lines") {
+					t.Errorf("%v, want a ProtocolError", err)
+				}
+			}},
 		{"an overview cut without its terminating line", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			io.WriteString(w, "224 overview\r\n1\ts\tf\td\t<m@h>\t\t10\t1\r\n")
 			return io.EOF

@@ -72,17 +72,30 @@ func (c *Conn) Overview(g Group, lo, hi int64, method string, max int) (list []O
 	return c.walk(lo, hi, max)
 }
 
+// maxHeadLines bounds the header lines of one article read by walk.
+const maxHeadLines = 10000
+
 // walk lists the current group with HEAD and NEXT (RFC 977 §3.1.2:
 // after GROUP "the internally maintained current article pointer is set
 // to the first article in the group"; §3.5 NEXT), keeping the articles
 // numbered lo to hi.
 func (c *Conn) walk(lo, hi int64, max int) (list []Overview, more bool, err error) {
-	r, err := c.Cmd("HEAD")
-	for {
-		if err != nil {
-			return nil, false, err
+	for first := true; ; first = false {
+		if !first {
+			r, err := c.Cmd("NEXT")
+			switch {
+			case err != nil:
+				return nil, false, err
+			case r.Code == 421:
+				return list, false, nil
+			case r.Code != 223:
+				return nil, false, c.answer("NEXT", r)
+			}
 		}
+		r, err := c.Cmd("HEAD")
 		switch {
+		case err != nil:
+			return nil, false, err
 		case r.Code == 420 || r.Code == 423:
 			return list, false, nil
 		case r.Code != 221:
@@ -93,11 +106,15 @@ func (c *Conn) walk(lo, hi int64, max int) (list []Overview, more bool, err erro
 			return nil, false, c.protoError("HEAD answered " + strconv.Quote(r.String()) + ": " + err.Error())
 		}
 		var head []string
-		if _, err := c.Lines(1<<30, func(line string) error {
+		long, err := c.Lines(maxHeadLines, func(line string) error {
 			head = append(head, line)
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, false, err
+		}
+		if long {
+			return nil, false, c.protoError("HEAD " + strconv.FormatInt(n, 10) + " answered with more than " + strconv.Itoa(maxHeadLines) + " header lines")
 		}
 		if n > hi {
 			return list, false, nil
@@ -107,16 +124,6 @@ func (c *Conn) walk(lo, hi int64, max int) (list []Overview, more bool, err erro
 				return list, true, nil
 			}
 			list = append(list, fromHead(n, id, head))
-		}
-		r, err = c.Cmd("NEXT")
-		if err == nil && r.Code == 421 {
-			return list, false, nil
-		}
-		if err == nil && r.Code != 223 {
-			return nil, false, c.answer("NEXT", r)
-		}
-		if err == nil {
-			r, err = c.Cmd("HEAD")
 		}
 	}
 }
