@@ -212,14 +212,21 @@ func CheckArg(arg string) int {
 // before connecting).
 func (c *Conn) send(verb string, args ...string) (string, error) {
 	line := verb
-	for _, a := range args {
-		if i := CheckArg(a); i >= 0 {
-			return "", &access.PolicyError{URL: c.url, Offset: i, Rule: "RFC 3977 §3.1", Reason: "the argument " + strconv.Quote(a) + " holds an octet that would break the command line"}
+	for i, a := range args {
+		if j := CheckArg(a); j >= 0 {
+			what := strconv.Quote(a)
+			if verb == "AUTHINFO" {
+				what = "of AUTHINFO " + args[0] // never the user or password
+				if i == 0 {
+					what = "of AUTHINFO"
+				}
+			}
+			return "", &access.PolicyError{URL: c.url, Offset: j, Rule: "RFC 3977 §3.1", Reason: "the argument " + what + " holds an octet that would break the command line (CR, LF, NUL, space or TAB)"}
 		}
 		line += " " + a
 	}
 	if len(line)+2 > maxCommand {
-		return "", &access.PolicyError{URL: c.url, Rule: "RFC 3977 §3.1", Reason: "the command line would exceed 512 octets: " + strconv.Quote(line[:40]) + "…"}
+		return "", &access.PolicyError{URL: c.url, Rule: "RFC 3977 §3.1", Reason: verb + ": the command line would exceed 512 octets"}
 	}
 	if verb == "AUTHINFO" && len(args) == 2 && args[0] == "PASS" {
 		c.req.SentSecret("AUTHINFO PASS")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/nntp"
 )
 
 // A hostile peer: a tiny listener on 127.0.0.1 that misbehaves in one
@@ -260,4 +261,29 @@ func floodGreeting(t *testing.T) string {
 		endless(c, "200 ", "%d")
 	}()
 	return l.Addr().String()
+}
+
+// A password that cannot be sent (a space would split AUTHINFO PASS's
+// argument, RFC 3977 §3.1) is refused without being written anywhere:
+// not in the error, not in the dialogue.
+func TestAuthInfoPasswordNeverShown(t *testing.T) {
+	addr := hostile(t, "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
+		switch cmd {
+		case "AUTHINFO USER joe":
+			_, err := io.WriteString(w, "381 password please\r\n")
+			return err
+		}
+		_, err := io.WriteString(w, "480 authentication required\r\n")
+		return err
+	}))
+	var dlg strings.Builder
+	ctx := nntp.WithAuth(context.Background(), nntp.Auth{User: "joe", Password: "se cret"})
+	_, err := access.Get(ctx, loctest.MustParse(t, "nntp://"+addr+"/g/1"), access.Options{Dialogue: &dlg})
+	var pe *access.PolicyError
+	if !errors.As(err, &pe) || strings.Contains(err.Error(), "se cret") || strings.Contains(dlg.String(), "se cret") {
+		t.Errorf("%v\n%s", err, dlg.String())
+	}
+	if want := "> ARTICLE 1\n< 480 authentication required\n> AUTHINFO USER joe\n< 381 password please\n"; !strings.HasSuffix(dlg.String(), want) {
+		t.Errorf("dialogue:\n%s\nwant it to end\n%s", dlg.String(), want)
+	}
 }
