@@ -44,6 +44,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.Var((*stringList)(&o.denyHosts), "deny-host", "hosts that may not be contacted; repeatable or a comma list")
 	fs.StringVar(&o.method, "ftp-method", "", "the retrieval method of the scheme's client (FTP: its listing and transfer method); empty: the texts' own")
 	fs.StringVar(&o.userAddress, "user-address", "", "your e-mail address, the anonymous FTP password (RFC 1738 §3.2.1)")
+	fs.StringVar(&o.nntpServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server asked for news: URLs, which name none (RFC 1738 §3.6), as HOST[:PORT]; default $NNTPSERVER")
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
 	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (removed again when the transfer fails)")
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
@@ -60,6 +61,7 @@ type getOptions struct {
 	allowHosts, denyHosts   []string
 	method, userAddress     string
 	search, out             string
+	nntpServer              string
 	json, verbose           bool
 	progressAfter           time.Duration // 0: one second
 	forceProgress, noPrompt bool          // tests
@@ -101,6 +103,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 		UserAddress:    o.userAddress,
 		Method:         o.method,
 		Search:         o.search,
+		Server:         o.nntpServer,
 		Policy:         access.Policy{AllowPorts: o.allowPorts, AllowHosts: o.allowHosts, DenyHosts: o.denyHosts},
 	}
 	if o.maxRedirects == 0 {

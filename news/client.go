@@ -1,0 +1,221 @@
+package news
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/nntp"
+)
+
+// The client follows news URLs for package access, over NNTP (RFC 977,
+// RFC 3977) with the nntp package's connection. A news URL names no
+// server (RFC 1738 §3.6: the article or group is fetched from "the
+// configured" news server), so the server is Options.Server
+// (host[:port], port 119 by default), unless the URL is
+// draft-gilman's news://host[:port]/..., which names its own.
+//
+//	news:<message-id>     ARTICLE <message-id>: the article's octets
+//	news:<group>          GROUP, then the overview (OVER, XOVER, or
+//	                      HEAD and NEXT; Options.Method): a listing of
+//	                      news:<message-id> URLs named by subject
+//	news:<group>/<n>      draft-gilman: GROUP, ARTICLE n
+//	news:<group>/<n>-<m>  draft-gilman: the overview of n to m
+//	news:*                LIST ACTIVE: a listing of news:<group> URLs
+//	news:comp.*           draft-gilman's wildcard: LIST ACTIVE comp.*
+//
+// MODE READER is sent first (RFC 3977 §5.3). snews (TLS) has no client
+// yet.
+func init() {
+	access.Register("news", access.Info{DefaultPort: DefaultPort, Methods: nntp.Methods}, client{})
+}
+
+type client struct{}
+
+// server returns the news server to ask for u: draft-gilman's host in
+// the URL, else Options.Server.
+func server(u *locator.URL, n *URL, req *access.Request) (host string, port int, err error) {
+	if n.HasHost && n.Host != "" {
+		port = DefaultPort
+		if n.Port != "" {
+			port, err = strconv.Atoi(n.Port)
+			if err != nil || port < 1 || port > 65535 {
+				return "", 0, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PortComponent), Rule: "port", Reason: "port " + strconv.Quote(n.Port) + " is not a number from 1 to 65535"}
+			}
+		}
+		return n.Host, port, nil
+	}
+	s := req.Options.Server
+	if s == "" {
+		return "", 0, &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §3.6", Reason: "a news URL names no server and no news server is configured (Options.Server; the command's --nntp-server or NNTPSERVER)"}
+	}
+	return SplitServer(s)
+}
+
+// SplitServer reads a configured news server, host[:port]: a name, an
+// IPv4 address, or an IPv6 address (in brackets when a port follows);
+// the port is 119 when none is given.
+func SplitServer(s string) (host string, port int, err error) {
+	bad := func(why string) (string, int, error) {
+		return "", 0, &access.PolicyError{Rule: "server", Reason: "the configured news server " + strconv.Quote(s) + " is not host[:port]: " + why}
+	}
+	host, port = s, DefaultPort
+	switch {
+	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
+		host = s[1 : len(s)-1]
+	case strings.HasPrefix(s, "[") || strings.Count(s, ":") == 1:
+		h, p, err := net.SplitHostPort(s)
+		if err != nil {
+			return bad(err.Error())
+		}
+		host = h
+		port, err = strconv.Atoi(p)
+		if err != nil || port < 1 || port > 65535 {
+			return bad("the port is a number from 1 to 65535")
+		}
+	}
+	if host == "" || strings.ContainsAny(host, "\r\n\x00 \t/@[]") {
+		return bad("no host, or an octet no host has")
+	}
+	return host, port, nil
+}
+
+// Check refuses, before any connection, a news URL that cannot be
+// followed: no server to ask (see server), a message-id or group that,
+// decoded, holds CR, LF or NUL (RFC 1738 §6), a space or TAB (it would
+// split the command's argument, RFC 3977 §3.1), or, in a message-id, "<"
+// or ">" (RFC 5536 §3.1.3: they delimit it), and message numbers that
+// are not draft-gilman's messageno [ "-" messageno ].
+func (client) Check(u *locator.URL, req *access.Request) error {
+	n, err := From(u)
+	if err != nil {
+		return &access.PolicyError{URL: access.Masked(u), Rule: "newsurl", Reason: err.Error()}
+	}
+	if _, _, err := server(u, n, req); err != nil {
+		return err
+	}
+	base := u.Offset(locator.PathComponent)
+	p := u.Path
+	switch {
+	case n.Article != "":
+		from, to := 0, len(p)
+		if l, r := angle(p); l > 0 {
+			from, to = l, len(p)-r
+		}
+		if i := nntp.ArgOffset(p[from:to], "<>"); i >= 0 {
+			c := decoded(p[from:to], i)
+			if c == '<' || c == '>' {
+				return &access.PolicyError{URL: access.Masked(u), Offset: base + from + i, Rule: "RFC 5536 §3.1.3", Reason: "a message-id holds no \"<\" or \">\" inside its brackets"}
+			}
+			return nntp.ArgPolicyError(u, base+from+i, c)
+		}
+	case n.Group != "":
+		g, rest, found := strings.Cut(p, "/")
+		if i := nntp.ArgOffset(g, ""); i >= 0 {
+			return nntp.ArgPolicyError(u, base+i, decoded(g, i))
+		}
+		if found {
+			if i, msg := checkRange(rest); i >= 0 {
+				return &access.PolicyError{URL: access.Masked(u), Offset: base + len(g) + 1 + i, Rule: "refbygroup", Reason: msg}
+			}
+		}
+	}
+	return nil
+}
+
+func decoded(enc string, i int) byte {
+	c, _ := octet(enc, i)
+	return c
+}
+
+// Fetch asks the news server for what u names (see the table above).
+// 411, 423, 430 and other refusals are *access.ServerError.
+func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	method, err := req.Method()
+	if err != nil {
+		return nil, err
+	}
+	n, err := From(u)
+	if err != nil {
+		return nil, err
+	}
+	host, port, err := server(u, n, req)
+	if err != nil {
+		return nil, err
+	}
+	c, err := nntp.Dial(ctx, req, host, port)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fetch(c, n, req, method)
+	if err != nil {
+		c.Close()
+	}
+	return res, err
+}
+
+func fetch(c *nntp.Conn, n *URL, req *access.Request, method string) (*access.Resource, error) {
+	if err := c.ModeReader(); err != nil {
+		return nil, err
+	}
+	switch {
+	case n.Article != "":
+		a := n.Article
+		if len(a) >= 2 && a[0] == '<' && a[len(a)-1] == '>' {
+			a = a[1 : len(a)-1]
+		}
+		d, err := c.Article("<" + a + ">")
+		if err != nil {
+			return nil, err
+		}
+		return &access.Resource{Body: req.Limit(c.Body(d)), Size: -1}, nil
+	case n.Group != "" && !strings.ContainsAny(n.Group, "*?"):
+		g, err := c.Group(n.Group)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := g.Low, g.High
+		if n.Range != "" {
+			first, last, isRange := strings.Cut(n.Range, "-")
+			if !isRange {
+				d, err := c.Article(first)
+				if err != nil {
+					return nil, err
+				}
+				return &access.Resource{Body: req.Limit(c.Body(d)), Size: -1}, nil
+			}
+			lo, _ = strconv.ParseInt(first, 10, 64)
+			hi, _ = strconv.ParseInt(last, 10, 64)
+			lo, hi = max(lo, g.Low), min(hi, g.High)
+		}
+		list, more, err := c.Overview(g, lo, hi, method, req.MaxEntries())
+		if err != nil {
+			return nil, err
+		}
+		l := &access.Listing{Truncated: more}
+		for _, o := range list {
+			e := nntp.Entry(o)
+			e.URL, _ = (&URL{Article: o.MessageID}).Build()
+			l.Entries = append(l.Entries, e)
+		}
+		c.Quit()
+		return &access.Resource{Listing: l, Size: -1}, nil
+	}
+	// "*", draft-gilman's wildcard, or news://host/ with neither.
+	list, more, err := c.ActiveList(n.Group, req.MaxEntries())
+	if err != nil {
+		return nil, err
+	}
+	l := &access.Listing{Truncated: more}
+	for _, a := range list {
+		e := access.Entry{Name: a.Group, Type: access.TypeGroup, Size: -1,
+			Parts: map[string]any{"high": a.High, "low": a.Low, "status": a.Status}}
+		e.URL, _ = (&URL{Group: a.Group}).Build()
+		l.Entries = append(l.Entries, e)
+	}
+	c.Quit()
+	return &access.Resource{Listing: l, Size: -1}, nil
+}

@@ -1,0 +1,544 @@
+package news_test
+
+// Integration tests of the news and nntp clients against INN (inn2) on
+// loopback (shared/peers/debian.md §4). There is one INN per machine
+// (/etc/news, /var/spool/news, /run/news), so every test that starts it
+// lives in this package and takes a lock file first: two test binaries
+// never run innd at once. innd is started in the foreground as user news
+// on a free port of 127.0.0.1 (innd -f -4 127.0.0.1 -P PORT: inn.conf is
+// left as installed), a group of its own is created with ctlinnd,
+// articles are posted with POST after MODE READER, and innd is stopped
+// with ctlinnd shutdown, then by its process id.
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
+	_ "github.com/rfc1738/locator/news"
+	"github.com/rfc1738/locator/nntp"
+)
+
+const (
+	innBin   = "/usr/lib/news/bin/"
+	innLock  = "/run/lock/locator-inn.lock"
+	innSpool = "/var/spool/news/articles"
+)
+
+// inn is a running innd with a group of the test's own.
+type inn struct {
+	env   []string // INNCONF=the test's inn.conf
+	srv   *peer.Server
+	group string
+	tag   string // random, in the group name and message-ids
+}
+
+// asNews runs an INN program as user news with the test's inn.conf.
+func (in *inn) asNews(prog string, args ...string) error {
+	cmd := exec.Command("setpriv", append([]string{"--reuid=news", "--regid=news", "--init-groups", innBin + prog}, args...)...)
+	cmd.Env = append(os.Environ(), in.env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %v: %v\n%s", prog, args, err, out)
+	}
+	return nil
+}
+
+// innConf writes a copy of INN's inn.conf in a directory user news can
+// read, with nnrpdloadlimit 0: nnrpd refuses readers ("400 load at
+// 18.14, try later") when the load average passes the installed 16, as
+// it does on a machine shared by parallel builds. INN's programs read
+// the copy through INNCONF; /etc/news is not touched.
+func innConf(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "locator-inn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/etc/news/inn.conf")
+	if err != nil {
+		t.Skipf("inn: %v", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "nnrpdloadlimit:") {
+			line = "nnrpdloadlimit: 0"
+		}
+		out = append(out, line)
+	}
+	path := filepath.Join(dir, "inn.conf")
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startINN takes the machine's INN lock, starts innd on a free port and
+// creates a fresh group; all is undone when t ends.
+func startINN(t *testing.T) *inn {
+	t.Helper()
+	peer.RequireRoot(t, "innd (run as user news, started by root)")
+	peer.Require(t, innBin+"innd", innBin+"ctlinnd", "setpriv")
+	if err := os.MkdirAll(filepath.Dir(innLock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(innLock, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() }) // closing releases the lock
+	if b, err := os.ReadFile("/run/news/innd.pid"); err == nil {
+		var pid int
+		if _, err := fmt.Sscan(string(b), &pid); err == nil && syscall.Kill(pid, 0) == nil {
+			t.Skipf("inn: an innd (pid %d) not started by this test runs already", pid)
+		}
+	}
+	in := &inn{env: []string{"INNCONF=" + innConf(t)}}
+	in.srv = peer.Start(t, peer.Spec{
+		Name:    "innd",
+		Program: "setpriv",
+		Env:     in.env,
+		Args: func(port int) ([]string, error) {
+			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "innd", "-f", "-4", peer.Host, "-P", fmt.Sprint(port)}, nil
+		},
+		Ready: peer.ReadyLine("200 "),
+	})
+	// Cleanups run last first: shut INN down before peer stops it by pid.
+	t.Cleanup(func() {
+		if err := in.asNews("ctlinnd", "shutdown", "locator test done"); err != nil {
+			t.Log(err)
+		}
+	})
+	var r [4]byte
+	rand.Read(r[:])
+	in.tag = hex.EncodeToString(r[:])
+	in.group = "locator.t" + in.tag
+	if err := in.asNews("ctlinnd", "newgroup", in.group, "y", "locator"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := in.asNews("ctlinnd", "rmgroup", in.group); err != nil {
+			t.Log(err)
+		}
+		os.RemoveAll(filepath.Join(innSpool, strings.ReplaceAll(in.group, ".", "/")))
+		os.Remove(filepath.Join(innSpool, "locator")) // only when empty
+	})
+	return in
+}
+
+// post sends one article with POST after MODE READER (RFC 3977 §6.3.1),
+// dot-stuffing it here, and returns INN's 240 line.
+func (in *inn) post(t *testing.T, article string) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", in.srv.Addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(c)
+	expect := func(code string) string {
+		t.Helper()
+		line, err := br.ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, code) {
+			t.Fatalf("post: want %s, got %q (%v)", code, line, err)
+		}
+		return line
+	}
+	send := func(s string) {
+		if _, err := io.WriteString(c, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect("200 ")
+	send("MODE READER\r\n")
+	expect("200 ")
+	send("POST\r\n")
+	expect("340 ")
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(article, "\r\n") {
+		if strings.HasPrefix(line, ".") {
+			b.WriteByte('.')
+		}
+		b.WriteString(line)
+	}
+	send(b.String() + ".\r\n")
+	expect("240 ")
+	send("QUIT\r\n")
+}
+
+// stored returns the article numbered n of the group as INN stores it
+// (tradspool, wireformat: CR LF, dot-stuffed, with the "." line), with
+// the stuffing and the "." line undone: what a client must deliver.
+func (in *inn) stored(t *testing.T, n int) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(innSpool, strings.ReplaceAll(in.group, ".", "/"), fmt.Sprint(n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(b, []byte("\r\n.\r\n")) {
+		t.Fatalf("stored article %d does not end in the \".\" line (wireformat): %q", n, b[max(0, len(b)-20):])
+	}
+	b = b[:len(b)-3]
+	var out []byte
+	for _, line := range bytes.SplitAfter(b, []byte("\r\n")) {
+		out = append(out, bytes.TrimPrefix(line, []byte("."))...)
+	}
+	return out
+}
+
+func (in *inn) opts(dialogue io.Writer) access.Options {
+	return access.Options{Server: in.srv.Addr, Dialogue: dialogue, IdleTimeout: 30 * time.Second}
+}
+
+func get(t *testing.T, raw string, opts access.Options) (*access.Resource, []byte, error) {
+	t.Helper()
+	u, err := locator.Parse(raw)
+	if err != nil {
+		t.Fatalf("parse %s: %v", raw, err)
+	}
+	res, err := access.Get(context.Background(), u, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Body == nil {
+		return res, nil, nil
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res, b, err
+}
+
+// The articles posted: A has body lines that begin with "." (a lone "."
+// among them), which POST dot-stuffs and ARTICLE must unstuff (RFC 3977
+// §3.1.1); B has a long header folded over many lines (RFC 5322
+// §2.2.3) and a long line.
+func articles(in *inn) (a, b, c, idA, idB, idC, longSubject string) {
+	idA = "<locator-" + in.tag + "-a@feas.test>"
+	idB = "<locator-" + in.tag + "-b@feas.test>"
+	idC = "<locator-" + in.tag + "-c@feas.test>"
+	a = "From: Tester A <a@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: dots\r\nMessage-ID: " + idA + "\r\n\r\n" +
+		"first line\r\n.leading dot\r\n..two dots\r\n.\r\n. space after a dot\r\nlast line\r\n"
+	var words []string
+	for i := 0; i < 120; i++ {
+		words = append(words, fmt.Sprintf("word%03d", i))
+	}
+	longSubject = "long " + strings.Join(words, " ")
+	folded := "long"
+	for i := 0; i < len(words); i += 10 {
+		folded += "\r\n\t" + strings.Join(words[i:i+10], " ")
+	}
+	b = "From: Tester B <b@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: " + folded + "\r\nMessage-ID: " + idB +
+		"\r\nX-Long: " + strings.Repeat("x", 900) + "\r\n\r\n" + strings.Repeat("y", 990) + "\r\n"
+	c = "From: Tester C <c@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: plain\r\nMessage-ID: " + idC + "\r\n\r\nhello\r\n"
+	return
+}
+
+func TestINN(t *testing.T) {
+	in := startINN(t)
+	a, b, c, idA, idB, idC, longSubject := articles(in)
+	for _, art := range []string{a, b, c} {
+		in.post(t, art)
+	}
+	bareA := strings.Trim(idA, "<>")
+
+	t.Run("article by message-id (RFC 1738 §3.6)", func(t *testing.T) {
+		var dlg bytes.Buffer
+		res, body, err := get(t, "news:"+bareA, in.opts(&dlg))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, dlg.String())
+		}
+		if want := in.stored(t, 1); !bytes.Equal(body, want) {
+			t.Errorf("body:\n%q\nwant as stored:\n%q", body, want)
+		}
+		_, posted, _ := strings.Cut(a, "\r\n\r\n")
+		if !bytes.HasSuffix(body, []byte("\r\n\r\n"+posted)) {
+			t.Errorf("body does not end in the posted body %q:\n%q", posted, body)
+		}
+		if res.Size != -1 || res.Listing != nil {
+			t.Errorf("size %d listing %v", res.Size, res.Listing)
+		}
+		wantDlg := "* connect " + in.srv.Addr + "\n< 200 "
+		if !strings.HasPrefix(dlg.String(), wantDlg) || !strings.Contains(dlg.String(), "\n> MODE READER\n< 200 ") ||
+			!strings.Contains(dlg.String(), "\n> ARTICLE "+idA+"\n< 220 0 "+idA+" article\n") || !strings.HasSuffix(dlg.String(), "> QUIT\n< 205 Bye!\n") {
+			t.Errorf("dialogue:\n%s", dlg.String())
+		}
+	})
+
+	t.Run("nntp URL of an article (RFC 1738 §3.7)", func(t *testing.T) {
+		for n := 1; n <= 3; n++ {
+			_, body, err := get(t, fmt.Sprintf("nntp://%s/%s/%d", in.srv.Addr, in.group, n), access.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := in.stored(t, n); !bytes.Equal(body, want) {
+				t.Errorf("article %d:\n%q\nwant as stored:\n%q", n, body, want)
+			}
+		}
+	})
+
+	// The listing of the group by each method: OVER (INN has it), XOVER
+	// and the HEAD/NEXT walk, asked for by Options.Method.
+	type row struct {
+		url, name, from string
+		size            int64
+	}
+	sizes := make([]int64, 3)
+	for i := range sizes {
+		sizes[i] = int64(len(in.stored(t, i+1)))
+	}
+	wantRows := func(scheme string, withSize bool) []row {
+		var rows []row
+		for i, x := range []struct{ id, name, from string }{{idA, "dots", "Tester A <a@example.test>"}, {idB, longSubject, "Tester B <b@example.test>"}, {idC, "plain", "Tester C <c@example.test>"}} {
+			r := row{url: "news:" + strings.Trim(x.id, "<>"), name: x.name, from: x.from, size: -1}
+			if scheme == "nntp" {
+				r.url = fmt.Sprintf("nntp://%s/%s/%d", in.srv.Addr, in.group, i+1)
+			}
+			if withSize {
+				r.size = sizes[i]
+			}
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	rowsOf := func(t *testing.T, l *access.Listing) []row {
+		t.Helper()
+		var rows []row
+		for i, e := range l.Entries {
+			if e.Type != access.TypeArticle || e.Parts["number"] != int64(i+1) || e.Modified.IsZero() || time.Since(e.Modified) > time.Hour {
+				t.Errorf("entry %d: type %q parts %v modified %v", i, e.Type, e.Parts, e.Modified)
+			}
+			from, _ := e.Parts["from"].(string)
+			rows = append(rows, row{url: e.URL, name: e.Name, from: from, size: e.Size})
+		}
+		return rows
+	}
+	for _, m := range []struct {
+		method   string
+		withSize bool
+		verb     string
+	}{{"", true, "> OVER 1-3\n< 224 "}, {"xover", true, "> XOVER 1-3\n< 224 "}, {"head", false, "> HEAD\n< 221 1 " + idA + " head\n> NEXT\n< 223 2 " + idB}} {
+		for _, scheme := range []string{"news", "nntp"} {
+			t.Run(scheme+" group listing, method "+cmp.Or(m.method, "over (default)"), func(t *testing.T) {
+				raw := "news:" + in.group
+				if scheme == "nntp" {
+					raw = "nntp://" + in.srv.Addr + "/" + in.group
+				}
+				var dlg bytes.Buffer
+				opts := in.opts(&dlg)
+				opts.Method = m.method
+				res, _, err := get(t, raw, opts)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, dlg.String())
+				}
+				if res.Listing == nil || res.Listing.Truncated {
+					t.Fatalf("listing %+v", res.Listing)
+				}
+				got, want := rowsOf(t, res.Listing), wantRows(scheme, m.withSize)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("entries:\n%v\nwant\n%v", got, want)
+				}
+				if !strings.Contains(dlg.String(), "> GROUP "+in.group+"\n< 211 3 1 3 "+in.group+"\n"+m.verb) {
+					t.Errorf("dialogue:\n%s", dlg.String())
+				}
+			})
+		}
+	}
+
+	t.Run("listing cut at MaxEntries", func(t *testing.T) {
+		for _, method := range []string{"over", "head"} {
+			opts := in.opts(nil)
+			opts.MaxEntries, opts.Method = 2, method
+			res, _, err := get(t, "news:"+in.group, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Listing.Entries) != 2 || !res.Listing.Truncated {
+				t.Errorf("%s: %d entries, truncated %v", method, len(res.Listing.Entries), res.Listing.Truncated)
+			}
+		}
+	})
+
+	t.Run("news:* is the active list", func(t *testing.T) {
+		res, _, err := get(t, "news:*", in.opts(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		active, err := os.ReadFile("/var/lib/news/active")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, line := range strings.Split(strings.TrimSpace(string(active)), "\n") {
+			f := strings.Fields(line)
+			want = append(want, "news:"+f[0])
+		}
+		var got []string
+		var mine *access.Entry
+		for i, e := range res.Listing.Entries {
+			got = append(got, e.URL)
+			if e.Name == in.group {
+				mine = &res.Listing.Entries[i]
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("groups:\n%v\nwant (the active file):\n%v", got, want)
+		}
+		if mine == nil || mine.Type != access.TypeGroup || fmt.Sprint(mine.Parts) != "map[high:3 low:1 status:y]" {
+			t.Errorf("the test group's entry: %+v", mine)
+		}
+	})
+
+	t.Run("wildcard group (draft-gilman) is LIST ACTIVE with a wildmat", func(t *testing.T) {
+		res, _, err := get(t, "news:locator.t"+in.tag[:4]+"*", in.opts(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != "news:"+in.group {
+			t.Errorf("entries %+v", res.Listing.Entries)
+		}
+	})
+
+	t.Run("draft-gilman message numbers", func(t *testing.T) {
+		_, body, err := get(t, "news:"+in.group+"/3", in.opts(nil))
+		if err != nil || !bytes.Equal(body, in.stored(t, 3)) {
+			t.Errorf("news:group/3: %v %q", err, body)
+		}
+		res, _, err := get(t, "news:"+in.group+"/2-9", in.opts(nil))
+		if err != nil || len(res.Listing.Entries) != 2 || res.Listing.Entries[0].URL != "news:"+strings.Trim(idB, "<>") {
+			t.Errorf("news:group/2-9: %v %+v", err, res)
+		}
+	})
+
+	t.Run("absent objects are the server's answer (exit 1)", func(t *testing.T) {
+		for _, x := range []struct{ url, code string }{
+			{"news:no-such-" + in.tag + "@feas.test", "430"},
+			{"news:no.such.group" + in.tag, "411"},
+			{"nntp://" + in.srv.Addr + "/" + in.group + "/99", "423"},
+			{"nntp://" + in.srv.Addr + "/no.such.group" + in.tag, "411"},
+		} {
+			_, _, err := get(t, x.url, in.opts(nil))
+			var se *access.ServerError
+			if !errors.As(err, &se) || se.Code != x.code || access.Classify(err) != access.Absent {
+				t.Errorf("%s: %v, want a ServerError %s", x.url, err, x.code)
+			}
+		}
+	})
+
+	t.Run("an article larger than MaxSize", func(t *testing.T) {
+		opts := in.opts(nil)
+		opts.MaxSize = 100
+		_, body, err := get(t, "news:"+strings.Trim(idB, "<>"), opts)
+		if !errors.Is(err, access.ErrTooLarge) || len(body) != 100 {
+			t.Errorf("%d octets, %v", len(body), err)
+		}
+	})
+
+	t.Run("AUTHINFO USER/PASS when the server asks (RFC 4643)", func(t *testing.T) {
+		addr, pw := in.authReader(t)
+		opts := access.Options{Server: addr, IdleTimeout: 30 * time.Second}
+		u := "news:" + bareA
+
+		// No credentials: the server's 480 is its refusal.
+		_, _, err := get(t, u, opts)
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != "480" {
+			t.Errorf("without credentials: %v, want a ServerError 480", err)
+		}
+
+		var dlg bytes.Buffer
+		opts.Dialogue = &dlg
+		body, err := getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw}), u, opts)
+		if err != nil || !bytes.Equal(body, in.stored(t, 1)) {
+			t.Errorf("with credentials: %v %q\n%s", err, body, dlg.String())
+		}
+		if !strings.Contains(dlg.String(), "> ARTICLE "+idA+"\n< 480 ") ||
+			!strings.Contains(dlg.String(), "\n> AUTHINFO USER tester\n< 381 ") ||
+			!strings.Contains(dlg.String(), "\n> AUTHINFO PASS ****\n< 281 ") ||
+			!strings.Contains(dlg.String(), "\n> ARTICLE "+idA+"\n< 220 0 "+idA) || strings.Contains(dlg.String(), pw) {
+			t.Errorf("dialogue:\n%s", dlg.String())
+		}
+
+		_, err = getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw + "x"}), u, access.Options{Server: addr})
+		if !errors.As(err, &se) || se.Code != "481" || access.Classify(err) != access.Absent {
+			t.Errorf("a wrong password: %v, want a ServerError 481", err)
+		}
+	})
+}
+
+func getWith(t *testing.T, ctx context.Context, raw string, opts access.Options) ([]byte, error) {
+	t.Helper()
+	res, err := access.Get(ctx, loctest.MustParse(t, raw), opts)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	return io.ReadAll(res.Body)
+}
+
+// authReader starts a standalone nnrpd (nnrpd -D -f) on a free port
+// whose readers.conf lets in only the user "tester" with a random
+// password checked by ckpasswd against a crypt(3) file, and returns its
+// address and the password. INN's own configuration is not touched (-c
+// names the test's readers.conf).
+func (in *inn) authReader(t *testing.T) (addr, password string) {
+	t.Helper()
+	openssl := peer.Require(t, "openssl")[0]
+	dir, err := os.MkdirTemp("", "locator-nnrpd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var r [6]byte
+	rand.Read(r[:])
+	password = hex.EncodeToString(r[:])
+	hash, err := exec.Command(openssl, "passwd", "-6", password).Output()
+	if err != nil {
+		t.Fatalf("openssl passwd: %v", err)
+	}
+	conf := fmt.Sprintf("auth \"locator-test\" {\n    hosts: \"*\"\n    auth: \"ckpasswd -f %s/passwd\"\n}\n"+
+		"access \"locator-test\" {\n    users: \"tester\"\n    newsgroups: \"*\"\n    access: R\n}\n", dir)
+	for name, text := range map[string]string{"passwd": "tester:" + strings.TrimSpace(string(hash)) + "\n", "readers.conf": conf} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := peer.Start(t, peer.Spec{
+		Name:    "nnrpd",
+		Program: "setpriv",
+		Env:     in.env,
+		Args: func(port int) ([]string, error) {
+			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "nnrpd", "-D", "-f", "-4", peer.Host, "-p", fmt.Sprint(port), "-c", filepath.Join(dir, "readers.conf")}, nil
+		},
+		Ready: peer.ReadyLine("20"),
+	})
+	return srv.Addr, password
+}

@@ -1,0 +1,409 @@
+package nntp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator/access"
+)
+
+// A Reply is an NNTP status line (RFC 3977 §3.2; RFC 977 §2.4.2): a
+// three-digit code, then, after one space, the server's arguments and
+// text.
+type Reply struct {
+	Code int
+	Text string
+}
+
+func (r Reply) String() string {
+	if r.Text == "" {
+		return strconv.Itoa(r.Code)
+	}
+	return strconv.Itoa(r.Code) + " " + r.Text
+}
+
+// A ReplyError says a line is not a status line; Offset is the octet of
+// line that breaks RFC 3977 §3.2's "three-digit status indicator".
+type ReplyError struct {
+	Line   string
+	Offset int
+	Msg    string
+}
+
+func (e *ReplyError) Error() string {
+	return "not an NNTP status line (RFC 3977 §3.2) at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg + ": " + strconv.Quote(e.Line)
+}
+
+// ParseReply reads a status line (without its CR LF): RFC 3977 §3.2
+// "Each response MUST begin with a three-digit status indicator", the
+// first digit 1 to 5; the code is followed by the end of the line or a
+// space and the rest (RFC 977 §2.4.2 allows a code alone).
+func ParseReply(line string) (Reply, error) {
+	if len(line) < 3 {
+		return Reply{}, &ReplyError{Line: line, Offset: len(line), Msg: "shorter than a three-digit code"}
+	}
+	if line[0] < '1' || line[0] > '5' {
+		return Reply{}, &ReplyError{Line: line, Offset: 0, Msg: "the code's first digit is 1 to 5"}
+	}
+	for i := 1; i < 3; i++ {
+		if line[i] < '0' || line[i] > '9' {
+			return Reply{}, &ReplyError{Line: line, Offset: i, Msg: "the code is three digits"}
+		}
+	}
+	code := int(line[0]-'0')*100 + int(line[1]-'0')*10 + int(line[2]-'0')
+	if len(line) == 3 {
+		return Reply{Code: code}, nil
+	}
+	if line[3] != ' ' {
+		return Reply{}, &ReplyError{Line: line, Offset: 3, Msg: "a space follows the code"}
+	}
+	return Reply{Code: code, Text: line[4:]}, nil
+}
+
+// Auth is a user name and password for AUTHINFO USER/PASS (RFC 4643
+// §2.3), sent only when the server asks for them (480).
+type Auth struct {
+	User, Password string
+}
+
+type authKey struct{}
+
+// WithAuth returns a context that carries a, for the nntp and news
+// clients to answer a server that requires authentication (480). An
+// nntp URL has no user or password (RFC 1738 §3.7) and a news URL names
+// no server at all (§3.6), so the credentials come from the reader's
+// configuration, never from the URL: the caller (a command, reading its
+// own configuration) puts them here.
+func WithAuth(ctx context.Context, a Auth) context.Context {
+	return context.WithValue(ctx, authKey{}, a)
+}
+
+// AuthFrom returns the credentials WithAuth put in ctx.
+func AuthFrom(ctx context.Context) (Auth, bool) {
+	a, ok := ctx.Value(authKey{}).(Auth)
+	return a, ok
+}
+
+// A Conn is one NNTP connection made through access.Request.Dial: every
+// read and write has the request's idle deadline, every command and
+// status line goes to the dialogue log (AUTHINFO PASS masked), every
+// line is bounded by the request's MaxLine, and multi-line data by
+// MaxSize.
+type Conn struct {
+	req  *access.Request
+	nc   net.Conn
+	br   *bufio.Reader
+	url  string
+	auth *Auth
+	// authed is set once AUTHINFO succeeded.
+	authed bool
+	// read counts the octets of multi-line data blocks read, for
+	// Options.MaxSize.
+	read   int64
+	closed bool
+	// Greeting is the server's initial status line.
+	Greeting Reply
+}
+
+// Dial connects to host:port through req.Dial and reads the greeting
+// (RFC 3977 §5.1: 200 posting allowed, 201 no posting; 400 and 502 say
+// the service is not available). When ctx carries credentials
+// (WithAuth), they answer a 480 from any later command.
+func Dial(ctx context.Context, req *access.Request, host string, port int) (*Conn, error) {
+	nc, err := req.Dial(ctx, host, port)
+	if err != nil {
+		return nil, err
+	}
+	c := &Conn{req: req, nc: nc, br: bufio.NewReaderSize(nc, 4096), url: access.Masked(req.URL)}
+	if a, ok := AuthFrom(ctx); ok {
+		c.auth = &a
+	}
+	r, err := c.readReply()
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	c.Greeting = r
+	switch r.Code {
+	case 200, 201:
+		return c, nil
+	case 400, 502:
+		nc.Close()
+		return nil, c.serverError("", r)
+	}
+	nc.Close()
+	return nil, c.protoError("greeting " + strconv.Quote(r.String()) + " is not 200, 201, 400 or 502 (RFC 3977 §5.1.1)")
+}
+
+// Close closes the connection without QUIT.
+func (c *Conn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return c.nc.Close()
+}
+
+// Quit sends QUIT (RFC 3977 §5.4), reads the 205, and closes; on a
+// connection already closed it does nothing.
+func (c *Conn) Quit() error {
+	if c.closed {
+		return nil
+	}
+	defer c.Close()
+	_, err := c.Cmd("QUIT")
+	return err
+}
+
+func (c *Conn) protoError(msg string) error {
+	return &access.ProtocolError{URL: c.url, Msg: msg}
+}
+
+func (c *Conn) serverError(cmd string, r Reply) error {
+	return &access.ServerError{URL: c.url, Command: cmd, Code: strconv.Itoa(r.Code), Text: r.Text}
+}
+
+// withURL gives a ProtocolError from access.ReadLine or a DotReader the
+// URL being followed.
+func (c *Conn) withURL(err error) error {
+	var pe *access.ProtocolError
+	if errors.As(err, &pe) && pe.URL == "" {
+		pe.URL = c.url
+	}
+	return err
+}
+
+func (c *Conn) readReply() (Reply, error) {
+	line, err := access.ReadLine(c.br, c.req.MaxLine())
+	if err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return Reply{}, c.protoError("the server closed the connection instead of a status line")
+		}
+		return Reply{}, c.withURL(err)
+	}
+	c.req.Received(line)
+	r, err := ParseReply(line)
+	if err != nil {
+		return Reply{}, c.protoError(err.Error())
+	}
+	return r, nil
+}
+
+// maxCommand is RFC 3977 §3.1's bound: "command lines MUST NOT exceed
+// 512 octets, which includes the terminating CRLF pair".
+const maxCommand = 512
+
+// CheckArg returns the offset of the first octet of arg that would
+// break a command line, or -1: CR, LF or NUL would end it (RFC 1738 §6;
+// RFC 3977 §3.1 "The arguments MUST NOT contain CR or LF"), and a space
+// or TAB would split it into two arguments (§3.1: arguments are
+// separated by one or more spaces or TABs).
+func CheckArg(arg string) int {
+	return strings.IndexAny(arg, "\r\n\x00 \t")
+}
+
+// send writes one command line; args are checked with CheckArg (a
+// second guard behind the fetchers' Check, which refuses such URLs
+// before connecting).
+func (c *Conn) send(verb string, args ...string) (string, error) {
+	line := verb
+	for i, a := range args {
+		if j := CheckArg(a); j >= 0 {
+			what := strconv.Quote(a)
+			if verb == "AUTHINFO" {
+				what = "of AUTHINFO " + args[0] // never the user or password
+				if i == 0 {
+					what = "of AUTHINFO"
+				}
+			}
+			return "", &access.PolicyError{URL: c.url, Offset: j, Rule: "RFC 3977 §3.1", Reason: "the argument " + what + " holds an octet that would break the command line (CR, LF, NUL, space or TAB)"}
+		}
+		line += " " + a
+	}
+	if len(line)+2 > maxCommand {
+		return "", &access.PolicyError{URL: c.url, Rule: "RFC 3977 §3.1", Reason: verb + ": the command line would exceed 512 octets"}
+	}
+	if verb == "AUTHINFO" && len(args) == 2 && args[0] == "PASS" {
+		c.req.SentSecret("AUTHINFO PASS")
+	} else {
+		c.req.Sent(line)
+	}
+	if _, err := io.WriteString(c.nc, line+"\r\n"); err != nil {
+		return line, err
+	}
+	return line, nil
+}
+
+// Cmd sends a command and reads its status line. A 480 ("authentication
+// required", RFC 4643 §2.1) is answered with AUTHINFO USER/PASS when the
+// connection has credentials, and the command sent again once.
+func (c *Conn) Cmd(verb string, args ...string) (Reply, error) {
+	if _, err := c.send(verb, args...); err != nil {
+		return Reply{}, err
+	}
+	r, err := c.readReply()
+	if err != nil || r.Code != 480 || c.auth == nil || c.authed || verb == "AUTHINFO" {
+		return r, err
+	}
+	if err := c.AuthInfo(c.auth.User, c.auth.Password); err != nil {
+		return Reply{}, err
+	}
+	if _, err := c.send(verb, args...); err != nil {
+		return Reply{}, err
+	}
+	return c.readReply()
+}
+
+// AuthInfo authenticates with AUTHINFO USER and PASS (RFC 4643 §2.3):
+// 281 accepts, 381 asks for the password; 481 (rejected), 482 (out of
+// sequence) and 502 (not permitted) are *access.ServerError. The
+// password is masked in the dialogue.
+func (c *Conn) AuthInfo(user, pass string) error {
+	r, err := c.Cmd("AUTHINFO", "USER", user)
+	if err != nil {
+		return err
+	}
+	if r.Code == 381 {
+		if r, err = c.Cmd("AUTHINFO", "PASS", pass); err != nil {
+			return err
+		}
+	}
+	switch r.Code {
+	case 281:
+		c.authed = true
+		return nil
+	case 481, 482, 502, 480:
+		return c.serverError("AUTHINFO USER", r)
+	}
+	return c.protoError("AUTHINFO answered " + strconv.Quote(r.String()) + " (RFC 4643 §2.3.1: 281, 381, 481, 482 or 502)")
+}
+
+// ModeReader sends MODE READER (RFC 3977 §5.3): a server that is also a
+// transit server (INN) answers reader commands only after it ("401
+// MODE-READER" otherwise). 200 and 201 go on; 500 and 501 (a server of
+// RFC 977, which has no MODE command) too; 502 is an
+// *access.ServerError.
+func (c *Conn) ModeReader() error {
+	r, err := c.Cmd("MODE", "READER")
+	if err != nil {
+		return err
+	}
+	switch r.Code {
+	case 200, 201, 500, 501:
+		return nil
+	case 400, 502:
+		return c.serverError("MODE READER", r)
+	}
+	return c.protoError("MODE READER answered " + strconv.Quote(r.String()) + " (RFC 3977 §5.3.3)")
+}
+
+// A Group is the answer to GROUP (RFC 3977 §6.1.1.2): "211 number low
+// high group".
+type Group struct {
+	Name             string
+	Count, Low, High int64
+}
+
+// ParseGroup reads the text of a 211 reply: number low high group.
+func ParseGroup(text string) (Group, error) {
+	f := fields(text)
+	if len(f) < 4 {
+		return Group{}, errors.New("a 211 reply is \"211 number low high group\" (RFC 3977 §6.1.1.2); found " + strconv.Quote(text))
+	}
+	var g Group
+	for i, p := range []*int64{&g.Count, &g.Low, &g.High} {
+		n, err := parseNumber(f[i])
+		if err != nil {
+			return Group{}, errors.New("a 211 reply's " + []string{"number", "low", "high"}[i] + " is digits (RFC 3977 §6.1.1.2); found " + strconv.Quote(f[i]))
+		}
+		*p = n
+	}
+	g.Name = f[3]
+	return g, nil
+}
+
+// Group selects a group (RFC 3977 §6.1.1; RFC 977 §3.2.1). 411 (no such
+// group) and other 4xx/5xx answers are an *access.ServerError.
+func (c *Conn) Group(name string) (Group, error) {
+	r, err := c.Cmd("GROUP", name)
+	if err != nil {
+		return Group{}, err
+	}
+	if r.Code != 211 {
+		return Group{}, c.answer("GROUP "+name, r)
+	}
+	g, err := ParseGroup(r.Text)
+	if err != nil {
+		return Group{}, c.protoError(err.Error())
+	}
+	return g, nil
+}
+
+// answer turns an unexpected reply into an error: 4xx and 5xx are the
+// server's refusal (*access.ServerError: 411, 420, 423, 430, 480, 502,
+// ...), anything else a *access.ProtocolError.
+func (c *Conn) answer(cmd string, r Reply) error {
+	if r.Code >= 400 {
+		return c.serverError(cmd, r)
+	}
+	return c.protoError(strconv.Quote(cmd) + " answered " + strconv.Quote(r.String()))
+}
+
+// Article sends ARTICLE arg (a number, or a message-id in "<" ">"; RFC
+// 3977 §6.2.1) and returns the article's octets as a DotReader: the
+// caller reads it to its end. 423 and 430 are *access.ServerError.
+func (c *Conn) Article(arg string) (*DotReader, error) {
+	r, err := c.Cmd("ARTICLE", arg)
+	if err != nil {
+		return nil, err
+	}
+	if r.Code != 220 {
+		return nil, c.answer("ARTICLE "+arg, r)
+	}
+	return c.dotReader(), nil
+}
+
+func (c *Conn) dotReader() *DotReader {
+	d := NewDotReader(c.br, c.req.MaxLine())
+	d.URL = c.url
+	return d
+}
+
+// Lines reads the lines of a multi-line data block (RFC 3977 §3.1.1)
+// after a status line that announced one: dot-stuffing undone, each line
+// without its CR LF, to the terminating "." line. It stops at max lines
+// and reports more (the rest is not read: the connection must then be
+// closed, not reused). A block that ends at close without the "." line
+// is a *access.ProtocolError; a line longer than MaxLine too; more
+// octets than Options.MaxSize is access.ErrTooLarge.
+func (c *Conn) Lines(max int, each func(line string) error) (more bool, err error) {
+	n := 0
+	for {
+		line, err := access.ReadLine(c.br, c.req.MaxLine())
+		if err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return false, c.protoError("the multi-line block ended at close without its terminating \".\" line (RFC 3977 §3.1.1)")
+			}
+			return false, c.withURL(err)
+		}
+		c.read += int64(len(line)) + 2
+		if m := c.req.Options.MaxSize; m > 0 && c.read > m {
+			return false, access.ErrTooLarge
+		}
+		if line == "." {
+			return false, nil
+		}
+		if n >= max {
+			return true, nil
+		}
+		n++
+		if err := each(strings.TrimPrefix(line, ".")); err != nil {
+			return false, err
+		}
+	}
+}
