@@ -19,9 +19,15 @@ go version
 # apt-get call, with man-db's trigger (15-20 s a call) turned off. No daemon
 # starts on install here (policy-rc.d); each test starts its own on a free
 # port of 127.0.0.1 and stops it.
-packages=(vsftpd python3-pyftpdlib nginx-light curl)
+packages=(
+	curl openssl build-essential patch socat tmux # tools; the peers in ../shared/peers build with gcc and patch
+	vsftpd python3-pyftpdlib nginx-light          # ftp, http
+	pygopherd gophernicus                         # gopher (UMN gopherd is built from ../shared/peers)
+	inetutils-telnetd inetutils-telnet busybox-static # telnet
+	python3-aiosmtpd swaks                        # mailto
+)
 missing=()
-for p in "${packages[@]}"; do
+for p in "${packages[@]}" inn2; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if ((${#missing[@]})); then
@@ -29,7 +35,16 @@ if ((${#missing[@]})); then
 		echo "installing test servers: ${missing[*]}"
 		rm -f /var/lib/man-db/auto-update
 		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+		# INN's postinst fails on a host name without a domain: install it on
+		# its own, give inn.conf a domain, and finish configuring
+		# (../shared/peers/debian.md §4). The tests run their own innd on a
+		# free port with a copy of inn.conf.
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends inn2 >/dev/null 2>&1 || true
+		if [[ -f /etc/news/inn.conf ]]; then
+			sed -i 's/^#\?domain:.*/domain:                      feas.test/' /etc/news/inn.conf
+			dpkg --configure -a >/dev/null
+		fi
 	else
 		echo "not root or no apt-get: tests needing ${missing[*]} will skip"
 	fi
