@@ -1,11 +1,13 @@
 package access
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -398,6 +400,9 @@ func TestErrorMessages(t *testing.T) {
 	}{
 		{&ServerError{URL: "ftp://h/x", Command: "RETR x", Code: "550", Text: "No such file"}, `ftp://h/x: the server says 550 No such file (to "RETR x")`},
 		{&ServerError{Code: "404"}, `the server says 404`},
+		{&ServerError{URL: "ftp://h//f", Command: "CWD ", Code: "550", Text: "Failed to change directory.", Rule: "RFC 1738 §3.2.2: an empty <cwd>"},
+			`ftp://h//f: the server says 550 Failed to change directory. (to "CWD "): RFC 1738 §3.2.2: an empty <cwd>`},
+		{&ServerError{Code: "530", Rule: "login refused"}, `the server says 530: login refused`},
 		{&PolicyError{URL: "http://h:25/", Offset: 9, Rule: "RFC 1738 §6", Reason: "port"}, `http://h:25/: refused by local policy (RFC 1738 §6, at 9): port`},
 		{&ProtocolError{Msg: "a reply line longer than 5 octets"}, `protocol error: a reply line longer than 5 octets`},
 		{&ProtocolError{URL: "gopher://h/", Msg: "x"}, `gopher://h/: protocol error: x`},
@@ -636,5 +641,118 @@ func TestDial(t *testing.T) {
 	r.Dial(context.Background(), "::1", 25)
 	if strings.Join(dialed, " ") != "[::1]:21 [::1]:25" {
 		t.Errorf("dialed %v", dialed)
+	}
+}
+
+// readSizes records the length of every buffer a Read is given.
+type readSizes struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (s *readSizes) Read(p []byte) (int, error) {
+	s.sizes = append(s.sizes, len(p))
+	return s.r.Read(p)
+}
+
+func (s *readSizes) Close() error { return nil }
+
+// Request.Limit's WriteTo (what io.Copy calls) keeps the limit exact, as
+// Read does, and copies through copyBuffer octets, not io.Copy's 32 KiB.
+func TestLimitWriteTo(t *testing.T) {
+	const big = 600 << 10
+	for _, tt := range []struct {
+		max     int64
+		n       int
+		tooBig  bool
+		deliver int64
+		sizes   []int // the buffers the body's reads were given
+	}{
+		{10, 9, false, 9, []int{10, 1}},
+		{10, 10, false, 10, []int{10, 1}},
+		{10, 11, true, 10, []int{10, 1}},
+		{big, big, false, big, []int{copyBuffer, copyBuffer, big - 2*copyBuffer, 1}},
+		{big, big + 1, true, big, []int{copyBuffer, copyBuffer, big - 2*copyBuffer, 1}},
+		{big - 1, big, true, big - 1, []int{copyBuffer, copyBuffer, big - 1 - 2*copyBuffer, 1}},
+	} {
+		req := &Request{Options: &Options{MaxSize: tt.max}}
+		src := &readSizes{r: strings.NewReader(strings.Repeat("x", tt.n))}
+		var out bytes.Buffer
+		n, err := io.Copy(&out, req.Limit(src))
+		if errors.Is(err, ErrTooLarge) != tt.tooBig || (!tt.tooBig && err != nil) || n != tt.deliver || int64(out.Len()) != tt.deliver {
+			t.Errorf("max %d, %d octets: copied %d (%d written), err %v; want %d, too large %v", tt.max, tt.n, n, out.Len(), err, tt.deliver, tt.tooBig)
+		}
+		if !reflect.DeepEqual(src.sizes, tt.sizes) {
+			t.Errorf("max %d, %d octets: reads of %v, want %v", tt.max, tt.n, src.sizes, tt.sizes)
+		}
+	}
+}
+
+// DialSame connects to the peer of a connection the request's Dial
+// opened, without the host policy (an allow list of names admits the
+// control connection by its name and would refuse its address), with the
+// port policy; a connection the request did not open is refused.
+func TestDialSame(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	var log strings.Builder
+	u := mustParse(t, "tst://localhost/")
+	_, info, _ := Lookup("tst")
+	// A name-only allow list, as --allow-host localhost gives. The
+	// test's dialer sends "localhost" to 127.0.0.1 whatever the
+	// resolver's order.
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		_, p, _ := net.SplitHostPort(addr)
+		var d net.Dialer
+		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", p))
+	}
+	req := &Request{Options: &Options{Dialogue: &log, Dial: dial, Policy: Policy{AllowHosts: []string{"localhost"}}}, URL: u, info: info}
+	ctrl, err := req.Dial(context.Background(), "localhost", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctrl.Close()
+	var pe *PolicyError
+	if _, err := req.Dial(context.Background(), "127.0.0.1", port); !errors.As(err, &pe) || pe.Rule != "host" {
+		t.Errorf("Dial of the address with a name-only allow list: %v, want a host refusal", err)
+	}
+	data, err := req.DialSame(context.Background(), ctrl, port)
+	if err != nil {
+		t.Fatalf("DialSame: %v", err)
+	}
+	data.Close()
+	if want := fmt.Sprintf("* connect localhost:%d\n* connect 127.0.0.1:%d\n", port, port); log.String() != want {
+		t.Errorf("dialogue %q, want %q", log.String(), want)
+	}
+	// The port policy still applies.
+	if _, err := req.DialSame(context.Background(), ctrl, 25); !errors.As(err, &pe) || pe.Rule != "RFC 1738 §6" {
+		t.Errorf("DialSame to port 25: %v, want the port rule", err)
+	}
+	// A connection this request did not open: another request's, or one
+	// of the caller's own.
+	other := &Request{Options: &Options{Dial: dial}, URL: u, info: info}
+	if _, err := other.DialSame(context.Background(), ctrl, port); !errors.As(err, &pe) || pe.Rule != "host" {
+		t.Errorf("DialSame on another request's connection: %v, want a host refusal", err)
+	}
+	raw, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := req.DialSame(context.Background(), raw, port); !errors.As(err, &pe) || pe.Rule != "host" {
+		t.Errorf("DialSame on a connection of the caller's: %v, want a host refusal", err)
 	}
 }

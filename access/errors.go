@@ -14,9 +14,16 @@ type ServerError struct {
 	URL     string // the URL followed, password masked
 	Command string // the command the server answered, password masked
 	Code    string // the protocol's own code ("550", "404")
-	Text    string // the server's text
+	Text    string // the server's text, as it sent it
+	// Rule, when set, is the client's note on the refusal: the rule of
+	// the text the refused command carries out and what else may work
+	// (FTP's "RFC 1738 §3.2.2: an empty <cwd> is sent as \"CWD \" ...").
+	// It is kept apart from Text, which is only the server's.
+	Rule string
 }
 
+// Error returns "URL: the server says CODE TEXT (to "COMMAND"): RULE",
+// each part left out when empty.
 func (e *ServerError) Error() string {
 	s := "the server says " + e.Code
 	if e.URL != "" {
@@ -27,6 +34,9 @@ func (e *ServerError) Error() string {
 	}
 	if e.Command != "" {
 		s += " (to " + strconv.Quote(e.Command) + ")"
+	}
+	if e.Rule != "" {
+		s += ": " + e.Rule
 	}
 	return s
 }

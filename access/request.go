@@ -58,16 +58,61 @@ func (r *Request) Method() (string, error) {
 // Dial connects to host:port with the connect timeout and returns a
 // connection whose every Read and Write has the idle deadline. host is an
 // IPv6 literal without brackets, or a name, or an address. Dial applies
-// the host and port policy to it too (a passive-mode data address, a
-// redirection's host), and notes the connection in the dialogue.
+// the host and port policy to it too (a redirection's host, an address a
+// server names), and notes the connection in the dialogue.
 func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, error) {
 	if !r.Options.Policy.allowsHost(host) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
 	}
+	if err := r.checkPort(host, port); err != nil {
+		return nil, err
+	}
+	return r.dial(ctx, host, port)
+}
+
+// DialSame connects to port on the peer of ctrl, a connection this
+// Request's Dial opened, as Dial does (connect timeout, idle deadline,
+// the port policy, a note in the dialogue), for a protocol whose second
+// connection goes to the same host as its first: an FTP data connection
+// in passive mode (RFC 959 §3.2, RFC 2428 §3).
+//
+// The host policy is not applied again: it admitted the peer when ctrl
+// was opened, under the name the URL gives, and an allow list of names
+// (Policy.AllowHosts "ftp.example.org") would refuse the peer's address,
+// which is all a second connection can name. A ctrl that Dial of this
+// Request did not open is refused with a *PolicyError (rule "host"), so
+// that no address escapes the host policy this way.
+func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Conn, error) {
+	ic, ok := ctrl.(*idleConn)
+	if !ok || ic.req != r {
+		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "a second connection goes only to the peer of a connection this request opened"}
+	}
+	host := ""
+	if a, ok := ic.RemoteAddr().(*net.TCPAddr); ok {
+		host = a.IP.String()
+	} else if h, _, err := net.SplitHostPort(ic.RemoteAddr().String()); err == nil {
+		host = h
+	}
+	if host == "" {
+		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "the connection's peer " + strconv.Quote(ic.RemoteAddr().String()) + " has no address to connect to"}
+	}
+	if err := r.checkPort(host, port); err != nil {
+		return nil, err
+	}
+	return r.dial(ctx, host, port)
+}
+
+// checkPort refuses a port of another service (RFC 1738 §6's caution)
+// unless it is the scheme's default or Policy.AllowPorts lists it.
+func (r *Request) checkPort(host string, port int) error {
 	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
-		return nil, &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
+		return &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
 			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}
+	return nil
+}
+
+func (r *Request) dial(ctx context.Context, host string, port int) (net.Conn, error) {
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	r.Notef("connect %s", addr)
 	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())
@@ -83,7 +128,7 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	ic := &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}
+	ic := &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx, req: r}
 	// The caller's context ending interrupts a read or write under way.
 	ic.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	return ic, nil
@@ -97,6 +142,7 @@ type idleConn struct {
 	idle time.Duration
 	ctx  context.Context
 	stop func() bool
+	req  *Request // the Request whose Dial opened it (DialSame)
 }
 
 func (c *idleConn) Close() error {
@@ -222,6 +268,38 @@ func (l *limited) Read(p []byte) (int, error) {
 	l.left -= int64(n)
 	return n, err
 }
+
+// WriteTo copies the body to w through a buffer of copyBuffer octets
+// (io.Copy calls it, so that a limit does not shrink the copy to
+// io.Copy's 32 KiB), each read bounded as Read bounds it: the octets up
+// to the limit are written, then ErrTooLarge when one more arrives.
+func (l *limited) WriteTo(w io.Writer) (int64, error) {
+	buf := make([]byte, copyBuffer)
+	var total int64
+	for {
+		n, err := l.Read(buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+			if m < n {
+				return total, io.ErrShortWrite
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// copyBuffer is the buffer limited.WriteTo copies through, as large as
+// the clients' own (ftp's Body copies through 256 KiB).
+const copyBuffer = 256 << 10
 
 func (l *limited) Close() error { return l.rc.Close() }
 

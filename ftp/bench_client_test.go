@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkRetrieveVsftpd retrieves a 64 MiB file from vsftpd on
-// loopback in TYPE I (the session's whole cost: login, FEAT, SIZE, MDTM,
+// loopback in TYPE I (the session's whole cost: login, TYPE,
 // EPSV, RETR, QUIT); MB/s is the throughput. bench/ftp-http.sh compares
 // `locator get` with curl on a larger file.
 func BenchmarkRetrieveVsftpd(b *testing.B) {

@@ -36,6 +36,14 @@ const (
 	// MethodNoCWD sends no CWD: RETR or NLST with the whole path, as
 	// curl's --ftp-method nocwd.
 	MethodNoCWD = "nocwd"
+	// MethodMetadata is the rfc1738 sequence with the commands that ask
+	// about a file before retrieving it, for a caller that wants its size
+	// and date (a probe): FEAT (RFC 2389) after the login, and before
+	// RETR, when FEAT lists them, SIZE (TYPE I only: in TYPE A it counts
+	// the CRLF form, RFC 3659 §4) and MDTM (RFC 3659 §3). A size above
+	// Options.MaxSize then fails before RETR. RFC 1738 §3.2.2 sends none
+	// of these, so it is not the default.
+	MethodMetadata = "metadata"
 )
 
 // NeutralAddress is the anonymous FTP password sent when the caller
@@ -51,7 +59,7 @@ const NeutralAddress = "ftp@example.com"
 const copyBuffer = 256 << 10
 
 func init() {
-	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD}}, Client{})
+	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD, MethodMetadata}}, Client{})
 }
 
 // Client follows ftp URLs (RFC 1738 §3.2) by FTP (RFC 959), in passive
@@ -61,28 +69,39 @@ func init() {
 // The session is: connect; the greeting (220); USER and, when the server
 // asks (331), PASS (§3.2.1: the URL's user and password; "anonymous" and
 // the end user's address when the URL names no user; a password asked of
-// the person when the URL names a user without one); FEAT (RFC 2389, to
-// learn whether SIZE, MDTM and MLSD are offered); then the method's
-// commands (see the Method constants): CWD, TYPE, and RETR or NLST, each
-// transfer preceded by EPSV (or PASV); QUIT.
+// the person when the URL names a user without one); then the method's
+// commands (see the Method constants): for the default, RFC 1738
+// §3.2.2's own, one CWD per <cwd> segment, TYPE, and RETR <name> or NLST,
+// each transfer preceded by EPSV (or PASV: passive mode needs one, RFC
+// 2428, RFC 959 §4.1.1); QUIT. Nothing else is sent for a file.
 //
-// A file's transfer sends, after TYPE and before the transfer, SIZE (only
-// in TYPE I, where the size is the file's octets; RFC 3659 §4) and MDTM
-// (RFC 3659 §3) when FEAT lists them, for Resource.Size and Modified. In
-// TYPE A the data are NVT-ASCII with CRLF line ends (RFC 959 §3.1.1.1);
-// the Body undoes that: each CR LF pair becomes LF, a CR not followed by
-// LF is delivered as is, and nothing else changes (no character set is
-// converted). In TYPE I every octet is delivered as sent.
+// In TYPE I, Resource.Size is the count the RETR's preliminary reply
+// states ("150 ... (N bytes)", TransferSize), when it states one: vsftpd
+// does; pyftpdlib states none, and Size is -1. A stated count above
+// Options.MaxSize aborts the transfer at once. In TYPE A Size is -1:
+// vsftpd's count is of the file as stored, which the Body delivers only
+// when no CR LF is stored (vsftpd sends each stored LF as CR LF, a
+// stored CR LF as is, and the Body turns each CR LF into LF: "a\r\nb\n",
+// 5 stored, is delivered as "a\nb\n"). Modified is known only with
+// MethodMetadata (MDTM).
+//
+// In TYPE A the data are NVT-ASCII with CRLF line ends (RFC 959
+// §3.1.1.1); the Body undoes that: each CR LF pair becomes LF, a CR not
+// followed by LF is delivered as is, and nothing else changes (no
+// character set is converted). In TYPE I every octet is delivered as
+// sent.
 //
 // A directory (";type=d", or an empty name) is listed with NLST, whose
-// lines are the entries' names (RFC 959 §4.1.3); when FEAT lists MLST
-// the client then lists the same directory with MLSD (RFC 3659 §7) for
-// each entry's type, size and modification time, and otherwise, as a
-// last resort, with LIST, read in the common Unix "ls -l" form. An
-// entry that neither describes is reported as a file. Each entry's URL
-// is written by Build from the listed URL's user (not its password),
-// host, port and directory: a directory's URL ends in "/" (an empty
-// name), which lists it.
+// lines are the entries' names (RFC 959 §4.1.3), as §3.2.2 says. Here
+// the client goes beyond §3.2.2: NLST gives names only, and a listing
+// should say which entries are directories (so that their URLs end in
+// "/") and their sizes and dates. When NLST named any entry the client
+// asks FEAT (RFC 2389), and when it lists MLST lists the same directory
+// with MLSD (RFC 3659 §7), else, as a last resort, with LIST, read in
+// the common Unix "ls -l" form. An entry that neither describes is
+// reported as a file. Each entry's URL is written by Build from the
+// listed URL's user (not its password), host, port and directory: a
+// directory's URL ends in "/" (an empty name), which lists it.
 type Client struct{}
 
 // Check refuses, before any connection, an ftp URL that stands for no
@@ -166,8 +185,11 @@ func (s *session) run(ctx context.Context, plan *Plan, method string) (*access.R
 	if err := s.login(plan); err != nil {
 		return nil, err
 	}
-	if err := s.features(); err != nil {
-		return nil, err
+	if method == MethodMetadata {
+		s.meta = true
+		if err := s.features(); err != nil {
+			return nil, err
+		}
 	}
 	steps := plan.Commands[2:] // after USER and PASS
 	switch method {
@@ -386,35 +408,31 @@ func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, er
 	return nil, &access.ProtocolError{URL: s.masked, Msg: "the plan ends without RETR or NLST"}
 }
 
-// retrieve sends SIZE and MDTM where offered, then RETR name, and
-// returns the file with a Body streaming it.
+// retrieve sends RETR name (after SIZE and MDTM with MethodMetadata,
+// where FEAT offers them) and returns the file with a Body streaming it.
 func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resource, error) {
 	res := &access.Resource{Size: -1, MediaType: mediaType(name, typ)}
-	if typ == "I" && s.has("SIZE") {
-		if r, err := s.cmd("SIZE " + name); err != nil {
+	max := s.req.Options.MaxSize
+	if s.meta {
+		if err := s.metadata(res, name, typ); err != nil {
 			return nil, err
-		} else if r.Code == 213 {
-			if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
-				res.Size = n
-			}
-		}
-	}
-	if max := s.req.Options.MaxSize; max > 0 && res.Size > max {
-		return nil, access.ErrTooLarge
-	}
-	if s.has("MDTM") {
-		if r, err := s.cmd("MDTM " + name); err != nil {
-			return nil, err
-		} else if r.Code == 213 {
-			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
-				res.Modified = t
-			}
 		}
 	}
 	line := "RETR " + name
-	data, done, err := s.startTransfer(ctx, line)
+	data, first, done, err := s.startTransfer(ctx, line)
 	if err != nil {
 		return nil, err
+	}
+	if n, ok := TransferSize(first.Text); ok && !done && typ == "I" {
+		if res.Size < 0 {
+			res.Size = n
+		}
+		if max > 0 && n > max {
+			if err := s.abort(data); err != nil {
+				return nil, err
+			}
+			return nil, access.ErrTooLarge
+		}
 	}
 	b := &body{s: s, line: line, data: data, src: data, done: done}
 	if typ == "A" && data != nil {
@@ -425,6 +443,36 @@ func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resou
 	}
 	res.Body = s.req.Limit(b)
 	return res, nil
+}
+
+// metadata sends, for MethodMetadata, SIZE (TYPE I only: in TYPE A it
+// counts the CRLF form, not what the Body delivers; RFC 3659 §4) and
+// MDTM (RFC 3659 §3) when FEAT lists them, and sets res's Size and
+// Modified from their 213 replies. A size above Options.MaxSize fails
+// with access.ErrTooLarge at once, before MDTM.
+func (s *session) metadata(res *access.Resource, name, typ string) error {
+	if typ == "I" && s.has("SIZE") {
+		if r, err := s.cmd("SIZE " + name); err != nil {
+			return err
+		} else if r.Code == 213 {
+			if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
+				res.Size = n
+			}
+		}
+		if max := s.req.Options.MaxSize; max > 0 && res.Size > max {
+			return access.ErrTooLarge
+		}
+	}
+	if s.has("MDTM") {
+		if r, err := s.cmd("MDTM " + name); err != nil {
+			return err
+		} else if r.Code == 213 {
+			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
+				res.Modified = t
+			}
+		}
+	}
+	return nil
 }
 
 func mediaType(name, typ string) string {
@@ -508,7 +556,7 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 // MaxEntries of them (truncated reports more), each at most MaxLine
 // octets, in all at most MaxSize octets when that is set.
 func (s *session) readListing(ctx context.Context, line string) (lines []string, truncated bool, err error) {
-	data, done, err := s.startTransfer(ctx, line)
+	data, _, done, err := s.startTransfer(ctx, line)
 	if err != nil || done {
 		return nil, false, err
 	}
@@ -567,11 +615,18 @@ func (l *sizeLimit) Read(p []byte) (int, error) {
 }
 
 // describe lists the directory again for what NLST does not say: with
-// MLSD (RFC 3659 §7) when FEAT lists MLST, else with LIST read in the
-// Unix form. A refusal or a line it cannot read leaves those entries
-// undescribed; a broken connection ends the description.
+// MLSD (RFC 3659 §7) when FEAT (sent now, if it was not) lists MLST, else
+// with LIST read in the Unix form. A refusal or a line it cannot read
+// leaves those entries undescribed; a broken connection ends the
+// description.
 func (s *session) describe(ctx context.Context, arg string) map[string]Fact {
 	facts := map[string]Fact{}
+	if s.feat == nil {
+		if err := s.features(); err != nil {
+			s.req.Notef("FEAT failed: %v", err)
+			return facts
+		}
+	}
 	verb := "LIST"
 	if s.has("MLST") {
 		verb = "MLSD"

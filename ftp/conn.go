@@ -21,9 +21,10 @@ type session struct {
 	masked string // the URL for messages, password masked
 	conn   net.Conn
 	br     *bufio.Reader
-	peer   net.IP // the control connection's remote address: where data connections go
-	feat   map[string]string
-	noEPSV bool // the server refused EPSV once: PASV from then on
+	peer   net.IP            // the control connection's remote address, which a PASV reply must name
+	feat   map[string]string // FEAT's answer (RFC 2389); nil until FEAT is sent
+	noEPSV bool              // the server refused EPSV once: PASV from then on
+	meta   bool              // MethodMetadata: FEAT after login, SIZE and MDTM before RETR
 }
 
 func (s *session) close() {
@@ -98,14 +99,11 @@ func maskLine(line string, secret bool) string {
 }
 
 // refused returns the error for a reply that refuses a command: a
-// *access.ServerError with the command (masked when secret) and the
-// server's code and text. note, when not empty, is added to the text.
+// *access.ServerError with the command (masked when secret), the
+// server's code and text, and note, the client's own word on it (the
+// rule the command carries out, what else may work), as its Rule.
 func (s *session) refused(line string, r Reply, note string) error {
-	text := r.Text
-	if note != "" {
-		text += " [" + note + "]"
-	}
-	return &access.ServerError{URL: s.masked, Command: line, Code: strconv.Itoa(r.Code), Text: text}
+	return &access.ServerError{URL: s.masked, Command: line, Code: strconv.Itoa(r.Code), Text: r.Text, Rule: note}
 }
 
 // unexpected returns a *access.ProtocolError for a reply whose code RFC
@@ -115,7 +113,10 @@ func (s *session) unexpected(line string, r Reply) error {
 }
 
 // openData opens a passive data connection (RFC 2428 EPSV, else RFC 959
-// PASV) through req.Dial, to the control connection's address.
+// PASV) through req.DialSame, to the control connection's address: the
+// port policy applies to the data port, and the host policy, which
+// admitted the control connection by the URL's host, is not asked again
+// about its address.
 //
 // EPSV's reply gives only a port: the connection goes to the control
 // connection's address (RFC 2428 §3). PASV's reply gives an address too;
@@ -136,7 +137,7 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 			if err != nil {
 				return nil, s.wrap(err)
 			}
-			return s.req.Dial(ctx, s.peer.String(), port)
+			return s.req.DialSame(ctx, s.conn, port)
 		case r.Class() == 5:
 			s.noEPSV = true // not implemented or not allowed here: PASV
 		default:
@@ -160,41 +161,69 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 	if !ip.Equal(s.peer) && !ip.IsUnspecified() {
 		return nil, &access.ProtocolError{URL: s.masked, Msg: "PASV reply names " + ip.String() + ", not the control connection's host " + s.peer.String() + "; refused (a data connection to a third host, RFC 2577 §3)"}
 	}
-	return s.req.Dial(ctx, s.peer.String(), port)
+	return s.req.DialSame(ctx, s.conn, port)
 }
 
 // startTransfer sends line (RETR, NLST, MLSD, LIST) on a data connection
 // opened first, and waits for the preliminary reply (125 or 150, RFC 959
-// §4.2: the data follows). A refusal (4yz, 5yz) closes the data
-// connection and returns a *access.ServerError; a 2yz at once (a server
-// that sent nothing, or an empty listing it had no data for) returns a
-// nil connection and that reply as done.
-func (s *session) startTransfer(ctx context.Context, line string) (data net.Conn, done bool, err error) {
+// §4.2: the data follows), which it returns. A refusal (4yz, 5yz) closes
+// the data connection and returns a *access.ServerError; a 2yz at once (a
+// server that sent nothing, or an empty listing it had no data for)
+// returns a nil connection and that reply as done.
+func (s *session) startTransfer(ctx context.Context, line string) (data net.Conn, first Reply, done bool, err error) {
 	data, err = s.openData(ctx)
 	if err != nil {
-		return nil, false, err
+		return nil, Reply{}, false, err
 	}
 	if err := s.send(line, false); err != nil {
 		data.Close()
-		return nil, false, err
+		return nil, Reply{}, false, err
 	}
 	r, err := s.reply()
 	if err != nil {
 		data.Close()
-		return nil, false, err
+		return nil, r, false, err
 	}
 	switch r.Class() {
 	case 1:
-		return data, false, nil
+		return data, r, false, nil
 	case 2:
 		data.Close()
-		return nil, true, nil
+		return nil, r, true, nil
 	case 4, 5:
 		data.Close()
-		return nil, false, s.refused(line, r, "")
+		return nil, r, false, s.refused(line, r, "")
 	}
 	data.Close()
-	return nil, false, s.unexpected(line, r)
+	return nil, r, false, s.unexpected(line, r)
+}
+
+// TransferSize returns the octet count a preliminary reply to RETR
+// states in the form "(N bytes)" at its end, as vsftpd ("150 Opening
+// BINARY mode data connection for motd (15 bytes).") writes it (pyftpdlib
+// states none); RFC 959 does not define the text, so ok is false for any other
+// form, and for a count that is not 1 to 18 decimal digits. vsftpd
+// counts the file as stored, in TYPE A too (not the CRLF form it sends).
+func TransferSize(text string) (n int64, ok bool) {
+	end := strings.LastIndex(text, " bytes)")
+	if end < 0 {
+		return 0, false
+	}
+	start := strings.LastIndexByte(text[:end], '(')
+	if start < 0 {
+		return 0, false
+	}
+	digits := text[start+1 : end]
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil
 }
 
 // finish reads the reply that ends a transfer (226 or 250, RFC 959

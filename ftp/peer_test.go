@@ -195,15 +195,19 @@ func host(s *peer.Server) string { return s.Addr }
 
 // TestPyftpdlibRFC1738Sequences follows RFC 1738 §3.2.2's examples and
 // the forms around them on pyftpdlib and asserts the exact command lines
-// the server received, and the object delivered. FEAT (RFC 2389) comes
-// after the login; SIZE and MDTM (RFC 3659) before a TYPE I retrieval,
-// MDTM alone before TYPE A; EPSV (RFC 2428) before each transfer; after
-// an NLST, MLSD describes the entries (pyftpdlib offers MLST).
+// the server received, and the object delivered. A file is exactly
+// §3.2.2's sequence: USER, PASS, one CWD per <cwd>, TYPE, then EPSV (RFC
+// 2428: passive mode needs it) and RETR, and QUIT; no FEAT, SIZE or
+// MDTM. A directory is NLST, then FEAT and MLSD (pyftpdlib offers MLST),
+// beyond §3.2.2 for each entry's type, size and date. MethodMetadata adds
+// FEAT, SIZE and MDTM. pyftpdlib's 150 states no count: Size is -1
+// without SIZE.
 func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 	srv := startPyftpd(t)
 	h := host(srv.Server)
-	anon := []string{"USER anonymous", "PASS ******", "FEAT"}
-	user := []string{"USER ftpuser", "PASS ******", "FEAT"}
+	anon := []string{"USER anonymous", "PASS ******"}
+	user := []string{"USER ftpuser", "PASS ******"}
+	seq := func(login []string, cmds ...string) []string { return append(append([]string{}, login...), cmds...) }
 	var prompts []string
 	askFtppass := func(prompt string) (string, error) {
 		prompts = append(prompts, prompt)
@@ -219,39 +223,46 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 		opts      access.Options
 		cmds      []string
 		body      string
+		size      int64    // Resource.Size of a file
 		entries   []string // "type name url"
 	}{
-		{"§3.2.2 %2Fetc/motd", "ftp://ftpuser@" + h + "/%2Fetc/motd", access.Options{Password: askFtppass},
-			append(user, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
-		{"§3.2.2 etc/motd", "ftp://ftpuser:ftppass@" + h + "/etc/motd", access.Options{},
-			append(user, "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"§3.2.2 %2Fetc/motd, a user without password", "ftp://ftpuser@" + h + "/%2Fetc/motd", access.Options{Password: askFtppass},
+			seq(user, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
+		{"§3.2.2 etc/motd, a user with password", "ftp://ftpuser:ftppass@" + h + "/etc/motd", access.Options{},
+			seq(user, "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
 		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", access.Options{},
-			append(user, "CWD ", "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+			seq(user, "CWD ", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
 		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", access.Options{},
-			append(anon, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", nil},
+			seq(anon, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", -1, nil},
 		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
-			append(anon, "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", nil},
+			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{},
-			append(anon, "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", nil},
+			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", -1, nil},
 		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", access.Options{},
-			append(anon, "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+			seq(anon, "TYPE A", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", access.Options{},
-			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", access.Options{},
-			append(anon, "CWD pub", "TYPE A", "MDTM with space.txt", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", nil},
+			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
 		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", access.Options{},
-			append(anon, "EPSV", "NLST pub", "EPSV", "MLSD pub", "QUIT"), "", nil},
+			seq(anon, "EPSV", "NLST pub", "FEAT", "EPSV", "MLSD pub", "QUIT"), "", 0, nil},
 		{"empty name lists", "ftp://" + h + "/pub/sub/", access.Options{},
-			append(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "EPSV", "MLSD", "QUIT"), "",
+			seq(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "FEAT", "EPSV", "MLSD", "QUIT"), "", 0,
 			[]string{"file deep.txt ftp://" + h + "/pub/sub/deep.txt", "directory inner ftp://" + h + "/pub/sub/inner/"}},
+		{"an empty directory: no FEAT, nothing to describe", "ftp://" + h + "/pub/empty/", access.Options{},
+			seq(anon, "CWD pub", "CWD empty", "EPSV", "NLST", "QUIT"), "", 0, []string{}},
 		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", access.Options{UserAddress: "someone@example.org"},
-			append(anon, "TYPE I", "SIZE top.txt", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "direct"},
-			append(anon, "TYPE A", "MDTM pub/sub/deep.txt", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", nil},
+			seq(anon, "TYPE A", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "singlecwd"},
-			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method nocwd", "ftp://" + h + "//etc/motd", access.Options{Method: "nocwd"},
-			append(anon, "TYPE I", "SIZE /etc/motd", "MDTM /etc/motd", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", nil},
+			seq(anon, "TYPE I", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", -1, nil},
+		{"method metadata, TYPE I: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{Method: "metadata"},
+			seq(anon, "FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", 7, nil},
+		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt", access.Options{Method: "metadata"},
+			seq(anon, "FEAT", "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 	}
 	off := 0
 	_, off = srv.commands(t, 0)
@@ -270,6 +281,15 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 			if r.body != c.body {
 				t.Errorf("%s: body %q, want %q", c.url, r.body, c.body)
 			}
+			if r.res.Listing == nil {
+				if r.res.Size != c.size {
+					t.Errorf("%s: Size %d, want %d", c.url, r.res.Size, c.size)
+				}
+				// Modified comes only from MDTM.
+				if r.res.Modified.IsZero() != (c.opts.Method != "metadata") {
+					t.Errorf("%s: Modified %v with method %q", c.url, r.res.Modified, c.opts.Method)
+				}
+			}
 			// §3.2.1: the anonymous password is the user's address, else
 			// the neutral one, said in the dialogue.
 			neutral := strings.Contains(r.dialog, "* anonymous login: the password is the neutral address ftp@example.com")
@@ -277,7 +297,7 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 				t.Errorf("%s: neutral-address note %v with UserAddress %q\n%s", c.url, neutral, c.opts.UserAddress, r.dialog)
 			}
 			if c.entries != nil {
-				var got []string
+				got := []string{}
 				for _, e := range r.listing {
 					got = append(got, e.Type+" "+e.Name+" "+e.URL)
 				}
@@ -317,23 +337,26 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 		{"§3.2.1 user without password, nobody to ask", "ftp://ftpuser@" + h + "/etc/motd", access.Options{},
 			access.Refused, "no terminal to ask", []string{"USER ftpuser", "QUIT"}},
 		{"wrong password", "ftp://ftpuser:nope@" + h + "/etc/motd", access.Options{},
-			access.Absent, `the server says 530 Authentication failed. [login refused] (to "PASS ****")`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
+			access.Absent, `the server says 530 Authentication failed. (to "PASS ****"): login refused`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
 		{"no such file", "ftp://" + h + "/pub/nothere.txt", access.Options{},
-			access.Absent, `550 No such file or directory. (to "RETR nothere.txt")`,
-			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "TYPE A", "MDTM nothere.txt", "EPSV", "RETR nothere.txt", "QUIT"}},
+			access.Absent, `the server says 550 No such file or directory. (to "RETR nothere.txt")`,
+			[]string{"USER anonymous", "PASS ******", "CWD pub", "TYPE A", "EPSV", "RETR nothere.txt", "QUIT"}},
 		{"no such directory", "ftp://" + h + "/nodir/x.txt", access.Options{},
-			access.Absent, `this CWD of the URL's directory sequence failed`,
-			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD nodir", "QUIT"}},
-		{"size limit known from SIZE", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+			access.Absent, `(to "CWD nodir"): RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed`,
+			[]string{"USER anonymous", "PASS ******", "CWD nodir", "QUIT"}},
+		{"size limit known from SIZE (method metadata)", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000, Method: "metadata"},
 			access.Failed, "larger than the size limit",
 			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "QUIT"}},
-		{"size limit while reading (TYPE A: no SIZE)", "ftp://" + h + "/big.bin;type=a", access.Options{MaxSize: 1000},
+		{"size limit while reading (TYPE I: pyftpdlib's 150 states no count)", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
 			access.Failed, "larger than the size limit",
-			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "TYPE I", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
+		{"size limit while reading (TYPE A)", "ftp://" + h + "/big.bin;type=a", access.Options{MaxSize: 1000},
+			access.Failed, "larger than the size limit",
+			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
 		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", access.Options{Method: "direct"},
 			access.Delivered, "",
-			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM pub/sub//top.txt", "EPSV", "RETR pub/sub//top.txt",
-				"CWD pub", "CWD sub", "CWD ", "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR pub/sub//top.txt",
+				"CWD pub", "CWD sub", "CWD ", "TYPE A", "EPSV", "RETR top.txt", "QUIT"}},
 	}
 	_, off := srv.commands(t, 0)
 	for _, c := range cases {
@@ -385,7 +408,7 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 	_, off = srv.commands(t, off)
 
 	u, _ = locator.Parse("ftp://" + srv.Addr + "/big.bin")
-	res, err = access.Get(context.Background(), u, access.Options{})
+	res, err = access.Get(context.Background(), u, access.Options{Method: "metadata"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +427,7 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 	}
 	srv.waitQuit(t, off)
 	cmds, _ := srv.commands(t, off)
-	want := []string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}
+	want := []string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"} // method metadata
 	if !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
@@ -439,7 +462,7 @@ func TestCheckRefusesDelimiters(t *testing.T) {
 	}
 	r := get(t, "ftp://127.0.0.1:2121/f", access.Options{Method: "tftp"})
 	var pe *access.PolicyError
-	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd") {
+	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd, metadata") {
 		t.Errorf("unknown method: %v", r.err)
 	}
 }
@@ -457,7 +480,7 @@ func TestPyftpdlibPASV(t *testing.T) {
 	}
 	srv.waitQuit(t, off)
 	cmds, _ := srv.commands(t, off)
-	want := []string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "EPSV", "PASV", "NLST", "PASV", "MLSD", "QUIT"}
+	want := []string{"USER anonymous", "PASS ******", "CWD pub", "EPSV", "PASV", "NLST", "FEAT", "PASV", "MLSD", "QUIT"}
 	if !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
@@ -493,5 +516,39 @@ func TestPyftpdlibIPv6(t *testing.T) {
 	want := []string{"ftp://" + srv.Addr + "/pub/sub/deep.txt", "ftp://" + srv.Addr + "/pub/sub/inner/"}
 	if !reflect.DeepEqual(got, want) || !strings.HasPrefix(srv.Addr, "[::1]:") {
 		t.Errorf("entries %q, want %q", got, want)
+	}
+}
+
+// TestPyftpdlibAllowHost: with an allow list that names the host only
+// (--allow-host localhost), the control connection is admitted by the
+// URL's name and the data connections, which can only name the peer's
+// address, go to the same peer (access.Request.DialSame); an address the
+// list does not name is still refused before connecting.
+func TestPyftpdlibAllowHost(t *testing.T) {
+	srv := startPyftpd(t)
+	_, port, _ := strings.Cut(srv.Addr, ":")
+	opts := access.Options{Policy: access.Policy{AllowHosts: []string{"localhost"}}}
+	_, off := srv.commands(t, 0)
+	r := get(t, "ftp://localhost:"+port+"/pub/hello.txt", opts)
+	if r.err != nil || r.body != "line1\nline2\n" {
+		t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+	}
+	srv.waitQuit(t, off)
+	cmds, off := srv.commands(t, off)
+	if want := []string{"USER anonymous", "PASS ******", "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
+		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
+	}
+	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
+		t.Errorf("dialogue:\n%s", r.dialog)
+	}
+	r = get(t, "ftp://localhost:"+port+"/pub/", opts)
+	if r.err != nil || len(r.listing) != 5 {
+		t.Fatalf("listing of %d entries, %v\n%s", len(r.listing), r.err, r.dialog)
+	}
+	srv.waitQuit(t, off)
+	r = get(t, "ftp://"+srv.Addr+"/pub/hello.txt", opts)
+	var pe *access.PolicyError
+	if !errors.As(r.err, &pe) || pe.Rule != "host" || strings.Contains(r.dialog, "connect") {
+		t.Errorf("an address the allow list does not name: %v\n%s", r.err, r.dialog)
 	}
 }

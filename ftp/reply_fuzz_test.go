@@ -3,6 +3,7 @@ package ftp_test
 import (
 	"bufio"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -123,6 +124,28 @@ func FuzzParseTimeVal(f *testing.F) {
 		}
 		if got := tm.Format("20060102150405"); got != s[:14] && tm.Second() != 0 {
 			t.Fatalf("%q: %v", s, tm)
+		}
+	})
+}
+
+// FuzzTransferSize: a count read from a 150 reply is the decimal number
+// written just before " bytes)" at the text's last such place.
+func FuzzTransferSize(f *testing.F) {
+	for _, s := range []string{"Opening BINARY mode data connection for motd (15 bytes).", "File status okay. About to open data connection.", "( bytes)", "(-1 bytes)", "(99999999999999999999 bytes)", "a (1 bytes) (2 bytes)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		n, ok := ftp.TransferSize(text)
+		if !ok {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("%q: %d", text, n)
+		}
+		end := strings.LastIndex(text, " bytes)")
+		digits := text[strings.LastIndexByte(text[:end], '(')+1 : end]
+		if v, err := strconv.ParseInt(digits, 10, 64); err != nil || v != n {
+			t.Fatalf("%q: %d, but the digits say %q", text, n, digits)
 		}
 	})
 }

@@ -208,3 +208,31 @@ func TestParseUnixList(t *testing.T) {
 		}
 	}
 }
+
+// TestTransferSize reads the "(N bytes)" count vsftpd writes in its 150
+// reply to RETR (RFC 959 leaves the text free): pyftpdlib writes none.
+func TestTransferSize(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		n    int64
+		ok   bool
+	}{
+		{"Opening BINARY mode data connection for motd (15 bytes).", 15, true},
+		{"Opening ASCII mode data connection for hello.txt (12 bytes).", 12, true},
+		{"Opening BINARY mode data connection for a (3 bytes) b (7 bytes).", 7, true},
+		{"Opening BINARY mode data connection for empty (0 bytes).", 0, true},
+		{"File status okay. About to open data connection.", 0, false}, // pyftpdlib
+		{"Opening data connection for x ( bytes).", 0, false},
+		{"Opening data connection for x (-5 bytes).", 0, false},
+		{"Opening data connection for x (+5 bytes).", 0, false},
+		{"Opening data connection for x (1 000 bytes).", 0, false},
+		{"x 5 bytes).", 0, false},
+		{"x (1234567890123456789 bytes)", 0, false}, // 19 digits
+		{"x (999999999999999999 bytes)", 999999999999999999, true},
+	} {
+		n, ok := ftp.TransferSize(tt.text)
+		if n != tt.n || ok != tt.ok {
+			t.Errorf("TransferSize(%q) = %d, %v; want %d, %v", tt.text, n, ok, tt.n, tt.ok)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ftp_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -58,6 +59,13 @@ func startVsftpd(t *testing.T) *vsftpd {
 		if err := os.WriteFile(filepath.Join(root, "pub", "crlf.txt"), []byte("a\nb\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// A CR LF already stored: vsftpd sends it as CR CR LF.
+		if err := os.WriteFile(filepath.Join(root, "pub", "stored-crlf.txt"), []byte("a\r\nb\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "big.bin"), bytes.Repeat([]byte("0123456789abcdef"), 1<<16), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
@@ -93,33 +101,70 @@ func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
 	return v
 }
 
-// TestVsftpd follows URLs on vsftpd and asserts what a person sees: the
-// file as stored (TYPE A's CRLF undone), a listing described by LIST
-// (vsftpd has no MLSD), and vsftpd's 550 to an empty CWD (RFC 1738
-// §3.2.2's "CWD " for "//"), which the other methods avoid.
+// TestVsftpd follows URLs on vsftpd and asserts the commands it
+// received (RFC 1738 §3.2.2's sequence, no FEAT, SIZE or MDTM), what a
+// person sees (the file as stored, TYPE A's CRLF undone), the size its
+// 150 reply states (the file as stored, in TYPE A too), a listing
+// described by LIST (vsftpd has no MLSD), and vsftpd's 550 to an empty
+// CWD (§3.2.2's "CWD " for "//"), which the other methods avoid.
 func TestVsftpd(t *testing.T) {
 	v := startVsftpd(t)
 	h := v.Addr
-	t.Run("§3.2.3 TYPE A: CRLF on the wire, LF delivered", func(t *testing.T) {
-		r := get(t, "ftp://"+h+"/pub/hello.txt;type=a", access.Options{})
-		if r.err != nil || r.body != "line1\nline2\n" {
-			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
-		}
-		if !strings.Contains(r.dialog, "< 150 Opening ASCII mode data connection") {
-			t.Errorf("vsftpd did not send ASCII mode:\n%s", r.dialog)
-		}
-		// 12 octets stored, 14 on the wire: each LF went as CR LF.
-		v.waitQuit(t, 0)
-		if b, _ := os.ReadFile(v.log); !strings.Contains(string(b), `OK DOWNLOAD: Client "127.0.0.1", "/pub/hello.txt", 14 bytes`) {
-			t.Errorf("vsftpd's log does not show 14 octets sent for 12 stored")
-		}
-	})
-	t.Run("TYPE I: every octet", func(t *testing.T) {
-		r := get(t, "ftp://"+h+"/pub/bin.dat", access.Options{})
-		if r.err != nil || r.body != anonFiles["pub/bin.dat"] || r.res.Size != int64(len(anonFiles["pub/bin.dat"])) {
-			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
-		}
-	})
+	login := []string{"USER anonymous", "PASS <password>"}
+	seq := func(cmds ...string) []string { return append(append([]string{}, login...), cmds...) }
+	for _, c := range []struct {
+		name, url string
+		opts      access.Options
+		cmds      []string
+		body      string
+		size      int64
+		sent      int    // octets vsftpd's log says it sent
+		stated    string // the count its 150 reply states
+		err       string
+	}{
+		// 12 octets stored, 14 on the wire: each LF went as CR LF. The
+		// 150 reply says "(12 bytes)", the stored count; Size stays -1
+		// in TYPE A (next case).
+		{"§3.2.3 TYPE A: CRLF on the wire, LF delivered", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
+			seq("CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, 14, "(12 bytes)", ""},
+		// "a\r\nb\n" (5 stored, "(5 bytes)" in the 150 reply) goes as
+		// "a\r\nb\r\n" (6: a stored CR LF is sent as is) and is
+		// delivered as "a\nb\n" (4): the stored count is not what the
+		// Body delivers, so TYPE A takes no Size from it.
+		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt", access.Options{},
+			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
+		{"TYPE I: every octet, Size from the 150 reply", "ftp://" + h + "/pub/bin.dat", access.Options{},
+			seq("CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
+		{"TYPE I: a stated count above MaxSize aborts at once", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+			seq("TYPE I", "EPSV", "RETR big.bin", "ABOR", "QUIT"), "", 0, -1, "(1048576 bytes)", "larger than the size limit"},
+		{"method metadata: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat", access.Options{Method: "metadata"},
+			seq("FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, off := v.commands(t, 0)
+			r := get(t, c.url, c.opts)
+			if c.err != "" {
+				if r.err == nil || !strings.Contains(r.err.Error(), c.err) {
+					t.Errorf("%s: %v, want an error containing %q\n%s", c.url, r.err, c.err, r.dialog)
+				}
+			} else if r.err != nil || r.body != c.body || r.res.Size != c.size {
+				t.Fatalf("%s: body %q, Size %d, %v; want %q, %d\n%s", c.url, r.body, r.res.Size, r.err, c.body, c.size, r.dialog)
+			}
+			if !strings.Contains(r.dialog, " data connection for ") || !strings.Contains(r.dialog, c.stated+".\n") {
+				t.Errorf("%s: vsftpd's 150 reply does not state %s\n%s", c.url, c.stated, r.dialog)
+			}
+			cmds, _ := v.commands(t, off)
+			if !reflect.DeepEqual(cmds, c.cmds) {
+				t.Errorf("%s: vsftpd received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
+			}
+			if c.sent >= 0 {
+				b, _ := os.ReadFile(v.log)
+				if want := fmt.Sprintf(`OK DOWNLOAD: Client "127.0.0.1", "%s", %d bytes`, strings.TrimPrefix(strings.TrimSuffix(c.url, ";type=a"), "ftp://"+h), c.sent); !strings.Contains(string(b[off:]), want) {
+					t.Errorf("vsftpd's log has no %q", want)
+				}
+			}
+		})
+	}
 	t.Run("§3.2.2 %2Fetc/motd in the anonymous chroot", func(t *testing.T) {
 		r := get(t, "ftp://"+h+"/%2Fetc/motd", access.Options{})
 		if r.err != nil || r.body != "anonymous motd\n" {
@@ -130,23 +175,22 @@ func TestVsftpd(t *testing.T) {
 		_, off := v.commands(t, 0)
 		r := get(t, "ftp://"+h+"//etc/motd", access.Options{})
 		var se *access.ServerError
-		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || !strings.Contains(se.Text, "RFC 1738 §3.2.2: an empty <cwd>") {
+		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || se.Text != "Failed to change directory." || !strings.HasPrefix(se.Rule, "RFC 1738 §3.2.2: an empty <cwd>") {
 			t.Fatalf("got %v, want a 550 to \"CWD \" naming §3.2.2\n%s", r.err, r.dialog)
 		}
 		if access.Classify(r.err) != access.Absent {
 			t.Errorf("outcome %d, want Absent", access.Classify(r.err))
 		}
 		// vsftpd's log drops the trailing space of "CWD " (debian.md §1).
-		login := []string{"USER anonymous", "PASS <password>", "FEAT"}
 		var cmds []string
 		cmds, off = v.commands(t, off)
 		if want := append(login, "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
 			t.Errorf("rfc1738: vsftpd received %q, want %q", cmds, want)
 		}
 		for _, m := range []struct{ method, cmds string }{
-			{"singlecwd", "CWD /etc|TYPE I|SIZE motd|MDTM motd|EPSV|RETR motd|QUIT"},
-			{"nocwd", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
-			{"direct", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
+			{"singlecwd", "CWD /etc|TYPE I|EPSV|RETR motd|QUIT"},
+			{"nocwd", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
+			{"direct", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
 		} {
 			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m.method})
 			if r.err != nil || r.body != "anonymous motd\n" {
@@ -159,6 +203,7 @@ func TestVsftpd(t *testing.T) {
 		}
 	})
 	t.Run("listing from NLST and LIST", func(t *testing.T) {
+		_, off := v.commands(t, 0)
 		r := get(t, "ftp://"+h+"/pub/", access.Options{})
 		if r.err != nil {
 			t.Fatalf("%v\n%s", r.err, r.dialog)
@@ -174,13 +219,16 @@ func TestVsftpd(t *testing.T) {
 			"file bin.dat 7 ftp://" + h + "/pub/bin.dat",
 			"file crlf.txt 4 ftp://" + h + "/pub/crlf.txt",
 			"file hello.txt 12 ftp://" + h + "/pub/hello.txt",
+			"file stored-crlf.txt 5 ftp://" + h + "/pub/stored-crlf.txt",
 			"file with space.txt 7 ftp://" + h + "/pub/with%20space.txt",
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("entries\n  %q\nwant\n  %q\n%s", got, want, r.dialog)
 		}
-		if !strings.Contains(r.dialog, "> LIST\n") {
-			t.Errorf("no LIST (vsftpd has no MLSD):\n%s", r.dialog)
+		// FEAT after NLST, then LIST: vsftpd has no MLSD.
+		cmds, _ := v.commands(t, off)
+		if want := seq("CWD pub", "EPSV", "NLST", "FEAT", "EPSV", "LIST", "QUIT"); !reflect.DeepEqual(cmds, want) {
+			t.Errorf("vsftpd received\n  %q\nwant\n  %q", cmds, want)
 		}
 	})
 	t.Run("an empty directory", func(t *testing.T) {
