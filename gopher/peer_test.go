@@ -516,4 +516,3 @@ func TestGophernicus(t *testing.T) {
 		t.Errorf("missing file %q", body)
 	}
 }
-
