@@ -108,7 +108,14 @@ func (f Field) Question() access.Question {
 	case "AskL":
 		q.Lines = true
 	case "Select":
-		q.Choices = []string{"0", "1"}
+		// A check box: asked as yes or no, which FillForm sends as 1 or 0.
+		q.Choices = []string{"yes", "no"}
+		switch f.Default {
+		case "1":
+			q.Default = "yes"
+		case "0":
+			q.Default = "no"
+		}
 	}
 	return q
 }

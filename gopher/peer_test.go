@@ -344,7 +344,7 @@ func TestUMNGopherd(t *testing.T) {
 			}
 			return q.Default, nil
 		}})
-		if want := []string{"Note:", "Ask:Gopher User", "AskP:", "Select:1", "Choose:", "AskL:"}; !reflect.DeepEqual(asked, want) {
+		if want := []string{"Note:", "Ask:Gopher User", "AskP:", "Select:yes", "Choose:", "AskL:"}; !reflect.DeepEqual(asked, want) {
 			t.Errorf("asked %q, want %q", asked, want)
 		}
 		if want := "ASK script output\nline 1: [Gopher User]\nline 2: [pw]\nline 3: [1]\nline 4: [blue]\nline 5: [0]\ntotal lines: 5\n"; string(body) != want {
