@@ -209,7 +209,7 @@ func TestGetUsage(t *testing.T) {
 	}
 	// No client for the scheme: refused locally, exit 4, the clients named.
 	code, _, errs := runCLI(t, "", "get", "mailto:joe@example.com")
-	if code != 4 || !strings.Contains(errs, `no client for scheme "mailto" (clients: `) || !strings.Contains(errs, "file, http, https") {
+	if code != 4 || !strings.Contains(errs, `no client for scheme "mailto" (clients: `) || !strings.Contains(errs, "file, ") || !strings.Contains(errs, "http, https") {
 		t.Errorf("mailto: exit %d %q", code, errs)
 	}
 }
