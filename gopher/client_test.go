@@ -89,7 +89,9 @@ func TestRedirects(t *testing.T) {
 	} {
 		var log strings.Builder
 		_, err := access.Get(context.Background(), loctest.MustParse(t, c.url), access.Options{Dialogue: &log, MaxRedirects: 1, Policy: access.Policy{AllowPorts: []int{23}},
-			Dial: func(context.Context, string, string) (net.Conn, error) { return nil, errors.New("no network in this test") }})
+			Dial: func(context.Context, string, string) (net.Conn, error) {
+				return nil, errors.New("no network in this test")
+			}})
 		if !strings.Contains(log.String(), "redirect 1 to "+c.to) {
 			t.Errorf("%s: %v\n%s", c.url, err, log.String())
 		}
