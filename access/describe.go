@@ -28,8 +28,9 @@ type View struct {
 // Views returns the representations the server offers of the object u
 // names, in the server's order (the first its preferred one), through
 // the client registered for u's scheme. Policy and the client's Check
-// apply as for Get. A scheme whose client is not a Describer fails with
-// an *UnsupportedError.
+// apply as for Get. A scheme with no client fails with an
+// *UnsupportedError, one whose client is not a Describer with a
+// *PolicyError (rule "views"): both are refused before connecting.
 func Views(ctx context.Context, u *locator.URL, opts Options) ([]View, error) {
 	if u == nil {
 		return nil, &PolicyError{Rule: "url", Reason: "no URL"}
@@ -40,7 +41,7 @@ func Views(ctx context.Context, u *locator.URL, opts Options) ([]View, error) {
 	}
 	d, ok := f.(Describer)
 	if !ok {
-		return nil, &UnsupportedError{Scheme: u.Scheme + " (views)"}
+		return nil, &PolicyError{URL: Masked(u), Rule: "views", Reason: "the " + u.Scheme + " client cannot say which representations a server offers"}
 	}
 	req := &Request{Options: &opts, URL: u, info: info}
 	if err := opts.Policy.check(u, info); err != nil {
