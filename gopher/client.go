@@ -319,7 +319,7 @@ func (x *exchange) read(conn net.Conn, br *bufio.Reader, req *access.Request, ma
 	}
 	switch x.g.Type {
 	case "1", "7":
-		return x.menu(br, req, masked, true)
+		return x.menu(bufio.NewReader(bounded(br, req, 0)), req, masked)
 	case "0":
 		return &access.Resource{Body: req.Limit(&closer{NewTextReader(br), conn}), MediaType: "text/plain", Size: -1}, nil
 	}
@@ -357,7 +357,7 @@ func (x *exchange) readPlus(conn net.Conn, br *bufio.Reader, req *access.Request
 			}
 			return &access.Resource{Listing: l, Size: -1}, nil
 		}
-		return x.menu(bufio.NewReader(body), req, masked, false)
+		return x.menu(bufio.NewReader(bounded(body, req, 0)), req, masked)
 	}
 	res := &access.Resource{Body: req.Limit(&closer{body, conn}), MediaType: x.mediaType(x.plus.View), Size: -1}
 	if h.Length >= 0 {
@@ -408,10 +408,27 @@ func (x *exchange) plusError(body io.Reader, req *access.Request, masked, comman
 	return se
 }
 
+// MaxAttributes bounds the octets of an attribute reply when
+// Options.MaxSize does not: attributes are a compact list (Gopher+
+// §2.5), and every line of them is held in memory.
+const MaxAttributes = 16 << 20
+
+// bounded returns r limited to Options.MaxSize octets, or to def when
+// MaxSize is 0 and def is not; past it a read fails with
+// access.ErrTooLarge.
+func bounded(r io.Reader, req *access.Request, def int64) io.Reader {
+	if req.Options.MaxSize <= 0 && def > 0 {
+		o := *req.Options
+		o.MaxSize = def
+		return (&access.Request{Options: &o}).Limit(io.NopCloser(r))
+	}
+	return req.Limit(io.NopCloser(r))
+}
+
 // menu reads a menu's lines into a listing, up to a "." line or the
 // close, at most MaxEntries entries (more: Truncated, noted in the
-// dialogue); each line at most MaxLine octets.
-func (x *exchange) menu(br *bufio.Reader, req *access.Request, masked string, gopher0 bool) (*access.Resource, error) {
+// dialogue); each line at most MaxLine octets, the whole at most MaxSize.
+func (x *exchange) menu(br *bufio.Reader, req *access.Request, masked string) (*access.Resource, error) {
 	l := &access.Listing{}
 	var prev string
 	for n := 1; ; n++ {
@@ -450,9 +467,10 @@ func (x *exchange) menu(br *bufio.Reader, req *access.Request, masked string, go
 }
 
 // readAttributes reads the attribute blocks in body: at most
-// MaxEntries lines, each at most MaxLine octets.
+// MaxEntries lines, each at most MaxLine octets, the whole at most
+// MaxSize (MaxAttributes when MaxSize is 0).
 func readAttributes(body io.Reader, req *access.Request, masked string) ([]Attributes, error) {
-	br := bufio.NewReader(body)
+	br := bufio.NewReader(bounded(body, req, MaxAttributes))
 	var lines []string
 	for {
 		line, err := access.ReadLine(br, req.MaxLine())

@@ -171,6 +171,12 @@ func TestHostilePeers(t *testing.T) {
 		{"endless attribute block", "gopher://" + attrs + "/0x%09%09!", small, func(_ *access.Resource, _ []byte, err error) bool {
 			return access.Classify(err) == access.Failed && strings.Contains(err.Error(), "more than 50 lines (MaxEntries)")
 		}},
+		{"endless attribute octets", "gopher://" + attrs + "/0x%09%09!", access.Options{MaxSize: 2000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, _ []byte, err error) bool {
+			return errors.Is(err, access.ErrTooLarge)
+		}},
+		{"endless menu octets", "gopher://" + menu + "/1", access.Options{MaxSize: 2000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, _ []byte, err error) bool {
+			return errors.Is(err, access.ErrTooLarge)
+		}},
 		{"endless text", "gopher://" + text + "/0x", access.Options{MaxSize: 10000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, body []byte, err error) bool {
 			return errors.Is(err, access.ErrTooLarge) && len(body) == 10000
 		}},

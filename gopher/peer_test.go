@@ -467,6 +467,9 @@ func TestGophernicus(t *testing.T) {
 	write(t, filepath.Join(root, "hello.txt"), "Hello\nworld\n", 0o644)
 	write(t, filepath.Join(root, "dots.txt"), "Hello\n.\n..dots\n", 0o644)
 	write(t, filepath.Join(root, "sub", "a.txt"), "a\n", 0o644)
+	// A search (type 7): gophernicus runs the script with the words in
+	// $SEARCHREQUEST; its output is the result menu.
+	write(t, filepath.Join(root, "cgi-bin", "find"), "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	openTree(t, root)
 	logDir := t.TempDir()
 	openTree(t, logDir)
@@ -490,7 +493,7 @@ func TestGophernicus(t *testing.T) {
 	for _, e := range res.Listing.Entries {
 		got = append(got, e.Type+" "+e.URL)
 	}
-	if want := []string{"directory gopher://" + s.Addr + "/1/sub/", "file gopher://" + s.Addr + "/0/dots.txt", "file gopher://" + s.Addr + "/0/hello.txt"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"directory gopher://" + s.Addr + "/1/cgi-bin/", "directory gopher://" + s.Addr + "/1/sub/", "file gopher://" + s.Addr + "/0/dots.txt", "file gopher://" + s.Addr + "/0/hello.txt"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("menu %q, want %q\n%s", got, want, log)
 	}
 	// Text is sent with CR LF line ends, without a "." line.
@@ -509,6 +512,21 @@ func TestGophernicus(t *testing.T) {
 	_, _, _, err = get(t, base+"0/hello.txt%09%09!", access.Options{})
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "does not speak Gopher+") {
 		t.Errorf("! to a Gopher0 server: %v", err)
+	}
+	// RFC 1738 §3.4.2: selector TAB search; the words from the URL or the option.
+	for _, c := range []struct {
+		url    string
+		search string
+		want   string
+	}{
+		{base + "7/cgi-bin/find%09hello%20world", "", "file Result for hello world gopher://h/0/r"},
+		{base + "7/cgi-bin/find", "via the option", "file Result for via the option gopher://h/0/r"},
+		{base + "7/cgi-bin/find%09", "empty in the URL", "file Result for empty in the URL gopher://h/0/r"},
+	} {
+		res, _, log := mustGet(t, c.url, access.Options{Search: c.search})
+		if got := urls(res.Listing); len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: %q, want %q\n%s", c.url, got, c.want, log)
+		}
 	}
 	// A missing file is a text, not a type-3 line: delivered as the server sent it.
 	_, body, _ = mustGet(t, base+"0/nonexistent.txt", access.Options{})
