@@ -2,6 +2,7 @@ package gopher
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -341,6 +342,39 @@ func TestParseAsk(t *testing.T) {
 	} {
 		if _, err := ParseAsk(c.lines); errString(err) != c.err {
 			t.Errorf("ParseAsk(%q) error %q (%v), want %q", c.lines, errString(err), err, c.err)
+		}
+	}
+}
+
+// Gopher+ §2.3's error data: the code, the administrator, the message;
+// code 3 ("item has moved") with the item's new menu line redirects.
+func TestPlusError(t *testing.T) {
+	x := &exchange{g: &URL{Type: "0"}}
+	req := &access.Request{Options: &access.Options{}}
+	for _, c := range []struct {
+		data string
+		want string
+	}{
+		{"1 Test Admin <admin@example.invalid>\r\n'/x' does not exist!!\r\n", "1|'/x' does not exist!! (administrator: Test Admin <admin@example.invalid>)"},
+		{"2 <a@b>\r\nMy load is too high\r\nright now\r\n", "2|My load is too high right now (administrator: <a@b>)"},
+		{"1\r\n", "1|"},
+		{"", "-|(an error reply with no text)"},
+		{"3 0moved\t/new\tnew.example.org\t7070\t+\r\n", "redirect gopher://new.example.org:7070/0/new"},
+	} {
+		err := x.plusError(strings.NewReader(c.data), req, "gopher://h/0x", "x\t+")
+		var got string
+		var se *access.ServerError
+		var rd *access.Redirect
+		switch {
+		case errors.As(err, &se):
+			got = se.Code + "|" + se.Text
+		case errors.As(err, &rd):
+			got = "redirect " + rd.Location
+		default:
+			got = fmt.Sprint(err)
+		}
+		if got != c.want {
+			t.Errorf("%q: %q, want %q", c.data, got, c.want)
 		}
 	}
 }
