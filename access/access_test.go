@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/locator"
 )
@@ -593,6 +594,19 @@ func TestDial(t *testing.T) {
 	cancel()
 	if _, err := c2.Read(make([]byte, 1)); !errors.Is(err, context.Canceled) {
 		t.Errorf("read after cancel: %v", err)
+	}
+
+	// ... and one under way.
+	ctx3, cancel3 := context.WithCancel(context.Background())
+	slow := &Request{Options: &Options{IdleTimeout: time.Hour}, URL: u, info: info}
+	c3, err := slow.Dial(ctx3, "127.0.0.1", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	go cancel3()
+	if _, err := c3.Read(make([]byte, 1)); err == nil {
+		t.Error("a read under way was not interrupted by the context's end")
 	}
 
 	for _, tt := range []struct {

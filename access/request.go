@@ -83,7 +83,10 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	return &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}, nil
+	ic := &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}
+	// The caller's context ending interrupts a read or write under way.
+	ic.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	return ic, nil
 }
 
 // idleConn sets a fresh deadline before every Read and Write, so that a
@@ -93,9 +96,18 @@ type idleConn struct {
 	net.Conn
 	idle time.Duration
 	ctx  context.Context
+	stop func() bool
+}
+
+func (c *idleConn) Close() error {
+	c.stop()
+	return c.Conn.Close()
 }
 
 func (c *idleConn) deadline() time.Time {
+	if c.ctx.Err() != nil {
+		return time.Now()
+	}
 	d := time.Now().Add(c.idle)
 	if cd, ok := c.ctx.Deadline(); ok && cd.Before(d) {
 		d = cd

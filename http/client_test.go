@@ -423,3 +423,28 @@ func TestHTTPS(t *testing.T) {
 		t.Errorf("untrusted certificate: %v", err)
 	}
 }
+
+// An IPv6 literal (RFC 2732): connected to without brackets, sent in
+// Host with them.
+func TestIPv6(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	var s seen
+	srv := &httptest.Server{Listener: ln, Config: &nethttp.Server{Handler: handler(&s)}}
+	srv.Start()
+	defer srv.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	var dia strings.Builder
+	u := "http://[::1]:" + strconv.Itoa(port) + "/six.txt"
+	if _, b, err := get(t, u, access.Options{Dialogue: &dia}); err != nil || string(b) != "hello" {
+		t.Fatalf("%s: %q %v", u, b, err)
+	}
+	if r := s.last(t); r.Host != "[::1]:"+strconv.Itoa(port) || r.RequestURI != "/six.txt" {
+		t.Errorf("Host %q target %q", r.Host, r.RequestURI)
+	}
+	if !strings.HasPrefix(dia.String(), "* connect [::1]:"+strconv.Itoa(port)+"\n") {
+		t.Errorf("dialogue:\n%s", dia.String())
+	}
+}

@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name: "get",
-		args: "[flags] URL",
+		args: "[flags] URL (or - for one URL on stdin)",
 		summary: "follow a URL: the object's octets to stdout (or -o FILE), a listing as a table (or --json); " +
 			"exit 0 delivered, 1 absent or refused by the server, 2 usage, 3 network or protocol failure, 4 refused by local policy",
 		flags: getFlags,
@@ -75,6 +75,22 @@ type getOptions struct {
 func runGet(e *env, args []string, o *getOptions) int {
 	if len(args) != 1 {
 		return usageError(e, "get", fmt.Sprintf("want one URL, got %d arguments", len(args)))
+	}
+	if args[0] == "-" {
+		// One URL on standard input.
+		var urls []string
+		if err := eachInput(e, args, func(s string) error {
+			if s = strings.TrimSpace(s); s != "" {
+				urls = append(urls, s)
+			}
+			return nil
+		}); err != nil {
+			return usageError(e, "get", err.Error())
+		}
+		if len(urls) != 1 {
+			return usageError(e, "get", fmt.Sprintf("want one URL on standard input, got %d", len(urls)))
+		}
+		args = urls
 	}
 	if o.connect <= 0 || o.idle <= 0 || o.maxEntries <= 0 || o.maxRedirects < 0 {
 		return usageError(e, "get", "--connect-timeout, --timeout and --max-entries must be positive, --max-redirects not negative")
@@ -127,10 +143,6 @@ func runGet(e *env, args []string, o *getOptions) int {
 		fmt.Fprintln(e.stderr, access.Masked(res.URL))
 	}
 
-	if res.Listing != nil {
-		return writeListing(e, res, o)
-	}
-
 	var w io.Writer = e.stdout
 	var file *os.File
 	if o.out != "" {
@@ -142,12 +154,19 @@ func runGet(e *env, args []string, o *getOptions) int {
 		w = file
 	}
 	dst := &recordingWriter{w: w}
-	var src io.Reader = res.Body
-	if bar := newProgress(e, o, res.Size); bar != nil {
-		src = bar.reader(res.Body)
-		defer bar.finish()
+	if res.Listing != nil {
+		err = writeListing(dst, res, o)
+	} else {
+		var src io.Reader = res.Body
+		bar := newProgress(e, o, res.Size)
+		if bar != nil {
+			src = bar.reader(res.Body)
+		}
+		_, err = io.Copy(dst, src)
+		if bar != nil {
+			bar.finish(err == nil)
+		}
 	}
-	_, err = io.Copy(dst, src)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			dst.err, err = cerr, cerr
@@ -164,6 +183,9 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return 2
 	case err != nil:
 		return getFailed(e, err, o)
+	}
+	if res.Listing != nil && res.Listing.Truncated {
+		fmt.Fprintf(e.stderr, "locator get: the listing has more than %d entries; the rest were not read (--max-entries)\n", o.maxEntries)
 	}
 	return 0
 }
@@ -220,9 +242,9 @@ type listed struct {
 	Parts    map[string]any `json:"parts,omitempty"`
 }
 
-func writeListing(e *env, res *access.Resource, o *getOptions) int {
-	bw := &recordingWriter{w: e.stdout}
-	w := bufio.NewWriter(bw)
+// writeListing writes a listing to w: a table, or NDJSON with --json.
+func writeListing(dst io.Writer, res *access.Resource, o *getOptions) error {
+	w := bufio.NewWriter(dst)
 	if o.json {
 		enc := newJSONEncoder(w)
 		for _, en := range res.Listing.Entries {
@@ -234,41 +256,35 @@ func writeListing(e *env, res *access.Resource, o *getOptions) int {
 				l.Modified = en.Modified.UTC().Format(time.RFC3339)
 			}
 			if err := enc.Encode(l); err != nil {
-				break
+				return err
 			}
 		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "TYPE\tSIZE\tMODIFIED\tNAME\tURL")
-		for _, en := range res.Listing.Entries {
-			size, mod := "-", "-"
-			if en.Size >= 0 {
-				size = strconv.FormatInt(en.Size, 10)
-			}
-			if !en.Modified.IsZero() {
-				mod = en.Modified.UTC().Format("2006-01-02 15:04")
-			}
-			name := en.Name
-			if !printableName(name) {
-				name = strconv.Quote(name)
-			}
-			url := en.URL
-			if url == "" {
-				url = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.Type, size, mod, name, url)
+		return w.Flush()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tSIZE\tMODIFIED\tNAME\tURL")
+	for _, en := range res.Listing.Entries {
+		size, mod := "-", "-"
+		if en.Size >= 0 {
+			size = strconv.FormatInt(en.Size, 10)
 		}
-		tw.Flush()
+		if !en.Modified.IsZero() {
+			mod = en.Modified.UTC().Format("2006-01-02 15:04")
+		}
+		name := en.Name
+		if !printableName(name) {
+			name = strconv.Quote(name)
+		}
+		url := en.URL
+		if url == "" {
+			url = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.Type, size, mod, name, url)
 	}
-	w.Flush()
-	if bw.err != nil {
-		fmt.Fprintf(e.stderr, "locator get: writing standard output: %v\n", bw.err)
-		return 2
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	if res.Listing.Truncated {
-		fmt.Fprintf(e.stderr, "locator get: the listing has more than %d entries; the rest were not read (--max-entries)\n", o.maxEntries)
-	}
-	return 0
+	return w.Flush()
 }
 
 // printableName reports whether a name can be shown in a table as it is:
@@ -331,9 +347,17 @@ func (p *progress) add(n int) {
 	p.bar.Add(n)
 }
 
-func (p *progress) finish() {
-	if p.bar != nil {
+// finish completes the bar when the transfer succeeded, and otherwise
+// leaves it where the transfer stopped, on a line of its own before the
+// error's message.
+func (p *progress) finish(ok bool) {
+	switch {
+	case p.bar == nil:
+	case ok:
 		p.bar.Finish()
+	default:
+		p.bar.Exit()
+		fmt.Fprintln(p.e.stderr)
 	}
 }
 
