@@ -2,6 +2,7 @@ package gopher
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -573,9 +574,15 @@ func (c client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *
 	}
 	answers, err := FillForm(fields, req.Options.Answers, req.Options.Ask)
 	if err != nil {
+		// An answer that cannot be sent is refused here, before the
+		// form is submitted (exit 4), as a URL's CR or LF is.
 		var pe *access.PolicyError
-		if errors.As(err, &pe) {
+		var ae *AskError
+		switch {
+		case errors.As(err, &pe):
 			pe.URL = masked
+		case errors.As(err, &ae):
+			return nil, &access.PolicyError{URL: masked, Rule: ae.Rule, Reason: ae.Message}
 		}
 		return nil, err
 	}
@@ -721,7 +728,7 @@ func menuText(it Item) string {
 func peekLine(br *bufio.Reader, max int) (line []byte, ok bool, err error) {
 	for n := 1; ; n++ {
 		b, err := br.Peek(n)
-		if i := strings.IndexByte(string(b), '\n'); i >= 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
 			return b[:i+1], true, nil
 		}
 		if err != nil {

@@ -350,8 +350,14 @@ func TestUMNGopherd(t *testing.T) {
 		if want := "ASK script output\nline 1: [Gopher User]\nline 2: [pw]\nline 3: [1]\nline 4: [blue]\nline 5: [0]\ntotal lines: 5\n"; string(body) != want {
 			t.Errorf("asked form's reply %q, want %q", body, want)
 		}
+		// An answer that is none of the choices: refused, nothing submitted.
+		_, _, log, err := get(t, base+"00/form%09%09?", access.Options{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
+		var pe *access.PolicyError
+		if !errors.As(err, &pe) || pe.Rule != "Gopher+ §2.8" || strings.Contains(log, "+\\x091") {
+			t.Errorf("bad choice: %v\n%s", err, log)
+		}
 		// Nobody to answer the password: refused, nothing submitted.
-		_, _, log, err := get(t, base+"00/form%09%09?", access.Options{})
+		_, _, log, err = get(t, base+"00/form%09%09?", access.Options{})
 		if access.Classify(err) != access.Refused || strings.Contains(log, "+\\x091") {
 			t.Errorf("unanswered form: %v\n%s", err, log)
 		}
