@@ -38,6 +38,7 @@ var pipelineCases = map[string][]string{
 	"normalize": {"normalize", "http://A/"},
 	"equal":     {"equal", "http://a/", "http://A/"},
 	"extract":   {"extract", "-"},
+	"get":       {"get", "file:///"},
 	"version":   {"version"},
 	"help":      {"help"},
 }
