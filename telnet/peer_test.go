@@ -255,8 +255,9 @@ func TestPTYInetutils(t *testing.T) {
 	c.waitFor("> IAC SB NAWS 0 120 0 40 IAC SE")
 	c.typeKeys("size\r")
 	c.waitFor("SIZE=40 120")
+	// The program ends (its "bye" may be lost: telnetd closes the
+	// connection when the program exits), and so does the session.
 	c.typeKeys("quit\r")
-	c.waitFor("bye")
 	c.end(0)
 	out := c.output()
 	for _, want := range []string{
@@ -384,7 +385,7 @@ func TestRelay(t *testing.T) {
 				t.Fatalf("%v\n%s", err, msg.String())
 			}
 			o := out.String()
-			for _, want := range []string{"\nGOT=hello\n", "\nSIZE=", "\nbye\n"} {
+			for _, want := range []string{"\nGOT=hello\n", "\nSIZE="} {
 				if !strings.Contains(o, want) {
 					t.Errorf("the output lacks %q:\n%q", want, o)
 				}
