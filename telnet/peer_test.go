@@ -403,3 +403,37 @@ func TestRelay(t *testing.T) {
 		})
 	}
 }
+
+// TestPTYEchoServer: a service that is no Telnet server but sends back
+// whatever it receives (socat and cat), the classic trap for a
+// negotiation loop: each of our requests comes back as the peer's, is
+// answered once, and the answer coming back is the end of it (RFC 854,
+// RFC 1143). The service never offers to ECHO, so the client echoes keys
+// itself (RFC 857: the default is no remote echo).
+func TestPTYEchoServer(t *testing.T) {
+	cat := peer.Require(t, "cat")[0]
+	srv := peer.Start(t, peer.Spec{Name: "socat-cat", Program: "socat", Args: func(port int) ([]string, error) {
+		return []string{fmt.Sprintf("TCP-LISTEN:%d,bind=%s,reuseaddr,fork", port, peer.Host), "EXEC:" + cat}, nil
+	}})
+	c := startChild(t, "telnet://"+srv.Addr+"/", "vt100")
+	c.waitFor("< IAC WILL SUPPRESS-GO-AHEAD")
+	c.raw()
+	c.typeKeys("abc\r")
+	c.waitFor("abc\r\nabc")
+	c.typeKeys("\x1dq")
+	c.end(0)
+	var sent, received []string
+	for _, l := range regexp.MustCompile(`(?m)^[<>] IAC [^\r\n]*`).FindAllString(c.output(), -1) {
+		if l[0] == '>' {
+			sent = append(sent, l)
+		} else {
+			received = append(received, l)
+		}
+	}
+	if got := strings.Join(sent, "; "); got != "> IAC WILL TERMINAL-TYPE; > IAC WILL NAWS; > IAC DO SUPPRESS-GO-AHEAD; > IAC DONT TERMINAL-TYPE; > IAC DONT NAWS; > IAC WILL SUPPRESS-GO-AHEAD" {
+		t.Errorf("sent: %s", got)
+	}
+	if got := strings.Join(received, "; "); got != "< IAC WILL TERMINAL-TYPE; < IAC WILL NAWS; < IAC DO SUPPRESS-GO-AHEAD; < IAC DONT TERMINAL-TYPE; < IAC DONT NAWS; < IAC WILL SUPPRESS-GO-AHEAD" {
+		t.Errorf("received: %s", got)
+	}
+}
