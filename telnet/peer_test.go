@@ -437,3 +437,29 @@ func TestPTYEchoServer(t *testing.T) {
 		t.Errorf("received: %s", got)
 	}
 }
+
+// TestRelaySubWithoutSE: a service that begins a subnegotiation and
+// never ends it (RFC 855's IAC SE) ends the session with a *SubError
+// once DefaultMaxSub octets have come, the data before it delivered,
+// instead of holding the rest of the stream as parameters. (The service
+// then keeps the connection open until the client closes it.)
+func TestRelaySubWithoutSE(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "hostile.sh")
+	script := "#!/bin/sh\nprintf 'before\\r\\n\\377\\372\\030'\nhead -c 10000 /dev/zero | tr '\\0' x\nexec cat >/dev/null\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := peer.Start(t, peer.Spec{Name: "socat-hostile", Program: "socat", Args: func(port int) ([]string, error) {
+		return []string{fmt.Sprintf("TCP-LISTEN:%d,bind=%s,reuseaddr,fork", port, peer.Host), "EXEC:" + prog}, nil
+	}})
+	u, err := locator.Parse("telnet://" + srv.Addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, msg bytes.Buffer
+	err = access.Interact(context.Background(), u, access.Options{Dialogue: &msg}, access.Terminal{In: strings.NewReader(""), Out: &out, Msg: &msg})
+	var se *SubError
+	if !errors.As(err, &se) || se.Opt != OptTType || se.Max != DefaultMaxSub || out.String() != "before\n" {
+		t.Errorf("err %v, output %q", err, out.String())
+	}
+}
