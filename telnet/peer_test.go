@@ -208,6 +208,9 @@ func (c *child) end(code int) {
 	}
 	if c.code != code {
 		c.t.Errorf("exit status %d, want %d:\n%s", c.code, code, c.output())
+	} else if code != 2 {
+		// Its last line read from the terminal: all its output is in.
+		c.waitFor(fmt.Sprintf(", exit %d\r\n", code))
 	}
 	after, err := unix.IoctlGetTermios(int(c.slave.Fd()), unix.TCGETS)
 	if err != nil {
