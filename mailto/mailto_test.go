@@ -1,11 +1,8 @@
 package mailto
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -162,12 +159,8 @@ func TestDraft(t *testing.T) {
 // old-base.t: "to"/"address"/"encoded822addr" is our Address, a setter
 // row is our Build.
 func TestPerlURI(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
 	n := 0
-	for _, r := range readTSV(t, filepath.Join(dir, "scheme_components_handwritten.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "scheme_components_handwritten.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "mailto:") {
 			continue
 		}
@@ -205,7 +198,7 @@ func TestPerlURI(t *testing.T) {
 		}
 		n++
 	}
-	for _, r := range readTSV(t, filepath.Join(dir, "old-base_scheme_parse.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv") {
 		if len(r) < 3 || !strings.HasPrefix(r[0], "mailto:") {
 			continue
 		}
@@ -225,23 +218,6 @@ func TestPerlURI(t *testing.T) {
 	if n != 6 {
 		t.Errorf("%d Perl URI mailto rows checked, want 6", n)
 	}
-}
-
-func readTSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
 }
 
 func FuzzParse(f *testing.F) {

@@ -1,11 +1,8 @@
 package news
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -174,36 +171,10 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func conformance(t *testing.T, parts ...string) string {
-	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "shared", "conformance"}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	return p
-}
-
-func readTSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
-}
-
 // TestNormativeExamples: RFC 1738 §3.6, news:* is all available groups.
 func TestNormativeExamples(t *testing.T) {
 	n := 0
-	for _, r := range readTSV(t, conformance(t, "rfc", "rfc1738-normative-examples.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "news:") {
 			continue
 		}
@@ -232,7 +203,7 @@ func TestNormativeExamples(t *testing.T) {
 //     are not ours.
 func TestPerlURI(t *testing.T) {
 	n := 0
-	for _, r := range readTSV(t, conformance(t, "perl-uri", "extracted", "scheme_components_handwritten.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "scheme_components_handwritten.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "news:") && !strings.HasPrefix(r[1], "snews:") {
 			continue
 		}
@@ -298,7 +269,7 @@ func TestPerlURI(t *testing.T) {
 		}
 		n++
 	}
-	for _, r := range readTSV(t, conformance(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv") {
 		if len(r) < 3 || !strings.HasPrefix(r[0], "news:") {
 			continue
 		}

@@ -2,8 +2,6 @@ package nntp
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -104,13 +102,8 @@ func TestBuild(t *testing.T) {
 // scheme_components_handwritten.tsv. URI reads "nntp:no.perl" without
 // "//"; so does Split, and the missing "//" is the core's violation.
 func TestPerlURI(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted", "scheme_components_handwritten.tsv"))
-	if os.IsNotExist(err) {
-		t.Skip("conformance data not present")
-	}
 	n := 0
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(line, "\t")
+	for _, f := range loctest.ReadTSV(t, "perl-uri", "extracted", "scheme_components_handwritten.tsv") {
 		if len(f) < 4 || !strings.HasPrefix(f[1], "nntp:") {
 			continue
 		}

@@ -1,11 +1,8 @@
 package other
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,16 +134,8 @@ func TestBuild(t *testing.T) {
 // TestPerlURI checks old-base.t's rlogin rows: rlogin://aas@a.sn.no has
 // user aas and host a.sn.no.
 func TestPerlURI(t *testing.T) {
-	p := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted", "old-base_scheme_parse.tsv")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	defer f.Close()
 	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		r := strings.Split(sc.Text(), "\t")
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv") {
 		if len(r) < 3 || !strings.HasPrefix(r[0], "rlogin:") {
 			continue
 		}

@@ -1,11 +1,8 @@
 package prospero
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -125,30 +122,12 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func readTSV(t *testing.T, parts ...string) [][]string {
-	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "shared", "conformance"}, parts...)...)
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
-}
-
 // TestNormativeExamples: RFC 1738 §3.11, prospero://host.dom//pros/name
 // designates the hsoname "/pros/name"; the same URL in its <URL:...>
 // wrapper reads the same.
 func TestNormativeExamples(t *testing.T) {
 	n := 0
-	for _, r := range readTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
+	for _, r := range loctest.ReadTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "prospero:") {
 			continue
 		}
@@ -161,7 +140,7 @@ func TestNormativeExamples(t *testing.T) {
 		}
 		n++
 	}
-	for _, r := range readTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
+	for _, r := range loctest.ReadTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[3], "prospero:") {
 			continue
 		}

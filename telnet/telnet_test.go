@@ -2,8 +2,6 @@ package telnet
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -87,13 +85,8 @@ func TestBuild(t *testing.T) {
 // TestCurl reads curl's telnet row of curl/url_to_protocol.tsv: the URL
 // has no path, breaks no telnet rule and stands for a session.
 func TestCurl(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "conformance", "curl", "url_to_protocol.tsv"))
-	if os.IsNotExist(err) {
-		t.Skip("conformance data not present")
-	}
 	n := 0
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(line, "\t")
+	for _, f := range loctest.ReadTSV(t, "curl", "url_to_protocol.tsv") {
 		if len(f) < 4 || f[1] != "telnet" {
 			continue
 		}

@@ -1,11 +1,8 @@
 package wais
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -132,16 +129,8 @@ func TestBuild(t *testing.T) {
 
 // TestInText reads the WAIS URL RFC 1630 and draft 03 quote.
 func TestInText(t *testing.T) {
-	p := filepath.Join("..", "..", "shared", "conformance", "rfc", "in-text-wrapped-urls.tsv")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	defer f.Close()
 	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		r := strings.Split(sc.Text(), "\t")
+	for _, r := range loctest.ReadTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[3], "wais:") {
 			continue
 		}
