@@ -17,6 +17,10 @@
 // Parts (the JSON "parts") are {address}: the decoded address, always
 // present (an empty address, as in RFC 2368's "mailto:?to=...", is "").
 // The headers stay in the URL's "search"; From returns them decoded.
+//
+// The normal form (locator.Normalizer, hence locator.Equal) writes each
+// address's domain in lower case and keeps its local part as written
+// (RFC 5321 §2.4).
 package mailto
 
 import (
