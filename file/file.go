@@ -79,7 +79,7 @@ func urlPath(u *locator.URL) (string, bool) {
 // in any case. Another name may well be this machine, but only a lookup
 // could tell.
 func IsLocal(u *locator.URL) bool {
-	return u.Host == "" || strings.EqualFold(u.Host, "localhost")
+	return !u.Authority || u.Host == "" || strings.EqualFold(u.Host, "localhost")
 }
 
 // Normalize writes the host "localhost" (any case) as the empty host:
@@ -135,7 +135,7 @@ func (Rules) Explain(u *locator.URL) string {
 		return b.String()
 	case IsLocal(u):
 		b.WriteString("the file " + strconv.Quote(d) + " on the machine that reads the URL")
-		if u.Host == "" {
+		if !u.Authority || u.Host == "" {
 			b.WriteString(" (empty host).\n")
 		} else {
 			b.WriteString(" (" + strconv.Quote(u.Host) + ").\n")

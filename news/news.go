@@ -91,7 +91,9 @@ func From(u *locator.URL) (*URL, error) {
 	if u.Authority {
 		n.HasHost = true
 		n.Host = u.Host
-		n.Port = u.Port
+		if u.HasPort {
+			n.Port = u.Port
+		}
 	}
 	p := u.Path
 	switch {
