@@ -85,7 +85,8 @@ func view(u *locator.URL) string {
 }
 
 // FuzzFromLocalPath: a path converts to a URL (or relative reference)
-// that converts back to the same path, for both styles.
+// that converts back to the same path, for both styles; a URL it writes
+// conforms to RFC 1738 (§3.10 fileurl).
 func FuzzFromLocalPath(f *testing.F) {
 	for _, s := range []string{"/etc/motd", `C:\x y`, `\\srv\share\a;b`, "a:b/c", "../x", "/a#b%c"} {
 		f.Add(s, false)
@@ -108,6 +109,9 @@ func FuzzFromLocalPath(f *testing.F) {
 			back, err = LocalPath(u, st)
 			if err != nil {
 				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
+			}
+			if !u.Conforms() {
+				t.Fatalf("FromLocalPath(%q) = %q does not conform: %v", p, s, u.Problems)
 			}
 		} else {
 			back, err = RelativePath(s, st)
