@@ -124,6 +124,9 @@ func TestBuild(t *testing.T) {
 		{URL{Address: "infobot@example.com", Headers: []Header{{"body", "send current-issue\r\nsend index"}}},
 			"mailto:infobot@example.com?body=send%20current-issue%0D%0Asend%20index"},
 		{URL{Headers: []Header{{"to", "joe@example.com"}, {"cc", "a&b=c"}}}, "mailto:?to=joe@example.com&cc=a%26b%3Dc"},
+		// A leading "//" would be read as a login and host (§3.1); found
+		// by FuzzBuild (testdata/fuzz/FuzzBuild/bcb1edd692f5a6e5).
+		{URL{Address: "//:A"}, "mailto:%2F/:A"},
 	}
 	for _, tt := range tests {
 		s, err := tt.m.Build()
