@@ -164,7 +164,7 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q, %v; want %q", tt.n, s, err, tt.want)
 		}
 	}
-	for _, bad := range []URL{{}, {Group: "3com"}, {Group: "a", All: true}, {Article: "nohost"}, {Article: "a@b_c"}, {Host: "bad host", All: true}, {Group: "a", Range: "x"}, {Scheme: "nntp", All: true}} {
+	for _, bad := range []URL{{}, {Group: "3com"}, {Group: "a", All: true}, {Article: "nohost"}, {Article: "a@b_c"}, {Host: "bad host", All: true}, {Group: "a", Range: "x"}, {Scheme: "nntp", All: true}, {Article: "\x00@A"}, {Article: "a\r\nQUIT@b"}} {
 		if s, err := bad.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", bad, s)
 		}
