@@ -62,6 +62,9 @@ func TestEqualPerl(t *testing.T) {
 		}
 	}
 	t.Logf("equivalence.tsv: %d rows", len(rows))
+	if len(rows) != 7 {
+		t.Errorf("equivalence.tsv: %d rows; measured 7", len(rows))
+	}
 }
 
 func ExampleEqual() {

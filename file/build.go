@@ -24,7 +24,11 @@ func Decode(u *locator.URL) Ref {
 	if !ok {
 		p = "/"
 	}
-	return Ref{Host: u.Host, Path: locator.Decode(p)}
+	r := Ref{Path: locator.Decode(p)}
+	if u.Authority { // a host is written only after "//"
+		r.Host = u.Host
+	}
+	return r
 }
 
 // A BuildError says why components cannot be written as a conforming URL.

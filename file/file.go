@@ -7,7 +7,9 @@
 // (§3.10; §5: fileurl = "file://" [ host | "localhost" ] "/" fpath). The
 // host is "the fully qualified domain name of the system on which the
 // <path> is accessible"; the empty string and "localhost" mean "the
-// machine from which the URL is being interpreted" (IsLocal).
+// machine from which the URL is being interpreted" (IsLocal), so the
+// normal form (locator.Normalizer, hence locator.Equal) writes
+// "localhost" as the empty host.
 //
 // The JSON parts are {"host", "path"}: host as written ("" present for
 // file:///x), path decoded with its leading "/". A URL written without
@@ -36,8 +38,8 @@ func init() {
 	locator.Register("file", Rules{})
 }
 
-// Rules are the file scheme's rules. They implement locator.Rules and
-// locator.Explainer.
+// Rules are the file scheme's rules. They implement locator.Rules,
+// locator.Explainer and locator.Normalizer.
 type Rules struct{}
 
 // Parts is the decoded structure of a file URL, as DESIGN.md's parts.
@@ -77,7 +79,19 @@ func urlPath(u *locator.URL) (string, bool) {
 // in any case. Another name may well be this machine, but only a lookup
 // could tell.
 func IsLocal(u *locator.URL) bool {
-	return u.Host == "" || strings.EqualFold(u.Host, "localhost")
+	return !u.Authority || u.Host == "" || strings.EqualFold(u.Host, "localhost")
+}
+
+// Normalize writes the host "localhost" (any case) as the empty host:
+// RFC 1738 §3.10 gives both the one meaning, "the machine from which the
+// URL is being interpreted", so file://localhost/x and file:///x are
+// Equal. No other name is rewritten, not even 127.0.0.1: only a lookup
+// could tell that it is this machine. A URL with a user or a port (which
+// §5 fileurl does not allow) is left as written.
+func (Rules) Normalize(u *locator.URL) {
+	if u.Authority && !u.HasUser && !u.HasPort && strings.EqualFold(u.Host, "localhost") {
+		u.Host = ""
+	}
 }
 
 // Check returns the file-specific problems of u (RFC 1738 §3.10, §5
@@ -121,7 +135,7 @@ func (Rules) Explain(u *locator.URL) string {
 		return b.String()
 	case IsLocal(u):
 		b.WriteString("the file " + strconv.Quote(d) + " on the machine that reads the URL")
-		if u.Host == "" {
+		if !u.Authority || u.Host == "" {
 			b.WriteString(" (empty host).\n")
 		} else {
 			b.WriteString(" (" + strconv.Quote(u.Host) + ").\n")

@@ -1,10 +1,7 @@
 package file
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,19 +142,6 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func openShared(t *testing.T, rel string) *os.File {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "shared", "conformance", rel))
-	if os.IsNotExist(err) {
-		t.Skip("conformance data not present: " + rel)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
-}
-
 // perlDiff lists where our conversion departs from libwww-perl's URI::file
 // (perl-uri/extracted/file_url_to_os_path.tsv), keyed by source, URL,
 // style and direction ("to" path, "from" path), with the reason; the
@@ -187,14 +171,8 @@ var perlDiff = map[string]struct{ ours, why string }{
 // and Windows paths and, where the row says it round-trips, back. The
 // Mac OS (classic) column is not a supported style.
 func TestPerlURIFile(t *testing.T) {
-	sc := bufio.NewScanner(openShared(t, "perl-uri/extracted/file_url_to_os_path.tsv"))
 	rows, diffs := 0, 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		f := strings.Split(line, "\t")
+	for _, f := range loctest.ReadTSV(t, "perl-uri", "extracted", "file_url_to_os_path.tsv") {
 		src, url := f[0], f[1]
 		rows++
 		for _, c := range []struct {
@@ -256,10 +234,8 @@ func TestCurlFile(t *testing.T) {
 		"2072": {"//" + pwd + "/log/test2072.txt", `curl drops the extra "/"s; the empty segments are kept (Linux reads "///" as "/")`},
 		"201":  {"/" + pwd + "/log/non-existent-file.txt", `as 2072; curl then fails to read the missing file`},
 	}
-	sc := bufio.NewScanner(openShared(t, "curl/url_to_protocol.tsv"))
 	n := 0
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
+	for _, f := range loctest.ReadTSV(t, "curl", "url_to_protocol.tsv") {
 		if len(f) < 7 || f[1] != "file" {
 			continue
 		}
@@ -301,10 +277,8 @@ func TestCurlFile(t *testing.T) {
 // TestRFCExample checks RFC 1738 §3.10's VMS example from
 // rfc/rfc1738-normative-examples.tsv.
 func TestRFCExample(t *testing.T) {
-	sc := bufio.NewScanner(openShared(t, "rfc/rfc1738-normative-examples.tsv"))
 	n := 0
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
+	for _, f := range loctest.ReadTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
 		if len(f) < 4 || !strings.HasPrefix(f[1], "file:") {
 			continue
 		}

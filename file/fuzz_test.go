@@ -1,24 +1,34 @@
 package file
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // FuzzParse applies the package to any file URL: no panic, offsets in
 // the input, and a local path holds no NUL and, for Unix, a name per
-// segment of the url-path.
+// segment of the url-path. Then the URL's exported fields are
+// overwritten with fuzzed values (issue 8.2): Decode, IsLocal, LocalPath
+// and the rules must not panic, and must answer as on the URL its String
+// reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"file:///etc/motd", "file://c:/x", "file://h/a%2Fb;c", "file:x", "file:///C|/a%5C"} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("file:///x", "u", "p", "LocalHost", "1", "a/b", "q", "f", uint16(0x7fff))
+	f.Add("file://localhost/x", "", "", "c:", "", "%00", "", "", uint16(1<<2|1<<4))
+	f.Add("file:/x", "", "", "", "", "/etc", "", "", uint16(1<<4|1<<7))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil || u.Scheme != "file" {
 			return
 		}
+		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, m, view)
 		for _, p := range (Rules{}).Check(u) {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
@@ -55,8 +65,28 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// view writes what the package's accessors answer for u (a path error by
+// its rule and message: its Input and offset are the stale input's).
+func view(u *locator.URL) string {
+	s := fmt.Sprintf("decode %#v local %v\n", Decode(u), IsLocal(u))
+	for _, st := range []Style{Unix, Windows} {
+		p, err := LocalPath(u, st)
+		if err != nil {
+			pe, ok := err.(*PathError)
+			if !ok {
+				return s + fmt.Sprintf("LocalPath error %T", err)
+			}
+			s += fmt.Sprintf("%v: error %v %s %s\n", st, pe.Problem.Severity, pe.Problem.Rule, pe.Problem.Message)
+			continue
+		}
+		s += fmt.Sprintf("%v: %q\n", st, p)
+	}
+	return s
+}
+
 // FuzzFromLocalPath: a path converts to a URL (or relative reference)
-// that converts back to the same path, for both styles.
+// that converts back to the same path, for both styles; a URL it writes
+// conforms to RFC 1738 (§3.10 fileurl).
 func FuzzFromLocalPath(f *testing.F) {
 	for _, s := range []string{"/etc/motd", `C:\x y`, `\\srv\share\a;b`, "a:b/c", "../x", "/a#b%c"} {
 		f.Add(s, false)
@@ -79,6 +109,9 @@ func FuzzFromLocalPath(f *testing.F) {
 			back, err = LocalPath(u, st)
 			if err != nil {
 				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
+			}
+			if !u.Conforms() {
+				t.Fatalf("FromLocalPath(%q) = %q does not conform: %v", p, s, u.Problems)
 			}
 		} else {
 			back, err = RelativePath(s, st)

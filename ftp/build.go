@@ -19,14 +19,26 @@ type Ref struct {
 	Path
 }
 
-// Decode returns the components of the ftp URL u, decoded.
+// Decode returns the components of the ftp URL u, decoded. A part u
+// does not write (a user without HasUser, a login or host without "//")
+// is left out, so a URL whose fields a caller changed decodes as its
+// String reads.
 func Decode(u *locator.URL) Ref {
-	return Ref{
-		User: locator.Decode(u.User), HasUser: u.HasUser,
-		Password: locator.Decode(u.Password), HasPassword: u.HasPassword,
-		Host: u.Host, Port: u.Port,
-		Path: Split(u),
+	r := Ref{Path: Split(u)}
+	if !u.Authority {
+		return r
 	}
+	r.Host = u.Host
+	if u.HasPort {
+		r.Port = u.Port
+	}
+	if u.HasUser {
+		r.User, r.HasUser = locator.Decode(u.User), true
+		if u.HasPassword {
+			r.Password, r.HasPassword = locator.Decode(u.Password), true
+		}
+	}
+	return r
 }
 
 // A BuildError says why components cannot be written as a conforming URL.

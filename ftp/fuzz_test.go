@@ -1,26 +1,33 @@
 package ftp
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // FuzzParse reads any text as a URL and, for ftp URLs, applies every
 // function of the package: none may panic; problem offsets must lie in
 // the input; Normalize must keep the structure; a plan's commands must
-// never hold a CR or LF.
+// never hold a CR or LF. Then the URL's exported fields are overwritten
+// with fuzzed values (issue 8.2): Split, Decode, NewPlan and the rules
+// must not panic, and must answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"ftp://myname@host.dom/%2Fetc/motd", "ftp://host//etc/motd", "ftp://host/a;type=d",
 		"ftp://host/a/b;TYPE=I", "ftp://host/x!A", "ftp://host/a;b;type=/c;type=x",
 		"ftp://u:p@[::1]:21/%0d%0a", "ftp:x", "<URL:ftp://h/;type=a>", "ftp://h/!D",
 	} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("ftp://h/a", "u", "p", "h2", "21", "x/y;type=d", "q", "f", uint16(0x7fff))
+	f.Add("ftp://h/a", "", "", "", "", "%0d%0a/b", "", "", uint16(1<<4))
+	f.Add("ftp://h/a;type=i", "", "", "::1", "x", "", "", "", uint16(1<<2|1<<3|1<<10))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil || u.Scheme != "ftp" {
 			return
@@ -30,6 +37,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("problem offset %d outside %q", p.Offset, s)
 			}
 		}
+		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, m, view)
 		sp := Split(u)
 		if _, err := sp.MarshalJSON(); err != nil {
 			t.Fatal(err)
@@ -60,9 +69,36 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// view writes what the package's accessors answer for u, without the
+// input text or offsets (stale after a change to u's fields).
+func view(u *locator.URL) string {
+	var b strings.Builder
+	sp := Split(u)
+	j, err := sp.MarshalJSON()
+	fmt.Fprintf(&b, "split %#v %s %v\ndecode %#v\n", sp, j, err, Decode(u))
+	p, err := NewPlan(u, "me@example.org")
+	if err != nil {
+		pe, ok := err.(*PlanError)
+		if !ok {
+			return fmt.Sprintf("NewPlan error %T", err)
+		}
+		fmt.Fprintf(&b, "plan error %v %s %s\n", pe.Problem.Severity, pe.Problem.Rule, pe.Problem.Message)
+	} else {
+		for _, c := range p.Commands {
+			if strings.ContainsAny(c.String(), "\r\n") {
+				b.WriteString("CR or LF in a command! ")
+			}
+		}
+		fmt.Fprintf(&b, "plan %#v\n", *p)
+	}
+	return b.String()
+}
+
 // FuzzBuild builds a URL from components and parses it back: Build either
-// fails with a *BuildError or gives a conforming URL with the same
-// components.
+// fails with a *BuildError or gives a URL with the same components that
+// conforms to RFC 1738 (Conforms), but for an IPv6 host: Build writes it
+// in RFC 2732's brackets, which RFC 1738 predates, and Parse reports that
+// as a violation of rule "host" and nothing else.
 func FuzzBuild(f *testing.F) {
 	f.Add("myname", "", "host.dom", "", "/etc", "motd", "", byte(3))
 	f.Add("a@b", "p:w", "::1", "2121", "a/b\x00c", "x!A", "", byte(7))
@@ -90,6 +126,10 @@ func FuzzBuild(f *testing.F) {
 		u, err := locator.Parse(s)
 		if err != nil {
 			t.Fatalf("Build(%+v) = %q does not parse: %v", r, s, err)
+		}
+		ipv6 := func(p locator.Problem) bool { return p.Rule == "host" && strings.Contains(r.Host, ":") }
+		if d := loctest.Departures(u, ipv6); len(d) > 0 {
+			t.Fatalf("Build(%+v) = %q does not conform: %v", r, s, d)
 		}
 		got := Decode(u)
 		want := r

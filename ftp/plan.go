@@ -99,10 +99,19 @@ func NewPlan(u *locator.URL, email string) (*Plan, error) {
 	if !u.Authority || u.Host == "" {
 		return fail(u.Offset(locator.HostComponent), "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
+	// Only the parts the URL writes are sent: a user without HasUser, a
+	// password without HasPassword is not.
+	user, password := "", ""
+	if u.HasUser {
+		user = u.User
+		if u.HasPassword {
+			password = u.Password
+		}
+	}
 	for _, c := range []struct {
 		comp locator.Component
 		s    string
-	}{{locator.UserComponent, u.User}, {locator.PasswordComponent, u.Password}, {locator.PathComponent, u.Path}} {
+	}{{locator.UserComponent, user}, {locator.PasswordComponent, password}, {locator.PathComponent, u.Path}} {
 		if i := findCRLF(c.s); i >= 0 {
 			return fail(u.Offset(c.comp)+i, "RFC 1738 §6", "a CR or LF here would end the FTP command early and begin another")
 		}

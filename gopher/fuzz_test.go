@@ -2,27 +2,38 @@ package gopher
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // FuzzParse reads arbitrary gopher URLs: nothing panics, a URL whose
 // Check found no violation has a plan, and a plan's request line never
-// carries a CR or LF the URL did not place in an ASK block.
+// carries a CR or LF the URL did not place in an ASK block. Then the
+// URL's exported fields are overwritten with fuzzed values (issue 8.2):
+// From, Plan, ParsePlus and the rules must not panic, and must answer as
+// on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"gopher://host", "gopher://h/7foo%09bar%20baz", "gopher://h/1sel%0d%0aINJECT",
 		"gopher://h/0s%09%09+%091%0D%0A+-1%0D%0Aa%0D%0A.%0D%0A", "gopher://h/0s%09%09!+A%20+B",
 		"gopher://h/0s%09%09+v%20l", "gopher://h/%09%09%09", "gopher://h/0s%09%09+%091%0D%0A+-1%0D",
 	} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("gopher://h/1x", "u", "p", "h2", "70", "7a%09b%09+", "q", "f", uint16(0x7fff))
+	f.Add("gopher://h/1x", "", "", "", "", "0s%09%09+%091%0D%0A+-1%0D%0Aa%0D%0A.%0D%0A", "", "", uint16(1<<4))
+	f.Add("gopher://h/", "", "", "::1", "x", "", "", "", uint16(1<<2|1<<3|1<<10))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil || u.Scheme != "gopher" {
 			return
 		}
+		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, m, view)
 		g, err := From(u)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +73,39 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzBuild builds a URL from components and reads it back: the
-// components are the same.
+// components are the same, and the URL conforms to RFC 1738 (Build
+// refuses what would not, an IPv6 host included).
+
+// view writes what the package's accessors answer for u (errors by rule
+// and message: their offsets may refer to the input).
+func view(u *locator.URL) string {
+	var b strings.Builder
+	g, err := From(u)
+	if err != nil {
+		return "from: " + errView(err)
+	}
+	fmt.Fprintf(&b, "from %#v\n", *g)
+	if g.HasPlus {
+		if pl, err := ParsePlus(g.Plus); err != nil {
+			b.WriteString("plus: " + errView(err) + "\n")
+		} else {
+			fmt.Fprintf(&b, "plus %#v %s\n", *pl, pl.String())
+		}
+	}
+	if p, err := g.Plan(); err != nil {
+		b.WriteString("plan: " + errView(err) + "\n")
+	} else {
+		fmt.Fprintf(&b, "plan %#v\n", *p)
+	}
+	return b.String()
+}
+
+func errView(err error) string {
+	if e, ok := err.(*Error); ok {
+		return fmt.Sprintf("%s %d %s %s", e.Field, e.Offset, e.Rule, e.Message)
+	}
+	return fmt.Sprintf("%T %v", err, err)
+}
 func FuzzBuild(f *testing.F) {
 	f.Add("h", "", "0", "sel", "", false, "", false)
 	f.Add("h", "7070", "7", "a b", "q%", true, "", false)

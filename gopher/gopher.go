@@ -92,9 +92,12 @@ func From(u *locator.URL) (*URL, error) {
 	if u.Scheme != "gopher" {
 		return nil, &Error{Field: "url", Rule: "gopherurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not gopher"}
 	}
-	g := &URL{Host: u.Host, Type: "1"}
-	if u.HasPort {
-		g.Port = u.Port
+	g := &URL{Type: "1"}
+	if u.Authority { // a host and port are written only after "//"
+		g.Host = u.Host
+		if u.HasPort {
+			g.Port = u.Port
+		}
 	}
 	sp := split(u.Path)
 	if sp.typeEnd > 0 {

@@ -93,7 +93,14 @@ func (m *URL) Build() (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("mailto:")
-	b.WriteString(escape(m.Address))
+	a := escape(m.Address)
+	if strings.HasPrefix(a, "//") {
+		// "mailto://" would be read as the Internet syntax's "//" login
+		// and host (RFC 1738 §3.1), not as the address: the first "/"
+		// is encoded, which reads back as the same address.
+		a = "%2F" + a[1:]
+	}
+	b.WriteString(a)
 	for i, h := range m.Headers {
 		if h.Name == "" {
 			return "", &Error{Field: "header", Offset: i, Rule: "hname", Message: "header name is empty (RFC 2368)"}

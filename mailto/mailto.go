@@ -17,6 +17,10 @@
 // Parts (the JSON "parts") are {address}: the decoded address, always
 // present (an empty address, as in RFC 2368's "mailto:?to=...", is "").
 // The headers stay in the URL's "search"; From returns them decoded.
+//
+// The normal form (locator.Normalizer, hence locator.Equal) writes each
+// address's domain in lower case and keeps its local part as written
+// (RFC 5321 §2.4).
 package mailto
 
 import (
@@ -80,18 +84,37 @@ func From(u *locator.URL) (*URL, error) {
 }
 
 // addressText returns the encoded address of u and its offset in u.Input:
-// the path, or for a URL written with "//" everything from the "//".
+// the path, or for a URL written with "//" (a violation: the core reads
+// a login and host there) everything from the "//" to the end of the
+// path, written again from u's components as String writes them, so
+// that a URL whose fields a caller changed is read as it now stands, not
+// as its stale Input was (issue 8.2).
 func addressText(u *locator.URL) (string, int) {
 	off := u.Offset(locator.PathComponent)
-	end := off + len(u.Path)
-	if u.Authority {
-		off = u.Offset(locator.SchemeComponent) + len(u.Scheme) + 1
-		if end < off || end > len(u.Input) {
-			return u.Path, u.Offset(locator.PathComponent)
-		}
-		return u.Input[off:end], off
+	if !u.Authority {
+		return u.Path, off
 	}
-	return u.Path, off
+	var b strings.Builder
+	b.WriteString("//")
+	if u.HasUser {
+		b.WriteString(u.User)
+		if u.HasPassword {
+			b.WriteString(":" + u.Password)
+		}
+		b.WriteByte('@')
+	}
+	if strings.IndexByte(u.Host, ':') >= 0 {
+		b.WriteString("[" + u.Host + "]")
+	} else {
+		b.WriteString(u.Host)
+	}
+	if u.HasPort {
+		b.WriteString(":" + u.Port)
+	}
+	if u.HasPath {
+		b.WriteString("/" + u.Path)
+	}
+	return b.String(), u.Offset(locator.SchemeComponent) + len(u.Scheme) + 1
 }
 
 // eachHeader calls fn for each "&"-separated hname=hvalue of the encoded

@@ -1,11 +1,8 @@
 package mailto
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -127,6 +124,9 @@ func TestBuild(t *testing.T) {
 		{URL{Address: "infobot@example.com", Headers: []Header{{"body", "send current-issue\r\nsend index"}}},
 			"mailto:infobot@example.com?body=send%20current-issue%0D%0Asend%20index"},
 		{URL{Headers: []Header{{"to", "joe@example.com"}, {"cc", "a&b=c"}}}, "mailto:?to=joe@example.com&cc=a%26b%3Dc"},
+		// A leading "//" would be read as a login and host (§3.1); found
+		// by FuzzBuild (testdata/fuzz/FuzzBuild/bcb1edd692f5a6e5).
+		{URL{Address: "//:A"}, "mailto:%2F/:A"},
 	}
 	for _, tt := range tests {
 		s, err := tt.m.Build()
@@ -162,12 +162,8 @@ func TestDraft(t *testing.T) {
 // old-base.t: "to"/"address"/"encoded822addr" is our Address, a setter
 // row is our Build.
 func TestPerlURI(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
 	n := 0
-	for _, r := range readTSV(t, filepath.Join(dir, "scheme_components_handwritten.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "scheme_components_handwritten.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "mailto:") {
 			continue
 		}
@@ -205,7 +201,7 @@ func TestPerlURI(t *testing.T) {
 		}
 		n++
 	}
-	for _, r := range readTSV(t, filepath.Join(dir, "old-base_scheme_parse.tsv")) {
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv") {
 		if len(r) < 3 || !strings.HasPrefix(r[0], "mailto:") {
 			continue
 		}
@@ -227,28 +223,19 @@ func TestPerlURI(t *testing.T) {
 	}
 }
 
-func readTSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
-}
-
+// FuzzParse reads any text as a URL and, for mailto URLs, applies the
+// package's functions: none may panic, problem offsets lie in the input.
+// Then the URL's exported fields are overwritten with fuzzed values
+// (issue 8.2): From, Draft, SplitAddrSpec and the rules must not panic,
+// and must answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"mailto:a@b", "mailto:%22a%5C%22b%22@[x]", "mailto:?to=a&b", "mailto:a@b,c@d?x=y", "mailto:a%2C%20\"b,c\"@d"} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("mailto:a@b", "u", "p", "h", "1", "x@Y.z", "subject=a", "f", uint16(0x7fff))
+	f.Add("mailto:a@b", "", "", "", "", "", "", "", uint16(1<<7))
+	f.Add("mailto://a@B", "", "", "", "", "c@D", "", "", uint16(1<<4|1<<7))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil || u.Scheme != "mailto" {
 			return
@@ -264,10 +251,26 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = m.Draft()
 		_, _, _ = SplitAddrSpec(m.Address)
+		mu := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, mu, view)
 	})
 }
 
-// FuzzBuild: build then parse returns the same address and headers.
+// view writes what the package's accessors answer for u.
+func view(u *locator.URL) string {
+	m, err := From(u)
+	if err != nil {
+		return "from: " + err.Error()
+	}
+	local, domain, err := SplitAddrSpec(m.Address)
+	return fmt.Sprintf("from %#v\ndraft %#v\nsplit %q %q %v\n", *m, m.Draft(), local, domain, err)
+}
+
+// FuzzBuild: build then parse returns the same address and headers, and
+// the URL conforms to RFC 1738 exactly when it has no headers and its
+// address is one RFC 822 addr-spec (SplitAddrSpec): Build encodes any
+// address and RFC 2368 headers, and leaves judging them to Parse, which
+// reports headers, lists and other addresses as beyond RFC 1738 (§3.5).
 func FuzzBuild(f *testing.F) {
 	f.Add("a@b", "subject", "hi there?&=", "")
 	f.Add("gorby%kremvax@example.com", "", "", "")
@@ -290,6 +293,11 @@ func FuzzBuild(f *testing.F) {
 		}
 		if !reflect.DeepEqual(*back, m) {
 			t.Fatalf("Build(%+v) = %q, read back as %+v", m, s, *back)
+		}
+		_, _, splitErr := SplitAddrSpec(addr)
+		want := len(m.Headers) == 0 && splitErr == nil
+		if u := loctest.MustParse(t, s); u.Conforms() != want {
+			t.Fatalf("Build(%+v) = %q: Conforms() = %v, want %v (SplitAddrSpec: %v; problems %v)", m, s, u.Conforms(), want, splitErr, u.Problems)
 		}
 	})
 }

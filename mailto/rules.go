@@ -11,7 +11,54 @@ func init() {
 	locator.Register("mailto", rules{})
 }
 
+// rules implement locator.Rules, locator.Explainer and locator.Normalizer.
 type rules struct{}
+
+// Normalize writes the domain of each address in lower case and leaves
+// its local part as written: RFC 5321 §2.4, "the local-part of a mailbox
+// MUST BE treated as case sensitive", while "mailbox domains follow
+// normal DNS rules and are hence not case sensitive". So
+// mailto:fred@Example.COM and mailto:fred@example.com are Equal, and
+// mailto:Fred@example.com is another mailbox. Only an address read as an
+// RFC 822 addr-spec (§6.1) without a problem is changed, and in it only
+// the letters of dot-atoms: a domain literal "[...]" and the hex digits
+// of an escape stay as written. The "//" form (a violation, which the
+// core reads as a host) is left to the core's steps.
+func (rules) Normalize(u *locator.URL) {
+	if u.Authority || u.Path == "" {
+		return
+	}
+	s := u.Path
+	var b []byte
+	eachAddress(s, 0, len(s), true, func(from, to int) {
+		from, to = trimSpace(s, from, to)
+		ok := true
+		at := addrSpec(s, from, to, true, func(int, string) { ok = false })
+		if !ok || at < 0 {
+			return
+		}
+		_, n := octet(s, at, true)
+		bracket := false
+		for i := at + n; i < to; {
+			c, n := octet(s, i, true)
+			switch {
+			case c == '[':
+				bracket = true
+			case c == ']':
+				bracket = false
+			case n == 1 && !bracket && 'A' <= c && c <= 'Z':
+				if b == nil {
+					b = []byte(s)
+				}
+				b[i] = c + ('a' - 'A')
+			}
+			i += n
+		}
+	})
+	if b != nil {
+		u.Path = string(b)
+	}
+}
 
 // Check judges the address as an RFC 822 addr-spec (§3.5) and reports
 // RFC 2368's extensions (headers, several addresses) as beyond RFC 1738.

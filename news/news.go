@@ -91,7 +91,9 @@ func From(u *locator.URL) (*URL, error) {
 	if u.Authority {
 		n.HasHost = true
 		n.Host = u.Host
-		n.Port = u.Port
+		if u.HasPort {
+			n.Port = u.Port
+		}
 	}
 	p := u.Path
 	switch {
@@ -210,8 +212,8 @@ func init() {
 // or news:*, or with Host set draft-gilman's news://host[:port]/... (then
 // it does not conform to RFC 1738 alone). The group must satisfy
 // CheckGroup; an article may be given with or without its "<" ">", its
-// unique part is encoded as needed and its host must be a hostname or
-// hostnumber.
+// unique part is encoded as needed (and may hold no CR, LF or NUL, RFC
+// 1036 §2.1.5) and its host must be a hostname or hostnumber.
 func (n *URL) Build() (string, error) {
 	set := 0
 	for _, b := range []bool{n.Group != "", n.Article != "", n.All} {
@@ -277,6 +279,9 @@ func (n *URL) Build() (string, error) {
 		}
 		if i, msg := checkHost(a[at+1:]); i >= 0 {
 			return "", &Error{Field: "article", Offset: at + 1 + i, Rule: "article", Message: msg}
+		}
+		if i := strings.IndexAny(a[:at], "\r\n\x00"); i >= 0 {
+			return "", &Error{Field: "article", Offset: i, Rule: "article", Message: "a CR, LF or NUL cannot be part of a message-id (RFC 1036 §2.1.5): it would end an NNTP command line"}
 		}
 		for i := 0; i < at; i++ {
 			if c := a[i]; articleOK[c] {

@@ -242,7 +242,14 @@ type Ref struct {
 
 // Decode returns the components of the nntp URL u.
 func Decode(u *locator.URL) Ref {
-	return Ref{Host: u.Host, Port: u.Port, Article: Split(u)}
+	r := Ref{Article: Split(u)}
+	if u.Authority { // a host and port are written only after "//"
+		r.Host = u.Host
+		if u.HasPort {
+			r.Port = u.Port
+		}
+	}
+	return r
 }
 
 // A BuildError says why components cannot be written as a conforming URL.

@@ -1,11 +1,8 @@
 package other
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,16 +134,8 @@ func TestBuild(t *testing.T) {
 // TestPerlURI checks old-base.t's rlogin rows: rlogin://aas@a.sn.no has
 // user aas and host a.sn.no.
 func TestPerlURI(t *testing.T) {
-	p := filepath.Join("..", "..", "shared", "conformance", "perl-uri", "extracted", "old-base_scheme_parse.tsv")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	defer f.Close()
 	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		r := strings.Split(sc.Text(), "\t")
+	for _, r := range loctest.ReadTSV(t, "perl-uri", "extracted", "old-base_scheme_parse.tsv") {
 		if len(r) < 3 || !strings.HasPrefix(r[0], "rlogin:") {
 			continue
 		}
@@ -165,11 +154,19 @@ func TestPerlURI(t *testing.T) {
 	}
 }
 
+// FuzzParse reads any text as a URL and applies the rules of its scheme
+// (rlogin, tn3270, mid, cid, afs or any other) and Describe: none may
+// panic, problem offsets lie in the input. Then the URL's exported fields
+// are overwritten with fuzzed values (issue 8.2): the rules must not
+// panic, and must answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"rlogin://a@b/", "tn3270://h/x", "mid:a@b/c@d", "cid:x", "afs://c/p", "x-y:z"} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("rlogin://a@b/", "u", "p", "h", "513", "x", "q", "f", uint16(0x7fff))
+	f.Add("mid:a@b/c@d", "", "", "", "", "x@y/%3C", "", "", uint16(1<<4|1<<7))
+	f.Add("afs://c/p", "", "", "", "", "", "", "", uint16(1<<7))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil {
 			return
@@ -188,10 +185,18 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		_, _ = Describe(u.Scheme)
+		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, m, func(u *locator.URL) string {
+			d, ok := Describe(u.Scheme)
+			return fmt.Sprintf("describe %q %v\n", d, ok)
+		})
 	})
 }
 
-// FuzzBuild: a built mid, cid or session URL reads back as its parts.
+// FuzzBuild: a built mid, cid or session URL reads back as its parts and
+// conforms, but for a mid URL with a content-id: RFC 2111's
+// mid:message-id/content-id, which Parse reports as beyond RFC 1738 and
+// the drafts (rule "midaddress").
 func FuzzBuild(f *testing.F) {
 	f.Add("a@b", "c@d", "aas", "a.sn.no", "")
 	f.Add("x?y@z", "", "", "h", "513")
@@ -212,6 +217,10 @@ func FuzzBuild(f *testing.F) {
 			if string(b) != string(w) {
 				t.Fatalf("BuildMID(%q, %q) = %q, parts %s, want %s", id, part, s, b, w)
 			}
+			rfc2111 := func(p locator.Problem) bool { return cid != "" && p.Rule == "midaddress" }
+			if d := loctest.Departures(u, rfc2111); len(d) > 0 {
+				t.Fatalf("BuildMID(%q, %q) = %q does not conform: %v", id, part, s, d)
+			}
 		}
 		if s, err := BuildCID(id); err == nil {
 			u, err := locator.Parse(s)
@@ -220,6 +229,9 @@ func FuzzBuild(f *testing.F) {
 			}
 			if got := locator.Decode(u.Path); got != strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") {
 				t.Fatalf("BuildCID(%q) = %q, reads back %q", id, s, got)
+			}
+			if !u.Conforms() {
+				t.Fatalf("BuildCID(%q) = %q does not conform: %v", id, s, u.Problems)
 			}
 		}
 		if s, err := BuildSession("rlogin", user, host, port); err == nil {

@@ -53,7 +53,11 @@ func (session) Parts(u *locator.URL) any { return struct{}{} }
 // Explain says which session is opened, as for telnet (§3.8).
 func (session) Explain(u *locator.URL) string {
 	d, _ := Describe(u.Scheme)
-	s := "An interactive " + u.Scheme + " session with " + u.Hostport() + " (port " + strconv.Itoa(u.EffectivePort()) + ")"
+	hostport := ""
+	if u.Authority { // a host is written only after "//"
+		hostport = u.Hostport()
+	}
+	s := "An interactive " + u.Scheme + " session with " + hostport + " (port " + strconv.Itoa(u.EffectivePort()) + ")"
 	if u.HasUser {
 		s += ", logging in as " + strconv.Quote(locator.Decode(u.User))
 		if u.HasPassword {

@@ -81,9 +81,12 @@ func From(u *locator.URL) (*URL, error) {
 	if u.Scheme != "prospero" {
 		return nil, &Error{Field: "url", Rule: "prosperourl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not prospero"}
 	}
-	pr := &URL{Host: u.Host}
-	if u.HasPort {
-		pr.Port = u.Port
+	pr := &URL{}
+	if u.Authority { // a host and port are written only after "//"
+		pr.Host = u.Host
+		if u.HasPort {
+			pr.Port = u.Port
+		}
 	}
 	sp := splitPath(u.Path)
 	pr.HSOName = locator.Decode(u.Path[:sp.nameEnd])

@@ -1,11 +1,8 @@
 package prospero
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -125,30 +122,12 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func readTSV(t *testing.T, parts ...string) [][]string {
-	t.Helper()
-	p := filepath.Join(append([]string{"..", "..", "shared", "conformance"}, parts...)...)
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("shared conformance data not found: %v", err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
-}
-
 // TestNormativeExamples: RFC 1738 §3.11, prospero://host.dom//pros/name
 // designates the hsoname "/pros/name"; the same URL in its <URL:...>
 // wrapper reads the same.
 func TestNormativeExamples(t *testing.T) {
 	n := 0
-	for _, r := range readTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
+	for _, r := range loctest.ReadTSV(t, "rfc", "rfc1738-normative-examples.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[1], "prospero:") {
 			continue
 		}
@@ -161,7 +140,7 @@ func TestNormativeExamples(t *testing.T) {
 		}
 		n++
 	}
-	for _, r := range readTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
+	for _, r := range loctest.ReadTSV(t, "rfc", "in-text-wrapped-urls.tsv") {
 		if len(r) < 4 || !strings.HasPrefix(r[3], "prospero:") {
 			continue
 		}
@@ -180,11 +159,18 @@ func TestNormativeExamples(t *testing.T) {
 	}
 }
 
+// FuzzParse reads any text as a URL and, for prospero URLs, applies the
+// package's functions: none may panic, problem offsets lie in the input.
+// Then the URL's exported fields are overwritten with fuzzed values
+// (issue 8.2): From and the rules must not panic, and must answer as on
+// the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"prospero://host.dom//pros/name", "prospero://h/a;b=c;d", "prospero://h/n%00%001%00a", "prospero://h/%00;x=%00"} {
-		f.Add(s)
+		f.Add(s, "", "", "", "", "", "", "", uint16(0))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Add("prospero://h/a", "u", "p", "h2", "1525", "x;a=b", "q", "f", uint16(0x7fff))
+	f.Add("prospero://h/n%00%001%00a", "", "", "", "", "n%00x", "", "", uint16(1<<4|1<<7))
+	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
 		if err != nil || u.Scheme != "prospero" {
 			return
@@ -198,10 +184,24 @@ func FuzzParse(f *testing.F) {
 			t.Fatal(err)
 		}
 		_ = locator.Lookup("prospero").Parts(u)
+		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
+		loctest.CheckMutated(t, u, m, view)
 	})
 }
 
-// FuzzBuild: build then parse returns the same components.
+// view writes what the package's accessors answer for u.
+func view(u *locator.URL) string {
+	w, err := From(u)
+	if err != nil {
+		return "from: " + err.Error()
+	}
+	return fmt.Sprintf("from %#v\n", *w)
+}
+
+// FuzzBuild: build then parse returns the same components, and the URL
+// conforms to RFC 1738 unless it has a version or attributes: those are
+// the October 1993 draft's %00 form, which Parse reads and reports as
+// such (rule "prosperourl"; RFC 1738 §3.11 writes ;field=value).
 func FuzzBuild(f *testing.F) {
 	f.Add("h", "", "/pros/name", "OBJECT-VERSION", "3", "", false, "")
 	f.Add("h", "1526", "a;b", "", "", "1", true, "a1")
@@ -227,6 +227,10 @@ func FuzzBuild(f *testing.F) {
 		}
 		if !reflect.DeepEqual(*back, want) {
 			t.Fatalf("Build(%+v) = %q, read back as %+v", pr, s, *back)
+		}
+		draft := func(p locator.Problem) bool { return want.HasVersion && p.Rule == "prosperourl" }
+		if d := loctest.Departures(loctest.MustParse(t, s), draft); len(d) > 0 {
+			t.Fatalf("Build(%+v) = %q does not conform: %v", pr, s, d)
 		}
 	})
 }

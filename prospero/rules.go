@@ -108,9 +108,13 @@ func (rules) Explain(u *locator.URL) string {
 	if port == "" {
 		port = strconv.Itoa(DefaultPort)
 	}
+	hostport := ""
+	if u.Authority { // a host is written only after "//"
+		hostport = u.Hostport()
+	}
 	var b strings.Builder
 	b.WriteString("The Prospero object with host-specific name " + strconv.Quote(pr.HSOName) + " on the Prospero directory server " +
-		u.Hostport() + " (port " + port + "). The client asks that server for the object's access methods, which may themselves be URLs; the name is opaque, and its \"/\" means nothing to the client (RFC 1738 §3.11).")
+		hostport + " (port " + port + "). The client asks that server for the object's access methods, which may themselves be URLs; the name is opaque, and its \"/\" means nothing to the client (RFC 1738 §3.11).")
 	if len(pr.Fields) > 0 {
 		var fs []string
 		for _, f := range pr.Fields {

@@ -80,10 +80,11 @@ func NewSession(u *locator.URL) (*Session, error) {
 	if !u.Authority || u.Host == "" {
 		return fail(locator.HostComponent, "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
+	r := Decode(u)
 	return &Session{
 		Host: u.Host, Port: u.EffectivePort(),
-		User: locator.Decode(u.User), HasUser: u.HasUser,
-		Password: locator.Decode(u.Password), HasPassword: u.HasPassword,
+		User: r.User, HasUser: r.HasUser,
+		Password: r.Password, HasPassword: r.HasPassword,
 	}, nil
 }
 
@@ -120,13 +121,25 @@ type Ref struct {
 	Port                 string // digits, or "" for the default 23
 }
 
-// Decode returns the components of the telnet URL u, decoded.
+// Decode returns the components of the telnet URL u, decoded. A part u
+// does not write (a user without HasUser, a login or host without "//")
+// is left out, so a URL whose fields a caller changed decodes as its
+// String reads.
 func Decode(u *locator.URL) Ref {
-	return Ref{
-		User: locator.Decode(u.User), HasUser: u.HasUser,
-		Password: locator.Decode(u.Password), HasPassword: u.HasPassword,
-		Host: u.Host, Port: u.Port,
+	if !u.Authority {
+		return Ref{}
 	}
+	r := Ref{Host: u.Host}
+	if u.HasPort {
+		r.Port = u.Port
+	}
+	if u.HasUser {
+		r.User, r.HasUser = locator.Decode(u.User), true
+		if u.HasPassword {
+			r.Password, r.HasPassword = locator.Decode(u.Password), true
+		}
+	}
+	return r
 }
 
 // A BuildError says why components cannot be written as a conforming URL.

@@ -107,7 +107,11 @@ func (rules) Explain(u *locator.URL) string {
 	if port == "" {
 		port = strconv.Itoa(DefaultPort)
 	}
-	at := " on the WAIS server " + u.Hostport() + " (port " + port + ")"
+	hostport := ""
+	if u.Authority { // a host is written only after "//"
+		hostport = u.Hostport()
+	}
+	at := " on the WAIS server " + hostport + " (port " + port + ")"
 	db := strconv.Quote(w.Database)
 	switch {
 	case w.HasDoc:

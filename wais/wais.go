@@ -78,9 +78,12 @@ func From(u *locator.URL) (*URL, error) {
 	if u.Scheme != "wais" {
 		return nil, &Error{Field: "url", Rule: "waisurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not wais"}
 	}
-	w := &URL{Host: u.Host}
-	if u.HasPort {
-		w.Port = u.Port
+	w := &URL{}
+	if u.Authority { // a host and port are written only after "//"
+		w.Host = u.Host
+		if u.HasPort {
+			w.Port = u.Port
+		}
 	}
 	db, wtype, wpath, doc := splitPath(u.Path)
 	w.Database = locator.Decode(db)

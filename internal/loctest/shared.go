@@ -1,25 +1,14 @@
 package loctest
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/rfc1738/locator/internal/loctest/vectors"
 )
 
 // SharedDir returns the folder shared/ beside the repository (the
-// conformance vectors, corpora, spec texts and peers), found from this
-// source file's place so that every package's tests agree on it.
-func SharedDir() string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		return filepath.Join("..", "..", "shared")
-	}
-	// file is <repo>/internal/loctest/shared.go.
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-}
+// conformance vectors, corpora, spec texts and peers); see vectors.Dir.
+func SharedDir() string { return vectors.Dir() }
 
 // SharedPath returns the path of rel under shared/. When shared/ is
 // absent (a clone on its own) the test is skipped with a one-line reason;
@@ -27,41 +16,22 @@ func SharedDir() string {
 // shared/, so a missing vector file there is a broken test, not a skip.
 func SharedPath(t testing.TB, rel ...string) string {
 	t.Helper()
-	dir := SharedDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared/ is not beside the repository (%s): %s not checked", dir, filepath.Join(rel...))
-	}
-	p := filepath.Join(append([]string{dir}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("shared/ is present but %s is not: %v", filepath.Join(rel...), err)
-	}
-	return p
+	return vectors.Path(t, rel...)
+}
+
+// ReadShared returns the content of rel under shared/, failing the test
+// when shared/ is present and the file is missing or unreadable.
+func ReadShared(t testing.TB, rel ...string) []byte {
+	t.Helper()
+	return vectors.ReadFile(t, rel...)
 }
 
 // ReadTSV returns the data rows of a TSV file under shared/conformance/
 // (rel is relative to it): blank lines and lines starting with "#" are
 // dropped, the header row is kept as the first row when it is not a
-// comment. Lines may be up to 1 MiB. A read error fails the test.
+// comment. Lines may be up to 1 MiB. A read error, or a file without a
+// row, fails the test.
 func ReadTSV(t testing.TB, rel ...string) [][]string {
 	t.Helper()
-	p := SharedPath(t, append([]string{"conformance"}, rel...)...)
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		rows = append(rows, strings.Split(line, "\t"))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("reading %s: %v", p, err)
-	}
-	return rows
+	return vectors.ReadTSV(t, rel...)
 }

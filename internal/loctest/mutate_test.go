@@ -1,0 +1,35 @@
+package loctest
+
+import (
+	"testing"
+
+	"github.com/rfc1738/locator"
+)
+
+// TestMutation: Apply changes a copy, field by field and flag by flag;
+// Reparsed gives the URL a changed one stands for, or nil when its
+// String reads back otherwise.
+func TestMutation(t *testing.T) {
+	u := MustParse(t, "ftp://u@h/a;type=d")
+	c := Mutation{Host: "g", Path: "b/c", Mask: 1<<2 | 1<<4 | 1<<8}.Apply(u)
+	if u.Host != "h" || u.Path != "a;type=d" || !u.HasUser {
+		t.Fatalf("Apply changed the original: %+v", *u)
+	}
+	if c.Host != "g" || c.Path != "b/c" || c.HasUser || c.User != "u" {
+		t.Fatalf("Apply: %+v", *c)
+	}
+	v := Reparsed(c)
+	if v == nil || v.String() != "ftp://g/b/c" || v.Input != "ftp://g/b/c" {
+		t.Fatalf("Reparsed(%s) = %v", c, v)
+	}
+	// A path holding "?" reads back as a path and a search.
+	if v := Reparsed(Mutation{Path: "x?y", Mask: 1 << 4}.Apply(MustParse(t, "http://h/a"))); v != nil {
+		t.Errorf("Reparsed of a path with \"?\" = %s, want nil", v)
+	}
+	if d := Departures(MustParse(t, "http://h/a b"), nil); len(d) == 0 {
+		t.Error("Departures: an unencoded space is not reported")
+	}
+	if d := Departures(MustParse(t, "http://h/a b"), func(locator.Problem) bool { return true }); len(d) != 0 {
+		t.Errorf("Departures with everything allowed: %v", d)
+	}
+}
