@@ -160,12 +160,11 @@ func countElements(id []byte) int {
 
 // conn is one connection to a WAIS server after the Init exchange.
 type conn struct {
-	nc      net.Conn
-	u       *locator.URL
-	req     *access.Request
-	chunk   int64
-	hdr     [HeaderLen]byte
-	scratch []byte
+	nc    net.Conn
+	u     *locator.URL
+	req   *access.Request
+	chunk int64
+	hdr   [HeaderLen]byte
 }
 
 func (c *conn) Close() error { return c.nc.Close() }
@@ -429,8 +428,8 @@ func (c *conn) source(db string) (*access.Resource, error) {
 		d := r.Diagnostics[0]
 		return nil, &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: d.Code, Text: d.AddInfo}
 	}
-	return nil, &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: "no WSRC",
-		Text: fmt.Sprintf("the server returned %d documents and no source description (a document of type WSRC)", len(r.Headers))}
+	return nil, &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: "WSRC",
+		Text: fmt.Sprintf("missing: the server returned %d documents and no source description (a document of type WSRC)", len(r.Headers))}
 }
 
 // retrieve reads the first chunk of the document, so that a document the

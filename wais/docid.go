@@ -119,17 +119,12 @@ func docIDFromFields(fs []DocField) ([]byte, error) {
 	return b, nil
 }
 
-// A DocIDElement is one element of a docid in freeWAIS's layout.
+// A DocIDElement is one element of a docid in freeWAIS's layout (tags 1
+// original server, 2 original database, 3 original local id, 4–6 the
+// distributor's, 7 copyright disposition; ir/docid.c, wais-doc-ids.txt).
 type DocIDElement struct {
 	Tag   int
 	Value []byte
-}
-
-// Names of the docid's elements (ir/docid.c, wais-doc-ids.txt).
-var docIDNames = map[int]string{
-	1: "original_server", 2: "original_database", 3: "original_local_id",
-	4: "distributor_server", 5: "distributor_database", 6: "distributor_local_id",
-	7: "copyright_disposition",
 }
 
 // ParseDocID reads a docid as freeWAIS writes it, a sequence of tagged
