@@ -176,8 +176,9 @@ func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, erro
 	}
 	c := &conn{nc: nc, u: u, req: req, chunk: ChunkSize}
 	init := &Init{MessageSize: MaxMessage, ImplementationName: Implementation, ImplementationVersion: "1"}
-	req.Sent(fmt.Sprintf("Init (PDU %d): search, message size %d, implementation %q", PDUInit, init.MessageSize, init.ImplementationName))
-	b, err := c.roundTrip(init.Encode(), MaxMessage, "Init")
+	apdu := init.Encode()
+	req.Sent(fmt.Sprintf("Init (PDU %d, %d octets): search, message size %d, implementation %q", PDUInit, len(apdu), init.MessageSize, init.ImplementationName))
+	b, err := c.roundTrip(apdu, MaxMessage, "Init")
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -237,9 +238,12 @@ func (c *conn) readError(what, part string, err error) error {
 	return fmt.Errorf("wais: reading %s (reply to %s) from %s: %w", part, what, c.nc.RemoteAddr(), err)
 }
 
-// searchResponse sends a Search and reads its Search-Response.
-func (c *conn) searchResponse(s *Search, limit int64, what string) (*SearchResponse, error) {
-	b, err := c.roundTrip(s.Encode(), limit, what)
+// searchResponse sends a Search, logged as desc, and reads its
+// Search-Response.
+func (c *conn) searchResponse(s *Search, desc string, limit int64, what string) (*SearchResponse, error) {
+	apdu := s.Encode()
+	c.req.Sent(fmt.Sprintf("Search (PDU %d, %d octets): %s", PDUSearch, len(apdu), desc))
+	b, err := c.roundTrip(apdu, limit, what)
 	if err != nil {
 		return nil, err
 	}
@@ -273,8 +277,7 @@ func (c *conn) maxDocs() int64 {
 func (c *conn) search(db, words string) (*access.Resource, error) {
 	defer c.Close()
 	s := &Search{Database: db, SeedWords: words, MaxDocs: c.maxDocs()}
-	c.req.Sent(fmt.Sprintf("Search (PDU %d): database %q, query type 3, seed words %q, max documents %d", PDUSearch, db, words, s.MaxDocs))
-	r, err := c.searchResponse(s, MaxMessage, "Search")
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, seed words %q, max documents %d", db, words, s.MaxDocs), MaxMessage, "Search")
 	if err != nil {
 		return nil, err
 	}
@@ -410,8 +413,7 @@ func MediaType(typ string) string {
 // which is retrieved as a document.
 func (c *conn) source(db string) (*access.Resource, error) {
 	s := &Search{Database: db, SeedWords: "", MaxDocs: 10}
-	c.req.Sent(fmt.Sprintf("Search (PDU %d): database %q, query type 3, no seed words (the source description), max documents %d", PDUSearch, db, s.MaxDocs))
-	r, err := c.searchResponse(s, MaxMessage, "Search")
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, no seed words (the source description), max documents %d", db, s.MaxDocs), MaxMessage, "Search")
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -486,9 +488,8 @@ func (d *docReader) Close() error { return d.c.Close() }
 func (d *docReader) next() error {
 	c := d.c
 	s := &Search{Database: d.db, Retrieve: true, DocID: d.docID, DocType: d.typ, Start: d.off, End: d.off + c.chunk}
-	c.req.Sent(fmt.Sprintf("Search (PDU %d): database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",
-		PDUSearch, d.db, len(d.docID), d.typ, s.Start, s.End))
-	r, err := c.searchResponse(s, c.chunk+retrievalSlack, "Search (text retrieval)")
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",
+		d.db, len(d.docID), d.typ, s.Start, s.End), c.chunk+retrievalSlack, "Search (text retrieval)")
 	if err != nil {
 		return err
 	}
