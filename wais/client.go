@@ -1,0 +1,526 @@
+package wais
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// The client follows WAIS URLs (RFC 1738 §3.9) for package access,
+// speaking the WAIS protocol over TCP: Z39.50-1988 APDUs with WAIS's
+// elements (apdu.go), each behind a 25-octet header (header.go), on one
+// connection:
+//
+//   - wais://host:port/database?search: Init, then a Search of the
+//     search words (a relevance-feedback query, wais-protspec.txt §3.1 and
+//     Appendix A); the result is a listing, one entry per document, each
+//     entry's URL wais://host:port/database/wtype/wpath written by Build
+//     with the document's docid as the wpath.
+//   - wais://host:port/database/wtype/wpath: Init, then text retrievals
+//     (a Type-1 query, wais-waisprot.txt §8.0) of successive byte chunks
+//     of the document until it ends: a chunk shorter than asked, or the
+//     server's diagnostic "SF" (present request out of range) after the
+//     first chunk. Options.View, when set, is the document type asked
+//     for instead of the URL's wtype.
+//   - wais://host:port/database (no search): with Options.Search, a
+//     search of those words; without, the database's source description
+//     (the ".src" file: an empty search returns its header, of type
+//     WSRC, which is then retrieved as a document).
+func init() {
+	access.Register("wais", access.Info{DefaultPort: DefaultPort}, client{})
+}
+
+// Limits of the client.
+const (
+	// ChunkSize is the number of octets asked for in one text retrieval.
+	// freeWAIS's server answers in a buffer of 100000 octets
+	// (ir/server.h BUFSZ) and its waissearch asks for 10000.
+	ChunkSize = 32 << 10
+	// MaxMessage bounds one reply message (the header's msg_len) before
+	// anything is allocated for it; a document's octets are bounded by
+	// Options.MaxSize besides.
+	MaxMessage = 1 << 20
+	// MaxDocuments bounds the documents one search asks for
+	// (Max-Documents-Retrieved, wais-protspec.txt §5; waissearch asks
+	// for 40); Options.MaxEntries lowers it.
+	MaxDocuments = 100
+	// retrievalSlack is what a text reply holds besides the text: the
+	// APDU's fields, the docid (echoed) and the element tags.
+	retrievalSlack = 64 << 10
+)
+
+// Implementation names the client in its Init APDU.
+const Implementation = "locator"
+
+type client struct{}
+
+func policy(u *locator.URL, off int, rule, reason string) error {
+	return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
+}
+
+// Check refuses, before any connection, a WAIS URL that names nothing to
+// fetch: no host, a search and a document at once, a document path
+// without its wtype and wpath (RFC 1738 §3.9), and a database, type or
+// search word whose decoded octets hold a NUL, which the server reads as
+// the end of the C string it makes of them (freeWAIS zutil.c
+// readString), so that it would answer for another name (§6).
+func (client) Check(u *locator.URL, req *access.Request) error {
+	if u.Host == "" {
+		return policy(u, u.Offset(locator.HostComponent), "RFC 1738 §3.9", "a WAIS URL names the server's host")
+	}
+	w, err := From(u)
+	if err != nil {
+		return policy(u, 0, "waisurl", err.Error())
+	}
+	base := u.Offset(locator.PathComponent)
+	if w.HasDoc && u.HasSearch {
+		return policy(u, u.Offset(locator.SearchComponent)-1, "RFC 1738 §3.9", "a WAIS URL is a database, a search or a document, not a search and a document")
+	}
+	if w.HasDoc {
+		if _, err := ParseDocPath(u.Path); err != nil {
+			var we *Error
+			if errors.As(err, &we) {
+				return policy(u, base+we.Offset, we.Rule, we.Message)
+			}
+			return err
+		}
+	}
+	if i := strings.IndexByte(w.Database, 0); i >= 0 {
+		return policy(u, base, "RFC 1738 §6", "the database name holds a decoded NUL, where the server's C string would end")
+	}
+	if w.HasDoc && strings.IndexByte(w.WType, 0) >= 0 {
+		return policy(u, base, "RFC 1738 §6", "the wtype holds a decoded NUL, where the server's C string would end")
+	}
+	if u.HasSearch && strings.IndexByte(w.Search, 0) >= 0 {
+		return policy(u, u.Offset(locator.SearchComponent), "RFC 1738 §6", "the search holds a decoded NUL, where the server's C string would end")
+	}
+	if strings.IndexByte(req.Options.Search, 0) >= 0 || strings.IndexByte(req.Options.View, 0) >= 0 {
+		return policy(u, 0, "RFC 1738 §6", "the search words or the document type hold a NUL, where the server's C string would end")
+	}
+	return nil
+}
+
+// SearchWords returns the seed words a search URL sends: its search
+// decoded, a "+" written as such (not %2B) read as the space between
+// words, as the 1993 draft wrote them (search = xalphas [ + search ]).
+func SearchWords(rawSearch string) string {
+	parts := strings.Split(rawSearch, "+")
+	for i, p := range parts {
+		parts[i] = locator.Decode(p)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Fetch follows u: see the package's client notes above.
+func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	w, err := From(u)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case w.HasDoc:
+		ref, err := ParseDocPath(u.Path)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		if ref.Form != FormOpaque {
+			req.Notef("docid read from the %s form of the wpath (%d fields)", ref.Form, countElements(ref.DocID))
+		}
+		typ := ref.Type
+		if req.Options.View != "" {
+			typ = req.Options.View
+		}
+		return c.retrieve(ref.Database, ref.DocID, typ)
+	case u.HasSearch && (w.Search != "" || req.Options.Search == ""):
+		return c.search(w.Database, SearchWords(u.Search))
+	case req.Options.Search != "":
+		return c.search(w.Database, req.Options.Search)
+	}
+	return c.source(w.Database)
+}
+
+func countElements(id []byte) int {
+	es, _ := ParseDocID(id)
+	return len(es)
+}
+
+// conn is one connection to a WAIS server after the Init exchange.
+type conn struct {
+	nc    net.Conn
+	u     *locator.URL
+	req   *access.Request
+	chunk int64
+	hdr   [HeaderLen]byte
+}
+
+func (c *conn) Close() error { return c.nc.Close() }
+
+func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, error) {
+	nc, err := req.Dial(ctx, u.Host, u.EffectivePort())
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{nc: nc, u: u, req: req, chunk: ChunkSize}
+	init := &Init{MessageSize: MaxMessage, ImplementationName: Implementation, ImplementationVersion: "1"}
+	apdu := init.Encode()
+	req.Sent(fmt.Sprintf("Init (PDU %d, %d octets): search, message size %d, implementation %q", PDUInit, len(apdu), init.MessageSize, init.ImplementationName))
+	b, err := c.roundTrip(apdu, MaxMessage, "Init")
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	r, err := ParseInitResponse(b)
+	if err != nil {
+		c.Close()
+		return nil, c.protocol("Init", err)
+	}
+	req.Received(fmt.Sprintf("InitResponse (PDU %d, %d octets): %s, message size %d, record size %d, %s %s",
+		PDUInitResponse, len(b), map[bool]string{true: "accepted", false: "rejected"}[r.Accepted],
+		r.PreferredMessageSize, r.MaximumRecordSize, r.ImplementationName, r.ImplementationVersion))
+	if !r.Accepted {
+		c.Close()
+		return nil, &access.ServerError{URL: access.Masked(u), Command: "Init", Code: "rejected", Text: "the server declined service (Init-Response Result 0, wais-protspec.txt §2.2)"}
+	}
+	// A server that takes smaller records gets smaller chunks.
+	if m := r.MaximumRecordSize; m > 0 && m < ChunkSize+4096 {
+		c.chunk = max(m-4096, 512)
+	}
+	return c, nil
+}
+
+func (c *conn) protocol(apdu string, err error) error {
+	return &access.ProtocolError{URL: access.Masked(c.u), Msg: "reply to " + apdu + ": " + err.Error()}
+}
+
+// roundTrip sends one APDU behind its header and reads the reply's
+// header and APDU, refusing before allocating a reply longer than limit.
+func (c *conn) roundTrip(apdu []byte, limit int64, what string) ([]byte, error) {
+	msg := AppendHeader(make([]byte, 0, HeaderLen+len(apdu)), len(apdu))
+	msg = append(msg, apdu...)
+	if _, err := c.nc.Write(msg); err != nil {
+		return nil, fmt.Errorf("wais: sending %s to %s: %w", what, c.nc.RemoteAddr(), err)
+	}
+	if _, err := io.ReadFull(c.nc, c.hdr[:]); err != nil {
+		return nil, c.readError(what, "the reply's header", err)
+	}
+	h, err := ParseHeader(c.hdr[:])
+	if err != nil {
+		return nil, c.protocol(what, err)
+	}
+	if h.Length > limit {
+		return nil, &access.ProtocolError{URL: access.Masked(c.u), Msg: fmt.Sprintf("reply to %s: the header announces %d octets, more than the %d this client takes", what, h.Length, limit)}
+	}
+	b := make([]byte, h.Length)
+	if _, err := io.ReadFull(c.nc, b); err != nil {
+		return nil, c.readError(what, fmt.Sprintf("the reply's %d octets", h.Length), err)
+	}
+	return b, nil
+}
+
+func (c *conn) readError(what, part string, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &access.ProtocolError{URL: access.Masked(c.u), Msg: "reply to " + what + ": the server closed the connection before " + part + " ended"}
+	}
+	return fmt.Errorf("wais: reading %s (reply to %s) from %s: %w", part, what, c.nc.RemoteAddr(), err)
+}
+
+// searchResponse sends a Search, logged as desc, and reads its
+// Search-Response.
+func (c *conn) searchResponse(s *Search, desc string, limit int64, what string) (*SearchResponse, error) {
+	apdu := s.Encode()
+	c.req.Sent(fmt.Sprintf("Search (PDU %d, %d octets): %s", PDUSearch, len(apdu), desc))
+	b, err := c.roundTrip(apdu, limit, what)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ParseSearchResponse(b)
+	if err != nil {
+		return nil, c.protocol(what, err)
+	}
+	var parts []string
+	parts = append(parts, fmt.Sprintf("status %d, %d records", r.Status, r.RecordsReturned))
+	if len(r.Headers) > 0 {
+		parts = append(parts, fmt.Sprintf("%d document headers", len(r.Headers)))
+	}
+	for _, t := range r.Texts {
+		parts = append(parts, fmt.Sprintf("text of %d octets", len(t.Text)))
+	}
+	for _, d := range r.Diagnostics {
+		parts = append(parts, "diagnostic "+d.String())
+	}
+	if r.SeedWordsUsed != "" {
+		parts = append(parts, fmt.Sprintf("seed words used %q", r.SeedWordsUsed))
+	}
+	c.req.Received(fmt.Sprintf("SearchResponse (PDU %d, %d octets): %s", PDUSearchResponse, len(b), strings.Join(parts, ", ")))
+	return r, nil
+}
+
+func (c *conn) maxDocs() int64 {
+	return int64(min(c.req.MaxEntries()+1, MaxDocuments))
+}
+
+// search runs a relevance-feedback search and lists its documents.
+func (c *conn) search(db, words string) (*access.Resource, error) {
+	defer c.Close()
+	s := &Search{Database: db, SeedWords: words, MaxDocs: c.maxDocs()}
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, seed words %q, max documents %d", db, words, s.MaxDocs), MaxMessage, "Search")
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Headers) == 0 && len(r.Diagnostics) > 0 {
+		d := r.Diagnostics[0]
+		return nil, &access.ServerError{URL: access.Masked(c.u), Command: fmt.Sprintf("Search %q in %q", words, db), Code: d.Code, Text: d.AddInfo}
+	}
+	l := &access.Listing{}
+	for _, h := range r.Headers {
+		if len(l.Entries) == c.req.MaxEntries() {
+			l.Truncated = true
+			break
+		}
+		e, err := c.entry(db, h)
+		if err != nil {
+			return nil, err
+		}
+		l.Entries = append(l.Entries, e)
+	}
+	return &access.Resource{Listing: l, Size: -1}, nil
+}
+
+// DocType is the type a document is retrieved as when its header names
+// none (freeWAIS's waissearch: "TEXT").
+const DocType = "TEXT"
+
+func (c *conn) entry(db string, h DocHeader) (access.Entry, error) {
+	typ := DocType
+	if len(h.Types) > 0 && h.Types[0] != "" {
+		typ = h.Types[0]
+	}
+	w := &URL{Host: c.u.Host, Database: db, WType: typ, WPath: string(h.DocID), HasDoc: true}
+	if c.u.HasPort {
+		w.Port = c.u.Port
+	}
+	s, err := w.Build()
+	if err != nil {
+		return access.Entry{}, &access.ProtocolError{URL: access.Masked(c.u), Msg: "a search result cannot be written as a WAIS URL: " + err.Error()}
+	}
+	parts := map[string]any{"headline": h.Headline, "wtype": typ}
+	if h.Score >= 0 {
+		parts["score"] = h.Score
+	}
+	if h.Lines >= 0 {
+		parts["lines"] = h.Lines
+	}
+	if len(h.Types) > 0 {
+		parts["types"] = h.Types
+	}
+	for k, v := range map[string]string{"source": h.Source, "date": h.Date, "origin_city": h.OriginCity} {
+		if v != "" {
+			parts[k] = v
+		}
+	}
+	if h.Group != "header" {
+		parts["element_set"] = h.Group
+	}
+	return access.Entry{URL: s, Name: Headline(h.Headline), Type: access.TypeFile, Size: h.DocumentLength, Modified: ParseDate(h.Date), Parts: parts}, nil
+}
+
+// Headline returns a headline as a person reads it, as freeWAIS's
+// clients show it (ir/ui.c trim_junk): the server's markers removed
+// (ESC "(" or ESC ")" around a term, ESC and four octets for a
+// paragraph), CR and LF removed, and what is not printable at either end
+// removed.
+func Headline(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			if i+1 < len(s) && (s[i+1] == '(' || s[i+1] == ')') {
+				i++
+			} else {
+				i += 4
+			}
+		case c == '\r' || c == '\n':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	t := b.String()
+	printable := func(c byte) bool { return c >= 0x20 && c < 0x7f }
+	for len(t) > 0 && !printable(t[0]) {
+		t = t[1:]
+	}
+	for len(t) > 0 && !printable(t[len(t)-1]) {
+		t = t[:len(t)-1]
+	}
+	return t
+}
+
+// ParseDate reads a header's Date, "yyyymmdd" or the older "yymmdd" of
+// the 1990 specification's example (wais-protspec.txt B.4: "A Date
+// element should actually be yyyymmdd"); anything else is the zero time
+// (the text stays in the entry's parts).
+func ParseDate(s string) time.Time {
+	for _, layout := range []string{"20060102", "060102"} {
+		if len(s) == len(layout) {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// MediaType returns the media type of a WAIS document type: the types
+// freeWAIS's indexer writes, else the one its name suggests as a file
+// extension.
+func MediaType(typ string) string {
+	switch strings.ToUpper(typ) {
+	case "TEXT", "TEXT-FTP":
+		return "text/plain"
+	case "WSRC":
+		return "application/x-wais-source"
+	case "HTML":
+		return "text/html"
+	case "PS":
+		return "application/postscript"
+	case "GIF":
+		return "image/gif"
+	case "TIFF":
+		return "image/tiff"
+	case "JPEG":
+		return "image/jpeg"
+	}
+	return mime.TypeByExtension("." + strings.ToLower(typ))
+}
+
+// source retrieves the database's source description: an empty search
+// returns its header, of type WSRC ("Information on database: ..."),
+// which is retrieved as a document.
+func (c *conn) source(db string) (*access.Resource, error) {
+	s := &Search{Database: db, SeedWords: "", MaxDocs: 10}
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, no seed words (the source description), max documents %d", db, s.MaxDocs), MaxMessage, "Search")
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	for _, h := range r.Headers {
+		if len(h.Types) > 0 && h.Types[0] == "WSRC" {
+			c.req.Notef("the source description is the WSRC document %q", Headline(h.Headline))
+			return c.retrieve(db, h.DocID, "WSRC")
+		}
+	}
+	c.Close()
+	cmd := fmt.Sprintf("Search \"\" in %q", db)
+	if len(r.Diagnostics) > 0 {
+		d := r.Diagnostics[0]
+		return nil, &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: d.Code, Text: d.AddInfo}
+	}
+	return nil, &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: "WSRC",
+		Text: fmt.Sprintf("missing: the server returned %d documents and no source description (a document of type WSRC)", len(r.Headers))}
+}
+
+// retrieve reads the first chunk of the document, so that a document the
+// server does not have is an error here, and returns the body that reads
+// the rest chunk by chunk.
+func (c *conn) retrieve(db string, docID []byte, typ string) (*access.Resource, error) {
+	d := &docReader{c: c, db: db, docID: docID, typ: typ}
+	if err := d.next(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	res := &access.Resource{Body: c.req.Limit(d), MediaType: MediaType(typ), Size: -1}
+	if d.done {
+		res.Size = int64(len(d.buf))
+	}
+	return res, nil
+}
+
+// docReader is a document's octets, read in chunks of c.chunk octets.
+type docReader struct {
+	c     *conn
+	db    string
+	docID []byte
+	typ   string
+	off   int64 // the next chunk's first octet
+	buf   []byte
+	done  bool
+	err   error
+}
+
+func (d *docReader) Read(p []byte) (int, error) {
+	for len(d.buf) == 0 {
+		if d.err != nil {
+			return 0, d.err
+		}
+		if d.done {
+			return 0, io.EOF
+		}
+		d.err = d.next()
+	}
+	n := copy(p, d.buf)
+	d.buf = d.buf[n:]
+	return n, nil
+}
+
+func (d *docReader) Close() error { return d.c.Close() }
+
+// next asks for the chunk at d.off. The document ends with a chunk
+// shorter than asked for, or with the server's diagnostic that the range
+// is out of the document (freeWAIS ir/irretrvl.c getData sends
+// D_PresentRequestOutOfRange "SF" with the last, short chunk, or alone
+// when the document's length is a multiple of the chunk). A diagnostic
+// before any octet is the server's "no" (the document is absent).
+func (d *docReader) next() error {
+	c := d.c
+	s := &Search{Database: d.db, Retrieve: true, DocID: d.docID, DocType: d.typ, Start: d.off, End: d.off + c.chunk}
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",
+		d.db, len(d.docID), d.typ, s.Start, s.End), c.chunk+retrievalSlack, "Search (text retrieval)")
+	if err != nil {
+		return err
+	}
+	cmd := fmt.Sprintf("retrieve %q bytes %d-%d", d.typ, s.Start, s.End)
+	var text []byte
+	switch len(r.Texts) {
+	case 0:
+	case 1:
+		text = r.Texts[0].Text
+	default:
+		return c.protocol("Search (text retrieval)", fmt.Errorf("%d document texts for one chunk", len(r.Texts)))
+	}
+	if int64(len(text)) > c.chunk {
+		return c.protocol("Search (text retrieval)", fmt.Errorf("%d octets of text for a chunk of %d", len(text), c.chunk))
+	}
+	outOfRange := false
+	for _, dg := range r.Diagnostics {
+		if dg.Code == "SF" && (d.off > 0 || len(text) > 0) {
+			outOfRange = true
+			continue
+		}
+		return &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: dg.Code, Text: dg.AddInfo}
+	}
+	if len(r.Texts) == 0 && !outOfRange {
+		return c.protocol("Search (text retrieval)", errors.New("neither a document text nor a diagnostic"))
+	}
+	d.off += int64(len(text))
+	d.buf = text
+	if outOfRange || int64(len(text)) < c.chunk {
+		d.done = true
+		c.req.Notef("end of the document after %s octets", strconv.FormatInt(d.off, 10))
+	}
+	return nil
+}
