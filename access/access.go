@@ -188,7 +188,6 @@ func (o *Options) idleTimeout() time.Duration {
 	return DefaultIdleTimeout
 }
 
-// MaxLineOr returns o.MaxLine, or DefaultMaxLine when it is zero.
 func (o *Options) maxLine() int {
 	if o.MaxLine > 0 {
 		return o.MaxLine
@@ -321,15 +320,18 @@ func Get(ctx context.Context, u *locator.URL, opts Options) (*Resource, error) {
 			}
 			return res, err
 		}
+		if opts.MaxRedirects < 0 {
+			return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, rd.Location)}
+		}
 		if hops >= opts.maxRedirects() {
-			return nil, &ProtocolError{URL: u.String(), Msg: fmt.Sprintf("more than %d redirections; the last to %s", opts.maxRedirects(), rd.Location)}
+			return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", opts.maxRedirects(), rd.Location)}
 		}
 		next, perr := locator.Parse(rd.Location)
 		if perr != nil {
 			next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
 		}
 		if perr != nil {
-			return nil, &ProtocolError{URL: u.String(), Msg: "redirection to a location that is not a URL: " + perr.Error()}
+			return nil, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()}
 		}
 		req.Notef("redirect %d to %s", hops+1, next.String())
 		u = next

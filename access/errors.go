@@ -18,7 +18,10 @@ type ServerError struct {
 }
 
 func (e *ServerError) Error() string {
-	s := e.URL + ": the server says " + e.Code
+	s := "the server says " + e.Code
+	if e.URL != "" {
+		s = e.URL + ": " + s
+	}
 	if e.Text != "" {
 		s += " " + e.Text
 	}
@@ -56,7 +59,12 @@ type ProtocolError struct {
 	Msg string
 }
 
-func (e *ProtocolError) Error() string { return e.URL + ": protocol error: " + e.Msg }
+func (e *ProtocolError) Error() string {
+	if e.URL == "" {
+		return "protocol error: " + e.Msg
+	}
+	return e.URL + ": protocol error: " + e.Msg
+}
 
 // ErrTooLarge is returned by a Body (or a listing read) that exceeds
 // Options.MaxSize.

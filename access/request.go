@@ -64,6 +64,10 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 	if !r.Options.Policy.allowsHost(host) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
 	}
+	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
+		return nil, &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
+			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
+	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	r.Notef("connect %s", addr)
 	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())
@@ -79,7 +83,10 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	return &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}, nil
+	ic := &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx}
+	// The caller's context ending interrupts a read or write under way.
+	ic.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	return ic, nil
 }
 
 // idleConn sets a fresh deadline before every Read and Write, so that a
@@ -89,9 +96,18 @@ type idleConn struct {
 	net.Conn
 	idle time.Duration
 	ctx  context.Context
+	stop func() bool
+}
+
+func (c *idleConn) Close() error {
+	c.stop()
+	return c.Conn.Close()
 }
 
 func (c *idleConn) deadline() time.Time {
+	if c.ctx.Err() != nil {
+		return time.Now()
+	}
 	d := time.Now().Add(c.idle)
 	if cd, ok := c.ctx.Deadline(); ok && cd.Before(d) {
 		d = cd
@@ -210,29 +226,45 @@ func (l *limited) Read(p []byte) (int, error) {
 func (l *limited) Close() error { return l.rc.Close() }
 
 // ReadLine reads one line ending in LF (a CR before it is removed) of at
-// most max octets from br. A longer line fails with a *ProtocolError, so
-// that a server cannot flood a reply; a stream that ends before the LF
-// returns what it read with io.ErrUnexpectedEOF (io.EOF when it read
-// nothing).
+// most max octets, not counting the line end, from br. A longer line fails
+// with a *ProtocolError as soon as its max+2nd octet is seen (at most
+// max+2 octets are read past the previous line), so that a server cannot
+// flood a reply; a stream that ends before the LF returns what it read
+// with io.ErrUnexpectedEOF (io.EOF when it read nothing).
 func ReadLine(br *bufio.Reader, max int) (string, error) {
+	if max < 0 {
+		max = 0
+	}
+	tooLong := func() error {
+		return &ProtocolError{Msg: "a reply line longer than " + strconv.Itoa(max) + " octets"}
+	}
 	var long []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(long)+len(chunk) > max+2 {
-			return "", &ProtocolError{Msg: "a reply line longer than " + strconv.Itoa(max) + " octets"}
-		}
 		switch err {
 		case nil:
 			line := string(append(long, chunk...))
 			line = strings.TrimSuffix(line, "\n")
-			return strings.TrimSuffix(line, "\r"), nil
+			line = strings.TrimSuffix(line, "\r")
+			if len(line) > max {
+				return "", tooLong()
+			}
+			return line, nil
 		case bufio.ErrBufferFull:
+			// Without its LF the line may still end in the CR of a
+			// CRLF: max octets and a CR are all a good line can hold.
+			if len(long)+len(chunk) > max+1 {
+				return "", tooLong()
+			}
 			long = append(long, chunk...)
 			continue
 		case io.EOF:
 			line := string(append(long, chunk...))
 			if line == "" {
 				return "", io.EOF
+			}
+			if len(line) > max {
+				return "", tooLong()
 			}
 			return line, io.ErrUnexpectedEOF
 		default:

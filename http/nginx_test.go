@@ -1,0 +1,166 @@
+package http
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+const nginxProgram = "/usr/sbin/nginx"
+
+// startNginx starts nginx (shared/peers/debian.md §2) on a free port of
+// 127.0.0.1 serving a small tree from t.TempDir(), and returns its
+// address and the directory of its files and logs. It skips when nginx
+// is not installed.
+func startNginx(t *testing.T) (addr, dir string) {
+	t.Helper()
+	if _, err := os.Stat(nginxProgram); err != nil {
+		t.Skipf("peer: %s is not installed (apt-get install nginx-light per shared/peers/debian.md)", nginxProgram)
+	}
+	dir = t.TempDir()
+	www := filepath.Join(dir, "www")
+	files := map[string]string{
+		"index.html":   "<h1>index</h1>\n",
+		"a.txt":        "alpha\n",
+		"sp ace.txt":   "space\n",
+		"dir/b.bin":    strings.Repeat("b", 3000),
+		"pct%2Fin.txt": "percent\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(www, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(filepath.Join(www, "a.txt"), modified, modified); err != nil {
+		t.Fatal(err)
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		// The tree is in a 0700 directory of root's: the worker reads it
+		// as root (nginx drops to nobody otherwise).
+		user = "user root root;"
+	}
+	srv := peer.Start(t, peer.Spec{
+		Name:    "nginx",
+		Program: nginxProgram,
+		Stop:    syscall.SIGQUIT,
+		Args: func(port int) ([]string, error) {
+			conf := fmt.Sprintf(`daemon off; master_process on; worker_processes 1; %[3]s
+pid %[1]s/nginx.pid; error_log %[1]s/error.log info;
+events { worker_connections 64; }
+http { access_log %[1]s/access.log;
+  types { text/plain txt; text/html html; application/octet-stream bin; }
+  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy;
+  fastcgi_temp_path %[1]s/fastcgi; uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
+  server { listen 127.0.0.1:%[2]d; root %[1]s/www;
+    location /redir { return 301 /index.html; }
+    location /bad-port { return 302 http://127.0.0.1:25/; }
+    location /secret { deny all; }
+    location /gone { return 410; }
+    location /boom { return 500; }
+  }
+}
+`, dir, port, user)
+			p := filepath.Join(dir, "nginx.conf")
+			return []string{"-e", "stderr", "-p", dir, "-c", p}, os.WriteFile(p, []byte(conf), 0o644)
+		},
+		Ready: func(c net.Conn) error {
+			io.WriteString(c, "HEAD / HTTP/1.0\r\n\r\n")
+			line, err := bufio.NewReader(c).ReadString('\n')
+			if !strings.HasPrefix(line, "HTTP/1.1 ") {
+				return fmt.Errorf("reply %q, %v", line, err)
+			}
+			return nil
+		},
+	})
+	return srv.Addr, dir
+}
+
+// TestNginx follows URLs to nginx, an independent real server.
+func TestNginx(t *testing.T) {
+	addr, dir := startNginx(t)
+	base := "http://" + addr
+
+	res, b, err := get(t, base+"/a.txt#frag", access.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "alpha\n" || res.MediaType != "text/plain" || res.Size != 6 || !res.Modified.Equal(modified) {
+		t.Errorf("a.txt: %q type %q size %d modified %v", b, res.MediaType, res.Size, res.Modified)
+	}
+	for _, tt := range []struct{ path, body string }{
+		{"/sp%20ace.txt", "space\n"},
+		{"/sp ace.txt", "space\n"}, // the unsafe space is encoded for the request line
+		{"/pct%252Fin.txt", "percent\n"},
+		{"/dir/b.bin", strings.Repeat("b", 3000)},
+		{"/", "<h1>index</h1>\n"},
+	} {
+		if _, b, err := get(t, base+tt.path, access.Options{}); err != nil || string(b) != tt.body {
+			t.Errorf("%s: %.20q %v", tt.path, b, err)
+		}
+	}
+
+	for _, tt := range []struct{ path, code string }{
+		{"/missing", "404"}, {"/secret", "403"}, {"/gone", "410"}, {"/boom", "500"},
+		{"/a.txt%2F", "404"},
+	} {
+		_, _, err := get(t, base+tt.path, access.Options{})
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != tt.code {
+			t.Errorf("%s: %v, want the server's %s", tt.path, err, tt.code)
+		}
+	}
+
+	var dia strings.Builder
+	res, b, err = get(t, base+"/redir", access.Options{Dialogue: &dia})
+	if err != nil || string(b) != "<h1>index</h1>\n" || res.URL.String() != base+"/index.html" {
+		t.Errorf("/redir: %q %v %v", b, err, res)
+	}
+	for _, want := range []string{"< HTTP/1.1 301 Moved Permanently\n", "< Location: " + base + "/index.html\n", "* redirect 1 to " + base + "/index.html\n", "< Server: nginx"} {
+		if !strings.Contains(dia.String(), want) {
+			t.Errorf("dialogue lacks %q:\n%s", want, dia.String())
+		}
+	}
+
+	_, _, err = get(t, base+"/bad-port", access.Options{})
+	var pe *access.PolicyError
+	if !errors.As(err, &pe) {
+		t.Errorf("redirect to port 25: %v", err)
+	}
+
+	_, err = access.Get(context.Background(), loctest.MustParse(t, base+"/dir/b.bin"), access.Options{MaxSize: 2999})
+	if !errors.Is(err, access.ErrTooLarge) {
+		t.Errorf("max size 2999: %v", err)
+	}
+
+	// nginx's log (written before each reply) shows the request targets as they came: escapes as
+	// written, no fragment, the space encoded.
+	log, err := os.ReadFile(filepath.Join(dir, "access.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"GET /a.txt HTTP/1.1"`, `"GET /sp%20ace.txt HTTP/1.1"`, `"GET /pct%252Fin.txt HTTP/1.1"`, `"GET /a.txt%2F HTTP/1.1"`} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("access log lacks %s:\n%s", want, log)
+		}
+	}
+	if strings.Contains(string(log), "frag") {
+		t.Errorf("the fragment was sent:\n%s", log)
+	}
+}
