@@ -108,6 +108,9 @@ func ParseAddrSpec(s string) (string, error) {
 			return bad(n, describe(s[n])+" cannot appear in the domain (RFC 5322 §3.4.1)")
 		}
 		if !isASCII(domain) {
+			if j := invalidUTF8(domain); j >= 0 {
+				return bad(i+j, describe(domain[j])+" in the domain is not UTF-8, which an internationalized domain name is (RFC 6068 §2 item 4)")
+			}
 			a, err := locator.ASCIIHost(domain)
 			if err != nil {
 				return bad(i, "the internationalized domain name has no IDNA form (RFC 6068 §2 item 4): "+err.Error())

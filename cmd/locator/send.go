@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +40,7 @@ func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.user, "smtp-user", "", "authenticate (AUTH PLAIN or LOGIN) as this user; the password from $SMTP_PASSWORD or asked on the terminal")
 	fs.StringVar(&o.hello, "hello", "", "the name this machine gives in EHLO (default its host name)")
 	fs.BoolVar(&o.requireTLS, "require-tls", false, "refuse to send unless the server offers STARTTLS")
+	fs.StringVar(&o.caFile, "smtp-ca", "", "PEM file of the certificate authorities that STARTTLS trusts (default: the system's)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the message to standard output instead of sending it")
 	fs.BoolVar(&o.yes, "yes", false, "send without showing the message and asking first (asked only on a terminal)")
 	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing the connection")
@@ -49,6 +53,7 @@ func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
 
 type sendOptions struct {
 	from, server, user, hello string
+	caFile                    string
 	requireTLS, dryRun, yes   bool
 	verbose                   bool
 	connect, idle             time.Duration
@@ -169,6 +174,18 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	}
 	if o.verbose {
 		so.Dialogue = e.stderr
+	}
+	if o.caFile != "" {
+		pem, err := os.ReadFile(o.caFile)
+		if err != nil {
+			return fail("--smtp-ca: %v", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return fail("--smtp-ca %s: no PEM certificate in it", o.caFile)
+		}
+		host, _, _ := net.SplitHostPort(server)
+		so.TLSConfig = &tls.Config{RootCAs: roots, ServerName: host}
 	}
 	if o.user != "" {
 		so.Password = password(e, tty)
