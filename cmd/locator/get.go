@@ -161,7 +161,9 @@ func runGet(e *env, args []string, o *getOptions) int {
 	case dst.err != nil:
 		// Our own output failed (a full disk, a closed pipe): local
 		// trouble, not the server's or the network's.
-		fmt.Fprintf(e.stderr, "locator get: writing %s: %v\n", outName(o), dst.err)
+		if e.writeFailed() == nil { // run reports standard output's, once
+			fmt.Fprintf(e.stderr, "locator get: writing %s: %v\n", outName(o), dst.err)
+		}
 		return 2
 	case err != nil:
 		return getFailed(e, err, o)
