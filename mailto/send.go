@@ -153,7 +153,7 @@ func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 			return nil, err
 		}
 	} else if o.RequireTLS {
-		return nil, &access.PolicyError{Rule: "RFC 3207", Reason: "the server " + o.Server + " does not offer STARTTLS, and TLS is required"}
+		return nil, &access.PolicyError{Reason: "RFC 3207: the server " + o.Server + " does not offer STARTTLS, and TLS is required"}
 	} else {
 		note("no STARTTLS: the server does not offer it; the message goes in clear")
 	}
@@ -161,10 +161,10 @@ func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 	if o.User != "" {
 		mechs, ok := ext["AUTH"]
 		if !ok {
-			return nil, &access.PolicyError{Rule: "RFC 4954", Reason: "a user is given for AUTH, and the server " + o.Server + " does not offer AUTH"}
+			return nil, &access.PolicyError{Reason: "RFC 4954: a user is given for AUTH, and the server " + o.Server + " does not offer AUTH"}
 		}
 		if !rc.TLS && !isLoopback(host) {
-			return nil, &access.PolicyError{Rule: "RFC 4954 §4", Reason: "AUTH without TLS would send the password in clear to " + o.Server}
+			return nil, &access.PolicyError{Reason: "RFC 4954 §4: AUTH without TLS would send the password in clear to " + o.Server}
 		}
 		if rc.Auth, err = c.auth(o.User, o.Password, mechs); err != nil {
 			return nil, err
@@ -294,7 +294,7 @@ func (c *smtpConn) reply(command string, want ...int) (*reply, error) {
 	for {
 		line, err := access.ReadLine(c.br, c.req.MaxLine())
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				return nil, &access.ProtocolError{Msg: "the SMTP server " + c.server + " closed the connection" + after(command)}
 			}
 			return nil, err
@@ -390,7 +390,7 @@ func (c *smtpConn) auth(user string, password func() (string, error), offered st
 		}
 	}
 	if mech == "" {
-		return "", &access.PolicyError{Rule: "RFC 4954", Reason: "the server offers AUTH " + offered + "; this client speaks PLAIN and LOGIN"}
+		return "", &access.PolicyError{Reason: "RFC 4954: the server offers AUTH " + offered + "; this client speaks PLAIN and LOGIN"}
 	}
 	if password == nil {
 		return "", access.ErrNoPassword
