@@ -181,6 +181,8 @@ func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 	}
 	rc.Message, rc.Encoding = msg, cte
 	switch {
+	case cte == SevenBit:
+		note("body 7bit: US-ASCII lines of at most 998 octets")
 	case cte == EightBit:
 		note("body 8bit: the server offers 8BITMIME (RFC 6152)")
 	case cte == QuotedPrintable && eight:
