@@ -115,6 +115,11 @@ func ParseAddrSpec(s string) (string, error) {
 			if err != nil {
 				return bad(i, "the internationalized domain name has no IDNA form (RFC 6068 §2 item 4): "+err.Error())
 			}
+			// UTS #46 maps some characters to nothing (U+00AD, the soft
+			// hyphen): what remains must still be a domain.
+			if n, err := dotAtom(a, 0, "domain"); a == "" || err != nil || n != len(a) {
+				return bad(i, "the internationalized domain name "+strconv.Quote(domain)+" maps to "+strconv.Quote(a)+", which is not a domain (RFC 6068 §2 item 4, UTS #46 §4)")
+			}
 			domain = a
 		}
 	}

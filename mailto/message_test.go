@@ -64,6 +64,7 @@ func TestParseAddrSpec(t *testing.T) {
 		{strings.Repeat("l", 65) + "@d", 64, "at most 64"},
 		{"a@" + strings.Repeat("d", 256), 2, "at most 255"},
 		{"a@x\u00a0y", 2, "no IDNA form"},
+		{"0@\u00ad", 2, `maps to "", which is not a domain`}, // FuzzParseAddrSpec found it
 		{"a@x\xff.example", 3, "non-ASCII octet %FF in the domain is not UTF-8"},
 	}
 	for _, tt := range bad {
