@@ -233,9 +233,10 @@ func TestGetUsage(t *testing.T) {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
 	// No client for the scheme: refused locally, exit 4, the clients named.
-	code, _, errs := runCLI(t, "", "get", "mailto:joe@example.com")
-	if code != 4 || !strings.Contains(errs, `no client for scheme "mailto" (clients: `) || !strings.Contains(errs, "http, https") {
-		t.Errorf("mailto: exit %d %q", code, errs)
+	// (mailto has a client that refuses: send_test.go's TestGetMailto.)
+	code, _, errs := runCLI(t, "", "get", "x-none:joe@example.com")
+	if code != 4 || !strings.Contains(errs, `no client for scheme "x-none" (clients: `) || !strings.Contains(errs, "http, https") {
+		t.Errorf("x-none: exit %d %q", code, errs)
 	}
 }
 

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/mailto"
+)
+
+func init() {
+	register(&command{
+		name: "send",
+		args: "[flags] MAILTO-URL (the body on stdin, or in $EDITOR on a terminal)",
+		summary: "compose the message a mailto URL asks for and submit it over SMTP (or --dry-run: print it); " +
+			"exit 0 sent, 1 refused by the server, 2 usage or bad input, 3 network or protocol failure, 4 refused by local policy",
+		flags: sendFlags,
+	})
+}
+
+func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
+	var o sendOptions
+	fs.StringVar(&o.from, "from", "", "your address, an RFC 5322 addr-spec (default $EMAIL)")
+	fs.StringVar(&o.server, "smtp", "", "the submission server HOST:PORT (default $SMTP_SERVER)")
+	fs.StringVar(&o.user, "smtp-user", "", "authenticate (AUTH PLAIN or LOGIN) as this user; the password from $SMTP_PASSWORD or asked on the terminal")
+	fs.StringVar(&o.hello, "hello", "", "the name this machine gives in EHLO (default its host name)")
+	fs.BoolVar(&o.requireTLS, "require-tls", false, "refuse to send unless the server offers STARTTLS")
+	fs.StringVar(&o.caFile, "smtp-ca", "", "PEM file of the certificate authorities that STARTTLS trusts (default: the system's)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the message to standard output instead of sending it")
+	fs.BoolVar(&o.yes, "yes", false, "send without showing the message and asking first (asked only on a terminal)")
+	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing the connection")
+	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout, "bound on each read and write: a server silent this long is cut off")
+	fs.Var((*sizeFlag)(&o.maxBody), "max-size", "bound on the body read from standard input, e.g. 512K, 10M")
+	fs.BoolVar(&o.verbose, "v", false, "the SMTP dialogue on standard error, credentials masked")
+	o.maxBody = 10 << 20
+	return func(e *env, args []string) int { return runSend(e, args, &o) }
+}
+
+type sendOptions struct {
+	from, server, user, hello string
+	caFile                    string
+	requireTLS, dryRun, yes   bool
+	verbose                   bool
+	connect, idle             time.Duration
+	maxBody                   int64
+	terminal                  *os.File // tests: the terminal to use; nil: stdin when it is one
+}
+
+func runSend(e *env, args []string, o *sendOptions) int {
+	if len(args) != 1 {
+		return usageError(e, "send", fmt.Sprintf("want one mailto URL, got %d arguments", len(args)))
+	}
+	if o.connect <= 0 || o.idle <= 0 || o.maxBody <= 0 {
+		return usageError(e, "send", "--connect-timeout, --timeout and --max-size must be positive")
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "locator send: "+format+"\n", a...)
+		return exitTrouble
+	}
+	u, err := locator.Parse(args[0])
+	if err != nil {
+		return usageError(e, "send", message(err))
+	}
+	if u.Scheme != "mailto" {
+		return usageError(e, "send", fmt.Sprintf("%s is a %s URL; send takes a mailto URL (RFC 6068)", access.Masked(u), u.Scheme))
+	}
+	from := o.from
+	if from == "" {
+		from = os.Getenv("EMAIL")
+	}
+	if from == "" {
+		return usageError(e, "send", "no sender: give --from ADDRESS or set $EMAIL")
+	}
+	if from, err = mailto.ParseAddrSpec(from); err != nil {
+		return fail("--from %q: %v", o.fromText(), err)
+	}
+	server := o.server
+	if server == "" {
+		server = os.Getenv("SMTP_SERVER")
+	}
+	if server == "" && !o.dryRun {
+		return usageError(e, "send", "no SMTP server: give --smtp HOST:PORT or set $SMTP_SERVER (or --dry-run)")
+	}
+
+	m, dropped, err := mailto.Compose(u)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator send: %v\n", err)
+		var pe *access.PolicyError
+		if errors.As(err, &pe) {
+			return int(access.Refused) // header injection: nothing is sent
+		}
+		return exitTrouble
+	}
+	// RFC 6068 §7: nothing the URL asks for is dropped silently.
+	for _, d := range dropped {
+		fmt.Fprintf(e.stderr, "locator send: dropped the URL's header field %s=%q (offset %d): %s\n", d.Name, d.Value, d.Offset, d.Reason)
+	}
+	m.From = from
+	m.Date = time.Now()
+	m.MessageID = mailto.NewMessageID(from)
+
+	tty := o.terminal
+	if tty == nil {
+		if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			tty = f
+		}
+	}
+	if tty != nil {
+		body, err := editBody(e, tty, m.Body)
+		if err != nil {
+			return fail("%v", err)
+		}
+		m.Body = body
+	} else {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, o.maxBody+1))
+		if err != nil {
+			return fail("reading the body from standard input: %v", err)
+		}
+		if int64(len(b)) > o.maxBody {
+			return fail("the body on standard input is longer than --max-size %d octets", o.maxBody)
+		}
+		if len(b) > 0 {
+			m.Body = string(b) // else the URL's body, the default (RFC 6068 §2)
+		}
+	}
+
+	if o.dryRun {
+		msg, _, err := m.Bytes(false)
+		if err != nil {
+			return fail("%v", err)
+		}
+		e.stdout.Write(msg)
+		return exitOK
+	}
+	if tty != nil && !o.yes {
+		// RFC 6068 §7: "a mail client SHOULD NOT send a message based on
+		// a 'mailto' URI without first disclosing and showing to the
+		// user the full message that will be sent ... and asking the
+		// user for approval".
+		msg, _, err := m.Bytes(false)
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(e.stderr, "%s\nSend this message as electronic mail through %s? [y/N] ", strings.ReplaceAll(string(msg), "\r\n", "\n"), server)
+		answer, _ := bufio.NewReader(tty).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(e.stderr, "locator send: not sent")
+			return exitTrouble
+		}
+	}
+
+	so := mailto.SendOptions{
+		Server:         server,
+		Hello:          o.hello,
+		User:           o.user,
+		RequireTLS:     o.requireTLS,
+		ConnectTimeout: o.connect,
+		IdleTimeout:    o.idle,
+	}
+	if o.verbose {
+		so.Dialogue = e.stderr
+	}
+	if o.caFile != "" {
+		pem, err := os.ReadFile(o.caFile)
+		if err != nil {
+			return fail("--smtp-ca: %v", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return fail("--smtp-ca %s: no PEM certificate in it", o.caFile)
+		}
+		host, _, _ := net.SplitHostPort(server)
+		so.TLSConfig = &tls.Config{RootCAs: roots, ServerName: host}
+	}
+	if o.user != "" {
+		so.Password = password(e, tty)
+	}
+	rc, err := mailto.Send(context.Background(), m, so)
+	if err != nil {
+		msg := err.Error()
+		if access.Timeout(err) {
+			msg += fmt.Sprintf(" (the server was silent for --timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
+		}
+		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", msg)
+		var me *mailto.Error
+		if errors.As(err, &me) {
+			return exitTrouble // a bad --smtp, or a message Bytes refuses
+		}
+		return int(access.Classify(err))
+	}
+	fmt.Fprintf(e.stderr, "locator send: sent %s to %s through %s: %s (%s)\n", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))
+	return exitOK
+}
+
+func (o *sendOptions) fromText() string {
+	if o.from != "" {
+		return o.from
+	}
+	return os.Getenv("EMAIL")
+}
+
+// password returns the SMTP password: $SMTP_PASSWORD, else asked without
+// echo on the terminal (standard input when it is one, else /dev/tty),
+// else access.ErrNoPassword. It is called only when AUTH is used.
+func password(e *env, tty *os.File) func() (string, error) {
+	return func() (string, error) {
+		if p, ok := os.LookupEnv("SMTP_PASSWORD"); ok {
+			return p, nil
+		}
+		f := tty
+		if f == nil {
+			t, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+			if err != nil {
+				return "", access.ErrNoPassword
+			}
+			defer t.Close()
+			f = t
+		}
+		if !term.IsTerminal(int(f.Fd())) {
+			return "", access.ErrNoPassword
+		}
+		fmt.Fprint(e.stderr, "SMTP password: ")
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(e.stderr)
+		return string(b), err
+	}
+}
+
+// editBody lets the person at the terminal write the body: in $VISUAL
+// or $EDITOR, started on a file that holds the URL's body (the default,
+// RFC 6068 §2), or without an editor by typing it up to end of file
+// (Ctrl-D); an empty text keeps the URL's body.
+func editBody(e *env, tty *os.File, initial string) (string, error) {
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		fmt.Fprintln(e.stderr, "locator send: type the body, then Ctrl-D on a line of its own (no $EDITOR; empty: the URL's body)")
+		b, err := io.ReadAll(tty)
+		if err != nil {
+			return "", err
+		}
+		if len(b) == 0 {
+			return initial, nil
+		}
+		return string(b), nil
+	}
+	return runEditor(editor, initial, tty, e.stderr)
+}
+
+// runEditor runs the shell command editor on a temporary file holding
+// initial (its line ends LF) and returns what the file holds after.
+func runEditor(editor, initial string, tty *os.File, stderr io.Writer) (string, error) {
+	dir, err := os.MkdirTemp("", "locator-send-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	name := filepath.Join(dir, "body.txt")
+	if err := os.WriteFile(name, []byte(strings.ReplaceAll(initial, "\r\n", "\n")), 0o600); err != nil {
+		return "", err
+	}
+	// $EDITOR is a command line ("emacs -nw"): the shell splits it, and
+	// the file name goes as "$1", never through the shell's parsing.
+	cmd := exec.Command("/bin/sh", "-c", editor+` "$1"`, "editor", name)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, stderr
+	if tty == nil {
+		cmd.Stdout = stderr
+	}
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("the editor %q: %v; nothing was sent", editor, err)
+	}
+	b, err := os.ReadFile(name)
+	return string(b), err
+}
