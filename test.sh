@@ -24,7 +24,7 @@ packages=(
 	vsftpd python3-pyftpdlib nginx-light          # ftp, http
 	pygopherd gophernicus                         # gopher (UMN gopherd is built from ../shared/peers)
 	inetutils-telnetd inetutils-telnet busybox-static # telnet
-	python3-aiosmtpd swaks                        # mailto
+	python3-aiosmtpd exim4-daemon-light           # mailto
 )
 missing=()
 for p in "${packages[@]}" inn2; do
