@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	nethttp "net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -79,11 +80,13 @@ func probeOnce(ctx context.Context, u *locator.URL, req *access.Request, plan *R
 	}
 	defer tr.CloseIdleConnections()
 	c := &nethttp.Client{Transport: tr, CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error { return nethttp.ErrUseLastResponse }}
-	req.Sent(plan.Method + " " + plan.Target + " HTTP/1.1")
-	if ranged {
-		req.Sent("Range: bytes=0-0")
-	}
-	resp, err := c.Do(nreq)
+	trace := &httptrace.ClientTrace{WroteHeaders: func() {
+		req.Sent(plan.Method + " " + plan.Target + " HTTP/1.1")
+		if ranged {
+			req.Sent("Range: bytes=0-0")
+		}
+	}}
+	resp, err := c.Do(nreq.WithContext(httptrace.WithClientTrace(ctx, trace)))
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

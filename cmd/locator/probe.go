@@ -38,7 +38,7 @@ type probeOptions struct {
 	allowHosts, denyHosts  []string
 	method, userAddress    string
 	nntpServer             string
-	json                   bool
+	json, verbose          bool
 	forceProgress          bool // tests
 }
 
@@ -58,6 +58,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.method, "ftp-method", "", "the FTP CWD method: rfc1738 (default), singlecwd, nocwd")
 	fs.StringVar(&o.userAddress, "user-address", "", "your e-mail address, the anonymous FTP password (RFC 1738 §3.2.1)")
 	fs.StringVar(&o.nntpServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server asked for news: URLs, as HOST[:PORT]; default $NNTPSERVER")
+	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked (interleaved unless --jobs 1)")
 	fs.BoolVar(&o.json, "json", false, "NDJSON, one object a URL: url, status, code, text, size, modified, ms")
 	return func(e *env, args []string) int { return runProbe(e, args, &o) }
 }
@@ -146,6 +147,9 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	}
 	if o.maxRedirects == 0 {
 		opts.MaxRedirects = -1
+	}
+	if o.verbose {
+		opts.Dialogue = &lockedWriter{w: e.stderr}
 	}
 
 	// One probe a distinct URL, in the order of first appearance.
@@ -363,6 +367,9 @@ type probeBar struct {
 }
 
 func newProbeBar(e *env, o *probeOptions, n int) *probeBar {
+	if o.verbose {
+		return &probeBar{}
+	}
 	if !o.forceProgress {
 		f, ok := e.stderr.(*os.File)
 		if !ok || !term.IsTerminal(int(f.Fd())) {
@@ -391,4 +398,16 @@ func (p *probeBar) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
+}
+
+// lockedWriter lets concurrent probes write whole dialogue lines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
