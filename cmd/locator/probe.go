@@ -170,7 +170,11 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 			r := results[in.key]
 			s.run(serverOf(in.u, o.nntpServer), func() {
 				start := time.Now()
-				r.st, r.tries = probeWithRetries(in.u, opts, o)
+				if st := syntaxOnly(in.u); st != nil {
+					r.st, r.tries = st, 0
+				} else {
+					r.st, r.tries = probeWithRetries(in.u, opts, o)
+				}
 				r.ms = time.Since(start).Milliseconds()
 				close(r.done)
 				bar.add()
@@ -243,6 +247,32 @@ func serverOf(u *locator.URL, nntpServer string) string {
 		return ""
 	}
 	return strings.ToLower(strings.TrimSuffix(u.Host, "."))
+}
+
+// syntaxOnly judges a mailto URL by its syntax alone while the mailto
+// client offers no Prober: following one could send mail, and asking a
+// mail server whether a mailbox exists (--mx, RCPT TO) is left for
+// later. A URL that conforms to RFC 1738 §3.5 (an RFC 822 addr-spec) is
+// ok, code "syntax"; one with a violation is gone, code "syntax", the
+// first violation as its text. It returns nil for every other URL.
+func syntaxOnly(u *locator.URL) *access.Status {
+	if u.Scheme != "mailto" {
+		return nil
+	}
+	if f, _, ok := access.Lookup("mailto"); ok {
+		if _, probes := f.(access.Prober); probes {
+			return nil
+		}
+	}
+	st := &access.Status{State: access.Present, Code: "syntax", Text: "the address conforms to RFC 1738 §3.5 (no mail server asked)", Size: -1, URL: u}
+	for _, p := range u.Problems {
+		if p.Severity >= locator.Violation {
+			st.State, st.Text = access.Gone, p.Message
+			st.Err = fmt.Errorf("%s: not a mail address by RFC 1738 §3.5: %s (at %d, %s)", access.Masked(u), p.Message, p.Offset, p.Rule)
+			break
+		}
+	}
+	return st
 }
 
 // probeWithRetries probes u under the per-URL deadline, trying again

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -292,5 +293,69 @@ func TestProbeDocument(t *testing.T) {
 	logins := strings.Count(string(logb), "<- USER anonymous")
 	if logins < 1 || logins > 2 {
 		t.Errorf("%d FTP logins for %d ftp URLs, want 1 or 2 (sessions reused)", logins, 3*n+4)
+	}
+}
+
+// TestProbeCommand: the command's conventions without a server: file
+// URLs (stat), mailto by syntax alone, policy (RFC 1738 §6), an input
+// that is not a URL (exit 2), duplicates, NDJSON input, the readable
+// line, usage errors.
+func TestProbeCommand(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.txt": "hello"})
+	in := strings.Join([]string{
+		"file://" + dir + "/a.txt",
+		`{"url":"file://` + dir + `/none","offset":0}`,
+		"mailto:joe@example.com",
+		"mailto:joe",
+		"http://127.0.0.1:25/",
+		"file://" + dir + "/a.txt",
+	}, "\n") + "\n"
+	var out, errOut bytes.Buffer
+	code := run([]string{"probe", "--json", "-"}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: &errOut})
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var rec probeRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		s := rec.Status + " " + rec.Code
+		if rec.Size != nil {
+			s += " " + strconv.FormatInt(*rec.Size, 10)
+		}
+		got = append(got, s)
+	}
+	want := "ok  5|gone ENOENT|ok syntax|gone syntax|policy |ok  5"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, "|"), want)
+	}
+	if !strings.Contains(errOut.String(), "6 URLs (5 distinct probed): 3 ok, 2 gone, 0 refused, 0 error, 1 policy") {
+		t.Errorf("summary %q", errOut.String())
+	}
+
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"probe", "file://" + dir + "/a.txt", "not a url"}, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+	if code != 2 || !strings.HasPrefix(out.String(), "ok      -    file://"+dir+"/a.txt size=5 modified=") ||
+		!strings.Contains(out.String(), "\nerror   -    not a url (parse ") {
+		t.Errorf("exit %d, output %q", code, out.String())
+	}
+	for _, args := range [][]string{{"probe"}, {"probe", "--jobs", "0", "file:///"}, {"probe", "--ftp-method", "direct", "file:///"}} {
+		if code := run(args, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	// The bar, forced, goes to standard error only.
+	out.Reset()
+	errOut.Reset()
+	o := &probeOptions{jobs: 1, perHost: 1, deadline: time.Second, connect: time.Second, idle: time.Second, forceProgress: true}
+	if code := runProbe(&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, []string{"file://" + dir + "/a.txt"}, o); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if !strings.Contains(errOut.String(), "locator probe") || strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
 	}
 }
