@@ -110,14 +110,27 @@ func (p *probeFake) Probe(ctx context.Context, u *locator.URL, req *Request) (*S
 	return &Status{State: Present, Code: "213", Size: 7, Command: "SIZE " + u.Path}, nil
 }
 
-func init() { Register("tsp", Info{DefaultPort: 7070}, &probeFake{}) }
+// asProber makes the test client of scheme a Prober for the test's
+// length (the registry's list of schemes stays TestRegistry's).
+func asProber(t *testing.T, scheme string) {
+	mu.Lock()
+	old := fetchers[scheme]
+	fetchers[scheme] = entry{&probeFake{}, old.info}
+	mu.Unlock()
+	t.Cleanup(func() {
+		mu.Lock()
+		fetchers[scheme] = old
+		mu.Unlock()
+	})
+}
 
 func TestProbeProber(t *testing.T) {
-	st := Probe(context.Background(), mustParse(t, "tsp://h/moved"), Options{})
-	if st.State != Present || st.Code != "213" || st.Command != "SIZE there" || st.URL.String() != "tsp://h/there" {
+	asProber(t, "tsu")
+	st := Probe(context.Background(), mustParse(t, "tsu://h/moved"), Options{})
+	if st.State != Present || st.Code != "213" || st.Command != "SIZE there" || st.URL.String() != "tsu://h/there" {
 		t.Errorf("%+v", st)
 	}
-	if st := Probe(context.Background(), mustParse(t, "tsp://h/moved"), Options{MaxRedirects: -1}); st.State != Broken {
+	if st := Probe(context.Background(), mustParse(t, "tsu://h/moved"), Options{MaxRedirects: -1}); st.State != Broken {
 		t.Errorf("redirections off: %s", st.State)
 	}
 }
