@@ -9,17 +9,24 @@ import (
 	"github.com/rfc1738/locator/nntp"
 )
 
-var _ access.Prober = client{}
+var (
+	_ access.Prober     = client{}
+	_ access.IdleCloser = client{}
+)
+
+// CloseIdle ends the idle probe sessions (nntp.CloseIdleProbes).
+func (client) CloseIdle() { nntp.CloseIdleProbes() }
 
 // Probe says whether the article or group u names is there without
 // transferring it, on the news server Fetch would ask (RFC 1738 §3.6:
 // the configured one; draft-gilman's news://host:port/): MODE READER,
 // then STAT <message-id> for an article (RFC 3977 §6.2.4), GROUP for a
 // group (and STAT n for draft-gilman's single article number), nothing
-// more for news:* and a wildcard (the server answering is enough), then
-// QUIT. 223 and 211 are Present; 411, 423 and 430 Gone; see
-// nntp.ServerStatus for the rest.
-func (client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
+// more for news:* and a wildcard (the server answering is enough). 223
+// and 211 are Present; 411, 423 and 430 Gone; see nntp.ServerStatus for
+// the rest. The connection is reused by the next probe of the same
+// server (nntp.ProbeSession).
+func (client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (st *access.Status, err error) {
 	n, err := From(u)
 	if err != nil {
 		return nil, err
@@ -28,14 +35,11 @@ func (client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*
 	if err != nil {
 		return nil, err
 	}
-	c, err := nntp.Dial(ctx, req, host, port)
+	c, release, err := nntp.ProbeSession(ctx, req, host, port)
 	if err != nil {
 		return nntp.ServerStatus(err)
 	}
-	defer c.Quit()
-	if err := c.ModeReader(); err != nil {
-		return nntp.ServerStatus(err)
-	}
+	defer func() { release(err) }()
 	switch {
 	case n.Article != "":
 		a := n.Article
