@@ -359,3 +359,54 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
 	}
 }
+
+// TestProbeRetries: a transient answer (FTP 421 in the greeting, RFC 959
+// §4.2's "transient negative completion") is tried again, --retries
+// times; a refused connection is not. The FTP server here is a tiny
+// listener that only ever answers 421: a failure no real server gives on
+// demand.
+func TestProbeRetries(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan int, 1)
+	go func() {
+		n := 0
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				accepted <- n
+				return
+			}
+			n++
+			io.WriteString(c, "421 Too many connections, try later.\r\n")
+			c.Close()
+		}
+	}()
+	closed := peer.FreePort(t)
+	var out, errOut bytes.Buffer
+	code := run([]string{"probe", "--json", "--retries", "2", "--backoff", "10ms",
+		"ftp://" + l.Addr().String() + "/x.txt", fmt.Sprintf("ftp://127.0.0.1:%d/x.txt", closed)},
+		&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+	l.Close()
+	n := <-accepted
+	var recs []probeRecord
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r probeRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if code != 1 || len(recs) != 2 || n != 3 {
+		t.Fatalf("exit %d, %d records, %d connections; want 1, 2, 3\n%s", code, len(recs), n, out.String())
+	}
+	if r := recs[0]; r.Status != "refused" || r.Code != "421" || r.Tries != 3 {
+		t.Errorf("421: %+v", r)
+	}
+	if r := recs[1]; r.Status != "error" || r.Tries != 1 {
+		t.Errorf("refused connection: %+v", r)
+	}
+}
