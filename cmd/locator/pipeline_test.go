@@ -39,6 +39,7 @@ var pipelineCases = map[string][]string{
 	"equal":     {"equal", "http://a/", "http://A/"},
 	"extract":   {"extract", "-"},
 	"get":       {"get", "file:///"},
+	"probe":     {"probe", "file:///"},
 	"version":   {"version"},
 	"help":      {"help"},
 }

@@ -1,0 +1,230 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/rfc1738/locator"
+)
+
+// A State is the answer of a probe: is the object a URL names there?
+type State string
+
+// The states of a probe (Status.State), as `locator probe` prints them.
+const (
+	// Present: the server says the object is there.
+	Present State = "ok"
+	// Gone: the server says it does not exist (FTP 550, HTTP 404 and 410,
+	// a Gopher type-3 error, NNTP 411/423/430, a missing file).
+	Gone State = "gone"
+	// Denied: the server answered but will not say or give (a login
+	// refused, HTTP 401/403, a 5xx, a file that may not be read).
+	Denied State = "refused"
+	// Broken: the question could not be asked or answered: connection
+	// refused, a timeout, a reply that breaks the protocol.
+	Broken State = "error"
+	// Forbidden: local policy refused the URL before any connection
+	// (RFC 1738 §6: ports, hosts, decoded delimiters; no client).
+	Forbidden State = "policy"
+)
+
+// A Status is what a probe learned of the object a URL names, without
+// retrieving it.
+type Status struct {
+	State State
+	// Code and Text are the protocol's own answer ("550", "Failed to
+	// change directory."; "404", "Not Found"; "ENOENT"), when there was
+	// one; Command is the command it answered.
+	Code, Text, Command string
+	// Size is the object's size when the server says it, else -1;
+	// Modified its modification time when known.
+	Size     int64
+	Modified time.Time
+	// Listing is true when the object is a collection (a directory, a
+	// menu, a group).
+	Listing bool
+	// URL is the URL the answer is about: the one probed, or the last
+	// one a redirection led to.
+	URL *locator.URL
+	// Err is the error behind a State other than Present, or nil.
+	Err error
+	// Transient is true when trying again later may give another answer:
+	// a timeout, a reset connection, an FTP 4yz reply (RFC 959 §4.2
+	// "transient negative completion"). A refused connection is not.
+	Transient bool
+}
+
+// A Prober is a Fetcher that can also say whether the object a URL names
+// is there without transferring it (FTP SIZE/MDTM or the directory's
+// CWD, HTTP HEAD, Gopher+ attributes, NNTP STAT, a file's stat).
+//
+// Probe returns a Status for every answer the server gives (Present,
+// Gone or Denied, with the protocol's code and text), and an error for
+// everything else: a *PolicyError, a network error, a *ProtocolError, or
+// a *Redirect to have access.Probe follow another URL. It opens
+// connections only through req.Dial, as Fetch does.
+type Prober interface {
+	Probe(ctx context.Context, u *locator.URL, req *Request) (*Status, error)
+}
+
+// An IdleCloser is a Prober that keeps sessions open between probes of
+// one server (an FTP login reused for several URLs); CloseIdle ends
+// them (QUIT) and is called by CloseIdle when the caller is done.
+type IdleCloser interface {
+	CloseIdle()
+}
+
+// CloseIdle ends the sessions every registered client keeps open
+// between probes (IdleCloser).
+func CloseIdle() {
+	mu.RLock()
+	var cs []IdleCloser
+	for _, e := range fetchers {
+		if c, ok := e.f.(IdleCloser); ok {
+			cs = append(cs, c)
+		}
+	}
+	mu.RUnlock()
+	for _, c := range cs {
+		c.CloseIdle()
+	}
+}
+
+// probeOctets is how many octets the fallback reads of a body before it
+// closes it: enough to see that the object begins, and an error that
+// a server writes in place of the object (a Gopher type-3 line is read
+// by the client before the Body is returned).
+const probeOctets = 16
+
+// Probe says whether the object u names is there, without transferring
+// it. Like Get it applies opts.Policy and the client's Check before any
+// connection (a refusal is State Forbidden) and follows redirections
+// (each hop checked anew) at most opts.MaxRedirects times.
+//
+// When the scheme's client is a Prober, its Probe is asked. Otherwise
+// Probe falls back to Get: a Resource is Present (its Size, Modified,
+// and whether it is a listing), after at most probeOctets (16) octets of
+// its Body were read and the Body closed, which ends the transfer (FTP
+// ABOR, a closed connection); a *ServerError is Gone (the fallback
+// cannot tell "absent" from "refused": the client's own Prober can);
+// anything else as below.
+//
+// Probe never returns nil. An error the client returns becomes a Status
+// with Err set: a *PolicyError, *UnsupportedError or ErrNoPassword is
+// Forbidden, a *ServerError Gone, anything else Broken (Transient when
+// it is a timeout or a reset connection, not when the connection was
+// refused).
+func Probe(ctx context.Context, u *locator.URL, opts Options) *Status {
+	if u == nil {
+		return fromError(nil, &PolicyError{Rule: "url", Reason: "no URL"})
+	}
+	for hops := 0; ; hops++ {
+		req := &Request{Options: &opts, URL: u, hop: hops}
+		f, info, ok := Lookup(u.Scheme)
+		if !ok {
+			return fromError(u, &UnsupportedError{Scheme: u.Scheme})
+		}
+		req.info = info
+		if err := opts.Policy.check(u, info); err != nil {
+			return fromError(u, err)
+		}
+		if err := f.Check(u, req); err != nil {
+			return fromError(u, err)
+		}
+		var st *Status
+		var err error
+		if p, ok := f.(Prober); ok {
+			st, err = p.Probe(ctx, u, req)
+		} else {
+			st, err = fallback(ctx, f, u, req)
+		}
+		var rd *Redirect
+		if !errors.As(err, &rd) {
+			if err != nil {
+				return fromError(u, err)
+			}
+			if st.URL == nil {
+				st.URL = u
+			}
+			return st
+		}
+		if opts.MaxRedirects < 0 {
+			return fromError(u, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, rd.Location)})
+		}
+		if hops >= opts.maxRedirects() {
+			return fromError(u, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", opts.maxRedirects(), rd.Location)})
+		}
+		next, perr := locator.Parse(rd.Location)
+		if perr != nil {
+			next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
+		}
+		if perr != nil {
+			return fromError(u, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()})
+		}
+		req.Notef("redirect %d to %s", hops+1, next.String())
+		u = next
+	}
+}
+
+// fallback probes through Fetch: the object's first octets at most.
+func fallback(ctx context.Context, f Fetcher, u *locator.URL, req *Request) (*Status, error) {
+	res, err := f.Fetch(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{State: Present, Size: res.Size, Modified: res.Modified, URL: res.URL}
+	if res.Listing != nil {
+		st.Listing = true
+		return st, nil
+	}
+	if res.Body != nil {
+		var b [probeOctets]byte
+		_, rerr := io.ReadFull(res.Body, b[:])
+		res.Body.Close()
+		if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
+			return nil, rerr
+		}
+	}
+	return st, nil
+}
+
+// fromError is the Status of an error a probe ended with.
+func fromError(u *locator.URL, err error) *Status {
+	st := &Status{State: Broken, Size: -1, URL: u, Err: err}
+	var se *ServerError
+	switch {
+	case errors.As(err, &se):
+		st.State, st.Code, st.Text, st.Command = Gone, se.Code, se.Text, se.Command
+	case Classify(err) == Refused:
+		st.State = Forbidden
+	default:
+		st.Transient = Transient(err)
+	}
+	return st
+}
+
+// Transient reports whether trying again later may succeed where err
+// failed: a deadline that passed, a connection reset or cut short. A
+// refused connection (nothing listens there) and a name that does not
+// resolve are not: they say the same thing next time.
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return false
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return dnsErr.IsTemporary || dnsErr.IsTimeout
+	}
+	if Timeout(err) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	return false
+}

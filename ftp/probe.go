@@ -1,0 +1,401 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+var (
+	_ access.Prober     = Client{}
+	_ access.IdleCloser = Client{}
+)
+
+// ProbeIdle is how long a logged-in session waits, unused, for another
+// probe of the same server and login before it is ended with QUIT.
+const ProbeIdle = 5 * time.Second
+
+// Probe says whether the file or directory u names is there without a
+// data connection: the login and the CWD sequence RFC 1738 §3.2.2 plans
+// (or the one Options.Method picks: singlecwd, nocwd), then for a file
+// SIZE and MDTM (RFC 3659 §3–4; TYPE I first, so that SIZE counts the
+// octets as stored), for a directory named by ";type=d" a CWD into it;
+// a directory whose URL ends in "/" is there when its CWDs succeed.
+//
+// A 213 to SIZE or MDTM is Present with the size and the time; a 5yz to
+// a CWD, SIZE or MDTM is Gone, unless CWD into the name then succeeds
+// (the name is a directory: Present, Listing); a 4yz anywhere (RFC 959
+// §4.2, "transient negative completion", 421 too many connections) is
+// Denied and Transient; a refused login (530) is Denied. A server that
+// offers neither SIZE nor MDTM (FEAT) is probed the way Get retrieves,
+// its transfer ended after the first octets.
+//
+// Sessions are reused: after a probe the logged-in control connection
+// waits ProbeIdle for another probe of the same host, port, user and
+// password, which begins with a CWD back to the login directory (PWD
+// after the login, RFC 959 §4.1.3) before its own CWD sequence. At most
+// as many sessions are open to a server as probes of it run at once;
+// access.CloseIdle ends the idle ones with QUIT.
+func (c Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
+	method, err := req.Method()
+	if err != nil {
+		return nil, err
+	}
+	plan, err := NewPlan(u, req.Options.UserAddress)
+	if err != nil {
+		return nil, err
+	}
+	key := poolKey(plan, req)
+	s, err := sessions.get(ctx, key, u, plan, req)
+	if err != nil {
+		return statusOf(err)
+	}
+	// A probe that outlives its deadline ends its session: the control
+	// connection is no longer in step.
+	stop := context.AfterFunc(ctx, func() { s.s.close() })
+	st, err := s.probe(ctx, plan, method)
+	cut := !stop()
+	switch {
+	case cut || err != nil && !isAnswer(err):
+		s.s.close()
+	case errors.Is(err, errFallback):
+		s.s.req = req
+		sessions.put(key, s)
+		return probeByFetch(ctx, c, u, req)
+	default:
+		sessions.put(key, s)
+	}
+	if err != nil {
+		return statusOf(err)
+	}
+	return st, nil
+}
+
+// CloseIdle ends every idle probe session with QUIT.
+func (Client) CloseIdle() { sessions.closeAll() }
+
+// errFallback says the server offers neither SIZE nor MDTM.
+var errFallback = errors.New("ftp: neither SIZE nor MDTM is offered")
+
+// probeByFetch probes through Fetch, reading at most a few octets.
+func probeByFetch(ctx context.Context, c Client, u *locator.URL, req *access.Request) (*access.Status, error) {
+	req.Notef("the server offers neither SIZE nor MDTM: the object is retrieved and the transfer ended after its first octets")
+	res, err := c.Fetch(ctx, u, req)
+	if err != nil {
+		return statusOf(err)
+	}
+	st := &access.Status{State: access.Present, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
+	if res.Body != nil {
+		var b [16]byte
+		res.Body.Read(b[:])
+		res.Body.Close()
+	}
+	return st, nil
+}
+
+// isAnswer says the session is still in step after err: the server
+// answered a command.
+func isAnswer(err error) bool {
+	var se *access.ServerError
+	return errors.Is(err, errFallback) || errors.As(err, &se)
+}
+
+// statusOf turns a server's answer into a Status; other errors are
+// returned as they are, for access.Probe to classify.
+func statusOf(err error) (*access.Status, error) {
+	var se *access.ServerError
+	if !errors.As(err, &se) {
+		return nil, err
+	}
+	st := &access.Status{Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}
+	switch {
+	case strings.HasPrefix(se.Code, "4"):
+		st.State, st.Transient = access.Denied, true
+	case se.Command == "" || strings.HasPrefix(se.Command, "USER") || strings.HasPrefix(se.Command, "PASS"):
+		st.State = access.Denied // the greeting or the login refused
+	default:
+		st.State = access.Gone
+	}
+	return st, nil
+}
+
+// A pooled session is a logged-in control connection and its login
+// directory.
+type pooled struct {
+	s     *session
+	home  string // the login directory (PWD); "" when unknown: not reused
+	used  bool   // a probe ran on it: CWD home first
+	timer *time.Timer
+}
+
+type sessionKey struct {
+	host         string
+	port         int
+	user, pass   string
+	userAddress  string
+	allow, deny  string
+	allowedPorts string
+}
+
+func poolKey(plan *Plan, req *access.Request) sessionKey {
+	p := req.Options.Policy
+	return sessionKey{host: strings.ToLower(plan.Host), port: plan.Port, user: plan.Commands[0].Arg, pass: plan.Commands[1].Arg,
+		userAddress: req.Options.UserAddress, allow: strings.Join(p.AllowHosts, ","), deny: strings.Join(p.DenyHosts, ","),
+		allowedPorts: fmtInts(p.AllowPorts)}
+}
+
+func fmtInts(a []int) string {
+	var b strings.Builder
+	for _, n := range a {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+type pool struct {
+	mu   sync.Mutex
+	idle map[sessionKey][]*pooled
+}
+
+var sessions = &pool{idle: map[sessionKey][]*pooled{}}
+
+// get returns an idle session for key, or logs in anew.
+func (p *pool) get(ctx context.Context, key sessionKey, u *locator.URL, plan *Plan, req *access.Request) (*pooled, error) {
+	p.mu.Lock()
+	for len(p.idle[key]) > 0 {
+		l := p.idle[key]
+		ps := l[len(l)-1]
+		p.idle[key] = l[:len(l)-1]
+		if ps.timer.Stop() {
+			p.mu.Unlock()
+			ps.s.req, ps.s.u, ps.s.masked = req, u, access.Masked(u)
+			req.Notef("the logged-in session of an earlier probe is reused")
+			return ps, nil
+		}
+	}
+	p.mu.Unlock()
+	// The session may outlive this probe's context: its connection is
+	// opened under one that is not cancelled with it (Probe closes it
+	// when the probe's own deadline passes).
+	conn, err := req.Dial(context.WithoutCancel(ctx), plan.Host, plan.Port)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{req: req, u: u, masked: access.Masked(u), conn: conn, br: bufio.NewReader(conn)}
+	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
+		s.peer = a.IP
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if err := s.greeting(); err != nil {
+		s.quitAfterError(err)
+		return nil, err
+	}
+	if err := s.login(plan); err != nil {
+		s.quitAfterError(err)
+		return nil, err
+	}
+	if err := s.features(); err != nil {
+		s.close()
+		return nil, err
+	}
+	ps := &pooled{s: s}
+	if r, err := s.cmd("PWD"); err != nil {
+		s.close()
+		return nil, err
+	} else if r.Code == 257 {
+		ps.home, _ = quotedPath(r.Text)
+	}
+	return ps, nil
+}
+
+// put keeps ps for the next probe of key, for ProbeIdle at most.
+func (p *pool) put(key sessionKey, ps *pooled) {
+	if ps.home == "" || ps.s.conn == nil {
+		ps.s.quit()
+		return
+	}
+	ps.used = true
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ps.timer = time.AfterFunc(ProbeIdle, func() {
+		p.mu.Lock()
+		l := p.idle[key]
+		for i, x := range l {
+			if x == ps {
+				p.idle[key] = append(l[:i:i], l[i+1:]...)
+				break
+			}
+		}
+		p.mu.Unlock()
+		ps.s.quit()
+	})
+	p.idle[key] = append(p.idle[key], ps)
+}
+
+func (p *pool) closeAll() {
+	p.mu.Lock()
+	var all []*pooled
+	for k, l := range p.idle {
+		for _, ps := range l {
+			if ps.timer.Stop() {
+				all = append(all, ps)
+			}
+		}
+		delete(p.idle, k)
+	}
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, ps := range all {
+		wg.Add(1)
+		go func() { defer wg.Done(); ps.s.quit() }()
+	}
+	wg.Wait()
+}
+
+// quotedPath reads the directory of a 257 reply, `"/pub" is the
+// current directory`, with RFC 959 Appendix II's doubled quotes.
+func quotedPath(text string) (string, bool) {
+	i := strings.IndexByte(text, '"')
+	if i < 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for j := i + 1; j < len(text); j++ {
+		if text[j] == '"' {
+			if j+1 < len(text) && text[j+1] == '"' {
+				b.WriteByte('"')
+				j++
+				continue
+			}
+			return b.String(), b.Len() > 0
+		}
+		b.WriteByte(text[j])
+	}
+	return "", false
+}
+
+// probe carries out the probe's commands on a logged-in session.
+func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access.Status, error) {
+	s := ps.s
+	if ps.used {
+		if r, err := s.cmd("CWD " + ps.home); err != nil {
+			return nil, err
+		} else if r.Class() != 2 {
+			return nil, &access.ProtocolError{URL: s.masked, Msg: "the session cannot return to its login directory " + strconv.Quote(ps.home)}
+		}
+	}
+	steps := plan.Commands[2:]
+	switch method {
+	case MethodSingleCWD:
+		steps = singleCWD(steps)
+	case MethodNoCWD:
+		steps = noCWD(steps)
+	}
+	for _, c := range steps {
+		line := c.String()
+		switch c.Verb {
+		case "CWD":
+			r, err := s.cmd(line)
+			if err != nil {
+				return nil, err
+			}
+			if r.Class() != 2 {
+				return nil, s.refused(line, r, "RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed")
+			}
+		case "TYPE":
+			// SIZE is asked in TYPE I below, whatever the typecode.
+		case "NLST":
+			st := &access.Status{State: access.Present, Size: -1, Listing: true, Code: "250", Command: "CWD"}
+			if c.HasArg && c.Arg != "" {
+				line := "CWD " + c.Arg
+				r, err := s.cmd(line)
+				if err != nil {
+					return nil, err
+				}
+				if r.Class() != 2 {
+					return nil, s.refused(line, r, "the directory ;type=d names")
+				}
+				st.Code, st.Text, st.Command = strconv.Itoa(r.Code), r.Text, line
+			}
+			return st, nil
+		case "RETR":
+			return ps.file(c.Arg)
+		}
+	}
+	return nil, &access.ProtocolError{URL: s.masked, Msg: "the plan ends without RETR or NLST"}
+}
+
+// file asks SIZE and MDTM of name.
+func (ps *pooled) file(name string) (*access.Status, error) {
+	s := ps.s
+	if !s.has("SIZE") && !s.has("MDTM") {
+		return nil, errFallback
+	}
+	st := &access.Status{State: access.Present, Size: -1}
+	var refusal error
+	if s.has("SIZE") {
+		if r, err := s.cmd("TYPE I"); err != nil {
+			return nil, err
+		} else if r.Class() != 2 {
+			return nil, s.refused("TYPE I", r, "")
+		}
+		line := "SIZE " + name
+		r, err := s.cmd(line)
+		if err != nil {
+			return nil, err
+		}
+		if r.Code == 213 {
+			if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
+				st.Size = n
+			}
+			st.Code, st.Text, st.Command = "213", r.Text, line
+		} else {
+			refusal = s.refused(line, r, "")
+		}
+	}
+	if refusal == nil && s.has("MDTM") {
+		line := "MDTM " + name
+		r, err := s.cmd(line)
+		if err != nil {
+			return nil, err
+		}
+		if r.Code == 213 {
+			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
+				st.Modified = t
+			}
+			if st.Code == "" {
+				st.Code, st.Text, st.Command = "213", r.Text, line
+			}
+		} else if st.Code == "" {
+			refusal = s.refused(line, r, "")
+		}
+	}
+	if refusal == nil {
+		return st, nil
+	}
+	var se *access.ServerError
+	if errors.As(refusal, &se) && strings.HasPrefix(se.Code, "5") {
+		// SIZE and MDTM are for files: a directory of that name is
+		// there all the same (RETR would fail on it; a listing of it
+		// would not).
+		line := "CWD " + name
+		r, err := s.cmd(line)
+		if err != nil {
+			return nil, err
+		}
+		if r.Class() == 2 {
+			return &access.Status{State: access.Present, Size: -1, Listing: true, Code: strconv.Itoa(r.Code), Text: r.Text, Command: line}, nil
+		}
+	}
+	return nil, refusal
+}
