@@ -249,15 +249,28 @@ func splitAny(s, seps string) []string {
 	return append(out, s[start:])
 }
 
-// isHostname reports whether s holds only the characters of RFC 1738's
-// hostname (letters, digits, "-" and "."), the only ones a URL's host can
-// carry unencoded.
+// isHostname reports whether s is empty (this machine) or a host of RFC
+// 1738 §3.1's grammar: a hostnumber, four groups of digits, or a hostname
+// whose labels begin and end with a letter or digit and whose toplabel
+// begins with a letter. A UNC host such as "0" is neither, and a file URL
+// naming it would not conform.
 func isHostname(s string) bool {
+	if s == "" {
+		return true
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !isLetter(c) && !('0' <= c && c <= '9') && c != '-' && c != '.' {
 			return false
 		}
 	}
-	return true
+	labels := strings.Split(s, ".")
+	digits := len(labels) == 4
+	for _, l := range labels {
+		if l == "" || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		digits = digits && strings.Trim(l, "0123456789") == ""
+	}
+	return digits || isLetter(labels[len(labels)-1][0])
 }
