@@ -37,9 +37,19 @@ const Host = "127.0.0.1"
 // port when the server exits before it answers.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", net.JoinHostPort(Host, "0"))
+	return freePortOn(t, Host)
+}
+
+// freePortOn is FreePort on host; the test is skipped when host is an
+// IPv6 loopback the machine does not have.
+func freePortOn(t testing.TB, host string) int {
+	t.Helper()
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
-		t.Fatalf("peer: no free port on %s: %v", Host, err)
+		if host != Host {
+			t.Skipf("peer: no loopback %s on this machine: %v", host, err)
+		}
+		t.Fatalf("peer: no free port on %s: %v", host, err)
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
@@ -137,6 +147,10 @@ func RequireRoot(t testing.TB, why string) {
 type Spec struct {
 	// Name names the server in messages and its log file.
 	Name string
+	// Host is the loopback address the server listens on: Host
+	// (127.0.0.1) when empty, or "::1" (the test is skipped on a
+	// machine without IPv6 loopback).
+	Host string
 	// Program is the executable, a name looked up on PATH or a path; the
 	// test is skipped when it is not installed.
 	Program string
@@ -163,8 +177,9 @@ type Spec struct {
 // A Server is a running server process.
 type Server struct {
 	Name string
+	Host string // the loopback address: 127.0.0.1 or ::1
 	Port int
-	Addr string // "127.0.0.1:port"
+	Addr string // "127.0.0.1:port" or "[::1]:port"
 	// Output is the file that holds the process's standard output and
 	// error.
 	Output string
@@ -189,14 +204,18 @@ func Start(t testing.TB, spec Spec) *Server {
 		wait = 20 * time.Second
 	}
 	dir := t.TempDir()
+	host := spec.Host
+	if host == "" {
+		host = Host
+	}
 	var last error
 	for attempt := 1; attempt <= 3; attempt++ {
-		port := FreePort(t)
+		port := freePortOn(t, host)
 		args, err := spec.Args(port)
 		if err != nil {
 			t.Fatalf("peer %s: %v", spec.Name, err)
 		}
-		s := &Server{Name: spec.Name, Port: port, Addr: net.JoinHostPort(Host, strconv.Itoa(port)),
+		s := &Server{Name: spec.Name, Host: host, Port: port, Addr: net.JoinHostPort(host, strconv.Itoa(port)),
 			Output: filepath.Join(dir, fmt.Sprintf("%s-%d.out", safeName(spec.Name), attempt)), done: make(chan struct{})}
 		out, err := os.Create(s.Output)
 		if err != nil {

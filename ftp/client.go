@@ -1,0 +1,750 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// The retrieval methods the client offers (access.Options.Method), the
+// first the default.
+const (
+	// MethodRFC1738 carries out RFC 1738 §3.2.2 exactly: one CWD per
+	// <cwd> segment (an empty one as "CWD " with an empty argument), then
+	// TYPE and RETR <name>, or NLST.
+	MethodRFC1738 = "rfc1738"
+	// MethodDirect is draft 03's note (url-draft-03-diff-1994-03.txt,
+	// "Path"): "attempt first a direct retrieval guessing unix syntax,
+	// and, if that fails, ... the official sequence": RETR (or NLST) of
+	// the whole decoded path, its segments joined by "/", then on a
+	// refusal the rfc1738 sequence on the same connection.
+	MethodDirect = "direct"
+	// MethodSingleCWD sends one CWD with the whole directory path (its
+	// segments joined by "/"), as curl's --ftp-method singlecwd, then
+	// TYPE and RETR <name> or NLST.
+	MethodSingleCWD = "singlecwd"
+	// MethodNoCWD sends no CWD: RETR or NLST with the whole path, as
+	// curl's --ftp-method nocwd.
+	MethodNoCWD = "nocwd"
+)
+
+// NeutralAddress is the anonymous FTP password sent when the caller
+// gives no end-user address (access.Options.UserAddress). RFC 1738
+// §3.2.1 asks for "the end user's email address"; without one the client
+// sends this address in the reserved example.com domain (RFC 2606), as
+// curl does, rather than invent or guess a real one.
+const NeutralAddress = "ftp@example.com"
+
+// copyBuffer is the size of the buffer a Body's WriteTo copies through:
+// large reads keep the per-read cost (a deadline set on each) small
+// against the transfer.
+const copyBuffer = 256 << 10
+
+func init() {
+	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD}}, Client{})
+}
+
+// Client follows ftp URLs (RFC 1738 §3.2) by FTP (RFC 959), in passive
+// mode (RFC 2428 EPSV, else PASV). It implements access.Fetcher and is
+// registered for the scheme "ftp".
+//
+// The session is: connect; the greeting (220); USER and, when the server
+// asks (331), PASS (§3.2.1: the URL's user and password; "anonymous" and
+// the end user's address when the URL names no user; a password asked of
+// the person when the URL names a user without one); FEAT (RFC 2389, to
+// learn whether SIZE, MDTM and MLSD are offered); then the method's
+// commands (see the Method constants): CWD, TYPE, and RETR or NLST, each
+// transfer preceded by EPSV (or PASV); QUIT.
+//
+// A file's transfer sends, after TYPE and before the transfer, SIZE (only
+// in TYPE I, where the size is the file's octets; RFC 3659 §4) and MDTM
+// (RFC 3659 §3) when FEAT lists them, for Resource.Size and Modified. In
+// TYPE A the data are NVT-ASCII with CRLF line ends (RFC 959 §3.1.1.1);
+// the Body undoes that: each CR LF pair becomes LF, a CR not followed by
+// LF is delivered as is, and nothing else changes (no character set is
+// converted). In TYPE I every octet is delivered as sent.
+//
+// A directory (";type=d", or an empty name) is listed with NLST, whose
+// lines are the entries' names (RFC 959 §4.1.3); when FEAT lists MLST
+// the client then lists the same directory with MLSD (RFC 3659 §7) for
+// each entry's type, size and modification time, and otherwise, as a
+// last resort, with LIST, read in the common Unix "ls -l" form. An
+// entry that neither describes is reported as a file. Each entry's URL
+// is written by Build from the listed URL's user (not its password),
+// host, port and directory: a directory's URL ends in "/" (an empty
+// name), which lists it.
+type Client struct{}
+
+// Check refuses, before any connection, an ftp URL that stands for no
+// FTP commands (ftp.NewPlan's errors: no host, a typecode other than a,
+// i, d) and one whose decoded user, password or path holds a CR, LF or
+// NUL, which would end a command early and begin another (RFC 1738 §6):
+// a *access.PolicyError with the offset in the URL and the rule. It also
+// refuses a method the client does not offer.
+func (Client) Check(u *locator.URL, req *access.Request) error {
+	for _, c := range []struct {
+		comp locator.Component
+		s    string
+	}{{locator.UserComponent, u.User}, {locator.PasswordComponent, u.Password}, {locator.PathComponent, u.Path}} {
+		if i := access.DelimiterAt(c.s); i >= 0 {
+			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(c.comp) + i, Rule: "RFC 1738 §6",
+				Reason: "a decoded CR, LF or NUL here would end the FTP command early and begin another"}
+		}
+	}
+	if _, err := NewPlan(u, ""); err != nil {
+		var pe *PlanError
+		if errors.As(err, &pe) {
+			return &access.PolicyError{URL: access.Masked(u), Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Reason: pe.Problem.Message}
+		}
+		return err
+	}
+	_, err := req.Method()
+	return err
+}
+
+// Fetch retrieves the file or lists the directory u names. See Client.
+func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	method, err := req.Method()
+	if err != nil {
+		return nil, err
+	}
+	plan, err := NewPlan(u, req.Options.UserAddress)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := req.Dial(ctx, plan.Host, plan.Port)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{req: req, u: u, masked: access.Masked(u), conn: conn, br: bufio.NewReader(conn)}
+	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
+		s.peer = a.IP
+	} else if h, _, err := net.SplitHostPort(conn.RemoteAddr().String()); err == nil {
+		s.peer = net.ParseIP(h)
+	}
+	if s.peer == nil {
+		s.close()
+		return nil, &access.ProtocolError{URL: s.masked, Msg: "the control connection has no IP address for the data connections"}
+	}
+	res, err := s.run(ctx, plan, method)
+	if err != nil {
+		s.quitAfterError(err)
+		return nil, err
+	}
+	if res.Body == nil {
+		s.quit() // a listing is read whole; a Body's Close ends its session
+	}
+	return res, nil
+}
+
+// quitAfterError ends the session after a failure: politely when the
+// control connection is still in step (the server refused a command),
+// else by closing it.
+func (s *session) quitAfterError(err error) {
+	var se *access.ServerError
+	if errors.As(err, &se) || errors.Is(err, access.ErrNoPassword) || errors.Is(err, access.ErrTooLarge) {
+		s.quit()
+		return
+	}
+	s.close()
+}
+
+func (s *session) run(ctx context.Context, plan *Plan, method string) (*access.Resource, error) {
+	if err := s.greeting(); err != nil {
+		return nil, err
+	}
+	if err := s.login(plan); err != nil {
+		return nil, err
+	}
+	if err := s.features(); err != nil {
+		return nil, err
+	}
+	steps := plan.Commands[2:] // after USER and PASS
+	switch method {
+	case MethodSingleCWD:
+		return s.do(ctx, singleCWD(steps))
+	case MethodNoCWD:
+		return s.do(ctx, noCWD(steps))
+	case MethodDirect:
+		res, err := s.do(ctx, noCWD(steps))
+		var se *access.ServerError
+		if !errors.As(err, &se) || !hasCWD(steps) {
+			return res, err
+		}
+		s.req.Notef("direct retrieval refused (%s %s); the official sequence (RFC 1738 §3.2.2) follows", se.Code, se.Text)
+		return s.do(ctx, steps)
+	}
+	return s.do(ctx, steps)
+}
+
+func hasCWD(steps []Command) bool {
+	return len(steps) > 0 && steps[0].Verb == "CWD"
+}
+
+// splitSteps returns the CWD arguments of steps and the rest.
+func splitSteps(steps []Command) (dirs []string, rest []Command) {
+	i := 0
+	for ; i < len(steps) && steps[i].Verb == "CWD"; i++ {
+		dirs = append(dirs, steps[i].Arg)
+	}
+	return dirs, steps[i:]
+}
+
+// joinPath joins directory segments and a name with "/" as they are
+// written in the URL (decoded), the Unix syntax draft 03 guesses ("the
+// filename will in fact look the same as the URI path"): ["", "etc"]
+// and "motd" give "/etc/motd", ["pub", ""] and "f" give "pub//f". With
+// no name the directory's path is returned without the "/" that ends it,
+// except the root: [""] gives "/".
+func joinPath(dirs []string, name string) string {
+	if len(dirs) == 0 {
+		return name
+	}
+	p := strings.Join(dirs, "/") + "/" + name
+	if name == "" && len(p) > 1 {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// singleCWD rewrites steps for MethodSingleCWD: one CWD with the joined
+// directories.
+func singleCWD(steps []Command) []Command {
+	dirs, rest := splitSteps(steps)
+	if len(dirs) == 0 {
+		return rest
+	}
+	return append([]Command{{Verb: "CWD", Arg: joinPath(dirs, ""), HasArg: true}}, rest...)
+}
+
+// noCWD rewrites steps for MethodNoCWD: no CWD, RETR or NLST with the
+// whole path.
+func noCWD(steps []Command) []Command {
+	dirs, rest := splitSteps(steps)
+	out := make([]Command, len(rest))
+	copy(out, rest)
+	for i, c := range out {
+		switch c.Verb {
+		case "RETR", "NLST":
+			p := joinPath(dirs, c.Arg)
+			out[i].Arg, out[i].HasArg = p, p != ""
+		}
+	}
+	return out
+}
+
+// greeting reads the server's greeting: 220, after a 120 ("ready in nnn
+// minutes") if one comes (RFC 959 §5.4, connection establishment).
+func (s *session) greeting() error {
+	for i := 0; i < 2; i++ {
+		r, err := s.reply()
+		if err != nil {
+			return err
+		}
+		switch {
+		case r.Code == 220:
+			return nil
+		case r.Code == 120:
+			continue
+		case r.Class() == 4 || r.Class() == 5:
+			return s.refused("", r, "the server refuses the connection")
+		default:
+			return s.unexpected("(connect)", r)
+		}
+	}
+	return &access.ProtocolError{URL: s.masked, Msg: "no 220 greeting after 120"}
+}
+
+// login sends USER and, when the server asks (331), PASS (RFC 959 §5.4;
+// RFC 1738 §3.2.1).
+func (s *session) login(plan *Plan) error {
+	user, pass := plan.Commands[0], plan.Commands[1]
+	r, err := s.cmd(user.String())
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.Code == 230 || r.Code == 232:
+		return nil // logged in without a password
+	case r.Code == 331:
+	case r.Code == 332:
+		return s.refused(user.String(), r, "the server asks for an account (ACCT), which an ftp URL cannot give")
+	case r.Class() == 4 || r.Class() == 5:
+		return s.refused(user.String(), r, "login refused")
+	default:
+		return s.unexpected(user.String(), r)
+	}
+	word := pass.Arg
+	if pass.AskUser {
+		if user.Arg == Anonymous {
+			word = NeutralAddress
+			s.req.Notef("anonymous login: the password is the neutral address %s (no end-user address configured; RFC 1738 §3.2.1)", NeutralAddress)
+		} else {
+			if s.req.Options.Password == nil {
+				return access.ErrNoPassword
+			}
+			w, err := s.req.Options.Password("Password for " + user.Arg + " at " + plan.Host + ": ")
+			if err != nil {
+				return err
+			}
+			if access.DelimiterAt(w) >= 0 || strings.ContainsAny(w, "\r\n\x00") {
+				return &access.PolicyError{URL: s.masked, Rule: "RFC 1738 §6", Reason: "the password given holds a CR, LF or NUL, which would end the PASS command"}
+			}
+			word = w
+		}
+	}
+	r, err = s.cmdSecret("PASS "+word, true)
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.Code == 230 || r.Code == 202:
+		return nil
+	case r.Code == 332:
+		return s.refused("PASS ****", r, "the server asks for an account (ACCT), which an ftp URL cannot give")
+	case r.Class() == 4 || r.Class() == 5:
+		return s.refused("PASS ****", r, "login refused")
+	}
+	return s.unexpected("PASS ****", r)
+}
+
+// features asks FEAT (RFC 2389 §3) which extensions the server offers;
+// a server that refuses FEAT offers none. Each feature line " NAME
+// params" is kept by its upper-case name. A broken or malformed reply is
+// an error: the control connection is out of step.
+func (s *session) features() error {
+	s.feat = map[string]string{}
+	r, err := s.cmd("FEAT")
+	if err != nil {
+		return err
+	}
+	if r.Code != 211 {
+		return nil
+	}
+	for _, l := range r.Lines[1:] {
+		if !strings.HasPrefix(l, " ") {
+			continue
+		}
+		name, params, _ := strings.Cut(strings.TrimSpace(l), " ")
+		s.feat[strings.ToUpper(name)] = params
+	}
+	return nil
+}
+
+func (s *session) has(feature string) bool {
+	_, ok := s.feat[feature]
+	return ok
+}
+
+// do carries out steps on the logged-in session: CWD and TYPE, then the
+// RETR or NLST that ends them.
+func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, error) {
+	typ := ""
+	for _, c := range steps {
+		line := c.String()
+		switch c.Verb {
+		case "CWD":
+			r, err := s.cmd(line)
+			if err != nil {
+				return nil, err
+			}
+			if r.Class() != 2 {
+				note := "RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed"
+				if c.Arg == "" {
+					note = "RFC 1738 §3.2.2: an empty <cwd> is sent as \"CWD \" with an empty argument, which this server refuses"
+				}
+				note += "; methods singlecwd, nocwd and direct send other commands"
+				return nil, s.refused(line, r, note)
+			}
+		case "TYPE":
+			r, err := s.cmd(line)
+			if err != nil {
+				return nil, err
+			}
+			if r.Class() != 2 {
+				return nil, s.refused(line, r, "")
+			}
+			typ = c.Arg
+		case "RETR":
+			return s.retrieve(ctx, c.Arg, typ)
+		case "NLST":
+			return s.list(ctx, c)
+		default:
+			return nil, &access.ProtocolError{URL: s.masked, Msg: "no step for command " + c.Verb}
+		}
+	}
+	return nil, &access.ProtocolError{URL: s.masked, Msg: "the plan ends without RETR or NLST"}
+}
+
+// retrieve sends SIZE and MDTM where offered, then RETR name, and
+// returns the file with a Body streaming it.
+func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resource, error) {
+	res := &access.Resource{Size: -1, MediaType: mediaType(name, typ)}
+	if typ == "I" && s.has("SIZE") {
+		if r, err := s.cmd("SIZE " + name); err != nil {
+			return nil, err
+		} else if r.Code == 213 {
+			if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
+				res.Size = n
+			}
+		}
+	}
+	if max := s.req.Options.MaxSize; max > 0 && res.Size > max {
+		return nil, access.ErrTooLarge
+	}
+	if s.has("MDTM") {
+		if r, err := s.cmd("MDTM " + name); err != nil {
+			return nil, err
+		} else if r.Code == 213 {
+			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
+				res.Modified = t
+			}
+		}
+	}
+	line := "RETR " + name
+	data, done, err := s.startTransfer(ctx, line)
+	if err != nil {
+		return nil, err
+	}
+	b := &body{s: s, line: line, data: data, src: data, done: done}
+	if typ == "A" && data != nil {
+		b.src = newCRLFReader(data)
+	}
+	if done {
+		s.req.Notef("the server completed RETR before sending data: an empty file")
+	}
+	res.Body = s.req.Limit(b)
+	return res, nil
+}
+
+func mediaType(name, typ string) string {
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	if typ == "A" {
+		return "text/plain"
+	}
+	return ""
+}
+
+// list sends NLST (with its argument, if any) for the entries' names,
+// then MLSD or LIST for their types, sizes and dates.
+func (s *session) list(ctx context.Context, c Command) (*access.Resource, error) {
+	line := c.String()
+	names, truncated, err := s.readListing(ctx, line)
+	if err != nil {
+		return nil, err
+	}
+	listing := &access.Listing{Truncated: truncated}
+	arg := ""
+	if c.HasArg {
+		arg = c.Arg
+	}
+	facts := map[string]Fact{}
+	if len(names) > 0 {
+		facts = s.describe(ctx, arg)
+	}
+	base := Split(s.u)
+	entryDirs := append([]string{}, base.Cwd...)
+	if base.HasTypecode && base.Typecode == "d" && base.Name != "" {
+		entryDirs = append(entryDirs, base.Name)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		name := n
+		if arg != "" {
+			name = strings.TrimSuffix(name, "/")
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				name = name[i+1:]
+			}
+		}
+		if name == "" || name == "." || name == ".." || seen[name] {
+			continue
+		}
+		seen[name] = true
+		e := access.Entry{Name: name, Type: access.TypeFile, Size: -1}
+		ref := Ref{User: locator.Decode(s.u.User), HasUser: s.u.HasUser, Host: s.u.Host, Port: s.u.Port}
+		ref.Cwd = entryDirs
+		ref.Name, ref.HasName = name, true
+		if f, ok := facts[name]; ok {
+			e.Size, e.Modified = f.Size, f.Modified
+			if len(f.Facts) > 0 {
+				e.Parts = map[string]any{}
+				for k, v := range f.Facts {
+					e.Parts[k] = v
+				}
+			}
+			switch f.Type {
+			case "dir":
+				e.Type = access.TypeDirectory
+				e.Size = -1
+				ref.Cwd = append(append([]string{}, entryDirs...), name)
+				ref.Name = ""
+			case "link":
+				e.Type = access.TypeLink
+			}
+		}
+		u, err := Build(ref)
+		if err != nil {
+			return nil, &access.ProtocolError{URL: s.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
+		}
+		e.URL = u
+		listing.Entries = append(listing.Entries, e)
+	}
+	return &access.Resource{Size: -1, Listing: listing}, nil
+}
+
+// readListing runs one listing transfer and returns its lines, at most
+// MaxEntries of them (truncated reports more), each at most MaxLine
+// octets, in all at most MaxSize octets when that is set.
+func (s *session) readListing(ctx context.Context, line string) (lines []string, truncated bool, err error) {
+	data, done, err := s.startTransfer(ctx, line)
+	if err != nil || done {
+		return nil, false, err
+	}
+	var r io.Reader = data
+	if max := s.req.Options.MaxSize; max > 0 {
+		r = &sizeLimit{r: data, left: max}
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	maxEntries := s.req.MaxEntries()
+	for {
+		l, err := access.ReadLine(br, s.req.MaxLine())
+		if err == io.EOF {
+			break
+		}
+		if err != nil && err != io.ErrUnexpectedEOF {
+			s.abort(data)
+			return nil, false, s.wrap(err)
+		}
+		if len(lines) == maxEntries {
+			s.req.Notef("listing truncated at %d entries (MaxEntries)", maxEntries)
+			if err := s.abort(data); err != nil {
+				return nil, false, err
+			}
+			return lines, true, nil
+		}
+		if l != "" {
+			lines = append(lines, l)
+		}
+		if err == io.ErrUnexpectedEOF {
+			break
+		}
+	}
+	data.Close()
+	if err := s.finish(line); err != nil {
+		return nil, false, err
+	}
+	return lines, false, nil
+}
+
+// sizeLimit fails with access.ErrTooLarge past left octets.
+type sizeLimit struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *sizeLimit) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, access.ErrTooLarge
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// describe lists the directory again for what NLST does not say: with
+// MLSD (RFC 3659 §7) when FEAT lists MLST, else with LIST read in the
+// Unix form. A refusal or a line it cannot read leaves those entries
+// undescribed; a broken connection ends the description.
+func (s *session) describe(ctx context.Context, arg string) map[string]Fact {
+	facts := map[string]Fact{}
+	verb := "LIST"
+	if s.has("MLST") {
+		verb = "MLSD"
+	}
+	line := verb
+	if arg != "" {
+		line += " " + arg
+	}
+	lines, _, err := s.readListing(ctx, line)
+	if err != nil {
+		s.req.Notef("%s gave no description of the entries: %v", verb, err)
+		return facts
+	}
+	now := time.Now()
+	for _, l := range lines {
+		var f Fact
+		var ok bool
+		if verb == "MLSD" {
+			f, ok = ParseMLSD(l)
+		} else {
+			f, ok = ParseUnixList(l, now)
+		}
+		if ok && f.Type != "cdir" && f.Type != "pdir" {
+			if i := strings.LastIndexByte(strings.TrimSuffix(f.Name, "/"), '/'); i >= 0 {
+				f.Name = f.Name[i+1:]
+			}
+			facts[f.Name] = f
+		}
+	}
+	return facts
+}
+
+// body streams a file's data connection and ends the transfer when it is
+// read to its end (the reply 226) or closed early (ABOR).
+type body struct {
+	s    *session
+	line string
+	data net.Conn
+	src  io.Reader // data, or a crlfReader over it for TYPE A
+	done bool      // the transfer is over: final reply read (or none due)
+	err  error
+}
+
+func (b *body) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if b.done {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, err := b.src.Read(p)
+	if err == io.EOF {
+		err = b.end()
+	} else if err != nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// A crlfReader reads NVT-ASCII (RFC 959 §3.1.1.1, TYPE A) and delivers
+// it with local line ends: each CR LF pair becomes LF; a CR not followed
+// by LF is delivered as is, and every other octet too. A CR at the end
+// of what has arrived is held until the next octet (or the end) says
+// whether an LF follows it.
+type crlfReader struct {
+	r    io.Reader
+	buf  []byte
+	i, n int   // buf[i:n] is read and not yet delivered
+	err  error // the error that ended r
+}
+
+func newCRLFReader(r io.Reader) *crlfReader {
+	return &crlfReader{r: r, buf: make([]byte, 32<<10)}
+}
+
+func (c *crlfReader) Read(p []byte) (int, error) {
+	w, empty := 0, 0
+	for w < len(p) {
+		if c.i == c.n || c.i == c.n-1 && c.buf[c.i] == '\r' && c.err == nil {
+			if w > 0 {
+				break
+			}
+			if c.err != nil {
+				return 0, c.err
+			}
+			c.n = copy(c.buf, c.buf[c.i:c.n]) // keep a CR held
+			c.i = 0
+			k, err := c.r.Read(c.buf[c.n:])
+			c.n += k
+			c.err = err
+			if k == 0 && err == nil {
+				if empty++; empty == 100 {
+					return 0, io.ErrNoProgress
+				}
+			}
+			continue
+		}
+		ch := c.buf[c.i]
+		c.i++
+		if ch == '\r' && c.i < c.n && c.buf[c.i] == '\n' {
+			continue // CR LF → LF: the LF is delivered next
+		}
+		p[w] = ch
+		w++
+	}
+	return w, nil
+}
+
+// end closes the data connection at its end and reads the reply that
+// ends the transfer: io.EOF when it is a completion, else the error.
+func (b *body) end() error {
+	b.data.Close()
+	b.data = nil
+	b.done = true
+	if err := b.s.finish(b.line); err != nil {
+		b.err = err
+		return err
+	}
+	return io.EOF
+}
+
+// WriteTo copies the file to w through a large buffer (io.Copy uses it).
+func (b *body) WriteTo(w io.Writer) (int64, error) {
+	buf := make([]byte, copyBuffer)
+	var total int64
+	for {
+		n, err := b.Read(buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// Close ends the transfer: when the data were not read to their end it
+// aborts it (ABOR); then QUIT. It returns the error that ended the
+// transfer, if Read did not return it already.
+func (b *body) Close() error {
+	if b.s == nil {
+		return nil
+	}
+	s := b.s
+	b.s = nil
+	switch {
+	case b.done:
+		// The transfer's last reply was read: the session is in step.
+	case b.err != nil:
+		// The data connection failed: the control connection may be out
+		// of step, or the server stalled; it is closed, not asked.
+		b.data.Close()
+		s.close()
+		return nil
+	default:
+		// Closed before the end: ABOR (RFC 959 §4.1.3).
+		err := s.abort(b.data)
+		b.data = nil
+		if err != nil {
+			s.close()
+			return err
+		}
+	}
+	s.quit()
+	return nil
+}

@@ -1,0 +1,262 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// A session is one control connection (RFC 959 §2.3) and what the client
+// learned on it.
+type session struct {
+	req    *access.Request
+	u      *locator.URL
+	masked string // the URL for messages, password masked
+	conn   net.Conn
+	br     *bufio.Reader
+	peer   net.IP // the control connection's remote address: where data connections go
+	feat   map[string]string
+	noEPSV bool // the server refused EPSV once: PASV from then on
+}
+
+func (s *session) close() {
+	if s.conn != nil {
+		s.conn.Close()
+	}
+}
+
+// reply reads one reply, logging each line, and sets the URL of a
+// protocol error.
+func (s *session) reply() (Reply, error) {
+	r, err := ReadReply(s.br, s.req.MaxLine(), s.req.Received)
+	if err != nil {
+		return r, s.wrap(err)
+	}
+	return r, nil
+}
+
+func (s *session) wrap(err error) error {
+	var pe *access.ProtocolError
+	if errors.As(err, &pe) && pe.URL == "" {
+		pe.URL = s.masked
+	}
+	return err
+}
+
+// send writes one command line and its CRLF (RFC 959 §4.1), logging it;
+// secret, when set, is the verb whose argument is masked in the log.
+func (s *session) send(line string, secret bool) error {
+	if i := strings.IndexAny(line, "\r\n\x00"); i >= 0 {
+		// Check refuses such URLs first; this guards the wire itself.
+		return &access.PolicyError{URL: s.masked, Rule: "RFC 1738 §6", Reason: "a CR, LF or NUL would end the FTP command early"}
+	}
+	if secret {
+		verb, _, _ := strings.Cut(line, " ")
+		s.req.SentSecret(verb)
+	} else {
+		s.req.Sent(line)
+	}
+	_, err := io.WriteString(s.conn, line+"\r\n")
+	return err
+}
+
+// cmd sends a command and returns its final reply: preliminary replies
+// (1yz) are read past, at most a few, for commands that do not open a
+// transfer.
+func (s *session) cmd(line string) (Reply, error) {
+	return s.cmdSecret(line, false)
+}
+
+func (s *session) cmdSecret(line string, secret bool) (Reply, error) {
+	if err := s.send(line, secret); err != nil {
+		return Reply{}, err
+	}
+	for i := 0; ; i++ {
+		r, err := s.reply()
+		if err != nil || r.Class() != 1 {
+			return r, err
+		}
+		if i == 3 {
+			return r, &access.ProtocolError{URL: s.masked, Msg: "more than 3 preliminary replies to " + strconv.Quote(maskLine(line, secret))}
+		}
+	}
+}
+
+func maskLine(line string, secret bool) string {
+	if !secret {
+		return line
+	}
+	verb, _, _ := strings.Cut(line, " ")
+	return verb + " ****"
+}
+
+// refused returns the error for a reply that refuses a command: a
+// *access.ServerError with the command (masked when secret) and the
+// server's code and text. note, when not empty, is added to the text.
+func (s *session) refused(line string, r Reply, note string) error {
+	text := r.Text
+	if note != "" {
+		text += " [" + note + "]"
+	}
+	return &access.ServerError{URL: s.masked, Command: line, Code: strconv.Itoa(r.Code), Text: text}
+}
+
+// unexpected returns a *access.ProtocolError for a reply whose code RFC
+// 959 does not allow for the command.
+func (s *session) unexpected(line string, r Reply) error {
+	return &access.ProtocolError{URL: s.masked, Msg: "unexpected reply " + strconv.Quote(clip(r.String())) + " to " + strconv.Quote(line)}
+}
+
+// openData opens a passive data connection (RFC 2428 EPSV, else RFC 959
+// PASV) through req.Dial, to the control connection's address.
+//
+// EPSV's reply gives only a port: the connection goes to the control
+// connection's address (RFC 2428 §3). PASV's reply gives an address too;
+// one other than the control connection's is refused with a
+// *access.ProtocolError, so that a server cannot send the client's data
+// connection to a third host (the "PASV redirect" counterpart of the FTP
+// bounce attack, RFC 2577 §3). The unspecified address 0.0.0.0, which
+// some servers behind NAT send, means the control connection's host.
+func (s *session) openData(ctx context.Context) (net.Conn, error) {
+	if !s.noEPSV {
+		r, err := s.cmd("EPSV")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case r.Code == 229:
+			port, err := ParseEPSV(r.Text)
+			if err != nil {
+				return nil, s.wrap(err)
+			}
+			return s.req.Dial(ctx, s.peer.String(), port)
+		case r.Class() == 5:
+			s.noEPSV = true // not implemented or not allowed here: PASV
+		default:
+			return nil, s.unexpected("EPSV", r)
+		}
+	}
+	r, err := s.cmd("PASV")
+	if err != nil {
+		return nil, err
+	}
+	if r.Code != 227 {
+		if r.Class() == 4 || r.Class() == 5 {
+			return nil, s.refused("PASV", r, "the server offers no passive data connection")
+		}
+		return nil, s.unexpected("PASV", r)
+	}
+	ip, port, err := ParsePASV(r.Text)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	if !ip.Equal(s.peer) && !ip.IsUnspecified() {
+		return nil, &access.ProtocolError{URL: s.masked, Msg: "PASV reply names " + ip.String() + ", not the control connection's host " + s.peer.String() + "; refused (a data connection to a third host, RFC 2577 §3)"}
+	}
+	return s.req.Dial(ctx, s.peer.String(), port)
+}
+
+// startTransfer sends line (RETR, NLST, MLSD, LIST) on a data connection
+// opened first, and waits for the preliminary reply (125 or 150, RFC 959
+// §4.2: the data follows). A refusal (4yz, 5yz) closes the data
+// connection and returns a *access.ServerError; a 2yz at once (a server
+// that sent nothing, or an empty listing it had no data for) returns a
+// nil connection and that reply as done.
+func (s *session) startTransfer(ctx context.Context, line string) (data net.Conn, done bool, err error) {
+	data, err = s.openData(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.send(line, false); err != nil {
+		data.Close()
+		return nil, false, err
+	}
+	r, err := s.reply()
+	if err != nil {
+		data.Close()
+		return nil, false, err
+	}
+	switch r.Class() {
+	case 1:
+		return data, false, nil
+	case 2:
+		data.Close()
+		return nil, true, nil
+	case 4, 5:
+		data.Close()
+		return nil, false, s.refused(line, r, "")
+	}
+	data.Close()
+	return nil, false, s.unexpected(line, r)
+}
+
+// finish reads the reply that ends a transfer (226 or 250, RFC 959
+// §4.2): a 4yz or 5yz after the data is a *TransferError.
+func (s *session) finish(line string) error {
+	r, err := s.reply()
+	if err != nil {
+		return err
+	}
+	if r.Class() != 2 {
+		return &TransferError{URL: s.masked, Command: line, Code: strconv.Itoa(r.Code), Text: r.Text}
+	}
+	return nil
+}
+
+// abort ends a transfer early (RFC 959 §4.1.3 ABOR): the data connection
+// is closed, ABOR sent, and the replies read until the one that
+// completes the abort (225 or 226; a 426 for the transfer cut short may
+// come before it).
+func (s *session) abort(data net.Conn) error {
+	if data != nil {
+		data.Close()
+	}
+	if err := s.send("ABOR", false); err != nil {
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		r, err := s.reply()
+		if err != nil {
+			return err
+		}
+		if r.Class() == 2 || r.Class() == 5 {
+			return nil
+		}
+	}
+	return &access.ProtocolError{URL: s.masked, Msg: "no reply completed ABOR"}
+}
+
+// quit ends the session politely (RFC 959 QUIT, reply 221) and closes
+// the control connection; its errors do not matter to the object.
+func (s *session) quit() {
+	if s.conn == nil {
+		return
+	}
+	if s.send("QUIT", false) == nil {
+		s.reply()
+	}
+	s.close()
+	s.conn = nil
+}
+
+// A TransferError says the server reported a failure (4yz or 5yz) at the
+// end of a transfer whose data had begun: the object was not delivered
+// whole. access.Classify counts it a failure (exit 3), not an absent
+// object.
+type TransferError struct {
+	URL     string
+	Command string
+	Code    string
+	Text    string
+}
+
+func (e *TransferError) Error() string {
+	return e.URL + ": the transfer failed: the server says " + e.Code + " " + e.Text + " after the data of " + strconv.Quote(e.Command)
+}

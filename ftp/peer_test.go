@@ -1,0 +1,497 @@
+package ftp_test
+
+// Integration tests against real FTP servers on loopback (DESIGN.md
+// "Test peers", shared/peers/debian.md §1): pyftpdlib, whose DEBUG log
+// records each raw command line, so that the exact command sequence of
+// RFC 1738 §3.2.2's examples is asserted; and vsftpd, a second, stricter
+// implementation. Each server is started on a free port by the test and
+// stopped by its process id; a test whose server is not installed is
+// skipped with a one-line reason.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	_ "github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+const python = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib (debian.md §0)
+
+// pyftpdScript is debian.md §1's server.py: anonymous (read-only, in
+// ROOT) and the virtual user ftpuser/ftppass (jailed in HOME), passive
+// ports FIRST–LAST, every command line and reply logged at DEBUG.
+const pyftpdScript = `import logging, sys
+from pyftpdlib.authorizers import DummyAuthorizer
+from pyftpdlib.handlers import FTPHandler
+from pyftpdlib.servers import FTPServer
+port, root, home, log, first, last = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+logging.basicConfig(filename=log, level=logging.DEBUG, format='%(message)s')
+a = DummyAuthorizer()
+a.add_anonymous(root)
+a.add_user('ftpuser', 'ftppass', home, perm='elr')
+h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1); h.auth_failed_timeout = 0
+host = '127.0.0.1'
+for flag in sys.argv[7:]:
+    if flag == 'noepsv':
+        h.proto_cmds = {k: v for k, v in h.proto_cmds.items() if k != 'EPSV'}
+    elif flag.startswith('host='):
+        host = flag[5:]
+FTPServer((host, port), h).serve_forever()
+`
+
+// tree writes files (path → content) under dir.
+func tree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The anonymous tree and ftpuser's home, shared by both servers.
+var (
+	anonFiles = map[string]string{
+		"etc/motd":               "anonymous motd\n",
+		"pub/hello.txt":          "line1\nline2\n",
+		"pub/bin.dat":            "\x00\x01\r\n\x02\r\xff",
+		"pub/sub/deep.txt":       "deep\n",
+		"pub/empty/":             "",
+		"pub/with space.txt":     "spaced\n",
+		"top.txt":                "top\n",
+		"pub/sub/inner/leaf.txt": "leaf\n",
+	}
+	userFiles = map[string]string{
+		"etc/motd": "ftpuser motd\n",
+	}
+)
+
+type pyftpd struct {
+	*peer.Server
+	root, home, log string
+}
+
+func startPyftpd(t *testing.T, flags ...string) *pyftpd {
+	t.Helper()
+	peer.RequirePython(t, python, "pyftpdlib")
+	dir := t.TempDir()
+	p := &pyftpd{root: filepath.Join(dir, "root"), home: filepath.Join(dir, "home"), log: filepath.Join(dir, "pyftpd.log")}
+	tree(t, p.root, anonFiles)
+	tree(t, p.home, userFiles)
+	script := filepath.Join(dir, "server.py")
+	if err := os.WriteFile(script, []byte(pyftpdScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, last := peer.FreeRange(t, 20)
+	host := ""
+	for _, f := range flags {
+		if strings.HasPrefix(f, "host=") {
+			host = f[len("host="):]
+		}
+	}
+	p.Server = peer.Start(t, peer.Spec{
+		Name:    "pyftpdlib",
+		Host:    host,
+		Program: python,
+		Args: func(port int) ([]string, error) {
+			return append([]string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, flags...), nil
+		},
+		Ready: peer.ReadyLine("220"),
+	})
+	return p
+}
+
+// commands returns the command lines pyftpdlib logged since offset
+// (each "<- " line, trailing space kept, PASS masked by the server), and
+// the new offset.
+func (p *pyftpd) commands(t *testing.T, from int) ([]string, int) {
+	t.Helper()
+	b, err := os.ReadFile(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(b[from:]), "\n") {
+		if _, c, ok := strings.Cut(l, "] <- "); ok {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds, len(b)
+}
+
+// waitQuit waits until the server has logged the session's QUIT (the
+// server logs after it answers, so the client may be done first).
+func (p *pyftpd) waitQuit(t *testing.T, from int) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if cmds, _ := p.commands(t, from); len(cmds) > 0 && cmds[len(cmds)-1] == "QUIT" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+type result struct {
+	body    string
+	listing []access.Entry
+	res     *access.Resource
+	err     error
+	dialog  string
+}
+
+func get(t *testing.T, raw string, opts access.Options) result {
+	t.Helper()
+	u, err := locator.Parse(raw)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", raw, err)
+	}
+	var dlg bytes.Buffer
+	opts.Dialogue = &dlg
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := access.Get(ctx, u, opts)
+	r := result{res: res, err: err}
+	if err == nil {
+		if res.Listing != nil {
+			r.listing = res.Listing.Entries
+		} else {
+			b, rerr := io.ReadAll(res.Body)
+			cerr := res.Body.Close()
+			r.body = string(b)
+			r.err = errors.Join(rerr, cerr)
+		}
+	}
+	r.dialog = dlg.String()
+	return r
+}
+
+func host(s *peer.Server) string { return s.Addr }
+
+// TestPyftpdlibRFC1738Sequences follows RFC 1738 §3.2.2's examples and
+// the forms around them on pyftpdlib and asserts the exact command lines
+// the server received, and the object delivered. FEAT (RFC 2389) comes
+// after the login; SIZE and MDTM (RFC 3659) before a TYPE I retrieval,
+// MDTM alone before TYPE A; EPSV (RFC 2428) before each transfer; after
+// an NLST, MLSD describes the entries (pyftpdlib offers MLST).
+func TestPyftpdlibRFC1738Sequences(t *testing.T) {
+	srv := startPyftpd(t)
+	h := host(srv.Server)
+	anon := []string{"USER anonymous", "PASS ******", "FEAT"}
+	user := []string{"USER ftpuser", "PASS ******", "FEAT"}
+	var prompts []string
+	askFtppass := func(prompt string) (string, error) {
+		prompts = append(prompts, prompt)
+		return "ftppass", nil
+	}
+	defer func() {
+		if want := []string{"Password for ftpuser at 127.0.0.1: "}; !reflect.DeepEqual(prompts, want) {
+			t.Errorf("prompts %q, want %q", prompts, want)
+		}
+	}()
+	cases := []struct {
+		name, url string
+		opts      access.Options
+		cmds      []string
+		body      string
+		entries   []string // "type name url"
+	}{
+		{"§3.2.2 %2Fetc/motd", "ftp://ftpuser@" + h + "/%2Fetc/motd", access.Options{Password: askFtppass},
+			append(user, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"§3.2.2 etc/motd", "ftp://ftpuser:ftppass@" + h + "/etc/motd", access.Options{},
+			append(user, "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", access.Options{},
+			append(user, "CWD ", "CWD etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", nil},
+		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", access.Options{},
+			append(anon, "CWD /etc", "TYPE I", "SIZE motd", "MDTM motd", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", nil},
+		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
+			append(anon, "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", nil},
+		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{},
+			append(anon, "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", nil},
+		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", access.Options{},
+			append(anon, "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", access.Options{},
+			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", access.Options{},
+			append(anon, "CWD pub", "TYPE A", "MDTM with space.txt", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", nil},
+		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", access.Options{},
+			append(anon, "EPSV", "NLST pub", "EPSV", "MLSD pub", "QUIT"), "", nil},
+		{"empty name lists", "ftp://" + h + "/pub/sub/", access.Options{},
+			append(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "EPSV", "MLSD", "QUIT"), "",
+			[]string{"file deep.txt ftp://" + h + "/pub/sub/deep.txt", "directory inner ftp://" + h + "/pub/sub/inner/"}},
+		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", access.Options{UserAddress: "someone@example.org"},
+			append(anon, "TYPE I", "SIZE top.txt", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"), "top\n", nil},
+		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "direct"},
+			append(anon, "TYPE A", "MDTM pub/sub/deep.txt", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", nil},
+		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "singlecwd"},
+			append(anon, "CWD pub/sub", "TYPE A", "MDTM deep.txt", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", nil},
+		{"method nocwd", "ftp://" + h + "//etc/motd", access.Options{Method: "nocwd"},
+			append(anon, "TYPE I", "SIZE /etc/motd", "MDTM /etc/motd", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", nil},
+	}
+	off := 0
+	_, off = srv.commands(t, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := get(t, c.url, c.opts)
+			srv.waitQuit(t, off)
+			var cmds []string
+			cmds, off = srv.commands(t, off)
+			if r.err != nil {
+				t.Fatalf("%s: %v\n%s", c.url, r.err, r.dialog)
+			}
+			if !reflect.DeepEqual(cmds, c.cmds) {
+				t.Errorf("%s: the server received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
+			}
+			if r.body != c.body {
+				t.Errorf("%s: body %q, want %q", c.url, r.body, c.body)
+			}
+			// §3.2.1: the anonymous password is the user's address, else
+			// the neutral one, said in the dialogue.
+			neutral := strings.Contains(r.dialog, "* anonymous login: the password is the neutral address ftp@example.com")
+			if anonymous := !strings.Contains(c.url, "ftpuser"); neutral != (anonymous && c.opts.UserAddress == "") {
+				t.Errorf("%s: neutral-address note %v with UserAddress %q\n%s", c.url, neutral, c.opts.UserAddress, r.dialog)
+			}
+			if c.entries != nil {
+				var got []string
+				for _, e := range r.listing {
+					got = append(got, e.Type+" "+e.Name+" "+e.URL)
+				}
+				if !reflect.DeepEqual(got, c.entries) {
+					t.Errorf("%s: entries\n  %q\nwant\n  %q", c.url, got, c.entries)
+				}
+			}
+		})
+	}
+}
+
+// bigFile adds a file of n octets to the anonymous tree (for a transfer
+// that is closed early, or cut by the size limit).
+func (p *pyftpd) bigFile(t *testing.T, name string, n int) {
+	t.Helper()
+	b := bytes.Repeat([]byte("0123456789abcdef"), n/16)
+	if err := os.WriteFile(filepath.Join(p.root, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPyftpdlibOutcomes asserts what the server's refusals become
+// (access.Classify: Absent for a *ServerError, Refused for a missing
+// password or a policy refusal, Failed for a transfer cut short) and the
+// commands that end each session.
+func TestPyftpdlibOutcomes(t *testing.T) {
+	srv := startPyftpd(t)
+	srv.bigFile(t, "big.bin", 16<<20)
+	h := host(srv.Server)
+	cases := []struct {
+		name, url string
+		opts      access.Options
+		outcome   access.Outcome
+		want      string // in the error's text
+		cmds      []string
+	}{
+		{"§3.2.1 user without password, nobody to ask", "ftp://ftpuser@" + h + "/etc/motd", access.Options{},
+			access.Refused, "no terminal to ask", []string{"USER ftpuser", "QUIT"}},
+		{"wrong password", "ftp://ftpuser:nope@" + h + "/etc/motd", access.Options{},
+			access.Absent, `the server says 530 Authentication failed. [login refused] (to "PASS ****")`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
+		{"no such file", "ftp://" + h + "/pub/nothere.txt", access.Options{},
+			access.Absent, `550 No such file or directory. (to "RETR nothere.txt")`,
+			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "TYPE A", "MDTM nothere.txt", "EPSV", "RETR nothere.txt", "QUIT"}},
+		{"no such directory", "ftp://" + h + "/nodir/x.txt", access.Options{},
+			access.Absent, `this CWD of the URL's directory sequence failed`,
+			[]string{"USER anonymous", "PASS ******", "FEAT", "CWD nodir", "QUIT"}},
+		{"size limit known from SIZE", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+			access.Failed, "larger than the size limit",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "QUIT"}},
+		{"size limit while reading (TYPE A: no SIZE)", "ftp://" + h + "/big.bin;type=a", access.Options{MaxSize: 1000},
+			access.Failed, "larger than the size limit",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
+		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", access.Options{Method: "direct"},
+			access.Delivered, "",
+			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE A", "MDTM pub/sub//top.txt", "EPSV", "RETR pub/sub//top.txt",
+				"CWD pub", "CWD sub", "CWD ", "TYPE A", "MDTM top.txt", "EPSV", "RETR top.txt", "QUIT"}},
+	}
+	_, off := srv.commands(t, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := get(t, c.url, c.opts)
+			srv.waitQuit(t, off)
+			var cmds []string
+			cmds, off = srv.commands(t, off)
+			if got := access.Classify(r.err); got != c.outcome {
+				t.Errorf("%s: outcome %d, want %d (err %v)", c.url, got, c.outcome, r.err)
+			}
+			if c.want != "" && (r.err == nil || !strings.Contains(r.err.Error(), c.want)) {
+				t.Errorf("%s: error %v, want one containing %q", c.url, r.err, c.want)
+			}
+			if !reflect.DeepEqual(cmds, c.cmds) {
+				t.Errorf("%s: the server received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
+			}
+		})
+	}
+}
+
+// TestPyftpdlibAbortAndDialogue closes a transfer early: the client
+// sends ABOR (RFC 959 §4.1.3) and then QUIT. The dialogue log has one
+// line per command and reply and never the password.
+func TestPyftpdlibAbortAndDialogue(t *testing.T) {
+	srv := startPyftpd(t)
+	srv.bigFile(t, "big.bin", 16<<20)
+	_, off := srv.commands(t, 0)
+	u, _ := locator.Parse("ftp://ftpuser:ftppass@" + srv.Addr + "/%2F..%2F..%2Fetc/motd")
+	var dlg bytes.Buffer
+	res, err := access.Get(context.Background(), u, access.Options{Dialogue: &dlg})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dlg.String())
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(b) != "ftpuser motd\n" {
+		t.Errorf("body %q (the virtual user is jailed in its home)", b)
+	}
+	if strings.Contains(dlg.String(), "ftppass") || !strings.Contains(dlg.String(), "> PASS ****\n") {
+		t.Errorf("dialogue does not mask the password:\n%s", dlg.String())
+	}
+	for _, want := range []string{"* connect " + srv.Addr + "\n", "> USER ftpuser\n", "< 331 ", "> CWD /../../etc\n", "> RETR motd\n", "< 226 ", "> QUIT\n", "< 221 "} {
+		if !strings.Contains(dlg.String(), want) {
+			t.Errorf("dialogue has no %q:\n%s", want, dlg.String())
+		}
+	}
+	srv.waitQuit(t, off)
+	_, off = srv.commands(t, off)
+
+	u, _ = locator.Parse("ftp://" + srv.Addr + "/big.bin")
+	res, err = access.Get(context.Background(), u, access.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Size != 16<<20 {
+		t.Errorf("Size %d, want %d (from SIZE)", res.Size, 16<<20)
+	}
+	if res.Modified.IsZero() {
+		t.Error("Modified not set from MDTM")
+	}
+	one := make([]byte, 1)
+	if _, err := io.ReadFull(res.Body, one); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Body.Close(); err != nil {
+		t.Errorf("Close after an early end: %v", err)
+	}
+	srv.waitQuit(t, off)
+	cmds, _ := srv.commands(t, off)
+	want := []string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "MDTM big.bin", "EPSV", "RETR big.bin", "ABOR", "QUIT"}
+	if !reflect.DeepEqual(cmds, want) {
+		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
+	}
+}
+
+// TestCheckRefusesDelimiters: a decoded CR, LF or NUL in any part that
+// reaches the control connection is refused before any connection (RFC
+// 1738 §6), with its offset: exit status 4.
+func TestCheckRefusesDelimiters(t *testing.T) {
+	cases := []struct {
+		url    string
+		offset int
+		rule   string
+	}{
+		{"ftp://127.0.0.1:2121/pub/a%00b", 26, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/pub%0D%0ADELE%20x/f", 24, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/f%0a", 22, "RFC 1738 §6"},
+		{"ftp://us%00er@127.0.0.1:2121/f", 8, "RFC 1738 §6"},
+		{"ftp://u:p%0Dw@127.0.0.1:2121/f", 9, "RFC 1738 §6"},
+		{"ftp://127.0.0.1:2121/f;type=x", 22, "ftptype"},
+	}
+	for _, c := range cases {
+		r := get(t, c.url, access.Options{})
+		var pe *access.PolicyError
+		if !errors.As(r.err, &pe) || pe.Offset != c.offset || pe.Rule != c.rule {
+			t.Errorf("%s: %v, want a PolicyError at %d (%s)", c.url, r.err, c.offset, c.rule)
+			continue
+		}
+		if access.Classify(r.err) != access.Refused || strings.Contains(r.dialog, "connect") {
+			t.Errorf("%s: outcome %d, dialogue %q: want Refused before any connection", c.url, access.Classify(r.err), r.dialog)
+		}
+	}
+	r := get(t, "ftp://127.0.0.1:2121/f", access.Options{Method: "tftp"})
+	var pe *access.PolicyError
+	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd") {
+		t.Errorf("unknown method: %v", r.err)
+	}
+}
+
+// TestPyftpdlibPASV: a server without EPSV (RFC 2428) answers it 500;
+// the client falls back to PASV (RFC 959) for this and every later
+// transfer of the session, and connects to the address PASV names, which
+// is the control connection's.
+func TestPyftpdlibPASV(t *testing.T) {
+	srv := startPyftpd(t, "noepsv")
+	_, off := srv.commands(t, 0)
+	r := get(t, "ftp://"+srv.Addr+"/pub/;type=d", access.Options{})
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.dialog)
+	}
+	srv.waitQuit(t, off)
+	cmds, _ := srv.commands(t, off)
+	want := []string{"USER anonymous", "PASS ******", "FEAT", "CWD pub", "EPSV", "PASV", "NLST", "PASV", "MLSD", "QUIT"}
+	if !reflect.DeepEqual(cmds, want) {
+		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
+	}
+	var got []string
+	for _, e := range r.listing {
+		got = append(got, e.Type+" "+e.Name)
+	}
+	sort.Strings(got)
+	wantEntries := []string{"directory empty", "directory sub", "file bin.dat", "file hello.txt", "file with space.txt"}
+	if !reflect.DeepEqual(got, wantEntries) {
+		t.Errorf("entries %q, want %q", got, wantEntries)
+	}
+}
+
+// TestPyftpdlibIPv6: over ::1 the data connection comes from EPSV, whose
+// reply gives only a port (RFC 2428 §3), and entries' URLs write the
+// address in brackets (RFC 2732).
+func TestPyftpdlibIPv6(t *testing.T) {
+	srv := startPyftpd(t, "host=::1")
+	r := get(t, "ftp://"+srv.Addr+"/pub/hello.txt;type=a", access.Options{})
+	if r.err != nil || r.body != "line1\nline2\n" {
+		t.Fatalf("%q %v\n%s", r.body, r.err, r.dialog)
+	}
+	r = get(t, "ftp://"+srv.Addr+"/pub/sub/", access.Options{})
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.dialog)
+	}
+	var got []string
+	for _, e := range r.listing {
+		got = append(got, e.URL)
+	}
+	sort.Strings(got)
+	want := []string{"ftp://" + srv.Addr + "/pub/sub/deep.txt", "ftp://" + srv.Addr + "/pub/sub/inner/"}
+	if !reflect.DeepEqual(got, want) || !strings.HasPrefix(srv.Addr, "[::1]:") {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+}

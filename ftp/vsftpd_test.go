@@ -1,0 +1,230 @@
+package ftp_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// vsftpdConf is debian.md §1's configuration: anonymous only here (a
+// local user needs a system account), ASCII downloads converted (LF →
+// CRLF on the wire), every command and reply logged.
+const vsftpdConf = `listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port=%d
+background=NO
+anonymous_enable=YES
+anon_root=%s
+no_anon_password=NO
+ascii_download_enable=YES
+local_enable=NO
+write_enable=NO
+pasv_enable=YES
+pasv_min_port=%d
+pasv_max_port=%d
+pasv_address=127.0.0.1
+secure_chroot_dir=%s
+use_localtime=NO
+xferlog_enable=YES
+dual_log_enable=YES
+xferlog_file=%s
+vsftpd_log_file=%s
+log_ftp_protocol=YES
+ftpd_banner=locator test vsftpd
+`
+
+type vsftpd struct {
+	*peer.Server
+	root, log string
+}
+
+// startVsftpd starts vsftpd as root with a root-owned configuration in
+// a temporary folder; its anonymous root is not writable (vsftpd
+// refuses to run in a writable chroot).
+func startVsftpd(t *testing.T) *vsftpd {
+	t.Helper()
+	return startVsftpdTB(t, func(root string) {
+		tree(t, root, anonFiles)
+		if err := os.WriteFile(filepath.Join(root, "pub", "crlf.txt"), []byte("a\nb\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// startVsftpdTB starts vsftpd with an anonymous root that fill writes.
+func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
+	t.Helper()
+	peer.Require(t, "vsftpd")
+	peer.RequireRoot(t, "vsftpd")
+	dir := t.TempDir()
+	v := &vsftpd{root: filepath.Join(dir, "ftproot"), log: filepath.Join(dir, "vsftpd.log")}
+	if err := os.MkdirAll(v.root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fill(v.root)
+	if err := os.Chmod(v.root, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "vsftpd.conf")
+	first, last := peer.FreeRange(t, 20)
+	v.Server = peer.Start(t, peer.Spec{
+		Name:    "vsftpd",
+		Program: "vsftpd",
+		Args: func(port int) ([]string, error) {
+			c := fmt.Sprintf(vsftpdConf, port, v.root, first, last, empty, filepath.Join(dir, "xferlog"), v.log)
+			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
+		},
+		Ready: peer.ReadyLine("220"),
+	})
+	return v
+}
+
+// TestVsftpd follows URLs on vsftpd and asserts what a person sees: the
+// file as stored (TYPE A's CRLF undone), a listing described by LIST
+// (vsftpd has no MLSD), and vsftpd's 550 to an empty CWD (RFC 1738
+// §3.2.2's "CWD " for "//"), which the other methods avoid.
+func TestVsftpd(t *testing.T) {
+	v := startVsftpd(t)
+	h := v.Addr
+	t.Run("§3.2.3 TYPE A: CRLF on the wire, LF delivered", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/hello.txt;type=a", access.Options{})
+		if r.err != nil || r.body != "line1\nline2\n" {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+		if !strings.Contains(r.dialog, "< 150 Opening ASCII mode data connection") {
+			t.Errorf("vsftpd did not send ASCII mode:\n%s", r.dialog)
+		}
+		// 12 octets stored, 14 on the wire: each LF went as CR LF.
+		v.waitQuit(t, 0)
+		if b, _ := os.ReadFile(v.log); !strings.Contains(string(b), `OK DOWNLOAD: Client "127.0.0.1", "/pub/hello.txt", 14 bytes`) {
+			t.Errorf("vsftpd's log does not show 14 octets sent for 12 stored")
+		}
+	})
+	t.Run("TYPE I: every octet", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/bin.dat", access.Options{})
+		if r.err != nil || r.body != anonFiles["pub/bin.dat"] || r.res.Size != int64(len(anonFiles["pub/bin.dat"])) {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+	})
+	t.Run("§3.2.2 %2Fetc/motd in the anonymous chroot", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/%2Fetc/motd", access.Options{})
+		if r.err != nil || r.body != "anonymous motd\n" {
+			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
+		}
+	})
+	t.Run("§3.2.2 //etc/motd: vsftpd refuses the empty CWD", func(t *testing.T) {
+		_, off := v.commands(t, 0)
+		r := get(t, "ftp://"+h+"//etc/motd", access.Options{})
+		var se *access.ServerError
+		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || !strings.Contains(se.Text, "RFC 1738 §3.2.2: an empty <cwd>") {
+			t.Fatalf("got %v, want a 550 to \"CWD \" naming §3.2.2\n%s", r.err, r.dialog)
+		}
+		if access.Classify(r.err) != access.Absent {
+			t.Errorf("outcome %d, want Absent", access.Classify(r.err))
+		}
+		// vsftpd's log drops the trailing space of "CWD " (debian.md §1).
+		login := []string{"USER anonymous", "PASS <password>", "FEAT"}
+		var cmds []string
+		cmds, off = v.commands(t, off)
+		if want := append(login, "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
+			t.Errorf("rfc1738: vsftpd received %q, want %q", cmds, want)
+		}
+		for _, m := range []struct{ method, cmds string }{
+			{"singlecwd", "CWD /etc|TYPE I|SIZE motd|MDTM motd|EPSV|RETR motd|QUIT"},
+			{"nocwd", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
+			{"direct", "TYPE I|SIZE /etc/motd|MDTM /etc/motd|EPSV|RETR /etc/motd|QUIT"},
+		} {
+			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m.method})
+			if r.err != nil || r.body != "anonymous motd\n" {
+				t.Errorf("method %s: body %q, %v\n%s", m.method, r.body, r.err, r.dialog)
+			}
+			cmds, off = v.commands(t, off)
+			if want := append(login, strings.Split(m.cmds, "|")...); !reflect.DeepEqual(cmds, want) {
+				t.Errorf("%s: vsftpd received %q, want %q", m.method, cmds, want)
+			}
+		}
+	})
+	t.Run("listing from NLST and LIST", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/", access.Options{})
+		if r.err != nil {
+			t.Fatalf("%v\n%s", r.err, r.dialog)
+		}
+		var got []string
+		for _, e := range r.listing {
+			got = append(got, fmt.Sprintf("%s %s %d %s", e.Type, e.Name, e.Size, e.URL))
+		}
+		sort.Strings(got)
+		want := []string{
+			"directory empty -1 ftp://" + h + "/pub/empty/",
+			"directory sub -1 ftp://" + h + "/pub/sub/",
+			"file bin.dat 7 ftp://" + h + "/pub/bin.dat",
+			"file crlf.txt 4 ftp://" + h + "/pub/crlf.txt",
+			"file hello.txt 12 ftp://" + h + "/pub/hello.txt",
+			"file with space.txt 7 ftp://" + h + "/pub/with%20space.txt",
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("entries\n  %q\nwant\n  %q\n%s", got, want, r.dialog)
+		}
+		if !strings.Contains(r.dialog, "> LIST\n") {
+			t.Errorf("no LIST (vsftpd has no MLSD):\n%s", r.dialog)
+		}
+	})
+	t.Run("an empty directory", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/empty/", access.Options{})
+		if r.err != nil || r.res.Listing == nil || len(r.listing) != 0 || r.res.Listing.Truncated {
+			t.Fatalf("%v %+v\n%s", r.err, r.res, r.dialog)
+		}
+	})
+	t.Run("no such file", func(t *testing.T) {
+		r := get(t, "ftp://"+h+"/pub/nothere", access.Options{})
+		var se *access.ServerError
+		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "RETR nothere" {
+			t.Fatalf("got %v, want 550 to RETR", r.err)
+		}
+	})
+}
+
+// commands returns the command lines vsftpd logged since offset
+// (log_ftp_protocol: `FTP command: Client "127.0.0.1", "CWD /etc"`),
+// waiting for the session's QUIT, and the new offset.
+func (v *vsftpd) commands(t *testing.T, from int) ([]string, int) {
+	t.Helper()
+	if from > 0 {
+		v.waitQuit(t, from)
+	}
+	b, err := os.ReadFile(v.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(b[from:]), "\n") {
+		if _, c, ok := strings.Cut(l, `FTP command: Client "127.0.0.1", "`); ok {
+			cmds = append(cmds, strings.TrimSuffix(c, `"`))
+		}
+	}
+	return cmds, len(b)
+}
+
+// waitQuit waits until vsftpd has logged a QUIT since offset.
+func (v *vsftpd) waitQuit(t *testing.T, from int) {
+	for i := 0; i < 500; i++ {
+		if b, _ := os.ReadFile(v.log); len(b) > from && strings.Contains(string(b[from:]), `"QUIT"`) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
