@@ -265,9 +265,7 @@ func roundTrip(conn net.Conn, req *access.Request, lines []string) (*Reply, erro
 	if err != nil {
 		return rep, err
 	}
-	if x.packets > 1 || x.acks > 0 {
-		req.Notef("ARDP: reply of %d packets, %d acknowledgements sent", x.packets, x.acks)
-	}
+	req.Notef("ARDP: reply of %d packets (%d octets), %d acknowledgements sent", x.packets, x.delivered, x.acks)
 	for _, w := range rep.Warnings {
 		req.Notef("the server warns: %s", w)
 	}
