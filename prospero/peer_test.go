@@ -26,9 +26,9 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	_ "github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
-	_ "github.com/rfc1738/locator/ftp"
 	_ "github.com/rfc1738/locator/prospero"
 )
 
