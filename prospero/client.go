@@ -63,33 +63,33 @@ func planOf(u *locator.URL) (*plan, error) {
 		p.version = pr.Version
 		p.attrs = pr.Attributes
 	}
-	for _, f := range pr.Fields {
+	sp := splitPath(u.Path)
+	for i, f := range pr.Fields {
+		off := at + sp.fields[i][0] // the field's name
 		switch strings.ToUpper(f.Name) {
 		case VersionField:
 			if f.Value == "" || notDigit(f.Value) >= 0 {
-				return nil, refuse(at, "OBJECT-VERSION is a version number (digits), not "+strconv.Quote(f.Value))
+				return nil, refuse(off, "OBJECT-VERSION is a version number (digits), not "+strconv.Quote(f.Value))
 			}
 			p.version = f.Value
 		case NameComponentField:
 			if f.Value == "" {
-				return nil, refuse(at, "NAME-COMPONENT names a link: it is not empty")
+				return nil, refuse(off, "NAME-COMPONENT names a link: it is not empty")
+			}
+			if strings.IndexByte(f.Value, 0) >= 0 {
+				return nil, refuse(off, "a decoded NUL is the one octet a Prospero token cannot quote (Prospero §2.1)")
 			}
 			p.component = f.Value
 		default:
-			return nil, refuse(at, "the field "+strconv.Quote(f.Name)+" is not one this client can honour (OBJECT-VERSION, NAME-COMPONENT): it would not identify the target")
+			return nil, refuse(off, "the field "+strconv.Quote(f.Name)+" is not one this client can honour (OBJECT-VERSION, NAME-COMPONENT): it would not identify the target")
 		}
 	}
 	if p.version != "" && notDigit(p.version) >= 0 {
-		return nil, refuse(at, "the object-version is a number")
+		return nil, refuse(at+sp.nuls[0]+3, "the 1993 draft's version is digits")
 	}
-	for _, s := range append([]string{pr.HSOName, p.component}, p.attrs...) {
-		if i := strings.IndexByte(s, 0); i >= 0 {
-			return nil, refuse(at, "a decoded NUL is the one octet a Prospero token cannot quote (Prospero §2.1)")
-		}
-	}
-	for _, a := range p.attrs {
+	for k, a := range p.attrs {
 		if a == "" || notAlphanum(a) >= 0 {
-			return nil, refuse(at, "the 1993 draft's attribute is letters and digits, not "+strconv.Quote(a))
+			return nil, refuse(at+sp.nuls[k+1]+3, "the 1993 draft's attribute is letters and digits, not "+strconv.Quote(a))
 		}
 	}
 	return p, nil
