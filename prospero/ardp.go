@@ -141,7 +141,7 @@ func ParseHeader(pkt []byte) (Header, []byte, error) {
 	at := 13
 	need := func(n int, what string) error {
 		if at+n > h.Len {
-			return &HeaderError{at, "ARDP octets 13 and above", fmt.Sprintf("%s needs %d octets at %d, past the header's %d", what, n, at, h.Len)}
+			return &HeaderError{min(at, h.Len), "ARDP octets 13 and above", fmt.Sprintf("%s needs %d octets at %d, past the header's %d", what, n, at, h.Len)}
 		}
 		return nil
 	}
