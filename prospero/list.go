@@ -244,7 +244,10 @@ type Reply struct {
 }
 
 // Limits on a reply.
-const maxAttributesPerLink = 1024
+const (
+	maxAttributesPerLink = 1024
+	maxWarnings          = 64
+)
 
 // readReply reads a reply message from r (Prospero §"Commands
 // Reference" and §"Standard Responses"). FAILURE is a *access.ServerError
@@ -317,6 +320,9 @@ func readReply(r io.Reader, maxLine, maxLinks int, log func(string)) (*Reply, er
 		case kw == "ERROR":
 			return rep, &access.ProtocolError{Msg: "the server says ERROR: " + strings.Join(t[1:], " ")}
 		case kw == "WARNING":
+			if len(rep.Warnings) >= maxWarnings {
+				return rep, &access.ProtocolError{Msg: fmt.Sprintf("more than %d WARNING lines", maxWarnings)}
+			}
 			rep.Warnings = append(rep.Warnings, strings.Join(t[1:], " "))
 		case kw == "FORWARDED":
 			if len(t) < 6 {
