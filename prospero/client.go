@@ -246,8 +246,10 @@ func (p *plan) wrap(u *locator.URL, err error) error {
 			return &access.ProtocolError{URL: access.Masked(u), Msg: "an ARDP redirect no URL can name: " + berr.Error()}
 		}
 		return &access.Redirect{Location: s, Code: "ARDP redirect"}
+	case errors.Is(err, access.ErrTooLarge):
+		return err
 	}
-	return err
+	return fmt.Errorf("%s: %w", access.Masked(u), err)
 }
 
 // roundTrip sends one request and reads its whole reply.
@@ -265,7 +267,13 @@ func roundTrip(conn net.Conn, req *access.Request, lines []string) (*Reply, erro
 	if err != nil {
 		return rep, err
 	}
-	req.Notef("ARDP: reply of %d packets (%d octets), %d acknowledgements sent", x.packets, x.delivered, x.acks)
+	plural := func(n int, s string) string {
+		if n == 1 {
+			return "1 " + s
+		}
+		return strconv.Itoa(n) + " " + s + "s"
+	}
+	req.Notef("ARDP: reply of %s (%d octets), %s sent", plural(x.packets, "packet"), x.delivered, plural(x.acks, "acknowledgement"))
 	for _, w := range rep.Warnings {
 		req.Notef("the server warns: %s", w)
 	}

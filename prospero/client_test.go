@@ -91,8 +91,7 @@ func TestTokens(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := Tokens(c.in)
-		s := fmt.Sprintf("%q", got)
-		s = "[" + strings.Join(got, " ") + "]"
+		s := "[" + strings.Join(got, " ") + "]"
 		if err != nil {
 			s = err.Error()
 		}
