@@ -7,8 +7,6 @@ package prospero_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -20,69 +18,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	_ "github.com/rfc1738/locator/ftp"
-	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/prospero"
 )
-
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildSkip string
-	buildErr  error
-)
-
-// dirsrvBuild builds the peer with its build.sh into
-// <UserCacheDir>/locator-peers/prospero-<hash of build.sh, src.tar.gz,
-// patches> (shared/peers/README.md), skipping on exit status 2.
-func dirsrvBuild(t *testing.T) string {
-	t.Helper()
-	src := loctest.SharedPath(t, "peers", "prospero")
-	buildOnce.Do(func() {
-		files := []string{filepath.Join(src, "build.sh"), filepath.Join(src, "src.tar.gz")}
-		patches, _ := filepath.Glob(filepath.Join(src, "patches", "*"))
-		sort.Strings(patches)
-		h := sha256.New()
-		for _, f := range append(files, patches...) {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				buildErr = err
-				return
-			}
-			fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(b))
-			h.Write(b)
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildDir = filepath.Join(cache, "locator-peers", "prospero-"+hex.EncodeToString(h.Sum(nil))[:12])
-		cmd := exec.Command("sh", filepath.Join(src, "build.sh"), buildDir)
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee) && ee.ExitCode() == 2:
-			buildSkip = strings.TrimSpace(string(out))
-		case err != nil:
-			buildErr = fmt.Errorf("build.sh: %v\n%s", err, out)
-		}
-	})
-	if buildSkip != "" {
-		t.Skip(buildSkip)
-	}
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildDir
-}
 
 // fixture writes a Prospero tree under a fresh directory R as the
 // peer's README says: info-tree with a file and a subdirectory, and a
@@ -121,7 +65,7 @@ type dirsrv struct {
 // ready when it answers an ARDP request "VERSION".
 func startDirsrv(t *testing.T, r string) *dirsrv {
 	t.Helper()
-	dir := dirsrvBuild(t)
+	dir := peer.BuildShared(t, "prospero")
 	s := peer.StartUDP(t, peer.Spec{
 		Name:    "dirsrv",
 		Program: filepath.Join(dir, "bin", "dirsrv"),
