@@ -53,6 +53,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (removed again when the transfer fails)")
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogue on standard error, passwords masked")
+	fs.BoolVar(&o.follow, "follow", false, "fetch an object that points to other URLs through the first it can (a Prospero link's access methods, RFC 1738 §3.11) instead of listing them")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
 
@@ -66,7 +67,7 @@ type getOptions struct {
 	method, userAddress     string
 	search, out             string
 	nntpServer              string
-	json, verbose           bool
+	json, verbose, follow   bool
 	views, printURL         bool
 	view                    string
 	answers                 answerList
@@ -143,7 +144,11 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return listViews(e, u, opts, o)
 	}
 
-	res, err := access.Get(context.Background(), u, opts)
+	ctx := context.Background()
+	if o.follow {
+		ctx = access.WithFollow(ctx)
+	}
+	res, err := access.Get(ctx, u, opts)
 	if err != nil {
 		return getFailed(e, err, o)
 	}
