@@ -46,6 +46,10 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.userAddress, "user-address", "", "your e-mail address, the anonymous FTP password (RFC 1738 §3.2.1)")
 	fs.StringVar(&o.nntpServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server asked for news: URLs, which name none (RFC 1738 §3.6), as HOST[:PORT]; default $NNTPSERVER")
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
+	fs.BoolVar(&o.views, "views", false, "list the representations the server offers of the object (a Gopher+ item's views) instead of retrieving it")
+	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
+	fs.Var(&o.answers, "ask", "answer a form's question: NAME=VALUE, NAME its prompt or number from 1 (\\n in VALUE: several lines); repeatable. Unanswered questions are asked on the terminal")
+	fs.BoolVar(&o.printURL, "print-url", false, "write the URL the object was retrieved from (for a filled form, the URL that holds the answers) on standard error")
 	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (removed again when the transfer fails)")
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogue on standard error, passwords masked")
@@ -63,6 +67,9 @@ type getOptions struct {
 	search, out             string
 	nntpServer              string
 	json, verbose           bool
+	views, printURL         bool
+	view                    string
+	answers                 answerList
 	progressAfter           time.Duration // 0: one second
 	forceProgress, noPrompt bool          // tests
 }
@@ -104,6 +111,8 @@ func runGet(e *env, args []string, o *getOptions) int {
 		Method:         o.method,
 		Search:         o.search,
 		Server:         o.nntpServer,
+		View:           o.view,
+		Answers:        o.answers,
 		Policy:         access.Policy{AllowPorts: o.allowPorts, AllowHosts: o.allowHosts, DenyHosts: o.denyHosts},
 	}
 	if o.maxRedirects == 0 {
@@ -119,6 +128,13 @@ func runGet(e *env, args []string, o *getOptions) int {
 			fmt.Fprintln(e.stderr)
 			return string(b), err
 		}
+		opts.Ask = terminalAsker(bufio.NewReader(in), e.stderr, func() (string, error) {
+			b, err := term.ReadPassword(int(in.Fd()))
+			return string(b), err
+		})
+	}
+	if o.views {
+		return listViews(e, u, opts, o)
 	}
 
 	res, err := access.Get(context.Background(), u, opts)
@@ -126,6 +142,9 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return getFailed(e, err, o)
 	}
 	defer res.Close()
+	if o.printURL && res.URL != nil {
+		fmt.Fprintln(e.stderr, access.Masked(res.URL))
+	}
 
 	var w io.Writer = e.stdout
 	var file *os.File

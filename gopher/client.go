@@ -1,0 +1,781 @@
+package gopher
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// The client follows gopher URLs for package access (RFC 1738 §3.4,
+// RFC 1436, Gopher+): it connects through access.Request.Dial, sends the
+// request line the URL stands for, and reads the reply by the item type
+// and, for Gopher+, by the reply's header, every line bounded by
+// Options.MaxLine, every listing by MaxEntries and every body by
+// MaxSize.
+func init() {
+	access.Register("gopher", access.Info{DefaultPort: DefaultPort}, client{})
+}
+
+type client struct{}
+
+var _ access.Describer = client{}
+
+// Check refuses, before any connection, a gopher URL whose selector or
+// search holds a decoded CR, LF, NUL or (in the search) TAB: sent, it
+// would end the request line early or add a field (RFC 1738 §3.4.1,
+// §6); a Gopher+ string that is none of §3.4.4–3.4.9's forms; a URL with
+// no host; a type 7 search with no search words (neither in the URL nor
+// Options.Search); a CSO (type 2) item, a session this client cannot
+// hold; and an Options.View or Options.Search that holds such octets,
+// or a view other than the one the URL names.
+func (client) Check(u *locator.URL, req *access.Request) error {
+	g, err := From(u)
+	if err != nil {
+		return &access.PolicyError{URL: access.Masked(u), Rule: "gopherurl", Reason: err.Error()}
+	}
+	refuse := func(off int, rule, reason string) error {
+		return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
+	}
+	if u.Host == "" {
+		return refuse(u.Offset(locator.HostComponent), "RFC 1738 §3.4.1", "a gopher URL names the server's host")
+	}
+	p, base := u.Path, u.Offset(locator.PathComponent)
+	sp := split(p)
+	ctl := func(from, to int, what string) error {
+		for i := from; i < to; {
+			c, n := octet(p, i)
+			switch c {
+			case '\r', '\n', 0, '\t':
+				return refuse(base+i, "RFC 1738 §6", "a decoded "+ctlName(c)+" in the "+what+" would reach the server as a protocol delimiter and change the request (RFC 1738 §3.4.1: no TAB, CR or LF)")
+			}
+			i += n
+		}
+		return nil
+	}
+	if sp.typeEnd > 0 {
+		switch sp.typeOctet {
+		case '\r', '\n', 0, '\t':
+			return refuse(base, "RFC 1738 §6", "the gophertype cannot be "+ctlName(sp.typeOctet))
+		}
+	}
+	if err := ctl(sp.typeEnd, sp.selEnd, "selector"); err != nil {
+		return err
+	}
+	if sp.searchAt >= 0 {
+		if err := ctl(sp.searchAt, sp.searchEnd, "search"); err != nil {
+			return err
+		}
+	}
+	if sp.plusAt >= 0 {
+		var pl Plus
+		if e := parsePlus(p[sp.plusAt:], true, &pl, nil); e != nil {
+			return refuse(base+sp.plusAt+e.Offset, e.Rule, e.Message)
+		}
+		if i := strings.IndexByte(g.Plus, 0); i >= 0 {
+			return refuse(base+sp.plusAt, "RFC 1738 §6", "a decoded NUL in the Gopher+ string")
+		}
+	}
+	if _, err := g.Plan(); err != nil {
+		var ge *Error
+		if errors.As(err, &ge) {
+			return refuse(base, ge.Rule, ge.Message)
+		}
+		return refuse(base, "gopherurl", err.Error())
+	}
+	o := req.Options
+	if i := strings.IndexAny(o.Search, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the search words given hold a "+ctlName(o.Search[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	}
+	if i := strings.IndexAny(o.View, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the view given holds a "+ctlName(o.View[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	}
+	if g.Type == "2" {
+		return refuse(base, "RFC 1436 §3.8", "a type 2 item is a CSO phone-book server, a session this client cannot hold")
+	}
+	if g.Type == "7" && g.Search == "" && o.Search == "" && !(g.HasPlus && g.Plus != "" && g.Plus[0] != '+') {
+		return refuse(base, "RFC 1738 §3.4.2", "a type 7 item is a search: give the words in the URL (…%09words) or as the search option")
+	}
+	if o.View != "" && g.HasPlus {
+		pl, _ := ParsePlus(g.Plus)
+		if pl.Command != '+' {
+			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "a view is asked for, and the URL's Gopher+ string "+strconv.Quote(g.Plus)+" asks for no data")
+		}
+		if pl.View != "" && !strings.EqualFold(viewName(pl.View, pl.Language), o.View) {
+			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "the URL names the view "+strconv.Quote(viewName(pl.View, pl.Language))+" and the view option asks "+strconv.Quote(o.View))
+		}
+	}
+	return nil
+}
+
+func viewName(v, lang string) string {
+	if lang != "" {
+		return v + " " + lang
+	}
+	return v
+}
+
+// exchange is one request of a fetch: the URL's structure, the search
+// words and the Gopher+ string in force.
+type exchange struct {
+	g      *URL
+	search string
+	plus   *Plus // nil: a Gopher0 request
+	host   string
+	port   int
+}
+
+func newExchange(u *locator.URL, req *access.Request) (*exchange, error) {
+	g, err := From(u)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := g.Plan()
+	if err != nil {
+		return nil, err
+	}
+	x := &exchange{g: g, search: g.Search, host: pl.Host, port: pl.Port}
+	if x.search == "" && req.Options.Search != "" {
+		x.search = req.Options.Search
+	}
+	if g.HasPlus {
+		if x.plus, err = ParsePlus(g.Plus); err != nil {
+			return nil, err
+		}
+	}
+	if v := req.Options.View; v != "" {
+		if x.plus == nil {
+			x.plus = &Plus{Command: '+'}
+		}
+		if x.plus.View == "" {
+			x.plus.View, x.plus.Language, _ = strings.Cut(v, " ")
+		}
+	}
+	return x, nil
+}
+
+// line returns the request line for the Gopher+ string s (or none when
+// s is ""), CR LF included unless s ends the request itself (an ASK data
+// block):
+//
+//	selector [TAB search] [TAB gopher+] CR LF
+//
+// The search field is sent for a search item (type 7) and whenever it
+// holds words; an empty one is left out otherwise, as Gopher+ §2.4 and
+// RFC 1738 §3.4.9's example write the request ("a_gopher_selector<tab>+"):
+// Gopher+ servers read the field after the selector as the Gopher+
+// command, and UMN gopherd answers "Malformed command" to an empty one.
+func (x *exchange) line(s string) []byte {
+	b := []byte(x.g.Selector)
+	if x.search != "" || x.g.Type == "7" {
+		b = append(b, '\t')
+		b = append(b, x.search...)
+	}
+	if s != "" {
+		b = append(b, '\t')
+		b = append(b, s...)
+	}
+	if !strings.HasSuffix(s, "\r\n") {
+		b = append(b, '\r', '\n')
+	}
+	return b
+}
+
+// send dials the server and writes the request, logging each line;
+// secret lines (an AskP answer) are logged masked.
+func (x *exchange) send(ctx context.Context, req *access.Request, request []byte, secret map[int]bool) (net.Conn, *bufio.Reader, error) {
+	conn, err := req.Dial(ctx, x.host, x.port)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.SplitAfter(string(request), "\n")
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		if secret[i] {
+			req.Sent("****")
+			continue
+		}
+		req.Sent(strings.TrimRight(l, "\r\n"))
+	}
+	if _, err := conn.Write(request); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return conn, bufio.NewReaderSize(conn, 16<<10), nil
+}
+
+// Fetch retrieves the object u names. A type 8 or T item is a telnet
+// or tn3270 session, and an "h" item whose selector is "URL:" a link:
+// both are handed back to access.Get as an *access.Redirect. Otherwise
+// the request is sent and the reply read:
+//
+//   - a Gopher0 reply (RFC 1436): a menu (types 1 and 7) is a listing,
+//     read up to the "." line or the connection's close (pygopherd sends
+//     no "."); a text item (type 0) is delivered with its dot-stuffing
+//     undone, up to the "." line or the close; any other item is
+//     streamed as sent. A reply that is one type 3 line (or UMN gopherd's
+//     line to "error.host") is an *access.ServerError.
+//   - a Gopher+ reply (Gopher+ §2.3) begins "+N" (N octets follow),
+//     "+-1" (data up to a "." line), "+-2" (data up to the close), or
+//     "-N"/"--1"/"--2" (an error: its code, the administrator and the
+//     message become an *access.ServerError; code 3, "item has moved",
+//     followed by a menu line, an *access.Redirect to it). A reply
+//     without a header is read as Gopher0 (the server ignored the
+//     Gopher+ string).
+//   - "!" and "$" (attributes, §2.5, §2.7) give a listing of one entry
+//     per item, the typed attributes under parts.
+//   - "?" (an ASK form, RFC 1738 §3.4.5) fetches the item's +ASK block,
+//     fills it from Options.Answers and Options.Ask (FillForm), sends it
+//     as "selector TAB +[view] TAB 1" and a "+-1" data block (§3.4.9),
+//     and returns the reply, with Resource.URL set to the gopher URL
+//     that holds the filled form.
+func (c client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	x, err := newExchange(u, req)
+	if err != nil {
+		return nil, err
+	}
+	masked := access.Masked(u)
+	switch x.g.Type {
+	case "8", "T":
+		it := Item{Type: x.g.Type[0], Selector: x.g.Selector, Host: x.host, Port: strconv.Itoa(x.port)}
+		to, err := it.URL()
+		if err != nil {
+			return nil, &access.ProtocolError{URL: masked, Msg: "the session item cannot be written as a URL: " + err.Error()}
+		}
+		return nil, &access.Redirect{Location: to, Code: "type " + x.g.Type}
+	case "h":
+		if rest, ok := strings.CutPrefix(x.g.Selector, "URL:"); ok {
+			return nil, &access.Redirect{Location: rest, Code: "URL:"}
+		}
+	}
+	if x.plus != nil && x.plus.Command == '?' {
+		return c.fillForm(ctx, u, x, req)
+	}
+	var gp string
+	if x.plus != nil {
+		gp = x.plus.wire()
+		if !x.plus.HasForm {
+			gp = strings.TrimSuffix(gp, "\r\n")
+		}
+	}
+	if x.g.HasSearch && x.g.Search == "" && x.search == "" && x.g.Type != "7" {
+		req.Notef("the URL's empty search field is not sent (Gopher+ §2.4; UMN gopherd reads it as the Gopher+ command)")
+	}
+	var secret map[int]bool
+	return x.fetch(ctx, req, masked, x.line(gp), secret)
+}
+
+// fetch sends request and reads the reply as x's item.
+func (x *exchange) fetch(ctx context.Context, req *access.Request, masked string, request []byte, secret map[int]bool) (*access.Resource, error) {
+	conn, br, err := x.send(ctx, req, request, secret)
+	if err != nil {
+		return nil, err
+	}
+	res, err := x.read(conn, br, req, masked, string(request))
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if res.Body == nil {
+		conn.Close()
+	}
+	return res, nil
+}
+
+// read reads the reply on conn (through br) to x's request.
+func (x *exchange) read(conn net.Conn, br *bufio.Reader, req *access.Request, masked, request string) (*access.Resource, error) {
+	command := strings.TrimRight(strings.SplitN(request, "\n", 2)[0], "\r")
+	if x.plus != nil {
+		hdr, ok, err := peekLine(br, 64)
+		if err != nil && len(hdr) == 0 {
+			return nil, x.replyErr(err, masked, "no reply")
+		}
+		if h, herr := ParseReplyHeader(strings.TrimRight(string(hdr), "\r\n")); ok && herr == nil {
+			br.Discard(len(hdr))
+			req.Received(strings.TrimRight(string(hdr), "\r\n"))
+			return x.readPlus(conn, br, req, masked, command, h)
+		}
+		if x.plus.Command != '+' {
+			if it, isErr := errorReply(br, req.MaxLine()); isErr {
+				return nil, &access.ServerError{URL: masked, Command: command, Code: "3", Text: it.Display}
+			}
+			return nil, &access.ProtocolError{URL: masked, Msg: "the reply to a Gopher+ attribute request (" + string(x.plus.Command) + ") has no Gopher+ header (+N, +-1, +-2): the server does not speak Gopher+"}
+		}
+		req.Notef("the reply has no Gopher+ header: read as Gopher0 (RFC 1436)")
+	}
+	if it, isErr := errorReply(br, req.MaxLine()); isErr {
+		req.Received(menuText(it))
+		return nil, &access.ServerError{URL: masked, Command: command, Code: "3", Text: it.Display}
+	}
+	switch x.g.Type {
+	case "1", "7":
+		return x.menu(bufio.NewReader(bounded(br, req, 0)), req, masked)
+	case "0":
+		return &access.Resource{Body: req.Limit(&closer{NewTextReader(br), conn}), MediaType: "text/plain", Size: -1}, nil
+	}
+	return &access.Resource{Body: req.Limit(&closer{br, conn}), MediaType: x.mediaType(""), Size: -1}, nil
+}
+
+// readPlus reads a Gopher+ reply whose header is h.
+func (x *exchange) readPlus(conn net.Conn, br *bufio.Reader, req *access.Request, masked, command string, h ReplyHeader) (*access.Resource, error) {
+	body := dataReader(br, h)
+	if !h.OK {
+		return nil, x.plusError(body, req, masked, command)
+	}
+	switch x.plus.Command {
+	case '!', '$':
+		attrs, err := readAttributes(body, req, masked)
+		if err != nil {
+			return nil, err
+		}
+		l := &access.Listing{}
+		for _, a := range attrs {
+			l.Entries = append(l.Entries, a.Entry())
+		}
+		return &access.Resource{Listing: l, Size: -1}, nil
+	}
+	view := strings.ToLower(x.plus.View)
+	if (x.g.Type == "1" || x.g.Type == "7") && (view == "" || view == "application/gopher-menu" || view == "application/gopher+-menu") {
+		if view == "application/gopher+-menu" {
+			attrs, err := readAttributes(body, req, masked)
+			if err != nil {
+				return nil, err
+			}
+			l := &access.Listing{}
+			for _, a := range attrs {
+				l.Entries = append(l.Entries, a.Entry())
+			}
+			return &access.Resource{Listing: l, Size: -1}, nil
+		}
+		return x.menu(bufio.NewReader(bounded(body, req, 0)), req, masked)
+	}
+	res := &access.Resource{Body: req.Limit(&closer{body, conn}), MediaType: x.mediaType(x.plus.View), Size: -1}
+	if h.Length >= 0 {
+		res.Size = h.Length
+	}
+	return res, nil
+}
+
+// plusError reads a Gopher+ error reply's data (§2.3): the first line's
+// first token is the error code, the administrator's address follows;
+// the lines after it are the message.
+func (x *exchange) plusError(body io.Reader, req *access.Request, masked, command string) error {
+	br := bufio.NewReader(io.LimitReader(body, int64(req.MaxLine())*16))
+	var lines []string
+	for len(lines) < 16 {
+		l, err := access.ReadLine(br, req.MaxLine())
+		if err == nil || errors.Is(err, io.ErrUnexpectedEOF) {
+			req.Received(l)
+			lines = append(lines, l)
+		}
+		if err != nil {
+			break
+		}
+	}
+	se := &access.ServerError{URL: masked, Command: command, Code: "-"}
+	if len(lines) == 0 {
+		se.Text = "(an error reply with no text)"
+		return se
+	}
+	code, admin, _ := strings.Cut(strings.TrimSpace(lines[0]), " ")
+	se.Code = code
+	msg := strings.TrimSpace(strings.Join(lines[1:], " "))
+	if code == "3" {
+		if it, err := ParseMenuLine(admin); err == nil {
+			if to, err := it.URL(); err == nil && to != "" {
+				return &access.Redirect{Location: to, Code: "Gopher+ error 3 (item has moved)"}
+			}
+		}
+	}
+	switch {
+	case msg != "" && admin != "":
+		se.Text = msg + " (administrator: " + strings.TrimSpace(admin) + ")"
+	case msg != "":
+		se.Text = msg
+	default:
+		se.Text = strings.TrimSpace(admin)
+	}
+	return se
+}
+
+// MaxAttributes bounds the octets of an attribute reply when
+// Options.MaxSize does not: attributes are a compact list (Gopher+
+// §2.5), and every line of them is held in memory.
+const MaxAttributes = 16 << 20
+
+// bounded returns r limited to Options.MaxSize octets, or to def when
+// MaxSize is 0 and def is not; past it a read fails with
+// access.ErrTooLarge.
+func bounded(r io.Reader, req *access.Request, def int64) io.Reader {
+	if req.Options.MaxSize <= 0 && def > 0 {
+		o := *req.Options
+		o.MaxSize = def
+		return (&access.Request{Options: &o}).Limit(io.NopCloser(r))
+	}
+	return req.Limit(io.NopCloser(r))
+}
+
+// menu reads a menu's lines into a listing, up to a "." line or the
+// close, at most MaxEntries entries (more: Truncated, noted in the
+// dialogue); each line at most MaxLine octets, the whole at most MaxSize.
+func (x *exchange) menu(br *bufio.Reader, req *access.Request, masked string) (*access.Resource, error) {
+	l := &access.Listing{}
+	var prev string
+	for n := 1; ; n++ {
+		line, err := access.ReadLine(br, req.MaxLine())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, x.replyErr(err, masked, "menu line "+strconv.Itoa(n))
+		}
+		if line == "." {
+			break
+		}
+		if len(l.Entries) == req.MaxEntries() {
+			l.Truncated = true
+			req.Notef("menu truncated at %d entries (MaxEntries)", req.MaxEntries())
+			break
+		}
+		it, perr := ParseMenuLine(line)
+		if perr != nil {
+			me := perr.(*MenuError)
+			me.Line = n
+			return nil, &access.ProtocolError{URL: masked, Msg: me.Error()}
+		}
+		e := it.Entry()
+		if it.Type == '+' && prev != "" {
+			e.Type = prev // "+": a redundant server of the item before
+		}
+		prev = e.Type
+		l.Entries = append(l.Entries, e)
+		if err != nil {
+			break
+		}
+	}
+	return &access.Resource{Listing: l, Size: -1}, nil
+}
+
+// readAttributes reads the attribute blocks in body: at most
+// MaxEntries lines, each at most MaxLine octets, the whole at most
+// MaxSize (MaxAttributes when MaxSize is 0).
+func readAttributes(body io.Reader, req *access.Request, masked string) ([]Attributes, error) {
+	br := bufio.NewReader(bounded(body, req, MaxAttributes))
+	var lines []string
+	for {
+		line, err := access.ReadLine(br, req.MaxLine())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			var pe *access.ProtocolError
+			if errors.As(err, &pe) {
+				pe.URL = masked
+				pe.Msg = "attribute line " + strconv.Itoa(len(lines)+1) + ": " + pe.Msg
+			}
+			return nil, err
+		}
+		if line == "." && err == nil {
+			break
+		}
+		if len(lines) == req.MaxEntries() {
+			return nil, &access.ProtocolError{URL: masked, Msg: "the attribute reply has more than " + strconv.Itoa(req.MaxEntries()) + " lines (MaxEntries); cut off"}
+		}
+		lines = append(lines, line)
+		if err != nil {
+			break
+		}
+	}
+	attrs, err := ParseAttributes(lines, 0)
+	if err != nil {
+		return nil, &access.ProtocolError{URL: masked, Msg: err.Error()}
+	}
+	return attrs, nil
+}
+
+// Entry returns a's item as a listing entry, with its size (the first
+// view's) and modification date, and the typed attributes under parts:
+// "views", "admin", "abstract", "ask", and "blocks" (every block's text
+// by name).
+func (a *Attributes) Entry() access.Entry {
+	e := a.Info.Entry()
+	if a.Admin != nil {
+		e.Modified = a.Admin.ModDate
+		ad := map[string]any{"admin": a.Admin.Admin, "email": a.Admin.Email, "mod_date": a.Admin.ModDateText}
+		e.Parts["admin"] = ad
+	}
+	if len(a.Views) > 0 {
+		e.Size = a.Views[0].Size
+		var vs []map[string]any
+		for _, v := range a.Views {
+			vs = append(vs, map[string]any{"name": v.Name(), "size": v.Size})
+		}
+		e.Parts["views"] = vs
+	}
+	if a.Abstract != "" {
+		e.Parts["abstract"] = a.Abstract
+	}
+	if a.Ask != nil {
+		var fs []map[string]any
+		for _, f := range a.Ask {
+			m := map[string]any{"kind": f.Kind, "prompt": f.Prompt}
+			if f.Default != "" {
+				m["default"] = f.Default
+			}
+			if f.Choices != nil {
+				m["choices"] = f.Choices
+			}
+			fs = append(fs, m)
+		}
+		e.Parts["ask"] = fs
+	}
+	blocks := map[string]any{}
+	for _, b := range a.Blocks {
+		t := b.Value
+		if len(b.Lines) > 0 {
+			if t != "" {
+				t += "\n"
+			}
+			t += b.Text()
+		}
+		blocks[b.Name] = t
+	}
+	e.Parts["blocks"] = blocks
+	return e
+}
+
+// fillForm carries out an ASK form (RFC 1738 §3.4.5, Gopher+ §2.8).
+func (c client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *access.Request) (*access.Resource, error) {
+	masked := access.Masked(u)
+	attrs, err := x.attributes(ctx, req, masked, "!+ASK")
+	if err != nil {
+		return nil, err
+	}
+	var fields []Field
+	for _, a := range attrs {
+		if a.Ask != nil {
+			fields = a.Ask
+			break
+		}
+	}
+	if fields == nil {
+		return nil, &access.ProtocolError{URL: masked, Msg: "the item is an ASK item (\"?\") but its attributes hold no +ASK block"}
+	}
+	answers, err := FillForm(fields, req.Options.Answers, req.Options.Ask)
+	if err != nil {
+		// An answer that cannot be sent is refused here, before the
+		// form is submitted (exit 4), as a URL's CR or LF is.
+		var pe *access.PolicyError
+		var ae *AskError
+		switch {
+		case errors.As(err, &pe):
+			pe.URL = masked
+		case errors.As(err, &ae):
+			return nil, &access.PolicyError{URL: masked, Rule: ae.Rule, Reason: ae.Message}
+		}
+		return nil, err
+	}
+	form := &Plus{Command: '+', HasForm: true, Form: answers}
+	if v := req.Options.View; v != "" {
+		form.View, form.Language, _ = strings.Cut(v, " ")
+	}
+	// Which lines of the request are secret (AskP answers): the request
+	// line is 0, "+-1" 1, the answers from 2.
+	secret := map[int]bool{}
+	i := 2
+	for _, f := range fields {
+		switch f.Kind {
+		case "Note":
+			continue
+		case "AskP":
+			secret[i] = true
+		case "AskL":
+			n, _ := strconv.Atoi(answers[i-2])
+			i += n
+		}
+		i++
+	}
+	x.plus = form
+	filled := *x.g
+	filled.HasSearch, filled.HasPlus, filled.Plus = true, true, form.String()
+	if filled.Search == "" && x.search != "" {
+		filled.Search = x.search
+	}
+	res, err := x.fetch(ctx, req, masked, x.line(form.String()), secret)
+	if err != nil {
+		return nil, err
+	}
+	if s, berr := filled.Build(); berr == nil {
+		if fu, perr := locator.Parse(s); perr == nil {
+			res.URL = fu
+		}
+	}
+	return res, nil
+}
+
+// attributes sends "selector TAB cmd" and reads the attribute reply.
+func (x *exchange) attributes(ctx context.Context, req *access.Request, masked, cmd string) ([]Attributes, error) {
+	conn, br, err := x.send(ctx, req, x.line(cmd), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	hdr, ok, err := peekLine(br, 64)
+	if err != nil && len(hdr) == 0 {
+		return nil, x.replyErr(err, masked, "no reply")
+	}
+	h, herr := ParseReplyHeader(strings.TrimRight(string(hdr), "\r\n"))
+	if !ok || herr != nil {
+		if it, isErr := errorReply(br, req.MaxLine()); isErr {
+			return nil, &access.ServerError{URL: masked, Command: strings.TrimRight(string(x.line(cmd)), "\r\n"), Code: "3", Text: it.Display}
+		}
+		return nil, &access.ProtocolError{URL: masked, Msg: "the reply to the attribute request has no Gopher+ header (+N, +-1, +-2): the server does not speak Gopher+"}
+	}
+	br.Discard(len(hdr))
+	req.Received(strings.TrimRight(string(hdr), "\r\n"))
+	body := dataReader(br, h)
+	if !h.OK {
+		return nil, x.plusError(body, req, masked, strings.TrimRight(string(x.line(cmd)), "\r\n"))
+	}
+	return readAttributes(body, req, masked)
+}
+
+// Views returns the views the server offers of the item u names, from
+// its +VIEWS attribute (Gopher+ §2.6): the request "selector TAB !".
+func (client) Views(ctx context.Context, u *locator.URL, req *access.Request) ([]access.View, error) {
+	x, err := newExchange(u, req)
+	if err != nil {
+		return nil, err
+	}
+	attrs, err := x.attributes(ctx, req, access.Masked(u), "!")
+	if err != nil {
+		return nil, err
+	}
+	if len(attrs) == 0 {
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the attribute reply describes no item (no +INFO block)"}
+	}
+	views := []access.View{}
+	for _, v := range attrs[0].Views {
+		views = append(views, access.View{Name: v.Name(), Type: v.Type, Language: v.Language, Size: v.Size})
+	}
+	return views, nil
+}
+
+// replyErr names where a reply ended or failed.
+func (x *exchange) replyErr(err error, masked, where string) error {
+	var pe *access.ProtocolError
+	if errors.As(err, &pe) {
+		pe.URL = masked
+		pe.Msg = where + ": " + pe.Msg
+		return pe
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &access.ProtocolError{URL: masked, Msg: where + ": the server closed the connection"}
+	}
+	return err
+}
+
+// mediaType guesses the media type of the item: the Gopher+ view asked
+// for, else the item type's, else the selector's extension.
+func (x *exchange) mediaType(view string) string {
+	if view != "" {
+		return strings.ToLower(view)
+	}
+	switch x.g.Type {
+	case "0":
+		return "text/plain"
+	case "h":
+		return "text/html"
+	case "g":
+		return "image/gif"
+	case "4":
+		return "application/mac-binhex40"
+	case "6":
+		return "text/x-uuencode"
+	}
+	if t := mime.TypeByExtension(path.Ext(x.g.Selector)); t != "" {
+		return t
+	}
+	if x.g.Type == "9" || x.g.Type == "5" {
+		return "application/octet-stream"
+	}
+	return ""
+}
+
+// menuText writes it back as a menu line, for the dialogue.
+func menuText(it Item) string {
+	s := string(it.Type) + it.Display + "\t" + it.Selector + "\t" + it.Host + "\t" + it.Port
+	if it.HasPlus {
+		s += "\t" + it.Plus
+	}
+	return s
+}
+
+// peekLine returns the first line waiting in br, its line end included,
+// without consuming it; ok is false when no LF comes within max octets
+// (or before the stream ends, when the line returned is what there was).
+func peekLine(br *bufio.Reader, max int) (line []byte, ok bool, err error) {
+	for n := 1; ; n++ {
+		b, err := br.Peek(n)
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			return b[:i+1], true, nil
+		}
+		if err != nil {
+			return b, false, err
+		}
+		if n >= max {
+			return b, false, nil
+		}
+		if nb := br.Buffered(); nb > n {
+			n = min(nb, max) - 1
+		}
+	}
+}
+
+// errorReply reports whether the reply waiting in br is one error line
+// and nothing else (a "." line at most): an item of type 3 (RFC 1436
+// §3.8), or UMN gopherd's Gopher0 error, a line whose host is
+// "error.host" (captures in shared/peers/umn-gopherd). It consumes the
+// reply when it is one.
+func errorReply(br *bufio.Reader, max int) (Item, bool) {
+	first, ok, _ := peekLine(br, min(max+2, br.Size()))
+	if len(first) == 0 {
+		return Item{}, false
+	}
+	it, err := ParseMenuLine(strings.TrimRight(string(first), "\r\n"))
+	if err != nil || !(it.Type == '3' || it.Host == "error.host") {
+		return Item{}, false
+	}
+	if !ok {
+		// The whole reply is this one line, without its line end.
+		br.Discard(len(first))
+		return it, true
+	}
+	rest, _ := br.Peek(min(len(first)+8, br.Size()))
+	tail := string(rest[len(first):])
+	switch {
+	case tail == "", tail == ".\r\n", tail == ".\n", tail == ".":
+		br.Discard(len(rest))
+		return it, true
+	}
+	return Item{}, false
+}
+
+// closer gives a reader the connection's Close.
+type closer struct {
+	io.Reader
+	c io.Closer
+}
+
+func (c *closer) Close() error { return c.c.Close() }

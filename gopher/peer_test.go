@@ -1,0 +1,542 @@
+package gopher_test
+
+// Integration tests against real Gopher servers on 127.0.0.1, started by
+// the tests (DESIGN.md "Test peers"): UMN gopherd 3.0.5 built from
+// shared/peers/umn-gopherd (Gopher+, ASK forms, --1 errors), pygopherd
+// (Gopher+ with "+-2" replies and no "." after menus) and gophernicus
+// (plain Gopher), both from Debian (shared/peers/debian.md §3).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator/access"
+	_ "github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// get follows s with opts (a dialogue log added) and returns the
+// resource, its body read whole, and the dialogue.
+func get(t *testing.T, s string, opts access.Options) (*access.Resource, []byte, string, error) {
+	t.Helper()
+	var log bytes.Buffer
+	opts.Dialogue = &log
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = 20 * time.Second
+	}
+	res, err := access.Get(context.Background(), loctest.MustParse(t, s), opts)
+	if err != nil {
+		return nil, nil, log.String(), err
+	}
+	var body []byte
+	if res.Body != nil {
+		body, err = io.ReadAll(res.Body)
+		res.Close()
+	}
+	return res, body, log.String(), err
+}
+
+func mustGet(t *testing.T, s string, opts access.Options) (*access.Resource, []byte, string) {
+	t.Helper()
+	res, body, log, err := get(t, s, opts)
+	if err != nil {
+		t.Fatalf("get %s: %v\n%s", s, err, log)
+	}
+	return res, body, log
+}
+
+// urls lists a listing's entries as "type name url".
+func urls(l *access.Listing) []string {
+	var s []string
+	for _, e := range l.Entries {
+		s = append(s, e.Type+" "+e.Name+" "+e.URL)
+	}
+	return s
+}
+
+// openTree makes dir and its parent readable and searchable by every
+// user: the servers run as nobody (t.TempDir is 0700).
+func openTree(t *testing.T, dir string) {
+	t.Helper()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil {
+			mode := fi.Mode().Perm() | 0o444
+			if fi.IsDir() || fi.Mode().Perm()&0o100 != 0 {
+				mode |= 0o111
+			}
+			os.Chmod(p, mode)
+		}
+		return nil
+	})
+}
+
+func write(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readyMenu accepts a server that answers the empty selector with a
+// line.
+func readyMenu(c net.Conn) error {
+	if _, err := c.Write([]byte("\r\n")); err != nil {
+		return err
+	}
+	_, err := bufio.NewReader(c).ReadString('\n')
+	return err
+}
+
+// ---- UMN gopherd ----
+
+// buildUMN builds UMN gopherd with shared/peers/umn-gopherd/build.sh
+// into the user's cache (a directory named by a hash of the recipe), or
+// skips the test when its prerequisites are missing (exit 2).
+func buildUMN(t *testing.T) string {
+	t.Helper()
+	src := loctest.SharedPath(t, "peers", "umn-gopherd")
+	h := sha256.New()
+	files, _ := filepath.Glob(filepath.Join(src, "patches", "*"))
+	sort.Strings(files)
+	for _, f := range append([]string{filepath.Join(src, "build.sh"), filepath.Join(src, "src.tar.gz")}, files...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatalf("umn-gopherd recipe: %v", err)
+		}
+		h.Write(b)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("peer: no user cache directory to build UMN gopherd in: %v", err)
+	}
+	dir := filepath.Join(cache, "locator-peers", "umn-gopherd-"+hex.EncodeToString(h.Sum(nil))[:12])
+	out, err := exec.Command("sh", filepath.Join(src, "build.sh"), dir).CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 2 {
+		t.Skipf("peer: %s", strings.TrimSpace(string(out)))
+	}
+	if err != nil {
+		t.Fatalf("build UMN gopherd: %v\n%s", err, out)
+	}
+	return dir
+}
+
+const askForm = "Note: Please fill in this test form\nAsk: Your name:\tGopher User\nAskP: Secret word:\nSelect: Subscribe?:1\nChoose: Colour:\tred\tgreen\tblue\nAskL: Comments:\n"
+
+// startUMN serves a data tree like captures/mkdata.sh's (the binary
+// file deterministic) with gopherd in standalone mode (patch 01's
+// GOPHERD_BIND_ADDR), as nobody when the test runs as root.
+func startUMN(t *testing.T) (*peer.Server, []byte) {
+	dir := buildUMN(t)
+	data := t.TempDir()
+	write(t, filepath.Join(data, "hello.txt"), "Hello from UMN gopherd.\nSecond line.\n", 0o644)
+	write(t, filepath.Join(data, "subdir", "inner.txt"), "Inside the subdirectory.\n", 0o644)
+	blob := make([]byte, 256)
+	for i := range blob {
+		blob[i] = byte(i*7 + 3)
+	}
+	write(t, filepath.Join(data, "blob.dat"), string(blob), 0o644)
+	write(t, filepath.Join(data, "notes"), "Notes file without extension.\n", 0o644)
+	write(t, filepath.Join(data, "notes.abstract"), "An abstract for the notes item\nsecond abstract line\n", 0o644)
+	write(t, filepath.Join(data, "form.ask"), askForm, 0o644)
+	write(t, filepath.Join(data, "form"), "#!/bin/sh\necho \"ASK script output\"\nn=0\nwhile IFS= read -r line; do n=$((n+1)); echo \"line $n: [$line]\"; done\necho \"total lines: $n\"\n", 0o755)
+	write(t, filepath.Join(data, "gen.dat"), "#!/bin/sh\nprintf \"generated binary-ish output\\r\\n.\\r\\nafter a lone dot\\r\\n\"\n", 0o755)
+	openTree(t, data)
+	s := peer.Start(t, peer.Spec{
+		Name:    "umn-gopherd",
+		Program: filepath.Join(dir, "bin", "gopherd"),
+		Env:     []string{"GOPHERD_BIND_ADDR=127.0.0.1"},
+		Args: func(port int) ([]string, error) {
+			args := []string{"-D", "-c", "-C", "-o", filepath.Join(dir, "etc", "gopherd", "gopherd.conf")}
+			if os.Geteuid() == 0 {
+				args = append(args, "-u", "nobody")
+			}
+			return append(args, data, strconv.Itoa(port)), nil
+		},
+		Ready: readyMenu,
+	})
+	return s, blob
+}
+
+func TestUMNGopherd(t *testing.T) {
+	s, blob := startUMN(t)
+	base := "gopher://" + s.Addr + "/"
+	at := func(sel string) string { return strings.ReplaceAll(sel, "ADDR", s.Addr) }
+
+	t.Run("menu", func(t *testing.T) {
+		// RFC 1436 §3.8; every line has UMN's fifth field, "?" for the form.
+		want := []string{
+			"file blob gopher://ADDR/99/blob.dat", "file form gopher://ADDR/00/form%09%09?", "file gen gopher://ADDR/99/gen.dat",
+			"file hello gopher://ADDR/00/hello.txt", "file notes gopher://ADDR/00/notes", "directory subdir gopher://ADDR/11/subdir",
+		}
+		for i := range want {
+			want[i] = at(want[i])
+		}
+		for _, u := range []string{base, base + "1%09%09+"} {
+			res, _, log := mustGet(t, u, access.Options{})
+			if got := urls(res.Listing); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %q, want %q\n%s", u, got, want, log)
+			}
+			if p := res.Listing.Entries[1].Parts["plus"]; p != "?" {
+				t.Errorf("form's Gopher+ flag %v", p)
+			}
+		}
+	})
+
+	t.Run("text", func(t *testing.T) {
+		const want = "Hello from UMN gopherd.\nSecond line.\n"
+		// Gopher0: "." appended, no CRLF conversion (quirk 2).
+		res, body, _ := mustGet(t, base+"00/hello.txt", access.Options{})
+		if string(body) != want || res.MediaType != "text/plain" {
+			t.Errorf("Gopher0 text %q %q", body, res.MediaType)
+		}
+		// Gopher+ "+37": exactly 37 octets; the "." UMN sends after them is not data.
+		res, body, log := mustGet(t, base+"00/hello.txt%09%09+", access.Options{})
+		if string(body) != want || res.Size != 37 {
+			t.Errorf("Gopher+ text %q size %d", body, res.Size)
+		}
+		if !strings.Contains(log, "> 0/hello.txt\\x09+\n< +37\n") {
+			t.Errorf("request line without the empty search (Gopher+ §2.4):\n%s", log)
+		}
+		// The same view named (RFC 1738 §3.4.8).
+		_, body, _ = mustGet(t, base+"00/hello.txt%09%09+Text/plain", access.Options{})
+		if string(body) != want {
+			t.Errorf("view Text/plain %q", body)
+		}
+	})
+
+	t.Run("binary", func(t *testing.T) {
+		res, body, _ := mustGet(t, base+"99/blob.dat%09%09+", access.Options{})
+		if !bytes.Equal(body, blob) || res.Size != 256 {
+			t.Errorf("+256 binary: %d octets, size %d", len(body), res.Size)
+		}
+		_, body, _ = mustGet(t, base+"99/blob.dat", access.Options{})
+		if !bytes.Equal(body, blob) {
+			t.Errorf("Gopher0 binary: %d octets", len(body))
+		}
+		// "+-2": to the close, a "." line inside is data (quirk 3).
+		res, body, _ = mustGet(t, base+"99/gen.dat%09%09+", access.Options{})
+		if string(body) != "generated binary-ish output\r\n.\r\nafter a lone dot\r\n" || res.Size != -1 {
+			t.Errorf("+-2 %q size %d", body, res.Size)
+		}
+	})
+
+	t.Run("attributes", func(t *testing.T) {
+		// "$": every item's attributes (Gopher+ §2.7).
+		res, _, _ := mustGet(t, base+"1%09%09$", access.Options{})
+		l := res.Listing
+		if len(l.Entries) != 6 {
+			t.Fatalf("$: %d entries, want 6", len(l.Entries))
+		}
+		notes := l.Entries[4]
+		if notes.Name != "notes" || notes.Parts["abstract"] != "An abstract for the notes item\nsecond abstract line" || notes.Modified.IsZero() {
+			t.Errorf("notes: %+v", notes)
+		}
+		form := l.Entries[1]
+		if ask, _ := form.Parts["ask"].([]map[string]any); len(ask) != 6 || ask[4]["prompt"] != "Colour:" {
+			t.Errorf("form's +ASK: %+v", form.Parts["ask"])
+		}
+		// "!": one item's.
+		res, _, _ = mustGet(t, base+"00/hello.txt%09%09!", access.Options{})
+		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != at("gopher://ADDR/00/hello.txt") {
+			t.Errorf("!: %q", urls(res.Listing))
+		}
+		adm, _ := res.Listing.Entries[0].Parts["admin"].(map[string]any)
+		if adm["email"] != "admin@example.invalid" {
+			t.Errorf("+ADMIN: %+v", adm)
+		}
+	})
+
+	t.Run("views", func(t *testing.T) {
+		v, err := access.Views(context.Background(), loctest.MustParse(t, base+"11/subdir"), access.Options{})
+		want := []access.View{
+			{Name: "application/gopher-menu En_US", Type: "application/gopher-menu", Language: "En_US", Size: 4000},
+			{Name: "application/gopher+-menu En_US", Type: "application/gopher+-menu", Language: "En_US", Size: 4000},
+			{Name: "text/html En_US", Type: "text/html", Language: "En_US", Size: 4000},
+		}
+		if err != nil || !reflect.DeepEqual(v, want) {
+			t.Errorf("views %+v, %v", v, err)
+		}
+		res, body, log := mustGet(t, base+"11/subdir", access.Options{View: "text/html En_US"})
+		if res.MediaType != "text/html" || !bytes.Contains(body, []byte(at(`<A HREF="gopher://ADDR/00/subdir/inner.txt">inner</A>`))) {
+			t.Errorf("text/html view %q %q\n%s", res.MediaType, body, log)
+		}
+		res, _, _ = mustGet(t, base+"11/subdir", access.Options{View: "application/gopher+-menu"})
+		if got := urls(res.Listing); len(got) != 1 || got[0] != at("file inner gopher://ADDR/00/subdir/inner.txt") {
+			t.Errorf("gopher+-menu view %q", got)
+		}
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		// Gopher0: one type-0 line to error.host (quirk 6) is the whole answer.
+		_, _, _, err := get(t, base+"00/nonexistent", access.Options{})
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != "3" || se.Text != "'/nonexistent' does not exist!!" {
+			t.Errorf("Gopher0 missing item: %v", err)
+		}
+		// Gopher+ "--1": code 1 and the administrator.
+		_, _, _, err = get(t, base+"00/nonexistent%09%09+", access.Options{})
+		if !errors.As(err, &se) || se.Code != "1" || se.Text != "'/nonexistent' does not exist!! (administrator: Test Admin <admin@example.invalid>)" || access.Classify(err) != access.Absent {
+			t.Errorf("Gopher+ missing item: %v", err)
+		}
+		_, _, _, err = get(t, base+"00/nonexistent%09%09!", access.Options{})
+		if !errors.As(err, &se) || se.Code != "1" || !strings.HasPrefix(se.Text, "Cannot find item information for that item") {
+			t.Errorf("missing item's attributes: %v", err)
+		}
+	})
+
+	t.Run("ask", func(t *testing.T) {
+		// RFC 1738 §3.4.5: fetch +ASK, fill it, send "selector TAB + TAB 1" and a "+-1" block (§3.4.9).
+		answers := map[string]string{"Your name": "Alice", "Secret word": "sesame", "Subscribe?": "yes", "Colour": "green", "Comments": "first comment line\nsecond comment line"}
+		res, body, log := mustGet(t, base+"00/form%09%09?", access.Options{Answers: answers})
+		const echo = "ASK script output\nline 1: [Alice]\nline 2: [sesame]\nline 3: [1]\nline 4: [green]\nline 5: [2]\nline 6: [first comment line]\nline 7: [second comment line]\ntotal lines: 7\n"
+		if string(body) != echo {
+			t.Errorf("script's reply %q, want %q\n%s", body, echo, log)
+		}
+		const filled = "00/form%09%09+%091%0D%0A+-1%0D%0AAlice%0D%0Asesame%0D%0A1%0D%0Agreen%0D%0A2%0D%0Afirst%20comment%20line%0D%0Asecond%20comment%20line%0D%0A.%0D%0A"
+		if res.URL == nil || res.URL.String() != base+filled {
+			t.Errorf("filled form's URL %v, want %s", res.URL, base+filled)
+		}
+		if strings.Contains(log, "sesame") || !strings.Contains(log, "> 0/form\\x09+\\x091\n> +-1\n> Alice\n> ****\n> 1\n> green\n> 2\n") {
+			t.Errorf("dialogue (AskP answer masked):\n%s", log)
+		}
+		// The URL that holds the filled form gives the same reply (§3.4.9).
+		_, body, _ = mustGet(t, base+filled, access.Options{})
+		if string(body) != echo {
+			t.Errorf("filled URL's reply %q", body)
+		}
+		// Asked in turn, the defaults offered.
+		var asked []string
+		_, body, _ = mustGet(t, base+"00/form%09%09?", access.Options{Ask: func(q access.Question) (string, error) {
+			asked = append(asked, q.Kind+":"+q.Default)
+			switch q.Kind {
+			case "Choose":
+				return q.Choices[2], nil
+			case "AskL":
+				return "", nil
+			case "AskP":
+				return "pw", nil
+			}
+			return q.Default, nil
+		}})
+		if want := []string{"Note:", "Ask:Gopher User", "AskP:", "Select:yes", "Choose:", "AskL:"}; !reflect.DeepEqual(asked, want) {
+			t.Errorf("asked %q, want %q", asked, want)
+		}
+		if want := "ASK script output\nline 1: [Gopher User]\nline 2: [pw]\nline 3: [1]\nline 4: [blue]\nline 5: [0]\ntotal lines: 5\n"; string(body) != want {
+			t.Errorf("asked form's reply %q, want %q", body, want)
+		}
+		// An answer that is none of the choices: refused, nothing submitted.
+		_, _, log, err := get(t, base+"00/form%09%09?", access.Options{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
+		var pe *access.PolicyError
+		if !errors.As(err, &pe) || pe.Rule != "Gopher+ §2.8" || strings.Contains(log, "+\\x091") {
+			t.Errorf("bad choice: %v\n%s", err, log)
+		}
+		// Nobody to answer the password: refused, nothing submitted.
+		_, _, log, err = get(t, base+"00/form%09%09?", access.Options{})
+		if access.Classify(err) != access.Refused || strings.Contains(log, "+\\x091") {
+			t.Errorf("unanswered form: %v\n%s", err, log)
+		}
+	})
+}
+
+// ---- pygopherd ----
+
+// startPygopherd runs pygopherd with the packaged configuration changed
+// as shared/peers/debian.md §3 does.
+func startPygopherd(t *testing.T, root string) *peer.Server {
+	peer.Require(t, "/usr/sbin/pygopherd")
+	conf, err := os.ReadFile("/etc/pygopherd/pygopherd.conf")
+	if err != nil {
+		t.Skipf("peer: pygopherd's configuration is missing: %v", err)
+	}
+	dir := t.TempDir()
+	openTree(t, root)
+	return peer.Start(t, peer.Spec{
+		Name:    "pygopherd",
+		Program: "/usr/sbin/pygopherd",
+		Args: func(port int) ([]string, error) {
+			c := string(conf)
+			for _, r := range [][2]string{
+				{"\nport = 70\n", "\nport = " + strconv.Itoa(port) + "\n"},
+				{"\nusechroot = yes\n", "\nusechroot = no\n"},
+				{"\nroot = /var/gopher\n", "\nroot = " + root + "\n"},
+				{"\npidfile = /var/run/pygopherd/pygopherd.pid\n", "\npidfile = " + filepath.Join(dir, "pygopherd.pid") + "\n"},
+				{"\nlogmethod = syslog\n", "\nlogmethod = file\n"},
+				{"\n# servername = gopher.example.com\n", "\nservername = 127.0.0.1\n"},
+				{"\n# interface = gopher.example.com\n", "\ninterface = 127.0.0.1\n"},
+				{"\n#setuid = gopher\n", "\nsetuid = nobody\n"},
+				{"\n#setgid = gopher\n", "\nsetgid = nogroup\n"},
+			} {
+				if !strings.Contains(c, r[0]) {
+					return nil, fmt.Errorf("pygopherd.conf has no line %q", strings.TrimSpace(r[0]))
+				}
+				c = strings.Replace(c, r[0], r[1], 1)
+			}
+			if os.Geteuid() != 0 {
+				c = strings.Replace(c, "\nsetuid = nobody\n", "\n", 1)
+				c = strings.Replace(c, "\nsetgid = nogroup\n", "\n", 1)
+			}
+			f := filepath.Join(dir, "pygopherd.conf")
+			return []string{f}, os.WriteFile(f, []byte(c), 0o644)
+		},
+		Ready: readyMenu,
+	})
+}
+
+func TestPygopherd(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "hello.txt"), "Hello from gopher\n", 0o644)
+	write(t, filepath.Join(root, "hello.txt.abstract"), "This is an abstract for hello\n", 0o644)
+	write(t, filepath.Join(root, "docs", "inner.txt"), "inner\n", 0o644)
+	write(t, filepath.Join(root, "docs", "dots.txt"), "inner\n.\n..dots\n", 0o644)
+	s := startPygopherd(t, root)
+	base := "gopher://" + s.Addr + "/"
+	at := func(x string) string { return strings.ReplaceAll(x, "ADDR", s.Addr) }
+
+	// No "." after the menu: the close ends it; the abstract is an "i" line.
+	want := []string{at("directory docs gopher://ADDR/1/docs"), at("file hello gopher://ADDR/0/hello.txt"), "info This is an abstract for hello "}
+	for _, u := range []string{base, base + "1%09%09+"} {
+		res, _, log := mustGet(t, u, access.Options{})
+		if got := urls(res.Listing); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, want %q\n%s", u, got, want, log)
+		}
+	}
+	res, body, _ := mustGet(t, base+"0/hello.txt%09%09+", access.Options{})
+	if string(body) != "Hello from gopher\n" || res.Size != 18 {
+		t.Errorf("+18 text %q size %d", body, res.Size)
+	}
+	res, _, _ = mustGet(t, base+"0/hello.txt%09%09!", access.Options{})
+	e := res.Listing.Entries[0]
+	if e.Parts["abstract"] != "This is an abstract for hello" || e.Size != 0 || e.Modified.IsZero() {
+		t.Errorf("! attributes %+v", e)
+	}
+	v, err := access.Views(context.Background(), loctest.MustParse(t, base+"0/hello.txt"), access.Options{})
+	if err != nil || !reflect.DeepEqual(v, []access.View{{Name: "text/plain", Type: "text/plain", Size: 0}}) {
+		t.Errorf("views %+v %v", v, err)
+	}
+	res, _, _ = mustGet(t, base+"1/docs%09%09$", access.Options{})
+	if got := urls(res.Listing); !reflect.DeepEqual(got, []string{at("file dots gopher://ADDR/0/docs/dots.txt"), at("file inner gopher://ADDR/0/docs/inner.txt")}) {
+		t.Errorf("$ %q", got)
+	}
+	var se *access.ServerError
+	if _, _, _, err := get(t, base+"0/nonexist", access.Options{}); !errors.As(err, &se) || se.Code != "3" {
+		t.Errorf("type 3 reply: %v", err)
+	}
+	if _, _, _, err := get(t, base+"0/nonexist%09%09+", access.Options{}); !errors.As(err, &se) || se.Code != "1" || !strings.Contains(se.Text, "does not exist") {
+		t.Errorf("--2 reply: %v", err)
+	}
+	// pygopherd sends text as it is, not dot-stuffed: a lone "." line
+	// would end the text early, which the client says rather than cut
+	// the text silently (RFC 1436 §3.8).
+	_, body, _, err = get(t, base+"0/docs/dots.txt", access.Options{})
+	var pe *access.ProtocolError
+	if string(body) != "inner\n" || !errors.As(err, &pe) {
+		t.Errorf("unstuffed lone dot: %q, %v", body, err)
+	}
+	// Through Gopher+ the length frames the text, and nothing is lost.
+	_, body, _ = mustGet(t, base+"0/docs/dots.txt%09%09+", access.Options{})
+	if string(body) != "inner\n.\n..dots\n" {
+		t.Errorf("Gopher+ text %q", body)
+	}
+}
+
+// ---- gophernicus ----
+
+func TestGophernicus(t *testing.T) {
+	paths := peer.Require(t, "socat", "/usr/sbin/gophernicus")
+	root := t.TempDir()
+	write(t, filepath.Join(root, "hello.txt"), "Hello\nworld\n", 0o644)
+	write(t, filepath.Join(root, "dots.txt"), "Hello\n.\n..dots\n", 0o644)
+	write(t, filepath.Join(root, "sub", "a.txt"), "a\n", 0o644)
+	// A search (type 7): gophernicus runs the script with the words in
+	// $SEARCHREQUEST; its output is the result menu.
+	write(t, filepath.Join(root, "cgi-bin", "find"), "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
+	openTree(t, root)
+	logDir := t.TempDir()
+	openTree(t, logDir)
+	s := peer.Start(t, peer.Spec{
+		Name:    "gophernicus",
+		Program: paths[0],
+		Args: func(port int) ([]string, error) {
+			exe := "/usr/sbin/gophernicus -h 127.0.0.1 -p " + strconv.Itoa(port) + " -r " + root + " -ns -nh -nf -l " + filepath.Join(logDir, "access.log")
+			if os.Geteuid() == 0 {
+				exe = `EXEC:"` + exe + `",su=nobody,nofork`
+			} else {
+				exe = `EXEC:"` + exe + `",nofork`
+			}
+			return []string{"TCP-LISTEN:" + strconv.Itoa(port) + ",bind=127.0.0.1,reuseaddr,fork", exe}, nil
+		},
+		Ready: readyMenu,
+	})
+	base := "gopher://" + s.Addr + "/"
+	res, _, log := mustGet(t, base, access.Options{})
+	var got []string
+	for _, e := range res.Listing.Entries {
+		got = append(got, e.Type+" "+e.URL)
+	}
+	if want := []string{"directory gopher://" + s.Addr + "/1/cgi-bin/", "directory gopher://" + s.Addr + "/1/sub/", "file gopher://" + s.Addr + "/0/dots.txt", "file gopher://" + s.Addr + "/0/hello.txt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("menu %q, want %q\n%s", got, want, log)
+	}
+	// Text is sent with CR LF line ends, without a "." line.
+	_, body, _ := mustGet(t, base+"0/hello.txt", access.Options{})
+	if string(body) != "Hello\r\nworld\r\n" {
+		t.Errorf("text %q", body)
+	}
+	// Nor are lines dot-stuffed: a lone "." line ends the text, and the
+	// octets after it are reported, not silently dropped (RFC 1436 §3.8).
+	_, body, _, err := get(t, base+"0/dots.txt", access.Options{})
+	var pe *access.ProtocolError
+	if string(body) != "Hello\r\n" || !errors.As(err, &pe) || access.Classify(err) != access.Failed {
+		t.Errorf("unstuffed lone dot: %q, %v", body, err)
+	}
+	// It speaks no Gopher+: an attribute request is answered with the file.
+	_, _, _, err = get(t, base+"0/hello.txt%09%09!", access.Options{})
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "does not speak Gopher+") {
+		t.Errorf("! to a Gopher0 server: %v", err)
+	}
+	// RFC 1738 §3.4.2: selector TAB search; the words from the URL or the option.
+	for _, c := range []struct {
+		url    string
+		search string
+		want   string
+	}{
+		{base + "7/cgi-bin/find%09hello%20world", "", "file Result for hello world gopher://h/0/r"},
+		{base + "7/cgi-bin/find", "via the option", "file Result for via the option gopher://h/0/r"},
+		{base + "7/cgi-bin/find%09", "empty in the URL", "file Result for empty in the URL gopher://h/0/r"},
+	} {
+		res, _, log := mustGet(t, c.url, access.Options{Search: c.search})
+		if got := urls(res.Listing); len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: %q, want %q\n%s", c.url, got, c.want, log)
+		}
+	}
+	// A missing file is a text, not a type-3 line: delivered as the server sent it.
+	_, body, _ = mustGet(t, base+"0/nonexistent.txt", access.Options{})
+	if !strings.HasPrefix(string(body), "Error: File or directory not found!") {
+		t.Errorf("missing file %q", body)
+	}
+}
