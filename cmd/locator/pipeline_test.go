@@ -39,6 +39,7 @@ var pipelineCases = map[string][]string{
 	"equal":     {"equal", "http://a/", "http://A/"},
 	"extract":   {"extract", "-"},
 	"get":       {"get", "file:///"},
+	"gateway":   {"gateway", "--listen", "127.0.0.1:0", "--log", "none"},
 	"version":   {"version"},
 	"help":      {"help"},
 }
