@@ -30,8 +30,8 @@ a{color:var(--link)}
 h1{font-size:1.25rem;margin:1rem 0 .5rem;overflow-wrap:anywhere}
 ul.l{list-style:none;padding:0;margin:0}
 ul.l li{padding:.3rem 0;border-bottom:1px solid var(--rule);overflow-wrap:anywhere}
-ul.l li.info{border:0;padding:0;white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:.9rem}
-.t{display:inline-block;min-width:4.5em;color:var(--mute);font-size:.8rem;font-family:ui-monospace,monospace}
+ul.l li.info{border:0;padding:0;min-height:1.2em;white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:.9rem}
+.t{display:inline-block;min-width:5.6em;color:var(--mute);font-size:.8rem;font-family:ui-monospace,monospace}
 small{color:var(--mute)}
 form{margin:1rem 0}
 label{display:block;margin:.6rem 0 .2rem;font-weight:600}
