@@ -37,6 +37,18 @@ type gatewayOptions struct {
 
 func gatewayFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var o gatewayOptions
+	declareGatewayFlags(fs, &o)
+	return func(e *env, args []string) int { return runGateway(e, args, &o) }
+}
+
+// newGatewayFlagSet declares the flags on a new FlagSet (tests).
+func newGatewayFlagSet(o *gatewayOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
+	declareGatewayFlags(fs, o)
+	return fs
+}
+
+func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "the address to listen on (a gateway is an open door: keep it on loopback unless you mean otherwise)")
 	fs.Var(&o.allow, "allow", "destinations allowed: HOST, .DOMAIN, ADDRESS, NETWORK/BITS, each with :PORT or :LOW-HIGH, or :PORT alone; "+
 		"when given, only these; loopback, private and link-local networks only when a rule naming hosts allows them (repeatable or a comma list)")
@@ -53,7 +65,6 @@ func gatewayFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.cfg.UserAddress, "user-address", "", "the anonymous FTP password (RFC 1738 §3.2.1)")
 	fs.StringVar(&o.cfg.NewsServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server for news: URLs (RFC 1738 §3.6), HOST[:PORT]; default $NNTPSERVER")
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
-	return func(e *env, args []string) int { return runGateway(e, args, &o) }
 }
 
 func runGateway(e *env, args []string, o *gatewayOptions) int {
