@@ -109,11 +109,14 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 // serveGateway serves on l until SIGINT or SIGTERM (or stop closes),
 // then lets the requests under way end, for at most 10 s.
 func serveGateway(e *env, l net.Listener, o *gatewayOptions, stop <-chan struct{}) int {
-	srv := gateway.New(o.cfg).HTTPServer(l.Addr().String())
-	if tcp, ok := l.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
-		fmt.Fprintf(e.stderr, "locator gateway: listening on %s, which is not loopback: anyone who reaches it may use the gateway\n", l.Addr())
+	g := gateway.New(o.cfg)
+	srv := g.HTTPServer(l.Addr().String())
+	addr := l.Addr()
+	l = g.LimitListener(l, 0)
+	if tcp, ok := addr.(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		fmt.Fprintf(e.stderr, "locator gateway: listening on %s, which is not loopback: anyone who reaches it may use the gateway\n", addr)
 	}
-	fmt.Fprintf(e.stdout, "locator gateway: serving on http://%s/ (Ctrl-C ends)\n", l.Addr())
+	fmt.Fprintf(e.stdout, "locator gateway: serving on http://%s/ (Ctrl-C ends)\n", addr)
 	if err := e.writeFailed(); err != nil {
 		l.Close()
 		return exitTrouble
