@@ -184,8 +184,14 @@ func FillForm(fields []Field, answers map[string]string, ask func(access.Questio
 		if !ok {
 			return nil, &access.PolicyError{Rule: "RFC 1738 §3.4.5", Reason: "the form asks " + strconv.Quote(f.Prompt) + " (" + f.Kind + ", field " + strconv.Itoa(n) + ") and nothing answers it: give --ask '" + strings.TrimRight(f.Prompt, ": ") + "=VALUE'"}
 		}
-		if i := strings.IndexAny(v, "\r\x00"); i >= 0 {
-			return nil, &AskError{Offset: i, Rule: "Gopher+ §2.3", Message: "the answer to " + strconv.Quote(f.Prompt) + " holds a " + ctlName(v[i]) + ", which would break the data block"}
+		badOctet := func(v string) error {
+			if i := strings.IndexAny(v, "\r\x00"); i >= 0 {
+				return &AskError{Offset: i, Rule: "Gopher+ §2.3", Message: "the answer to " + strconv.Quote(f.Prompt) + " holds a " + ctlName(v[i]) + ", which would break the data block"}
+			}
+			return nil
+		}
+		if err := badOctet(v); err != nil {
+			return nil, err
 		}
 		switch f.Kind {
 		case "AskL":
@@ -217,6 +223,10 @@ func FillForm(fields []Field, answers map[string]string, ask func(access.Questio
 				return nil, &AskError{Rule: "Gopher+ §2.8", Message: "Choose " + strconv.Quote(f.Prompt) + " takes one of " + strings.Join(f.Choices, ", ") + ", not " + strconv.Quote(v)}
 			}
 			v = c
+			// The choice is the server's text: it must be sendable too.
+			if err := badOctet(v); err != nil {
+				return nil, err
+			}
 		}
 		if i := strings.IndexByte(v, '\n'); i >= 0 {
 			return nil, &AskError{Offset: i, Rule: "Gopher+ §2.8", Message: "the answer to " + strconv.Quote(f.Prompt) + " is one line; only AskL takes several"}
