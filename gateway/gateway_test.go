@@ -177,6 +177,12 @@ func TestPygopherd(t *testing.T) {
 	if res.StatusCode != 200 || body != "Hello from gopher\n" || res.ContentLength != 18 {
 		t.Errorf("Gopher+ text: %d length %d %q", res.StatusCode, res.ContentLength, body)
 	}
+	req, _ := http.NewRequest("HEAD", gw.URL+"/"+base+"0/hello.txt%09%09+", nil)
+	if res, err := noRedirect.Do(req); err != nil || res.StatusCode != 200 || res.ContentLength != 18 {
+		t.Errorf("HEAD of a Gopher+ text: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	res, body = get(t, gw.URL+"/"+base+"9/big.bin")
 	if res.StatusCode != 200 || len(body) != 1<<20 || body[:16] != "0123456789abcdef" {
 		t.Errorf("1 MiB: %d, %d octets", res.StatusCode, len(body))
@@ -536,6 +542,24 @@ func TestLimits(t *testing.T) {
 	if code := <-done; code != 504 {
 		t.Errorf("a stalled server: %d, want 504", code)
 	}
+	// Requests at once, whatever their destination.
+	gw1, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}, MaxConns: 1, IdleTimeout: 3 * time.Second})
+	before := c.n.Load()
+	go func() {
+		res, err := http.Get(gw1.URL + "/gopher://127.0.0.1:" + c.port() + "/0/y")
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- 0
+	}()
+	for c.n.Load() == before {
+		time.Sleep(10 * time.Millisecond)
+	}
+	res, page = get(t, gw1.URL+"/")
+	if res.StatusCode != 503 {
+		t.Errorf("a request beyond MaxConns: %d\n%s", res.StatusCode, page)
+	}
+	<-done
 	res, _ = get(t, gw.URL+"/gopher://127.0.0.1:"+c.port()+"/0/"+strings.Repeat("x", 200))
 	if res.StatusCode != 414 {
 		t.Errorf("a long target: %d, want 414", res.StatusCode)
