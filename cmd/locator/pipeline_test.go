@@ -40,6 +40,7 @@ var pipelineCases = map[string][]string{
 	"extract":   {"extract", "-"},
 	"get":       {"get", "file:///"},
 	"probe":     {"probe", "file:///"},
+	"gateway":   {"gateway", "--listen", "127.0.0.1:0", "--log", "none"},
 	"version":   {"version"},
 	"help":      {"help"},
 }

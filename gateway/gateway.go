@@ -1,0 +1,804 @@
+// Package gateway is an HTTP/1.1 server that follows URLs of every scheme
+// for ordinary web clients: the drafts' gateway, or "proxy" (URL draft
+// 03, HTTP: "when an http server is being used as a gateway (or "proxy")
+// then the entire URI ... is passed on the HTTP command line").
+//
+// It takes a URL in two forms:
+//
+//   - the proxy form, an absolute URL of any scheme as the request
+//     target (RFC 9112 §3.2.2, absolute-form), as clients send it to
+//     their gopher_proxy, ftp_proxy, news_proxy or wais_proxy:
+//     "GET gopher://host/1/ HTTP/1.0";
+//   - the path form, for browsers that speak only http:
+//     http://GATEWAY/gopher://host/1/ .
+//
+// The URL is taken from the raw request target, never from a decoded
+// path, so that its escapes (%2F, %09) reach the scheme's client as
+// written. It is followed with package access; a listing (a menu, a
+// directory, a group) is rendered as HTML whose links lead back through
+// the gateway, a document is streamed with its media type and length, a
+// search service (a Gopher type 7 item, a WAIS database) and a Gopher+
+// ASK item become HTML forms.
+//
+// A gateway is an open door, so the defaults are shut: Server listens
+// where it is told (the command's default is loopback), connects only to
+// destinations its Policy allows (private, loopback and link-local
+// networks refused unless a rule allows them, on the resolved address),
+// keeps RFC 1738 §6's port rule, bounds connections, request and
+// response sizes and time, never shows a password back, and refuses what
+// a browser asks on its own (CONNECT, web requests, requests for other
+// hosts' names).
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// Defaults of Config's zero fields.
+const (
+	DefaultMaxConns     = 256
+	DefaultMaxPerDest   = 16
+	DefaultMaxTarget    = 8 << 10
+	DefaultMaxForm      = 64 << 10
+	DefaultMaxSize      = 1 << 30
+	DefaultMaxEntries   = 100000
+	DefaultTimeout      = 10 * time.Minute
+	DefaultConnect      = 20 * time.Second
+	DefaultIdle         = 60 * time.Second
+	DefaultMaxRedirects = 5
+)
+
+// Config says how a Server behaves. The zero value is usable: each zero
+// field takes the default named beside it.
+type Config struct {
+	// Policy limits the destinations (see Policy).
+	Policy Policy
+	// AllowPorts lists ports of other services that may be used all the
+	// same (RFC 1738 §6; access.Policy.AllowPorts).
+	AllowPorts []int
+
+	// MaxConns bounds the requests served at once (DefaultMaxConns); one
+	// more is answered 503 at once.
+	MaxConns int
+	// MaxPerDest bounds the requests under way to one destination
+	// host:port (DefaultMaxPerDest).
+	MaxPerDest int
+	// MaxTarget bounds the request target's octets (DefaultMaxTarget);
+	// the request head as a whole is bounded at 4 × MaxTarget.
+	MaxTarget int
+	// MaxForm bounds a submitted form's octets (DefaultMaxForm).
+	MaxForm int64
+	// MaxSize bounds an object's octets (DefaultMaxSize), MaxEntries a
+	// listing's entries (DefaultMaxEntries).
+	MaxSize    int64
+	MaxEntries int
+	// Timeout bounds one request from its arrival to its last octet
+	// (DefaultTimeout); ConnectTimeout and IdleTimeout each connection
+	// to a server (DefaultConnect, DefaultIdle).
+	Timeout, ConnectTimeout, IdleTimeout time.Duration
+
+	// UserAddress is the anonymous FTP password (RFC 1738 §3.2.1);
+	// empty: the client's neutral address.
+	UserAddress string
+	// NewsServer is the news server for news: URLs (RFC 1738 §3.6),
+	// host[:port].
+	NewsServer string
+
+	// Names are the host names (host[:port]) by which clients may reach
+	// the gateway in the path form, beside the address a connection
+	// arrived at and "localhost": a page of another site whose name
+	// resolves to the gateway (DNS rebinding) is refused.
+	Names []string
+
+	// Log receives one line per request (an access log), passwords
+	// removed; nil: no log.
+	Log io.Writer
+
+	// Resolver looks names up (nil: net.DefaultResolver).
+	Resolver Resolver
+}
+
+// A Server is the gateway, an http.Handler.
+type Server struct {
+	cfg    Config
+	conns  chan struct{}
+	destMu sync.Mutex
+	dests  map[string]int
+	logMu  sync.Mutex
+	csrf   *http.CrossOriginProtection
+	dial   func(ctx context.Context, addr string) (net.Conn, error)
+}
+
+// New returns a Server with cfg (defaults filled in).
+func New(cfg Config) *Server {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&cfg.MaxConns, DefaultMaxConns)
+	def(&cfg.MaxPerDest, DefaultMaxPerDest)
+	def(&cfg.MaxTarget, DefaultMaxTarget)
+	def(&cfg.MaxEntries, DefaultMaxEntries)
+	if cfg.MaxForm <= 0 {
+		cfg.MaxForm = DefaultMaxForm
+	}
+	if cfg.MaxSize <= 0 {
+		cfg.MaxSize = DefaultMaxSize
+	}
+	for _, d := range []struct {
+		v *time.Duration
+		d time.Duration
+	}{{&cfg.Timeout, DefaultTimeout}, {&cfg.ConnectTimeout, DefaultConnect}, {&cfg.IdleTimeout, DefaultIdle}} {
+		if *d.v <= 0 {
+			*d.v = d.d
+		}
+	}
+	if cfg.Resolver == nil {
+		cfg.Resolver = net.DefaultResolver
+	}
+	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns), dests: map[string]int{}, csrf: http.NewCrossOriginProtection()}
+	s.dial = func(ctx context.Context, addr string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	return s
+}
+
+// HTTPServer returns an http.Server for s on addr with its bounds on
+// the request head and on time.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s,
+		MaxHeaderBytes:    4 * s.cfg.MaxTarget,
+		ReadHeaderTimeout: 20 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       time.Minute,
+	}
+}
+
+// mode is how a request named its URL.
+type mode int
+
+const (
+	proxyForm mode = iota // the absolute URL as the request target
+	pathForm              // http://GATEWAY/<url>
+	queryForm             // http://GATEWAY/-/get?url=<url> (the start page's form)
+)
+
+// exchange is one request being served.
+type exchange struct {
+	s      *Server
+	w      *statusWriter
+	r      *http.Request
+	mode   mode
+	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
+	u      *locator.URL
+	shown  string // the URL as pages show it (no password)
+	// pwGiven is set when the HTTP client's password was handed to the
+	// scheme's client.
+	pwGiven bool
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &statusWriter{ResponseWriter: rw}
+	x := &exchange{s: s, w: w, r: r}
+	logged := r.RequestURI
+	defer func() {
+		if x.u != nil {
+			logged = access.Masked(x.u)
+		} else {
+			logged = maskRaw(logged)
+		}
+		s.logLine(r, logged, w, time.Since(start))
+	}()
+	h := w.Header()
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	select {
+	case s.conns <- struct{}{}:
+		defer func() { <-s.conns }()
+	default:
+		w.Header().Set("Retry-After", "5")
+		x.fail(http.StatusServiceUnavailable, "The gateway is serving as many requests as it may at once; try again shortly.")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
+	defer cancel()
+	x.r = r.WithContext(ctx)
+	x.serve()
+}
+
+func (x *exchange) serve() {
+	r, s := x.r, x.s
+	target := r.RequestURI
+	switch {
+	case r.Method == http.MethodConnect:
+		// A browser's tunnel (its updates, telemetry, any https site):
+		// a gateway of URLs opens none.
+		x.fail(http.StatusMethodNotAllowed, "This gateway does not open tunnels (CONNECT): it follows URLs named on the request line.")
+		return
+	case r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost:
+		x.w.Header().Set("Allow", "GET, HEAD, POST")
+		x.fail(http.StatusMethodNotAllowed, "The gateway answers GET, HEAD and POST.")
+		return
+	case len(target) > s.cfg.MaxTarget:
+		x.fail(http.StatusRequestURITooLong, "The URL is longer than the gateway takes ("+strconv.Itoa(s.cfg.MaxTarget)+" octets).")
+		return
+	}
+	if !strings.HasPrefix(target, "/") {
+		x.mode = proxyForm
+		x.prefix = "http://" + x.localAddr()
+		x.follow(target, "")
+		return
+	}
+	// Origin form: the gateway's own pages and the path form. The Host
+	// must be one of the gateway's names (a page whose name was made to
+	// resolve to the gateway gets nothing).
+	if !x.ourHost() {
+		x.fail(http.StatusMisdirectedRequest, "This gateway does not answer to the name "+strconvQuote(r.Host)+".")
+		return
+	}
+	rest := target[1:]
+	switch {
+	case rest == "":
+		x.startPage()
+	case rest == "-/get" || strings.HasPrefix(rest, "-/get?"):
+		x.mode = queryForm
+		q := r.URL.Query()
+		if q.Get("url") == "" {
+			x.startPage()
+			return
+		}
+		x.follow(strings.TrimSpace(q.Get("url")), "")
+	case rest == "-/search" || strings.HasPrefix(rest, "-/search?"):
+		x.mode = queryForm
+		q := r.URL.Query()
+		x.follow(strings.TrimSpace(q.Get("url")), q.Get("q"))
+	case hasScheme(rest):
+		x.mode = pathForm
+		x.follow(rest, "")
+	default:
+		// favicon.ico, robots.txt and whatever else a browser asks of
+		// a site on its own.
+		x.fail(http.StatusNotFound, "Nothing here: the gateway serves /<URL> and its start page.")
+	}
+}
+
+// hasScheme says whether s begins with a URL scheme and ":".
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case c == ':' && i > 0:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// localAddr is the address the request's connection arrived at.
+func (x *exchange) localAddr() string {
+	if a, ok := x.r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return a.String()
+	}
+	return x.r.Host
+}
+
+// ourHost says whether the request's Host names the gateway: the
+// address the connection arrived at, localhost on its port, or one of
+// Config.Names.
+func (x *exchange) ourHost() bool {
+	h := strings.ToLower(x.r.Host)
+	local := x.localAddr()
+	if h == strings.ToLower(local) {
+		return true
+	}
+	_, port, _ := net.SplitHostPort(local)
+	if h == "localhost:"+port || h == "localhost.:"+port {
+		return true
+	}
+	if ap, err := netip.ParseAddrPort(h); err == nil && strconv.Itoa(int(ap.Port())) == port && ap.Addr().IsLoopback() {
+		if la, err := netip.ParseAddrPort(local); err == nil && la.Addr().IsLoopback() {
+			return true
+		}
+	}
+	for _, n := range x.s.cfg.Names {
+		n = strings.ToLower(n)
+		if h == n || !strings.Contains(n, ":") && strings.TrimSuffix(h, ":"+port) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// follow follows raw (with search words q for a search service) and
+// writes the object, a listing, a form or the failure.
+func (x *exchange) follow(raw, q string) {
+	s := x.s
+	if x.mode == proxyForm && len(raw) > 0 {
+		raw = lynxSearch(raw)
+	}
+	u, err := locator.Parse(raw)
+	if err != nil {
+		x.fail(http.StatusBadRequest, "Not a URL: "+err.Error())
+		return
+	}
+	if u.HasFragment {
+		// "The fragmentid part is not sent with the request" (1993 draft).
+		v := *u
+		v.HasFragment, v.Fragment, v.Input = false, "", ""
+		u, _ = locator.Parse(v.String())
+	}
+	x.u = u
+	x.shown = shown(u)
+	switch u.Scheme {
+	case "http", "https":
+		if x.mode == proxyForm {
+			x.fail(http.StatusForbidden, "This gateway is not a web proxy: it does not fetch "+u.Scheme+" URLs for clients that can fetch them themselves.")
+			return
+		}
+		// Passed through: the browser fetches the web itself.
+		if u.HasUser {
+			x.fail(http.StatusForbidden, "An "+u.Scheme+" URL with a user name is not passed on (RFC 1738 §3.3 allows none).")
+			return
+		}
+		http.Redirect(x.w, x.r, u.String(), http.StatusFound)
+		return
+	}
+	if u.Scheme == "file" {
+		// RFC 1738 §3.10: a file URL names a file of "the machine from
+		// which the URL is being interpreted": the gateway's own disk,
+		// which it does not open to its clients.
+		x.fail(http.StatusForbidden, "A file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
+		return
+	}
+	if _, _, ok := access.Lookup(u.Scheme); !ok {
+		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme)+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
+		return
+	}
+	opts := x.options(u, q)
+	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, opts) {
+		x.searchForm(u)
+		return
+	}
+	var answers map[string]string
+	if x.r.Method == http.MethodPost {
+		if err := s.csrf.Check(x.r); err != nil {
+			x.fail(http.StatusForbidden, "A form of another site may not be submitted through the gateway.")
+			return
+		}
+		x.r.Body = http.MaxBytesReader(x.w, x.r.Body, s.cfg.MaxForm)
+		if err := x.r.ParseForm(); err != nil {
+			x.fail(http.StatusRequestEntityTooLarge, "The form could not be read: "+err.Error())
+			return
+		}
+		answers = map[string]string{}
+		for k, v := range x.r.PostForm {
+			if n, ok := strings.CutPrefix(k, "a"); ok && len(v) > 0 {
+				answers[n] = strings.ReplaceAll(v[0], "\r\n", "\n")
+			}
+		}
+		opts.Answers = answers
+	}
+	var asked []access.Question
+	if answers == nil {
+		// Not a submission: a form the server asks to be filled is
+		// collected (each question answered with its default so that
+		// all are seen) and shown; no connection is made after the
+		// first question, so the form is never submitted.
+		opts.Ask = func(q access.Question) (string, error) {
+			asked = append(asked, q)
+			return placeholder(q), nil
+		}
+		dial := opts.Dial
+		opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if len(asked) > 0 {
+				return nil, errFormShown
+			}
+			return dial(ctx, network, addr)
+		}
+	}
+
+	key := destKey(u, s.cfg.NewsServer)
+	if !s.acquire(key) {
+		x.w.Header().Set("Retry-After", "5")
+		x.fail(http.StatusServiceUnavailable, "The gateway already has "+strconv.Itoa(s.cfg.MaxPerDest)+" requests under way to "+key+"; try again shortly.")
+		return
+	}
+	defer s.release(key)
+
+	res, err := access.Get(x.r.Context(), u, opts)
+	if err != nil {
+		switch {
+		case len(asked) > 0 && (errors.Is(err, errFormShown) || access.Classify(err) == access.Refused):
+			x.askForm(u, asked)
+		case errors.Is(err, errNeedPassword), errors.Is(err, access.ErrNoPassword), x.pwGiven && loginRefused(err):
+			x.challenge(u)
+		default:
+			x.failErr(err)
+		}
+		return
+	}
+	defer res.Close()
+	if res.Listing != nil {
+		x.listing(res)
+		return
+	}
+	x.document(res)
+}
+
+// loginRefused says whether err is the server's refusal of a password
+// (its reply to PASS).
+func loginRefused(err error) bool {
+	var se *access.ServerError
+	return errors.As(err, &se) && strings.HasPrefix(se.Command, "PASS")
+}
+
+// errFormShown stops a fetch once the server has asked its questions.
+var errFormShown = errors.New("gateway: the form is shown to the person first")
+
+// errNeedPassword asks the HTTP client for a password (401).
+var errNeedPassword = errors.New("gateway: the server asks for a password: the HTTP client is asked for it")
+
+// placeholder is an answer that FillForm accepts, so that every
+// question of a form is seen.
+func placeholder(q access.Question) string {
+	if q.Default != "" {
+		return q.Default
+	}
+	if len(q.Choices) > 0 {
+		return q.Choices[0]
+	}
+	return ""
+}
+
+// options are the access.Options of one request.
+func (x *exchange) options(u *locator.URL, q string) access.Options {
+	s := x.s
+	o := access.Options{
+		ConnectTimeout: s.cfg.ConnectTimeout,
+		IdleTimeout:    s.cfg.IdleTimeout,
+		MaxSize:        s.cfg.MaxSize,
+		MaxEntries:     s.cfg.MaxEntries,
+		MaxRedirects:   DefaultMaxRedirects,
+		UserAddress:    s.cfg.UserAddress,
+		Server:         s.cfg.NewsServer,
+		Search:         q,
+		Policy:         access.Policy{AllowPorts: s.cfg.AllowPorts},
+		Dial:           s.cfg.Policy.dialer(s.cfg.Resolver, s.dial),
+	}
+	// A password the URL does not give comes from the HTTP client's
+	// Authorization (Basic) for the URL's user, asked for with a 401
+	// (as Apache's mod_proxy_ftp does); it is never shown or logged.
+	o.Password = func(string) (string, error) {
+		user, pass, ok := basicAuth(x.r)
+		if ok && u.HasUser && user == locator.Decode(u.User) {
+			x.pwGiven = true
+			return pass, nil
+		}
+		return "", errNeedPassword
+	}
+	return o
+}
+
+// basicAuth reads an Authorization: Basic header.
+func basicAuth(r *http.Request) (user, pass string, ok bool) {
+	h := r.Header.Get("Authorization")
+	b, found := strings.CutPrefix(h, "Basic ")
+	if !found {
+		return "", "", false
+	}
+	dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b))
+	if err != nil {
+		return "", "", false
+	}
+	user, pass, ok = strings.Cut(string(dec), ":")
+	return
+}
+
+// needsSearch says whether u names a search service without its words
+// (a Gopher type 7 item, a WAIS database): the scheme's client refuses
+// it as it stands and accepts it with words. Nothing is fetched.
+func needsSearch(u *locator.URL, o access.Options) bool {
+	f, _, ok := access.Lookup(u.Scheme)
+	if !ok {
+		return false
+	}
+	o.Search = ""
+	if f.Check(u, &access.Request{Options: &o, URL: u}) == nil {
+		return false
+	}
+	o.Search = "words"
+	return f.Check(u, &access.Request{Options: &o, URL: u}) == nil
+}
+
+// lynxSearch undoes Lynx's rewriting of a Gopher search: Lynx sends
+// gopher://h/7sel%09words to its gopher_proxy as gopher://h/7sel?words
+// (shared/peers/debian.md §7). A gopher URL of type 7 with a "?" and no
+// %09 is read with the "?" as the %09 it stood for.
+func lynxSearch(raw string) string {
+	const p = "gopher://"
+	if len(raw) < len(p) || !strings.EqualFold(raw[:len(p)], p) {
+		return raw
+	}
+	rest := raw[len(p):]
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 || !strings.HasPrefix(rest[slash+1:], "7") {
+		return raw
+	}
+	path := rest[slash+1:]
+	if strings.Contains(strings.ToLower(path), "%09") {
+		return raw
+	}
+	i := strings.IndexByte(path, '?')
+	if i < 0 {
+		return raw
+	}
+	return raw[:len(p)+slash+1] + path[:i] + "%09" + path[i+1:]
+}
+
+// destKey names u's destination for the per-destination bound.
+func destKey(u *locator.URL, news string) string {
+	h := strings.ToLower(u.Host)
+	if h == "" {
+		if u.Scheme == "news" && news != "" {
+			return strings.ToLower(news)
+		}
+		return u.Scheme + ":"
+	}
+	return net.JoinHostPort(h, strconv.Itoa(u.EffectivePort()))
+}
+
+func (s *Server) acquire(key string) bool {
+	s.destMu.Lock()
+	defer s.destMu.Unlock()
+	if s.dests[key] >= s.cfg.MaxPerDest {
+		return false
+	}
+	s.dests[key]++
+	return true
+}
+
+func (s *Server) release(key string) {
+	s.destMu.Lock()
+	defer s.destMu.Unlock()
+	if s.dests[key]--; s.dests[key] <= 0 {
+		delete(s.dests, key)
+	}
+}
+
+// shown is u as pages show it: without its password.
+func shown(u *locator.URL) string {
+	if !u.HasPassword {
+		return u.String()
+	}
+	v := *u
+	v.HasPassword, v.Password, v.Input = false, "", ""
+	return v.String()
+}
+
+// maskRaw hides the password of a request target that is not a URL,
+// for the log: "scheme://user:****@...".
+func maskRaw(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	auth := s[i+3:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at < 0 {
+		return s
+	}
+	c := strings.IndexByte(auth[:at], ':')
+	if c < 0 {
+		return s
+	}
+	return s[:i+3] + auth[:c+1] + "****" + s[i+3+at:]
+}
+
+// document streams res's octets with its media type and, when the
+// server said it, its length. A failure before the first octet is an
+// error page; after it, the connection is cut, so that a client never
+// takes a truncated object for a whole one.
+func (x *exchange) document(res *access.Resource) {
+	h := x.w.Header()
+	mt := res.MediaType
+	if mt == "" {
+		mt = "application/octet-stream"
+	}
+	h.Set("Content-Type", mt)
+	// The object is the server's, not the gateway's: it runs no script
+	// in the gateway's origin.
+	h.Set("Content-Security-Policy", "sandbox")
+	if !res.Modified.IsZero() {
+		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
+	}
+	if x.r.Method == http.MethodHead {
+		if res.Size >= 0 {
+			h.Set("Content-Length", strconv.FormatInt(res.Size, 10))
+		}
+		x.w.WriteHeader(http.StatusOK)
+		return
+	}
+	buf := make([]byte, 32<<10)
+	n, err := io.ReadFull(res.Body, buf)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		h.Del("Content-Security-Policy")
+		x.failErr(err)
+		return
+	}
+	if res.Size >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(res.Size, 10))
+	} else if err != nil {
+		h.Set("Content-Length", strconv.Itoa(n)) // the whole object is in buf
+	}
+	x.w.WriteHeader(http.StatusOK)
+	if _, werr := x.w.Write(buf[:n]); werr != nil || err != nil {
+		return
+	}
+	if _, err := io.CopyBuffer(x.w, res.Body, buf); err != nil {
+		x.s.logNote(x.r, "transfer of "+access.Masked(x.u)+" cut: "+x.hideSecrets(err.Error()))
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// statusCode maps an access outcome to an HTTP status.
+func statusCode(err error) int {
+	var se *access.ServerError
+	var ue *access.UnsupportedError
+	switch {
+	case errors.As(err, &se):
+		return http.StatusNotFound
+	case errors.As(err, &ue):
+		return http.StatusNotImplemented
+	case errors.Is(err, access.ErrTooLarge):
+		return http.StatusBadGateway
+	case access.Classify(err) == access.Refused:
+		return http.StatusForbidden
+	case access.Timeout(err):
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusBadGateway
+}
+
+func (x *exchange) failErr(err error) {
+	x.fail(statusCode(err), x.hideSecrets(err.Error()))
+}
+
+// hideSecrets removes the URL's password and the Authorization
+// password from msg, whatever a server echoed.
+func (x *exchange) hideSecrets(msg string) string {
+	var secrets []string
+	if x.u != nil && x.u.HasPassword && x.u.Password != "" {
+		secrets = append(secrets, x.u.Password, locator.Decode(x.u.Password))
+	}
+	if _, p, ok := basicAuth(x.r); ok && p != "" {
+		secrets = append(secrets, p)
+	}
+	for _, p := range secrets {
+		if p != "" {
+			msg = strings.ReplaceAll(msg, p, "****")
+		}
+	}
+	return msg
+}
+
+// challenge asks the HTTP client for the user's password (401), as
+// Apache's mod_proxy_ftp does.
+func (x *exchange) challenge(u *locator.URL) {
+	realm := locator.Decode(u.User) + "@" + u.Hostport()
+	x.w.Header().Set("WWW-Authenticate", `Basic realm=`+strconv.Quote(sanitizeRealm(realm))+`, charset="UTF-8"`)
+	msg := "The server asks for the password of " + strconvQuote(locator.Decode(u.User)) + "; the URL gives none."
+	if _, _, ok := basicAuth(x.r); ok {
+		msg = "The server refused the password given, or it was for another user."
+	}
+	x.fail(http.StatusUnauthorized, msg)
+}
+
+func sanitizeRealm(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' {
+			r = '?'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
+
+// statusWriter records the status and octets written, for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	n      int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.n += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// logLine writes one access-log line: time, client, method, the URL
+// (password masked), status, octets, duration. The Authorization header
+// is never logged; control octets are escaped.
+func (s *Server) logLine(r *http.Request, target string, w *statusWriter, d time.Duration) {
+	if s.cfg.Log == nil {
+		return
+	}
+	st := w.status
+	if st == 0 {
+		st = http.StatusOK
+	}
+	line := fmt.Sprintf("%s %s %s %s %d %d %dms\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, printable(r.Method), printable(target), st, w.n, d.Milliseconds())
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	io.WriteString(s.cfg.Log, line)
+}
+
+func (s *Server) logNote(r *http.Request, note string) {
+	if s.cfg.Log == nil {
+		return
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.cfg.Log, "%s %s * %s\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, printable(note))
+}
+
+// printable escapes control octets and spaces so that a log line is one
+// line of fields.
+func printable(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
