@@ -252,11 +252,15 @@ func splitAny(s, seps string) []string {
 // isHostname reports whether s is empty (this machine) or a host of RFC
 // 1738 §3.1's grammar: a hostnumber, four groups of digits, or a hostname
 // whose labels begin and end with a letter or digit and whose toplabel
-// begins with a letter. A UNC host such as "0" is neither, and a file URL
-// naming it would not conform.
+// begins with a letter, with labels of at most 63 octets and at most 253
+// in all (RFC 1034 §3.1, which the core checks too). A UNC host such as
+// "0" is neither, and a file URL naming it would not conform.
 func isHostname(s string) bool {
 	if s == "" {
 		return true
+	}
+	if len(s) > 253 {
+		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -267,7 +271,7 @@ func isHostname(s string) bool {
 	labels := strings.Split(s, ".")
 	digits := len(labels) == 4
 	for _, l := range labels {
-		if l == "" || l[0] == '-' || l[len(l)-1] == '-' {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
 			return false
 		}
 		digits = digits && strings.Trim(l, "0123456789") == ""
