@@ -362,42 +362,15 @@ func TestDirsrvFollowAFTP(t *testing.T) {
 	}
 }
 
-const python = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib
-
-// pyftpdScript serves ROOT to anonymous users, read-only, with passive
-// ports FIRST–LAST, on 127.0.0.1:PORT (shared/peers/debian.md §1).
-const pyftpdScript = `import sys
-from pyftpdlib.authorizers import DummyAuthorizer
-from pyftpdlib.handlers import FTPHandler
-from pyftpdlib.servers import FTPServer
-port, root, first, last = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-a = DummyAuthorizer()
-a.add_anonymous(root)
-h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1)
-FTPServer(('127.0.0.1', port), h).serve_forever()
-`
-
 // startPyftpd starts pyftpdlib on loopback serving files (the ftp
 // package's tests start it the same way; their helper is not
 // importable from here).
 func startPyftpd(t *testing.T, files map[string]string) *peer.Server {
 	t.Helper()
-	peer.RequirePython(t, python, "pyftpdlib")
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
+	peer.RequirePython(t, peer.Python, "pyftpdlib")
+	root := filepath.Join(t.TempDir(), "root")
 	for p, c := range files {
 		write(t, filepath.Join(root, filepath.FromSlash(p)), c)
 	}
-	script := filepath.Join(dir, "server.py")
-	write(t, script, pyftpdScript)
-	first, last := peer.FreeRange(t, 10)
-	return peer.Start(t, peer.Spec{
-		Name:    "pyftpdlib",
-		Program: python,
-		Dir:     dir,
-		Args: func(port int) ([]string, error) {
-			return []string{script, strconv.Itoa(port), root, strconv.Itoa(first), strconv.Itoa(last)}, nil
-		},
-		Ready: peer.ReadyLine("220"),
-	})
+	return peer.Pyftpdlib(t, root, peer.PyftpdOptions{Ports: 10}).Server
 }
