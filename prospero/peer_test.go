@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,34 +64,7 @@ type dirsrv struct {
 // ready when it answers an ARDP request "VERSION".
 func startDirsrv(t *testing.T, r string) *dirsrv {
 	t.Helper()
-	dir := peer.BuildShared(t, "prospero")
-	s := peer.StartUDP(t, peer.Spec{
-		Name:    "dirsrv",
-		Program: filepath.Join(dir, "bin", "dirsrv"),
-		Dir:     r,
-		Env:     []string{"ARDP_BIND_ADDR=127.0.0.1"},
-		Args: func(port int) ([]string, error) {
-			return []string{"-m", "-p", "#" + strconv.Itoa(port), "-h", "localhost", "-L", filepath.Join(r, "pfs.log"),
-				"-r", filepath.Join(r, "info-tree"), "-S", filepath.Join(r, "shadow"), "-s", filepath.Join(r, "security"), "-T", filepath.Join(r, "pfsdat")}, nil
-		},
-		Ready: func(c net.Conn) error {
-			// ARDP: a 9-octet header (connection id 1, packet 1 of 1),
-			// then the text.
-			req := append([]byte{9, 0, 1, 0, 1, 0, 1, 0, 0}, "VERSION\n"...)
-			if _, err := c.Write(req); err != nil {
-				return err
-			}
-			b := make([]byte, 2048)
-			n, err := c.Read(b)
-			if err != nil {
-				return err
-			}
-			if !bytes.Contains(b[:n], []byte("VERSION 5")) {
-				return fmt.Errorf("reply %q", b[:n])
-			}
-			return nil
-		},
-	})
+	s, dir := peer.Dirsrv(t, r)
 	return &dirsrv{Server: s, dir: dir, root: r}
 }
 
