@@ -16,29 +16,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
+. bench/lib.sh
 
 ROUNDS=${1:-5}
 MIB=${2:-256}
-PY=/usr/bin/python3 # Debian's, which sees python3-pyftpdlib
 
 for p in go curl nginx; do
 	command -v "$p" >/dev/null || { echo "bench: $p is not installed" >&2; exit 2; }
 done
 
 D=$(mktemp -d /tmp/locator-bench.XXXXXX)
-PIDS=()
-cleanup() {
-	for pid in "${PIDS[@]}"; do
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
-	rm -rf "$D"
-}
 trap cleanup EXIT
-
-free_port() {
-	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # A range of 20 consecutive ports nothing listens on, for passive mode.
 free_range() {
@@ -52,15 +40,6 @@ free_range() {
 		[ "$busy" = 0 ] && { echo "$base $((base + 19))"; return; }
 	done
 	echo "bench: no free passive port range" >&2
-	exit 2
-}
-
-wait_port() { # wait until 127.0.0.1:$1 accepts, at most 10 s
-	for _ in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "bench: nothing answers on port $1" >&2
 	exit 2
 }
 
@@ -79,24 +58,7 @@ read -r PMIN PMAX < <(free_range)
 if [ "$(id -u)" = 0 ] && command -v vsftpd >/dev/null; then
 	FTPD=vsftpd
 	chmod 555 "$D/ftproot"
-	cat >"$D/vsftpd.conf" <<EOF
-listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=$FTP_PORT
-background=NO
-anonymous_enable=YES
-anon_root=$D/ftproot
-no_anon_password=NO
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=$PMIN
-pasv_max_port=$PMAX
-pasv_address=127.0.0.1
-secure_chroot_dir=$D/empty
-xferlog_enable=NO
-EOF
+	vsftpd_conf "$FTP_PORT" "$PMIN" "$PMAX" >"$D/vsftpd.conf"
 	chmod 600 "$D/vsftpd.conf"
 	vsftpd "$D/vsftpd.conf" >"$D/ftpd.out" 2>&1 &
 	PIDS+=($!)

@@ -19,11 +19,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
+. bench/lib.sh
 
 NHTTP=${1:-2000}
 NFTP=${2:-600}
 NFILE=${3:-200}
-PY=/usr/bin/python3
 LC=/usr/bin/linkchecker
 
 for p in go nginx "$LC"; do
@@ -32,28 +32,7 @@ done
 
 D=$(mktemp -d /tmp/locator-probe-bench.XXXXXX)
 chmod 755 "$D"
-PIDS=()
-cleanup() {
-	for pid in "${PIDS[@]}"; do
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
-	rm -rf "$D"
-}
 trap cleanup EXIT
-
-free_port() {
-	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-wait_port() { # wait until 127.0.0.1:$1 accepts, at most 10 s
-	for _ in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "bench: nothing answers on port $1" >&2
-	exit 2
-}
 
 echo "bench: building locator" >&2
 go build -o "$D/locator" ./cmd/locator
@@ -70,26 +49,11 @@ PMAX=$((PMIN + 49))
 if [ "$(id -u)" = 0 ] && command -v vsftpd >/dev/null; then
 	FTPD=vsftpd
 	chmod 555 "$D/ftproot"
-	cat >"$D/vsftpd.conf" <<EOF
-listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=$FTP_PORT
-background=NO
-anonymous_enable=YES
-anon_root=$D/ftproot
-no_anon_password=NO
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=$PMIN
-pasv_max_port=$PMAX
-pasv_address=127.0.0.1
-secure_chroot_dir=$D/empty
-xferlog_enable=NO
-max_per_ip=0
-max_clients=0
-EOF
+	{
+		vsftpd_conf "$FTP_PORT" "$PMIN" "$PMAX"
+		echo max_per_ip=0
+		echo max_clients=0
+	} >"$D/vsftpd.conf"
 	chmod 600 "$D/vsftpd.conf"
 	vsftpd "$D/vsftpd.conf" >"$D/ftpd.out" 2>&1 &
 	PIDS+=($!)

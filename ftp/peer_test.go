@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,30 +26,6 @@ import (
 	_ "github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/peer"
 )
-
-const python = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib (debian.md §0)
-
-// pyftpdScript is debian.md §1's server.py: anonymous (read-only, in
-// ROOT) and the virtual user ftpuser/ftppass (jailed in HOME), passive
-// ports FIRST–LAST, every command line and reply logged at DEBUG.
-const pyftpdScript = `import logging, sys
-from pyftpdlib.authorizers import DummyAuthorizer
-from pyftpdlib.handlers import FTPHandler
-from pyftpdlib.servers import FTPServer
-port, root, home, log, first, last = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
-logging.basicConfig(filename=log, level=logging.DEBUG, format='%(message)s')
-a = DummyAuthorizer()
-a.add_anonymous(root)
-a.add_user('ftpuser', 'ftppass', home, perm='elr')
-h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1); h.auth_failed_timeout = 0
-host = '127.0.0.1'
-for flag in sys.argv[7:]:
-    if flag == 'noepsv':
-        h.proto_cmds = {k: v for k, v in h.proto_cmds.items() if k != 'EPSV'}
-    elif flag.startswith('host='):
-        host = flag[5:]
-FTPServer((host, port), h).serve_forever()
-`
 
 // tree writes files (path → content) under dir.
 func tree(t *testing.T, dir string, files map[string]string) {
@@ -96,31 +71,13 @@ type pyftpd struct {
 
 func startPyftpd(t *testing.T, flags ...string) *pyftpd {
 	t.Helper()
-	peer.RequirePython(t, python, "pyftpdlib")
+	peer.RequirePython(t, peer.Python, "pyftpdlib")
 	dir := t.TempDir()
-	p := &pyftpd{root: filepath.Join(dir, "root"), home: filepath.Join(dir, "home"), log: filepath.Join(dir, "pyftpd.log")}
+	p := &pyftpd{root: filepath.Join(dir, "root"), home: filepath.Join(dir, "home")}
 	tree(t, p.root, anonFiles)
 	tree(t, p.home, userFiles)
-	script := filepath.Join(dir, "server.py")
-	if err := os.WriteFile(script, []byte(pyftpdScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	first, last := peer.FreeRange(t, 20)
-	host := ""
-	for _, f := range flags {
-		if strings.HasPrefix(f, "host=") {
-			host = f[len("host="):]
-		}
-	}
-	p.Server = peer.Start(t, peer.Spec{
-		Name:    "pyftpdlib",
-		Host:    host,
-		Program: python,
-		Args: func(port int) ([]string, error) {
-			return append([]string{script, strconv.Itoa(port), p.root, p.home, p.log, strconv.Itoa(first), strconv.Itoa(last)}, flags...), nil
-		},
-		Ready: peer.ReadyLine("220"),
-	})
+	s := peer.Pyftpdlib(t, p.root, peer.PyftpdOptions{Home: p.home, Ports: 20, Flags: flags})
+	p.Server, p.log = s.Server, s.Log
 	return p
 }
 

@@ -54,7 +54,7 @@ func TestLynx(t *testing.T) {
 	write(t, root+"/hello.txt", "Hello through Lynx\n", 0o644)
 	write(t, root+"/cgi-bin/find", "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n0Hello\t/hello.txt\n", 0o644)
-	gs := startGophernicus(t, root)
+	gs := peer.Gophernicus(t, root)
 	fs := startPyftpd(t, map[string]string{"pub/hello.txt": "anonymous hello via lynx\n"}, nil)
 	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr, fs.Addr, "127.0.0.1")}})
 	proxy := []string{"gopher_proxy=" + gw.URL + "/", "ftp_proxy=" + gw.URL + "/"}
@@ -89,7 +89,7 @@ func TestLynx(t *testing.T) {
 
 func TestW3m(t *testing.T) {
 	peer.Require(t, "w3m")
-	gs := startPygopherd(t, gopherTree(t))
+	gs := peer.Pygopherd(t, gopherTree(t))
 	fs := startPyftpd(t, map[string]string{"pub/hello.txt": "anonymous hello via w3m\n"}, nil)
 	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr, "127.0.0.1")}})
 	out := client(t, nil, "w3m", "-dump", gw.URL+"/gopher://"+gs.Addr+"/1/")
@@ -148,7 +148,7 @@ func TestChromium(t *testing.T) {
 	write(t, root+"/docs/inner.txt", "inner\n", 0o644)
 	write(t, root+"/cgi-bin/find", "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n1Documents\t/docs\n0Hello\t/hello.txt\n", 0o644)
-	gs := startGophernicus(t, root)
+	gs := peer.Gophernicus(t, root)
 	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr)}})
 	dom := chromium(t, gw.URL+"/gopher://"+gs.Addr+"/1/")
 	docs := "/gopher://" + gs.Addr + "/1/docs"

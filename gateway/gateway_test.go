@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/schemes"
 )
 
@@ -140,7 +141,7 @@ func gopherTree(t *testing.T) string {
 // document streamed with its type and (Gopher+ "+N") length, the
 // access log.
 func TestPygopherd(t *testing.T) {
-	s := startPygopherd(t, gopherTree(t))
+	s := peer.Pygopherd(t, gopherTree(t))
 	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
 	base := "gopher://" + s.Addr + "/"
 
@@ -206,7 +207,7 @@ func TestSearchAndLynxRewrite(t *testing.T) {
 	write(t, root+"/hello.txt", "Hello\n", 0o644)
 	write(t, root+"/cgi-bin/find", "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n0Hello\t/hello.txt\n", 0o644)
-	s := startGophernicus(t, root)
+	s := peer.Gophernicus(t, root)
 	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
 	base := "gopher://" + s.Addr + "/"
 
@@ -417,7 +418,7 @@ func TestSSRF(t *testing.T) {
 	}
 	// A redirection (a Gopher h item's URL: selector) into loopback:
 	// the gopher server is allowed, the target port is not.
-	gs := startPygopherd(t, gopherTree(t))
+	gs := peer.Pygopherd(t, gopherTree(t))
 	gw2, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr)}})
 	res, page := get(t, gw2.URL+"/gopher://"+gs.Addr+"/hURL:gopher://127.0.0.1:"+p+"/")
 	if res.StatusCode != 403 || !strings.Contains(page, "loopback") {
@@ -468,7 +469,7 @@ func TestBrowserOwnRequests(t *testing.T) {
 // TestSmuggling: CR and LF, raw or encoded, never reach a server as a
 // line end (RFC 1738 §6); the request line cannot carry them raw.
 func TestSmuggling(t *testing.T) {
-	s := startPygopherd(t, gopherTree(t))
+	s := peer.Pygopherd(t, gopherTree(t))
 	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
 	addr := gw.Listener.Addr().String()
 	for _, tc := range []struct {
@@ -565,7 +566,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("a long target: %d, want 414", res.StatusCode)
 	}
 
-	s := startPygopherd(t, gopherTree(t))
+	s := peer.Pygopherd(t, gopherTree(t))
 	gw2, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}, MaxSize: 1000})
 	res, page = get(t, gw2.URL+"/gopher://"+s.Addr+"/9/big.bin%09%09+")
 	if res.StatusCode != 502 || !strings.Contains(page, "size limit") {
@@ -585,7 +586,7 @@ func TestLimits(t *testing.T) {
 
 // TestStartPage: the start page's form leads to the path form.
 func TestStartPage(t *testing.T) {
-	s := startPygopherd(t, gopherTree(t))
+	s := peer.Pygopherd(t, gopherTree(t))
 	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
 	res, page := get(t, gw.URL+"/")
 	if res.StatusCode != 200 || !strings.Contains(page, `<form action="/-/get" method="get">`) || strings.Contains(page, "<script") {

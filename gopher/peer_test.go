@@ -7,21 +7,13 @@ package gopher_test
 // (plain Gopher), both from Debian (shared/peers/debian.md §3).
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,27 +63,6 @@ func urls(l *access.Listing) []string {
 	return s
 }
 
-// openTree makes dir and its parent readable and searchable by every
-// user: the servers run as nobody (t.TempDir is 0700).
-func openTree(t *testing.T, dir string) {
-	t.Helper()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil {
-			mode := fi.Mode().Perm() | 0o444
-			if fi.IsDir() || fi.Mode().Perm()&0o100 != 0 {
-				mode |= 0o111
-			}
-			os.Chmod(p, mode)
-		}
-		return nil
-	})
-}
-
 func write(t *testing.T, path, content string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -102,49 +73,7 @@ func write(t *testing.T, path, content string, mode os.FileMode) {
 	}
 }
 
-// readyMenu accepts a server that answers the empty selector with a
-// line.
-func readyMenu(c net.Conn) error {
-	if _, err := c.Write([]byte("\r\n")); err != nil {
-		return err
-	}
-	_, err := bufio.NewReader(c).ReadString('\n')
-	return err
-}
-
 // ---- UMN gopherd ----
-
-// buildUMN builds UMN gopherd with shared/peers/umn-gopherd/build.sh
-// into the user's cache (a directory named by a hash of the recipe), or
-// skips the test when its prerequisites are missing (exit 2).
-func buildUMN(t *testing.T) string {
-	t.Helper()
-	src := loctest.SharedPath(t, "peers", "umn-gopherd")
-	h := sha256.New()
-	files, _ := filepath.Glob(filepath.Join(src, "patches", "*"))
-	sort.Strings(files)
-	for _, f := range append([]string{filepath.Join(src, "build.sh"), filepath.Join(src, "src.tar.gz")}, files...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatalf("umn-gopherd recipe: %v", err)
-		}
-		h.Write(b)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("peer: no user cache directory to build UMN gopherd in: %v", err)
-	}
-	dir := filepath.Join(cache, "locator-peers", "umn-gopherd-"+hex.EncodeToString(h.Sum(nil))[:12])
-	out, err := exec.Command("sh", filepath.Join(src, "build.sh"), dir).CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 2 {
-		t.Skipf("peer: %s", strings.TrimSpace(string(out)))
-	}
-	if err != nil {
-		t.Fatalf("build UMN gopherd: %v\n%s", err, out)
-	}
-	return dir
-}
 
 const askForm = "Note: Please fill in this test form\nAsk: Your name:\tGopher User\nAskP: Secret word:\nSelect: Subscribe?:1\nChoose: Colour:\tred\tgreen\tblue\nAskL: Comments:\n"
 
@@ -152,7 +81,6 @@ const askForm = "Note: Please fill in this test form\nAsk: Your name:\tGopher Us
 // file deterministic) with gopherd in standalone mode (patch 01's
 // GOPHERD_BIND_ADDR), as nobody when the test runs as root.
 func startUMN(t *testing.T) (*peer.Server, []byte) {
-	dir := buildUMN(t)
 	data := t.TempDir()
 	write(t, filepath.Join(data, "hello.txt"), "Hello from UMN gopherd.\nSecond line.\n", 0o644)
 	write(t, filepath.Join(data, "subdir", "inner.txt"), "Inside the subdirectory.\n", 0o644)
@@ -166,20 +94,7 @@ func startUMN(t *testing.T) (*peer.Server, []byte) {
 	write(t, filepath.Join(data, "form.ask"), askForm, 0o644)
 	write(t, filepath.Join(data, "form"), "#!/bin/sh\necho \"ASK script output\"\nn=0\nwhile IFS= read -r line; do n=$((n+1)); echo \"line $n: [$line]\"; done\necho \"total lines: $n\"\n", 0o755)
 	write(t, filepath.Join(data, "gen.dat"), "#!/bin/sh\nprintf \"generated binary-ish output\\r\\n.\\r\\nafter a lone dot\\r\\n\"\n", 0o755)
-	openTree(t, data)
-	s := peer.Start(t, peer.Spec{
-		Name:    "umn-gopherd",
-		Program: filepath.Join(dir, "bin", "gopherd"),
-		Env:     []string{"GOPHERD_BIND_ADDR=127.0.0.1"},
-		Args: func(port int) ([]string, error) {
-			args := []string{"-D", "-c", "-C", "-o", filepath.Join(dir, "etc", "gopherd", "gopherd.conf")}
-			if os.Geteuid() == 0 {
-				args = append(args, "-u", "nobody")
-			}
-			return append(args, data, strconv.Itoa(port)), nil
-		},
-		Ready: readyMenu,
-	})
+	s := peer.UMNGopherd(t, data)
 	return s, blob
 }
 
@@ -366,55 +281,13 @@ func TestUMNGopherd(t *testing.T) {
 
 // ---- pygopherd ----
 
-// startPygopherd runs pygopherd with the packaged configuration changed
-// as shared/peers/debian.md §3 does.
-func startPygopherd(t *testing.T, root string) *peer.Server {
-	peer.Require(t, "/usr/sbin/pygopherd")
-	conf, err := os.ReadFile("/etc/pygopherd/pygopherd.conf")
-	if err != nil {
-		t.Skipf("peer: pygopherd's configuration is missing: %v", err)
-	}
-	dir := t.TempDir()
-	openTree(t, root)
-	return peer.Start(t, peer.Spec{
-		Name:    "pygopherd",
-		Program: "/usr/sbin/pygopherd",
-		Args: func(port int) ([]string, error) {
-			c := string(conf)
-			for _, r := range [][2]string{
-				{"\nport = 70\n", "\nport = " + strconv.Itoa(port) + "\n"},
-				{"\nusechroot = yes\n", "\nusechroot = no\n"},
-				{"\nroot = /var/gopher\n", "\nroot = " + root + "\n"},
-				{"\npidfile = /var/run/pygopherd/pygopherd.pid\n", "\npidfile = " + filepath.Join(dir, "pygopherd.pid") + "\n"},
-				{"\nlogmethod = syslog\n", "\nlogmethod = file\n"},
-				{"\n# servername = gopher.example.com\n", "\nservername = 127.0.0.1\n"},
-				{"\n# interface = gopher.example.com\n", "\ninterface = 127.0.0.1\n"},
-				{"\n#setuid = gopher\n", "\nsetuid = nobody\n"},
-				{"\n#setgid = gopher\n", "\nsetgid = nogroup\n"},
-			} {
-				if !strings.Contains(c, r[0]) {
-					return nil, fmt.Errorf("pygopherd.conf has no line %q", strings.TrimSpace(r[0]))
-				}
-				c = strings.Replace(c, r[0], r[1], 1)
-			}
-			if os.Geteuid() != 0 {
-				c = strings.Replace(c, "\nsetuid = nobody\n", "\n", 1)
-				c = strings.Replace(c, "\nsetgid = nogroup\n", "\n", 1)
-			}
-			f := filepath.Join(dir, "pygopherd.conf")
-			return []string{f}, os.WriteFile(f, []byte(c), 0o644)
-		},
-		Ready: readyMenu,
-	})
-}
-
 func TestPygopherd(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "hello.txt"), "Hello from gopher\n", 0o644)
 	write(t, filepath.Join(root, "hello.txt.abstract"), "This is an abstract for hello\n", 0o644)
 	write(t, filepath.Join(root, "docs", "inner.txt"), "inner\n", 0o644)
 	write(t, filepath.Join(root, "docs", "dots.txt"), "inner\n.\n..dots\n", 0o644)
-	s := startPygopherd(t, root)
+	s := peer.Pygopherd(t, root)
 	base := "gopher://" + s.Addr + "/"
 	at := func(x string) string { return strings.ReplaceAll(x, "ADDR", s.Addr) }
 
@@ -468,7 +341,6 @@ func TestPygopherd(t *testing.T) {
 // ---- gophernicus ----
 
 func TestGophernicus(t *testing.T) {
-	paths := peer.Require(t, "socat", "/usr/sbin/gophernicus")
 	root := t.TempDir()
 	write(t, filepath.Join(root, "hello.txt"), "Hello\nworld\n", 0o644)
 	write(t, filepath.Join(root, "dots.txt"), "Hello\n.\n..dots\n", 0o644)
@@ -476,23 +348,7 @@ func TestGophernicus(t *testing.T) {
 	// A search (type 7): gophernicus runs the script with the words in
 	// $SEARCHREQUEST; its output is the result menu.
 	write(t, filepath.Join(root, "cgi-bin", "find"), "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
-	openTree(t, root)
-	logDir := t.TempDir()
-	openTree(t, logDir)
-	s := peer.Start(t, peer.Spec{
-		Name:    "gophernicus",
-		Program: paths[0],
-		Args: func(port int) ([]string, error) {
-			exe := "/usr/sbin/gophernicus -h 127.0.0.1 -p " + strconv.Itoa(port) + " -r " + root + " -ns -nh -nf -l " + filepath.Join(logDir, "access.log")
-			if os.Geteuid() == 0 {
-				exe = `EXEC:"` + exe + `",su=nobody,nofork`
-			} else {
-				exe = `EXEC:"` + exe + `",nofork`
-			}
-			return []string{"TCP-LISTEN:" + strconv.Itoa(port) + ",bind=127.0.0.1,reuseaddr,fork", exe}, nil
-		},
-		Ready: readyMenu,
-	})
+	s := peer.Gophernicus(t, root)
 	base := "gopher://" + s.Addr + "/"
 	res, _, log := mustGet(t, base, access.Options{})
 	var got []string

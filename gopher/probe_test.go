@@ -9,6 +9,7 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
 )
 
 // TestProbePygopherd: pygopherd's menus mark items "+" (Gopher+ §2.1),
@@ -18,7 +19,7 @@ func TestProbePygopherd(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "hello.txt"), "Hello from gopher\n", 0o644)
 	write(t, filepath.Join(root, "docs", "inner.txt"), "inner\n", 0o644)
-	s := startPygopherd(t, root)
+	s := peer.Pygopherd(t, root)
 	base := "gopher://" + s.Addr + "/"
 	for _, c := range []struct {
 		url, state, code string

@@ -1,16 +1,11 @@
 package http
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rfc1738/locator/access"
@@ -18,17 +13,13 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-const nginxProgram = "/usr/sbin/nginx"
-
 // startNginx starts nginx (shared/peers/debian.md §2) on a free port of
 // 127.0.0.1 serving a small tree from t.TempDir(), and returns its
 // address and the directory of its files and logs. It skips when nginx
 // is not installed.
 func startNginx(t *testing.T) (addr, dir string) {
 	t.Helper()
-	if _, err := os.Stat(nginxProgram); err != nil {
-		t.Skipf("peer: %s is not installed (apt-get install nginx-light per shared/peers/debian.md)", nginxProgram)
-	}
+	peer.Require(t, "/usr/sbin/nginx")
 	dir = t.TempDir()
 	www := filepath.Join(dir, "www")
 	files := map[string]string{
@@ -50,44 +41,15 @@ func startNginx(t *testing.T) (addr, dir string) {
 	if err := os.Chtimes(filepath.Join(www, "a.txt"), modified, modified); err != nil {
 		t.Fatal(err)
 	}
-	user := ""
-	if os.Geteuid() == 0 {
-		// The tree is in a 0700 directory of root's: the worker reads it
-		// as root (nginx drops to nobody otherwise).
-		user = "user root root;"
-	}
-	srv := peer.Start(t, peer.Spec{
-		Name:    "nginx",
-		Program: nginxProgram,
-		Stop:    syscall.SIGQUIT,
-		Args: func(port int) ([]string, error) {
-			conf := fmt.Sprintf(`daemon off; master_process on; worker_processes 1; %[3]s
-pid %[1]s/nginx.pid; error_log %[1]s/error.log info;
-events { worker_connections 64; }
-http { access_log %[1]s/access.log;
-  types { text/plain txt; text/html html; application/octet-stream bin; }
-  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy;
-  fastcgi_temp_path %[1]s/fastcgi; uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
-  server { listen 127.0.0.1:%[2]d; root %[1]s/www;
-    location /redir { return 301 /index.html; }
+	srv := peer.Nginx(t, www, peer.NginxConfig{
+		Dir:         dir,
+		Connections: 64,
+		HTTP:        "types { text/plain txt; text/html html; application/octet-stream bin; }",
+		Server: `    location /redir { return 301 /index.html; }
     location /bad-port { return 302 http://127.0.0.1:25/; }
     location /secret { deny all; }
     location /gone { return 410; }
-    location /boom { return 500; }
-  }
-}
-`, dir, port, user)
-			p := filepath.Join(dir, "nginx.conf")
-			return []string{"-e", "stderr", "-p", dir, "-c", p}, os.WriteFile(p, []byte(conf), 0o644)
-		},
-		Ready: func(c net.Conn) error {
-			io.WriteString(c, "HEAD / HTTP/1.0\r\n\r\n")
-			line, err := bufio.NewReader(c).ReadString('\n')
-			if !strings.HasPrefix(line, "HTTP/1.1 ") {
-				return fmt.Errorf("reply %q, %v", line, err)
-			}
-			return nil
-		},
+    location /boom { return 500; }`,
 	})
 	return srv.Addr, dir
 }

@@ -11,7 +11,6 @@ package news_test
 // with ctlinnd shutdown, then by its process id.
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -20,12 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,167 +34,19 @@ import (
 	"github.com/rfc1738/locator/nntp"
 )
 
-const (
-	innBin   = "/usr/lib/news/bin/"
-	innLock  = "/run/lock/locator-inn.lock"
-	innSpool = "/var/spool/news/articles"
-)
+// inn is a running innd with a group of the test's own (peer.INN).
+type inn struct{ *peer.INNServer }
 
-// inn is a running innd with a group of the test's own.
-type inn struct {
-	env   []string // INNCONF=the test's inn.conf
-	srv   *peer.Server
-	group string
-	tag   string // random, in the group name and message-ids
-}
-
-// asNews runs an INN program as user news with the test's inn.conf.
-func (in *inn) asNews(prog string, args ...string) error {
-	cmd := exec.Command("setpriv", append([]string{"--reuid=news", "--regid=news", "--init-groups", innBin + prog}, args...)...)
-	cmd.Env = append(os.Environ(), in.env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s %v: %v\n%s", prog, args, err, out)
-	}
-	return nil
-}
-
-// innConf writes a copy of INN's inn.conf in a directory user news can
-// read, with nnrpdloadlimit 0: nnrpd refuses readers ("400 load at
-// 18.14, try later") when the load average passes the installed 16, as
-// it does on a machine shared by parallel builds. INN's programs read
-// the copy through INNCONF; /etc/news is not touched.
-func innConf(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "locator-inn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile("/etc/news/inn.conf")
-	if err != nil {
-		t.Skipf("inn: %v", err)
-	}
-	var out []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "nnrpdloadlimit:") {
-			line = "nnrpdloadlimit: 0"
-		}
-		out = append(out, line)
-	}
-	path := filepath.Join(dir, "inn.conf")
-	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// startINN takes the machine's INN lock, starts innd on a free port and
-// creates a fresh group; all is undone when t ends.
-func startINN(t *testing.T) *inn {
-	t.Helper()
-	peer.RequireRoot(t, "innd (run as user news, started by root)")
-	peer.Require(t, innBin+"innd", innBin+"ctlinnd", "setpriv")
-	if err := os.MkdirAll(filepath.Dir(innLock), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	lock, err := os.OpenFile(innLock, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Close() }) // closing releases the lock
-	if b, err := os.ReadFile("/run/news/innd.pid"); err == nil {
-		var pid int
-		if _, err := fmt.Sscan(string(b), &pid); err == nil && syscall.Kill(pid, 0) == nil {
-			t.Skipf("inn: an innd (pid %d) not started by this test runs already", pid)
-		}
-	}
-	in := &inn{env: []string{"INNCONF=" + innConf(t)}}
-	in.srv = peer.Start(t, peer.Spec{
-		Name:    "innd",
-		Program: "setpriv",
-		Env:     in.env,
-		Args: func(port int) ([]string, error) {
-			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "innd", "-f", "-4", peer.Host, "-P", fmt.Sprint(port)}, nil
-		},
-		Ready: peer.ReadyLine("200 "),
-	})
-	// Cleanups run last first: shut INN down before peer stops it by pid.
-	t.Cleanup(func() {
-		if err := in.asNews("ctlinnd", "shutdown", "locator test done"); err != nil {
-			t.Log(err)
-		}
-	})
-	var r [4]byte
-	rand.Read(r[:])
-	in.tag = hex.EncodeToString(r[:])
-	in.group = "locator.t" + in.tag
-	if err := in.asNews("ctlinnd", "newgroup", in.group, "y", "locator"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := in.asNews("ctlinnd", "rmgroup", in.group); err != nil {
-			t.Log(err)
-		}
-		os.RemoveAll(filepath.Join(innSpool, strings.ReplaceAll(in.group, ".", "/")))
-		os.Remove(filepath.Join(innSpool, "locator")) // only when empty
-	})
-	return in
-}
-
-// post sends one article with POST after MODE READER (RFC 3977 §6.3.1),
-// dot-stuffing it here, and returns INN's 240 line.
-func (in *inn) post(t *testing.T, article string) {
-	t.Helper()
-	c, err := net.DialTimeout("tcp", in.srv.Addr, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(30 * time.Second))
-	br := bufio.NewReader(c)
-	expect := func(code string) string {
-		t.Helper()
-		line, err := br.ReadString('\n')
-		if err != nil || !strings.HasPrefix(line, code) {
-			t.Fatalf("post: want %s, got %q (%v)", code, line, err)
-		}
-		return line
-	}
-	send := func(s string) {
-		if _, err := io.WriteString(c, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	expect("200 ")
-	send("MODE READER\r\n")
-	expect("200 ")
-	send("POST\r\n")
-	expect("340 ")
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(article, "\r\n") {
-		if strings.HasPrefix(line, ".") {
-			b.WriteByte('.')
-		}
-		b.WriteString(line)
-	}
-	send(b.String() + ".\r\n")
-	expect("240 ")
-	send("QUIT\r\n")
-}
+// startINN starts INN as every package's tests start it (peer.INN: the
+// machine's lock, a copy of inn.conf, a fresh group).
+func startINN(t *testing.T) *inn { return &inn{peer.INN(t)} }
 
 // stored returns the article numbered n of the group as INN stores it
 // (tradspool, wireformat: CR LF, dot-stuffed, with the "." line), with
 // the stuffing and the "." line undone: what a client must deliver.
 func (in *inn) stored(t *testing.T, n int) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(innSpool, strings.ReplaceAll(in.group, ".", "/"), fmt.Sprint(n)))
+	b, err := os.ReadFile(filepath.Join(peer.INNSpool, strings.ReplaceAll(in.Group, ".", "/"), fmt.Sprint(n)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +62,7 @@ func (in *inn) stored(t *testing.T, n int) []byte {
 }
 
 func (in *inn) opts(dialogue io.Writer) access.Options {
-	return access.Options{Server: in.srv.Addr, Dialogue: dialogue, IdleTimeout: 30 * time.Second}
+	return access.Options{Server: in.Addr, Dialogue: dialogue, IdleTimeout: 30 * time.Second}
 }
 
 func get(t *testing.T, raw string, opts access.Options) (*access.Resource, []byte, error) {
@@ -239,10 +88,10 @@ func get(t *testing.T, raw string, opts access.Options) (*access.Resource, []byt
 // §3.1.1); B has a long header folded over many lines (RFC 5322
 // §2.2.3) and a long line.
 func articles(in *inn) (a, b, c, idA, idB, idC, longSubject string) {
-	idA = "<locator-" + in.tag + "-a@feas.test>"
-	idB = "<locator-" + in.tag + "-b@feas.test>"
-	idC = "<locator-" + in.tag + "-c@feas.test>"
-	a = "From: Tester A <a@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: dots\r\nMessage-ID: " + idA + "\r\n\r\n" +
+	idA = "<locator-" + in.Tag + "-a@feas.test>"
+	idB = "<locator-" + in.Tag + "-b@feas.test>"
+	idC = "<locator-" + in.Tag + "-c@feas.test>"
+	a = "From: Tester A <a@example.test>\r\nNewsgroups: " + in.Group + "\r\nSubject: dots\r\nMessage-ID: " + idA + "\r\n\r\n" +
 		"first line\r\n.leading dot\r\n..two dots\r\n.\r\n. space after a dot\r\nlast line\r\n"
 	var words []string
 	for i := 0; i < 120; i++ {
@@ -253,9 +102,9 @@ func articles(in *inn) (a, b, c, idA, idB, idC, longSubject string) {
 	for i := 0; i < len(words); i += 10 {
 		folded += "\r\n\t" + strings.Join(words[i:i+10], " ")
 	}
-	b = "From: Tester B <b@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: " + folded + "\r\nMessage-ID: " + idB +
+	b = "From: Tester B <b@example.test>\r\nNewsgroups: " + in.Group + "\r\nSubject: " + folded + "\r\nMessage-ID: " + idB +
 		"\r\nX-Long: " + strings.Repeat("x", 900) + "\r\n\r\n" + strings.Repeat("y", 990) + "\r\n"
-	c = "From: Tester C <c@example.test>\r\nNewsgroups: " + in.group + "\r\nSubject: plain\r\nMessage-ID: " + idC + "\r\n\r\nhello\r\n"
+	c = "From: Tester C <c@example.test>\r\nNewsgroups: " + in.Group + "\r\nSubject: plain\r\nMessage-ID: " + idC + "\r\n\r\nhello\r\n"
 	return
 }
 
@@ -263,7 +112,7 @@ func TestINN(t *testing.T) {
 	in := startINN(t)
 	a, b, c, idA, idB, idC, longSubject := articles(in)
 	for _, art := range []string{a, b, c} {
-		in.post(t, art)
+		in.Post(t, art)
 	}
 	bareA := strings.Trim(idA, "<>")
 
@@ -283,7 +132,7 @@ func TestINN(t *testing.T) {
 		if res.Size != -1 || res.Listing != nil {
 			t.Errorf("size %d listing %v", res.Size, res.Listing)
 		}
-		wantDlg := "* connect " + in.srv.Addr + "\n< 200 "
+		wantDlg := "* connect " + in.Addr + "\n< 200 "
 		if !strings.HasPrefix(dlg.String(), wantDlg) || !strings.Contains(dlg.String(), "\n> MODE READER\n< 200 ") ||
 			!strings.Contains(dlg.String(), "\n> ARTICLE "+idA+"\n< 220 0 "+idA+" article\n") || !strings.HasSuffix(dlg.String(), "> QUIT\n< 205 Bye!\n") {
 			t.Errorf("dialogue:\n%s", dlg.String())
@@ -292,7 +141,7 @@ func TestINN(t *testing.T) {
 
 	t.Run("nntp URL of an article (RFC 1738 §3.7)", func(t *testing.T) {
 		for n := 1; n <= 3; n++ {
-			_, body, err := get(t, fmt.Sprintf("nntp://%s/%s/%d", in.srv.Addr, in.group, n), access.Options{})
+			_, body, err := get(t, fmt.Sprintf("nntp://%s/%s/%d", in.Addr, in.Group, n), access.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +166,7 @@ func TestINN(t *testing.T) {
 		for i, x := range []struct{ id, name, from string }{{idA, "dots", "Tester A <a@example.test>"}, {idB, longSubject, "Tester B <b@example.test>"}, {idC, "plain", "Tester C <c@example.test>"}} {
 			r := row{url: "news:" + strings.Trim(x.id, "<>"), name: x.name, from: x.from, size: -1}
 			if scheme == "nntp" {
-				r.url = fmt.Sprintf("nntp://%s/%s/%d", in.srv.Addr, in.group, i+1)
+				r.url = fmt.Sprintf("nntp://%s/%s/%d", in.Addr, in.Group, i+1)
 			}
 			if withSize {
 				r.size = sizes[i]
@@ -345,9 +194,9 @@ func TestINN(t *testing.T) {
 	}{{"", true, "> OVER 1-3\n< 224 "}, {"xover", true, "> XOVER 1-3\n< 224 "}, {"head", false, "> HEAD\n< 221 1 " + idA + " head\n> NEXT\n< 223 2 " + idB}} {
 		for _, scheme := range []string{"news", "nntp"} {
 			t.Run(scheme+" group listing, method "+cmp.Or(m.method, "over (default)"), func(t *testing.T) {
-				raw := "news:" + in.group
+				raw := "news:" + in.Group
 				if scheme == "nntp" {
-					raw = "nntp://" + in.srv.Addr + "/" + in.group
+					raw = "nntp://" + in.Addr + "/" + in.Group
 				}
 				var dlg bytes.Buffer
 				opts := in.opts(&dlg)
@@ -363,7 +212,7 @@ func TestINN(t *testing.T) {
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("entries:\n%v\nwant\n%v", got, want)
 				}
-				if !strings.Contains(dlg.String(), "> GROUP "+in.group+"\n< 211 3 1 3 "+in.group+"\n"+m.verb) {
+				if !strings.Contains(dlg.String(), "> GROUP "+in.Group+"\n< 211 3 1 3 "+in.Group+"\n"+m.verb) {
 					t.Errorf("dialogue:\n%s", dlg.String())
 				}
 			})
@@ -374,7 +223,7 @@ func TestINN(t *testing.T) {
 		for _, method := range []string{"over", "head"} {
 			opts := in.opts(nil)
 			opts.MaxEntries, opts.Method = 2, method
-			res, _, err := get(t, "news:"+in.group, opts)
+			res, _, err := get(t, "news:"+in.Group, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -402,7 +251,7 @@ func TestINN(t *testing.T) {
 		var mine *access.Entry
 		for i, e := range res.Listing.Entries {
 			got = append(got, e.URL)
-			if e.Name == in.group {
+			if e.Name == in.Group {
 				mine = &res.Listing.Entries[i]
 			}
 		}
@@ -415,21 +264,21 @@ func TestINN(t *testing.T) {
 	})
 
 	t.Run("wildcard group (draft-gilman) is LIST ACTIVE with a wildmat", func(t *testing.T) {
-		res, _, err := get(t, "news:locator.t"+in.tag[:4]+"*", in.opts(nil))
+		res, _, err := get(t, "news:locator.t"+in.Tag[:4]+"*", in.opts(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != "news:"+in.group {
+		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != "news:"+in.Group {
 			t.Errorf("entries %+v", res.Listing.Entries)
 		}
 	})
 
 	t.Run("draft-gilman message numbers", func(t *testing.T) {
-		_, body, err := get(t, "news:"+in.group+"/3", in.opts(nil))
+		_, body, err := get(t, "news:"+in.Group+"/3", in.opts(nil))
 		if err != nil || !bytes.Equal(body, in.stored(t, 3)) {
 			t.Errorf("news:group/3: %v %q", err, body)
 		}
-		res, _, err := get(t, "news:"+in.group+"/2-9", in.opts(nil))
+		res, _, err := get(t, "news:"+in.Group+"/2-9", in.opts(nil))
 		if err != nil || len(res.Listing.Entries) != 2 || res.Listing.Entries[0].URL != "news:"+strings.Trim(idB, "<>") {
 			t.Errorf("news:group/2-9: %v %+v", err, res)
 		}
@@ -437,10 +286,10 @@ func TestINN(t *testing.T) {
 
 	t.Run("absent objects are the server's answer (exit 1)", func(t *testing.T) {
 		for _, x := range []struct{ url, code string }{
-			{"news:no-such-" + in.tag + "@feas.test", "430"},
-			{"news:no.such.group" + in.tag, "411"},
-			{"nntp://" + in.srv.Addr + "/" + in.group + "/99", "423"},
-			{"nntp://" + in.srv.Addr + "/no.such.group" + in.tag, "411"},
+			{"news:no-such-" + in.Tag + "@feas.test", "430"},
+			{"news:no.such.group" + in.Tag, "411"},
+			{"nntp://" + in.Addr + "/" + in.Group + "/99", "423"},
+			{"nntp://" + in.Addr + "/no.such.group" + in.Tag, "411"},
 		} {
 			_, _, err := get(t, x.url, in.opts(nil))
 			var se *access.ServerError
@@ -534,9 +383,9 @@ func (in *inn) authReader(t *testing.T) (addr, password string) {
 	srv := peer.Start(t, peer.Spec{
 		Name:    "nnrpd",
 		Program: "setpriv",
-		Env:     in.env,
+		Env:     in.Env,
 		Args: func(port int) ([]string, error) {
-			return []string{"--reuid=news", "--regid=news", "--init-groups", innBin + "nnrpd", "-D", "-f", "-4", peer.Host, "-p", fmt.Sprint(port), "-c", filepath.Join(dir, "readers.conf")}, nil
+			return []string{"--reuid=news", "--regid=news", "--init-groups", peer.INNBin + "nnrpd", "-D", "-f", "-4", peer.Host, "-p", fmt.Sprint(port), "-c", filepath.Join(dir, "readers.conf")}, nil
 		},
 		Ready: peer.ReadyLine("20"),
 	})

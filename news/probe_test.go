@@ -17,20 +17,20 @@ import (
 func TestProbeINN(t *testing.T) {
 	in := startINN(t)
 	_, _, c, _, _, idC, _ := articles(in)
-	in.post(t, c)
-	nntpBase := "nntp://" + in.srv.Addr + "/" + in.group
+	in.Post(t, c)
+	nntpBase := "nntp://" + in.Addr + "/" + in.Group
 	i := 0
 	for _, tc := range []struct {
 		url, state, code string
 		listing          bool
 	}{
 		{"news:" + strings.Trim(idC, "<>"), "ok", "223", false},
-		{"news:nothing-" + in.tag + "@feas.test", "gone", "430", false},
-		{"news:" + in.group, "ok", "211", true},
-		{"news:no.such.group" + in.tag, "gone", "411", false},
+		{"news:nothing-" + in.Tag + "@feas.test", "gone", "430", false},
+		{"news:" + in.Group, "ok", "211", true},
+		{"news:no.such.group" + in.Tag, "gone", "411", false},
 		{nntpBase + "/1", "ok", "223", false},
 		{nntpBase + "/99", "gone", "423", false},
-		{"nntp://" + in.srv.Addr + "/no.such.group" + in.tag, "gone", "411", false},
+		{"nntp://" + in.Addr + "/no.such.group" + in.Tag, "gone", "411", false},
 	} {
 		i++
 		var dlg bytes.Buffer
@@ -46,7 +46,7 @@ func TestProbeINN(t *testing.T) {
 	}
 	var dlg bytes.Buffer
 	opts := in.opts(&dlg)
-	access.Probe(context.Background(), loctest.MustParse(t, "news:"+in.group), opts)
+	access.Probe(context.Background(), loctest.MustParse(t, "news:"+in.Group), opts)
 	access.CloseIdle()
 	if !strings.HasSuffix(dlg.String(), "> QUIT\n< 205 Bye!\n") {
 		t.Errorf("CloseIdle: no QUIT:\n%s", dlg.String())

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,34 +64,7 @@ type dirsrv struct {
 // ready when it answers an ARDP request "VERSION".
 func startDirsrv(t *testing.T, r string) *dirsrv {
 	t.Helper()
-	dir := peer.BuildShared(t, "prospero")
-	s := peer.StartUDP(t, peer.Spec{
-		Name:    "dirsrv",
-		Program: filepath.Join(dir, "bin", "dirsrv"),
-		Dir:     r,
-		Env:     []string{"ARDP_BIND_ADDR=127.0.0.1"},
-		Args: func(port int) ([]string, error) {
-			return []string{"-m", "-p", "#" + strconv.Itoa(port), "-h", "localhost", "-L", filepath.Join(r, "pfs.log"),
-				"-r", filepath.Join(r, "info-tree"), "-S", filepath.Join(r, "shadow"), "-s", filepath.Join(r, "security"), "-T", filepath.Join(r, "pfsdat")}, nil
-		},
-		Ready: func(c net.Conn) error {
-			// ARDP: a 9-octet header (connection id 1, packet 1 of 1),
-			// then the text.
-			req := append([]byte{9, 0, 1, 0, 1, 0, 1, 0, 0}, "VERSION\n"...)
-			if _, err := c.Write(req); err != nil {
-				return err
-			}
-			b := make([]byte, 2048)
-			n, err := c.Read(b)
-			if err != nil {
-				return err
-			}
-			if !bytes.Contains(b[:n], []byte("VERSION 5")) {
-				return fmt.Errorf("reply %q", b[:n])
-			}
-			return nil
-		},
-	})
+	s, dir := peer.Dirsrv(t, r)
 	return &dirsrv{Server: s, dir: dir, root: r}
 }
 
@@ -362,42 +334,15 @@ func TestDirsrvFollowAFTP(t *testing.T) {
 	}
 }
 
-const python = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib
-
-// pyftpdScript serves ROOT to anonymous users, read-only, with passive
-// ports FIRST–LAST, on 127.0.0.1:PORT (shared/peers/debian.md §1).
-const pyftpdScript = `import sys
-from pyftpdlib.authorizers import DummyAuthorizer
-from pyftpdlib.handlers import FTPHandler
-from pyftpdlib.servers import FTPServer
-port, root, first, last = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-a = DummyAuthorizer()
-a.add_anonymous(root)
-h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1)
-FTPServer(('127.0.0.1', port), h).serve_forever()
-`
-
 // startPyftpd starts pyftpdlib on loopback serving files (the ftp
 // package's tests start it the same way; their helper is not
 // importable from here).
 func startPyftpd(t *testing.T, files map[string]string) *peer.Server {
 	t.Helper()
-	peer.RequirePython(t, python, "pyftpdlib")
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
+	peer.RequirePython(t, peer.Python, "pyftpdlib")
+	root := filepath.Join(t.TempDir(), "root")
 	for p, c := range files {
 		write(t, filepath.Join(root, filepath.FromSlash(p)), c)
 	}
-	script := filepath.Join(dir, "server.py")
-	write(t, script, pyftpdScript)
-	first, last := peer.FreeRange(t, 10)
-	return peer.Start(t, peer.Spec{
-		Name:    "pyftpdlib",
-		Program: python,
-		Dir:     dir,
-		Args: func(port int) ([]string, error) {
-			return []string{script, strconv.Itoa(port), root, strconv.Itoa(first), strconv.Itoa(last)}, nil
-		},
-		Ready: peer.ReadyLine("220"),
-	})
+	return peer.Pyftpdlib(t, root, peer.PyftpdOptions{Ports: 10}).Server
 }

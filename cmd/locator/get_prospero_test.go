@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +16,6 @@ import (
 // and an EXTERNAL link to an ftp object (the peer's README fixture).
 func startDirsrv(t *testing.T) (*peer.Server, string) {
 	t.Helper()
-	dir := peer.BuildShared(t, "prospero")
 	r := t.TempDir()
 	files := map[string]string{
 		"info-tree/readme.txt": "hello\n",
@@ -40,27 +36,7 @@ func startDirsrv(t *testing.T) (*peer.Server, string) {
 	for _, d := range []string{"security", "pfsdat"} {
 		os.MkdirAll(filepath.Join(r, d), 0o755)
 	}
-	s := peer.StartUDP(t, peer.Spec{
-		Name:    "dirsrv",
-		Program: filepath.Join(dir, "bin", "dirsrv"),
-		Dir:     r,
-		Env:     []string{"ARDP_BIND_ADDR=127.0.0.1"},
-		Args: func(port int) ([]string, error) {
-			return []string{"-m", "-p", "#" + strconv.Itoa(port), "-h", "localhost", "-L", filepath.Join(r, "pfs.log"),
-				"-r", filepath.Join(r, "info-tree"), "-S", filepath.Join(r, "shadow"), "-s", filepath.Join(r, "security"), "-T", filepath.Join(r, "pfsdat")}, nil
-		},
-		Ready: func(c net.Conn) error {
-			if _, err := c.Write(append([]byte{9, 0, 1, 0, 1, 0, 1, 0, 0}, "VERSION\n"...)); err != nil {
-				return err
-			}
-			b := make([]byte, 2048)
-			n, err := c.Read(b)
-			if err == nil && !bytes.Contains(b[:n], []byte("VERSION 5")) {
-				err = fmt.Errorf("reply %q", b[:n])
-			}
-			return err
-		},
-	})
+	s, _ := peer.Dirsrv(t, r)
 	return s, filepath.Join(r, "info-tree")
 }
 

@@ -2,21 +2,15 @@ package main
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -80,41 +74,9 @@ func TestTerminalAsker(t *testing.T) {
 	}
 }
 
-// buildUMNGopherd builds UMN gopherd from shared/peers (the same cache
-// directory as the gopher package's tests) or skips on exit 2.
-func buildUMNGopherd(t *testing.T) string {
-	t.Helper()
-	src := loctest.SharedPath(t, "peers", "umn-gopherd")
-	h := sha256.New()
-	files, _ := filepath.Glob(filepath.Join(src, "patches", "*"))
-	sort.Strings(files)
-	for _, f := range append([]string{filepath.Join(src, "build.sh"), filepath.Join(src, "src.tar.gz")}, files...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Write(b)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("peer: no user cache directory: %v", err)
-	}
-	dir := filepath.Join(cache, "locator-peers", "umn-gopherd-"+hex.EncodeToString(h.Sum(nil))[:12])
-	out, err := exec.Command("sh", filepath.Join(src, "build.sh"), dir).CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 2 {
-		t.Skipf("peer: %s", strings.TrimSpace(string(out)))
-	}
-	if err != nil {
-		t.Fatalf("build UMN gopherd: %v\n%s", err, out)
-	}
-	return dir
-}
-
 // `locator get` on a Gopher+ server (UMN gopherd): --views, --view, and
 // an ASK form filled with --ask, its URL printed with --print-url.
 func TestGetGopherForm(t *testing.T) {
-	dir := buildUMNGopherd(t)
 	data := t.TempDir()
 	files := map[string]string{
 		"hello.txt": "Hello from UMN gopherd.\n",
@@ -130,21 +92,7 @@ func TestGetGopherForm(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, d := range []string{filepath.Dir(data), data} {
-		os.Chmod(d, 0o755)
-	}
-	s := peer.Start(t, peer.Spec{
-		Name:    "umn-gopherd",
-		Program: filepath.Join(dir, "bin", "gopherd"),
-		Env:     []string{"GOPHERD_BIND_ADDR=127.0.0.1"},
-		Args: func(port int) ([]string, error) {
-			args := []string{"-D", "-c", "-C"}
-			if os.Geteuid() == 0 {
-				args = append(args, "-u", "nobody")
-			}
-			return append(args, data, strconv.Itoa(port)), nil
-		},
-	})
+	s := peer.UMNGopherd(t, data)
 	base := "gopher://" + s.Addr + "/"
 
 	code, out, errs := runCLI(t, "", "get", "--views", "--json", base+"00/hello.txt")

@@ -6,7 +6,6 @@ package main
 // is skipped with a one-line reason.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -17,27 +16,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rfc1738/locator/internal/peer"
 )
-
-const probePython = "/usr/bin/python3" // Debian's, which sees python3-pyftpdlib
-
-// probePyftpd: anonymous, read-only, in ROOT; every command logged.
-const probePyftpd = `import logging, sys
-from pyftpdlib.authorizers import DummyAuthorizer
-from pyftpdlib.handlers import FTPHandler
-from pyftpdlib.servers import FTPServer
-port, root, log, first, last = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-logging.basicConfig(filename=log, level=logging.DEBUG, format='%(message)s')
-a = DummyAuthorizer()
-a.add_anonymous(root)
-h = FTPHandler; h.authorizer = a; h.passive_ports = range(first, last + 1)
-FTPServer(('127.0.0.1', port), h).serve_forever()
-`
 
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
@@ -63,100 +46,18 @@ func probeTree(n int) map[string]string {
 }
 
 func startProbeFTP(t *testing.T, root string) (addr, log string) {
-	peer.RequirePython(t, probePython, "pyftpdlib")
-	dir := t.TempDir()
-	script := filepath.Join(dir, "server.py")
-	log = filepath.Join(dir, "ftp.log")
-	if err := os.WriteFile(script, []byte(probePyftpd), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	first, last := peer.FreeRange(t, 10)
-	s := peer.Start(t, peer.Spec{
-		Name: "pyftpdlib", Program: probePython,
-		Args: func(port int) ([]string, error) {
-			return []string{script, strconv.Itoa(port), root, log, strconv.Itoa(first), strconv.Itoa(last)}, nil
-		},
-		Ready: peer.ReadyLine("220"),
-	})
-	return s.Addr, log
+	s := peer.Pyftpdlib(t, root, peer.PyftpdOptions{Ports: 10})
+	return s.Addr, s.Log
 }
 
 func startProbeNginx(t *testing.T, root string) string {
-	peer.Require(t, "/usr/sbin/nginx")
-	dir := t.TempDir()
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root root;"
-	}
-	s := peer.Start(t, peer.Spec{
-		Name: "nginx", Program: "/usr/sbin/nginx", Stop: syscall.SIGQUIT,
-		Args: func(port int) ([]string, error) {
-			conf := fmt.Sprintf(`daemon off; master_process on; worker_processes 1; %[4]s
-pid %[1]s/nginx.pid; error_log %[1]s/error.log info;
-events { worker_connections 256; }
-http { access_log %[1]s/access.log;
-  client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy;
-  fastcgi_temp_path %[1]s/fastcgi; uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
-  server { listen 127.0.0.1:%[2]d; root %[3]s;
-    location /moved { return 301 /d/file000.txt; }
+	return peer.Nginx(t, root, peer.NginxConfig{
+		Connections: 256,
+		Server: `    location /moved { return 301 /d/file000.txt; }
     location /secret { deny all; }
     location /gone { return 410; }
-    location /nohead/ { alias %[3]s/d/; if ($request_method = HEAD) { return 405; } }
-  }
-}
-`, dir, port, root, user)
-			p := filepath.Join(dir, "nginx.conf")
-			return []string{"-e", "stderr", "-p", dir, "-c", p}, os.WriteFile(p, []byte(conf), 0o644)
-		},
-		Ready: func(c net.Conn) error {
-			io.WriteString(c, "HEAD / HTTP/1.0\r\n\r\n")
-			line, err := bufio.NewReader(c).ReadString('\n')
-			if !strings.HasPrefix(line, "HTTP/1.1 ") {
-				return fmt.Errorf("reply %q, %v", line, err)
-			}
-			return nil
-		},
-	})
-	return s.Addr
-}
-
-func startProbeGopher(t *testing.T, root string) string {
-	peer.Require(t, "/usr/sbin/pygopherd")
-	conf, err := os.ReadFile("/etc/pygopherd/pygopherd.conf")
-	if err != nil {
-		t.Skipf("peer: pygopherd's configuration is missing: %v", err)
-	}
-	dir := t.TempDir()
-	s := peer.Start(t, peer.Spec{
-		Name: "pygopherd", Program: "/usr/sbin/pygopherd",
-		Args: func(port int) ([]string, error) {
-			c := string(conf)
-			for _, r := range [][2]string{
-				{"\nport = 70\n", "\nport = " + strconv.Itoa(port) + "\n"},
-				{"\nusechroot = yes\n", "\nusechroot = no\n"},
-				{"\nroot = /var/gopher\n", "\nroot = " + root + "\n"},
-				{"\npidfile = /var/run/pygopherd/pygopherd.pid\n", "\npidfile = " + filepath.Join(dir, "pygopherd.pid") + "\n"},
-				{"\nlogmethod = syslog\n", "\nlogmethod = file\n"},
-				{"\n# servername = gopher.example.com\n", "\nservername = 127.0.0.1\n"},
-				{"\n# interface = gopher.example.com\n", "\ninterface = 127.0.0.1\n"},
-			} {
-				if !strings.Contains(c, r[0]) {
-					return nil, fmt.Errorf("pygopherd.conf has no line %q", strings.TrimSpace(r[0]))
-				}
-				c = strings.Replace(c, r[0], r[1], 1)
-			}
-			f := filepath.Join(dir, "pygopherd.conf")
-			return []string{f}, os.WriteFile(f, []byte(c), 0o644)
-		},
-		Ready: func(c net.Conn) error {
-			if _, err := c.Write([]byte("\r\n")); err != nil {
-				return err
-			}
-			_, err := bufio.NewReader(c).ReadString('\n')
-			return err
-		},
-	})
-	return s.Addr
+    location /nohead/ { alias ` + root + `/d/; if ($request_method = HEAD) { return 405; } }`,
+	}).Addr
 }
 
 // openUp makes root and its parents readable by the servers' workers.
@@ -185,7 +86,7 @@ func TestProbeDocument(t *testing.T) {
 	openUp(t, root)
 	ftpAddr, ftpLog := startProbeFTP(t, root)
 	httpAddr := startProbeNginx(t, root)
-	gopherAddr := startProbeGopher(t, root)
+	gopherAddr := peer.Pygopherd(t, root).Addr
 	closed := peer.FreePort(t)
 
 	want := map[string]string{} // URL → status

@@ -198,19 +198,29 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 // with the end of its output.
 func Start(t testing.TB, spec Spec) *Server {
 	t.Helper()
+	host := spec.Host
+	if host == "" {
+		host = Host
+	}
+	return launch(t, spec, host, func() int { return freePortOn(t, host) }, (*Server).await)
+}
+
+// launch starts spec's program on a port from freePort (on host), waits
+// with await until it answers there, and arranges for it to be stopped
+// when t ends: the part Start and StartUDP share. When the server exits
+// before it answers (a port taken meanwhile, a bad configuration), it
+// tries again on another port, three times in all.
+func launch(t testing.TB, spec Spec, host string, freePort func() int, await func(*Server, time.Duration, func(net.Conn) error) error) *Server {
+	t.Helper()
 	prog := Require(t, spec.Program)[0]
 	wait := spec.Wait
 	if wait <= 0 {
 		wait = 20 * time.Second
 	}
 	dir := t.TempDir()
-	host := spec.Host
-	if host == "" {
-		host = Host
-	}
 	var last error
 	for attempt := 1; attempt <= 3; attempt++ {
-		port := freePortOn(t, host)
+		port := freePort()
 		args, err := spec.Args(port)
 		if err != nil {
 			t.Fatalf("peer %s: %v", spec.Name, err)
@@ -241,14 +251,13 @@ func Start(t testing.TB, spec Spec) *Server {
 			stop = syscall.SIGTERM
 		}
 		t.Cleanup(func() { s.stop(t, stop) })
-		last = s.await(wait, spec.Ready)
+		last = await(s, wait, spec.Ready)
 		if last == nil {
 			return s
 		}
 		select {
 		case <-s.done:
-			// It exited (a port taken meanwhile, a bad configuration):
-			// try once more on another port.
+			// It exited: try once more on another port.
 			continue
 		default:
 			t.Fatalf("peer %s: %v\n%s", spec.Name, last, s.tail())

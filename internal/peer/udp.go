@@ -3,11 +3,6 @@ package peer
 import (
 	"fmt"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -34,58 +29,7 @@ func StartUDP(t testing.TB, spec Spec) *Server {
 	if spec.Ready == nil {
 		t.Fatalf("peer %s: StartUDP needs a Ready function", spec.Name)
 	}
-	prog := Require(t, spec.Program)[0]
-	wait := spec.Wait
-	if wait <= 0 {
-		wait = 20 * time.Second
-	}
-	dir := t.TempDir()
-	var last error
-	for attempt := 1; attempt <= 3; attempt++ {
-		port := FreeUDPPort(t)
-		args, err := spec.Args(port)
-		if err != nil {
-			t.Fatalf("peer %s: %v", spec.Name, err)
-		}
-		s := &Server{Name: spec.Name, Port: port, Addr: net.JoinHostPort(Host, strconv.Itoa(port)),
-			Output: filepath.Join(dir, fmt.Sprintf("%s-%d.out", safeName(spec.Name), attempt)), done: make(chan struct{})}
-		out, err := os.Create(s.Output)
-		if err != nil {
-			t.Fatalf("peer %s: %v", spec.Name, err)
-		}
-		s.cmd = exec.Command(prog, args...)
-		s.cmd.Dir = spec.Dir
-		s.cmd.Stdout, s.cmd.Stderr = out, out
-		if len(spec.Env) > 0 {
-			s.cmd.Env = append(os.Environ(), spec.Env...)
-		}
-		if err := s.cmd.Start(); err != nil {
-			out.Close()
-			t.Fatalf("peer %s: start %s: %v", spec.Name, prog, err)
-		}
-		go func() {
-			s.err = s.cmd.Wait()
-			out.Close()
-			close(s.done)
-		}()
-		stop := spec.Stop
-		if stop == 0 {
-			stop = syscall.SIGTERM
-		}
-		t.Cleanup(func() { s.stop(t, stop) })
-		last = s.awaitUDP(wait, spec.Ready)
-		if last == nil {
-			return s
-		}
-		select {
-		case <-s.done:
-			continue
-		default:
-			t.Fatalf("peer %s: %v\n%s", spec.Name, last, s.tail())
-		}
-	}
-	t.Fatalf("peer %s: %v", spec.Name, last)
-	return nil
+	return launch(t, spec, Host, func() int { return FreeUDPPort(t) }, (*Server).awaitUDP)
 }
 
 // awaitUDP tries ready on a fresh UDP socket connected to s's port until
