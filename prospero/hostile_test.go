@@ -89,13 +89,18 @@ const okReply = "VERSION 5 hostile\nLINK L FILE a INTERNET-D H(1) ASCII '/a' 0\n
 
 func quick() access.Options { return access.Options{IdleTimeout: 1500 * time.Millisecond} }
 
+// patient is for the tests that count retransmissions: its waits (400 ms,
+// 800 ms, 1.6 s, 3.2 s) leave a loaded machine time to send each one
+// before the idle timeout ends the fetch.
+func patient() access.Options { return access.Options{IdleTimeout: 6 * time.Second} }
+
 // TestSilentServer: a server that never answers is sent the request four
 // times, the waits doubling (ARDP: "client-specified backoff algorithm";
 // the reference's 4 s, 8 s, 16 s, 32 s scaled to the idle timeout), and
 // the fetch ends as a timeout, never a hang.
 func TestSilentServer(t *testing.T) {
 	h := startHostile(t, nil)
-	g := fetch(t, h.url(), quick(), false)
+	g := fetch(t, h.url(), patient(), false)
 	if g.err == nil || !access.Timeout(g.err) || access.Classify(g.err) != access.Failed {
 		t.Fatalf("err %v (timeout %v)", g.err, access.Timeout(g.err))
 	}
@@ -109,9 +114,9 @@ func TestSilentServer(t *testing.T) {
 		}
 	}
 	for _, l := range []string{
-		"no reply within 100ms; sending the request again (transmission 2 of 4, next wait 200ms)",
-		"no reply within 200ms; sending the request again (transmission 3 of 4, next wait 400ms)",
-		"no reply within 400ms; sending the request again (transmission 4 of 4, next wait 800ms)",
+		"no reply within 400ms; sending the request again (transmission 2 of 4, next wait 800ms)",
+		"no reply within 800ms; sending the request again (transmission 3 of 4, next wait 1.6s)",
+		"no reply within 1.6s; sending the request again (transmission 4 of 4, next wait 3.2s)",
 	} {
 		if !strings.Contains(g.log, l) {
 			t.Errorf("dialogue lacks %q:\n%s", l, g.log)
@@ -129,7 +134,7 @@ func TestStallAfterFirstPacket(t *testing.T) {
 			h.send(packet(cidOf(pkt), 1, 3, 0, "VERSION 5 x\n"))
 		}
 	})
-	g := fetch(t, h.url(), quick(), false)
+	g := fetch(t, h.url(), patient(), false)
 	if !access.Timeout(g.err) {
 		t.Fatalf("err %v", g.err)
 	}
