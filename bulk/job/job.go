@@ -24,10 +24,10 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local files; import gcs etc. in a main for others
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/bulk/urlbeam"
 	"github.com/rfc1738/locator/file"
@@ -97,6 +97,8 @@ func init() {
 	register.Function2x0(moreThanOne)
 	register.Emitter1[urlbeam.Group]()
 	register.Function2x1(lessCount)
+	register.Combiner3[topAcc, Count, []Count](&topFn{})
+	beam.RegisterType(reflect.TypeOf(topAcc{}))
 	register.Function1x1(groupLine)
 	register.DoFn2x1[int, func(*Count) bool, string](&summaryFn{})
 	register.Iter1[Count]()
@@ -153,8 +155,8 @@ func Build(s beam.Scope, o Options) error {
 	hostCounts := beam.ParDo(s, hostCount, stats.Count(s, hosts))
 	items := beam.Flatten(s,
 		beam.ParDo(s, sumCount, sums),
-		beam.ParDo(s, explodeHosts, top.Largest(s, hostCounts, o.Top, lessCount)),
-		beam.ParDo(s, explodeDups, top.Largest(s, beam.ParDo(s, groupCount, groups), o.Top, lessCount)),
+		beam.ParDo(s, explodeHosts, largest(s, hostCounts, o.Top)),
+		beam.ParDo(s, explodeDups, largest(s, beam.ParDo(s, groupCount, groups), o.Top)),
 		beam.ParDo(s, distinctHosts, stats.CountElms(s, hostCounts)),
 	)
 	summary := beam.ParDo(s, &summaryFn{Top: o.Top, Sample: o.Sample}, beam.GroupByKey(s, beam.AddFixedKey(s, items)))
@@ -434,6 +436,53 @@ func distinctHosts(n int) Count { return Count{Key: "H", N: int64(n)} }
 // lessCount orders counts by N, then the smaller key first among equals
 // (so the largest N keep the smallest keys).
 func lessCount(a, b Count) bool { return a.N < b.N || a.N == b.N && a.Key > b.Key }
+
+// largest keeps the n largest Counts of col (lessCount), as a single
+// []Count. Beam's top.Largest sorts its whole list through reflection
+// on every element added, which is quadratic for long lists; this
+// combiner sorts only when its list doubles.
+func largest(s beam.Scope, col beam.PCollection, n int) beam.PCollection {
+	return beam.Combine(s.Scope(fmt.Sprintf("largest(%d)", n)), &topFn{N: n}, col)
+}
+
+type topAcc struct {
+	Items []Count
+}
+
+type topFn struct {
+	N int
+}
+
+func (f *topFn) trim(a topAcc) topAcc {
+	sort.Slice(a.Items, func(i, j int) bool { return lessCount(a.Items[j], a.Items[i]) })
+	if len(a.Items) > f.N {
+		a.Items = a.Items[:f.N]
+	}
+	return a
+}
+
+func (f *topFn) CreateAccumulator() topAcc { return topAcc{} }
+
+func (f *topFn) AddInput(a topAcc, c Count) topAcc {
+	a.Items = append(a.Items, c)
+	if len(a.Items) >= 2*f.N+64 {
+		a = f.trim(a)
+	}
+	return a
+}
+
+func (f *topFn) MergeAccumulators(a, b topAcc) topAcc {
+	a.Items = append(a.Items, b.Items...)
+	return f.trim(a)
+}
+
+func (f *topFn) ExtractOutput(a topAcc) []Count {
+	out := f.trim(topAcc{Items: append([]Count(nil), a.Items...)}).Items
+	if out == nil {
+		out = []Count{}
+	}
+	return out
+}
 
 // summaryFn writes the summary: counts per scheme, distinct hosts and
 // the most common, conformance rates, the most common problems by rule,

@@ -35,16 +35,41 @@ func init() {
 	register.Function2x1(groupOf)
 }
 
+// wireRecord is a Record on the wire: gob writes no zero value, so a
+// pointer to "" (a part present and empty, RFC 1738 §3.1) would come
+// back nil; Has keeps which parts are present.
+type wireRecord struct {
+	R   Record
+	Has uint8
+}
+
+func (r *Record) optional() []**string {
+	return []**string{&r.User, &r.Password, &r.Host, &r.Port, &r.Path, &r.Search, &r.Fragment}
+}
+
 func encodeRecord(r Record) ([]byte, error) {
+	w := wireRecord{R: r}
+	for i, p := range r.optional() {
+		if *p != nil {
+			w.Has |= 1 << i
+		}
+	}
 	var b bytes.Buffer
-	err := gob.NewEncoder(&b).Encode(&r)
+	err := gob.NewEncoder(&b).Encode(&w)
 	return b.Bytes(), err
 }
 
 func decodeRecord(b []byte) (Record, error) {
-	var r Record
-	err := gob.NewDecoder(bytes.NewReader(b)).Decode(&r)
-	return r, err
+	var w wireRecord
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return Record{}, err
+	}
+	for i, p := range w.R.optional() {
+		if w.Has&(1<<i) != 0 && *p == nil {
+			*p = new(string)
+		}
+	}
+	return w.R, nil
 }
 
 // Parse judges every URL of urls (a PCollection of string): one Record

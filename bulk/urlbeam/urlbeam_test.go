@@ -89,7 +89,7 @@ func TestRecordMatchesCLI(t *testing.T) {
 }
 
 func TestRecordCoder(t *testing.T) {
-	for _, in := range []string{"ftp://us%FCr:p@h:2121/a/b;type=d?x#\xff", "nope", "gopher://h/"} {
+	for _, in := range []string{"ftp://us%FCr:p@h:2121/a/b;type=d?x#\xff", "nope", "gopher://h/", "ftp://:@h/?#", "http://h:/"} {
 		r := Judge(in)
 		b, err := encodeRecord(r)
 		if err != nil {
