@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -59,7 +58,7 @@ func goBuild(t *testing.T, dir, pkg string) string {
 		return p
 	}
 	out := filepath.Join(scratch, "bin", filepath.Base(pkg))
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = dir
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -38,7 +37,7 @@ func cliJSON(t *testing.T, inputs []string) []string {
 	t.Helper()
 	bin := filepath.Join(cliDir, "locator")
 	if _, err := os.Stat(bin); err != nil {
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./cmd/locator")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/locator")
 		cmd.Dir = filepath.Join("..", "..")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build ./cmd/locator: %v\n%s", err, b)
