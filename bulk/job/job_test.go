@@ -1,0 +1,566 @@
+package job
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/bulk/internal/urlgen"
+	"github.com/rfc1738/locator/internal/loctest"
+)
+
+// scratch holds the binaries the tests build and the loopback workers'
+// leftovers (TMPDIR points here), removed at the end.
+var scratch string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "locator-bulk-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	scratch = dir
+	os.Setenv("TMPDIR", dir) // prism's beamloopbackworker-* files land here
+	code := ptest.MainRet(m) // beam.Init, flags; the tests run prism.Execute
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var (
+	buildMu sync.Mutex
+	built   = map[string]string{}
+)
+
+// goBuild builds pkg (a path relative to dir, or an import path) once
+// per test binary and returns the executable's path.
+func goBuild(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := built[pkg]; ok {
+		return p
+	}
+	out := filepath.Join(scratch, "bin", filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	built[pkg] = out
+	return out
+}
+
+// cli is the command built from the repository root (module
+// github.com/rfc1738/locator), the reference the job must equal.
+func cli(t *testing.T) string { return goBuild(t, filepath.Join("..", ".."), "./cmd/locator") }
+
+// cliParse runs `locator parse --json -` on each file (gzip undone) and
+// returns its records, one per line, in input order.
+func cliParse(t *testing.T, files ...string) []string {
+	t.Helper()
+	var all []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if _, err := b.ReadFrom(zr); err != nil {
+				t.Fatal(err)
+			}
+			data = b.Bytes()
+		}
+		all = append(all, runCLI(t, data, 1, "parse", "--json", "-")...)
+	}
+	return all
+}
+
+// runCLI runs the command with stdin and returns its output lines; an
+// exit status above worst fails the test.
+func runCLI(t *testing.T, stdin []byte, worst int, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(cli(t), args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() <= worst {
+		err = nil
+	}
+	if err != nil {
+		t.Fatalf("locator %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return lines(out)
+}
+
+func lines(b []byte) []string {
+	s := strings.TrimSuffix(string(b), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// result is what one run of the job wrote.
+type result struct {
+	records, dead, dups []string
+	summary             map[string]any
+	files               []string // names under the output directory
+}
+
+// run runs the job on prism in-process and reads its output.
+func run(t *testing.T, o Options) result {
+	t.Helper()
+	if o.Output == "" {
+		o.Output = t.TempDir()
+	}
+	if o.Format == "" {
+		o.Format = Lines
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(s, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prism.Execute(context.Background(), p); err != nil {
+		t.Fatalf("prism: %v", err)
+	}
+	return readOutput(t, o.Output)
+}
+
+func readOutput(t *testing.T, dir string) result {
+	t.Helper()
+	var r result
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		r.files = append(r.files, e.Name())
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasPrefix(e.Name(), "records"):
+			r.records = append(r.records, lines(b)...)
+		case strings.HasPrefix(e.Name(), "deadletter"):
+			r.dead = append(r.dead, lines(b)...)
+		case strings.HasPrefix(e.Name(), "duplicates"):
+			r.dups = append(r.dups, lines(b)...)
+		case e.Name() == "summary.json":
+			if err := json.Unmarshal(b, &r.summary); err != nil {
+				t.Fatalf("summary.json: %v", err)
+			}
+		}
+	}
+	sort.Strings(r.records)
+	sort.Strings(r.dead)
+	sort.Strings(r.dups)
+	return r
+}
+
+// sameRecords fails unless got and want hold the same lines (any order).
+func sameRecords(t *testing.T, got, want []string) {
+	t.Helper()
+	want = slices.Clone(want)
+	sort.Strings(want)
+	if len(got) != len(want) {
+		t.Errorf("%d records, the command wrote %d", len(got), len(want))
+	}
+	for i := 0; i < min(len(got), len(want)); i++ {
+		if got[i] != want[i] {
+			t.Fatalf("first difference at sorted record %d:\n job: %s\n cli: %s", i, got[i], want[i])
+		}
+	}
+}
+
+// corpus returns the files of shared/data/urls.
+func corpus(t *testing.T) []string {
+	dir := loctest.SharedPath(t, "data", "urls")
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus under %s: %v", dir, err)
+	}
+	return files
+}
+
+// inputOf gives back the octets of a record's input: input_escaped
+// (the `_escaped` rule) when present, else input.
+func inputOf(t *testing.T, rec map[string]any) string {
+	if e, ok := rec["input_escaped"].(string); ok {
+		var b strings.Builder
+		for i := 0; i < len(e); i++ {
+			if e[i] == '%' && i+2 < len(e) {
+				n, err := strconv.ParseUint(e[i+1:i+3], 16, 8)
+				if err != nil {
+					t.Fatalf("bad input_escaped %q", e)
+				}
+				b.WriteByte(byte(n))
+				i += 2
+				continue
+			}
+			b.WriteByte(e[i])
+		}
+		return b.String()
+	}
+	return rec["input"].(string)
+}
+
+func decode(t *testing.T, line string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, line)
+	}
+	return m
+}
+
+// TestCorpusMatchesCLI runs the job over the corpus (RFC 1738 §5
+// grammar and every scheme's rules, as the command judges them): the
+// records equal `locator parse --json`'s, record for record, and the
+// summary's counts equal those computed from the command's records.
+func TestCorpusMatchesCLI(t *testing.T) {
+	files := corpus(t)
+	want := cliParse(t, files...)
+	got := run(t, Options{Inputs: []string{filepath.Join(filepath.Dir(files[0]), "*.txt")}, Shards: 3, Top: 1000000, Reshuffle: true})
+	sameRecords(t, got.records, want)
+	if len(got.dead) != 0 {
+		t.Errorf("dead letters: %q", got.dead)
+	}
+	if !slices.Contains(got.files, "records-00002-of-00003.ndjson") {
+		t.Errorf("output files %q: no third shard", got.files)
+	}
+	checkSummary(t, got, want)
+}
+
+// checkSummary recomputes the summary from the command's records and
+// locator.Normalize, and compares.
+func checkSummary(t *testing.T, got result, want []string) {
+	t.Helper()
+	var urls, ok, conforms, withProblems int
+	schemes := map[string]int{}
+	rules := map[string]int{}
+	hosts := map[string]int{}
+	groups := map[string]int{}
+	for _, line := range want {
+		rec := decode(t, line)
+		urls++
+		if ps := rec["problems"].([]any); len(ps) > 0 {
+			withProblems++
+			for _, p := range ps {
+				pm := p.(map[string]any)
+				rules[pm["severity"].(string)+"\t"+pm["rule"].(string)]++
+			}
+		}
+		if rec["ok"] != true {
+			continue
+		}
+		ok++
+		if rec["conforms"] == true {
+			conforms++
+		}
+		schemes[rec["scheme"].(string)]++
+		if h, has := rec["host"]; has {
+			hosts[strings.ToLower(h.(string))]++
+		}
+		u, err := locator.Parse(inputOf(t, rec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups[locator.Normalize(u).String()]++
+	}
+	dupGroups, dupURLs := 0, 0
+	for _, n := range groups {
+		if n > 1 {
+			dupGroups++
+			dupURLs += n
+		}
+	}
+	s := got.summary
+	for _, c := range []struct {
+		key  string
+		want int
+	}{{"urls", urls}, {"ok", ok}, {"conforms", conforms}, {"with_problems", withProblems},
+		{"hosts_distinct", len(hosts)}, {"duplicate_groups", dupGroups}, {"duplicate_urls", dupURLs}, {"dead_letters", 0}} {
+		if g, _ := s[c.key].(float64); int(g) != c.want {
+			t.Errorf("summary %s = %v, want %d", c.key, s[c.key], c.want)
+		}
+	}
+	if len(got.dups) != dupGroups {
+		t.Errorf("%d duplicate lines, want %d", len(got.dups), dupGroups)
+	}
+	if r, _ := s["conformance_rate"].(float64); r != float64(conforms)/float64(urls) {
+		t.Errorf("conformance_rate %v, want %v", r, float64(conforms)/float64(urls))
+	}
+	gs := map[string]int{}
+	for k, v := range s["schemes"].(map[string]any) {
+		gs[k] = int(v.(float64))
+	}
+	if fmt.Sprint(gs) != fmt.Sprint(schemes) {
+		t.Errorf("schemes %v, want %v", gs, schemes)
+	}
+	gr := map[string]int{}
+	for _, p := range s["problems_top"].([]any) {
+		pm := p.(map[string]any)
+		gr[pm["severity"].(string)+"\t"+pm["rule"].(string)] = int(pm["count"].(float64))
+	}
+	if fmt.Sprint(gr) != fmt.Sprint(rules) {
+		t.Errorf("problems by rule %v, want %v", gr, rules)
+	}
+	hostTop := s["hosts_top"].([]any)
+	if len(hostTop) != len(hosts) {
+		t.Errorf("%d hosts listed, want %d", len(hostTop), len(hosts))
+	}
+	for _, h := range hostTop {
+		hm := h.(map[string]any)
+		name := hm["host"].(string)
+		if e, ok := hm["host_escaped"].(string); ok {
+			name = inputOf(t, map[string]any{"input_escaped": e})
+		}
+		if int(hm["count"].(float64)) != hosts[name] {
+			t.Errorf("host %q: %v, want %d", name, hm["count"], hosts[name])
+		}
+	}
+}
+
+// writeGenerated writes n generated lines (internal/urlgen), gzipped
+// when gz.
+func writeGenerated(t *testing.T, path string, n int, seed uint64, gz bool) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !gz {
+		if err := urlgen.Write(f, n, seed); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	zw := gzip.NewWriter(f)
+	if err := urlgen.Write(zw, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGeneratedMatchesCLI: 100,000 generated lines (one gzip file, one
+// plain) give the command's records, record for record; the millions
+// were measured by hand (docs/bulk.md).
+func TestGeneratedMatchesCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the 100,000-line comparison is left out")
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.txt.gz"), filepath.Join(dir, "b.txt")
+	writeGenerated(t, a, 60000, 1, true)
+	writeGenerated(t, b, 40000, 2, false)
+	want := cliParse(t, a, b)
+	got := run(t, Options{Inputs: []string{filepath.Join(dir, "*")}, Shards: 4, Top: 1000000, Reshuffle: true})
+	sameRecords(t, got.records, want)
+	if len(got.dead) != 0 {
+		t.Errorf("dead letters: %q", got.dead)
+	}
+	checkSummary(t, got, want)
+}
+
+// TestProblemsOnlyAndSample: --problems_only keeps the records with a
+// problem or not ok; --sample keeps the inputs its hash picks, the
+// same on every run.
+func TestProblemsOnlyAndSample(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	writeGenerated(t, in, 20000, 3, false)
+	all := cliParse(t, in)
+	keep := sampler(0.25)
+	var want []string
+	for _, line := range all {
+		rec := decode(t, line)
+		if rec["ok"] == true && len(rec["problems"].([]any)) == 0 {
+			continue
+		}
+		if keep(inputOf(t, rec)) {
+			want = append(want, line)
+		}
+	}
+	got := run(t, Options{Inputs: []string{in}, ProblemsOnly: true, Sample: 0.25, Reshuffle: false})
+	sameRecords(t, got.records, want)
+	if got.summary["sample"] != 0.25 {
+		t.Errorf("summary sample %v", got.summary["sample"])
+	}
+	// Pinned at the measured values for this seed.
+	if len(want) != 4021 {
+		t.Errorf("%d sampled records with problems, measured 4021", len(want))
+	}
+}
+
+// TestDeadLetters: a line longer than MaxLine, an NDJSON line that is
+// not JSON or has no "url", and a pattern that names no file go to the
+// dead letters with their reason; the other lines are judged.
+func TestDeadLetters(t *testing.T) {
+	dir := t.TempDir()
+	lf := filepath.Join(dir, "lines.txt")
+	long := strings.Repeat("x", MaxLine+1)
+	os.WriteFile(lf, []byte("http://a/\n"+long+"\r\nftp://b/c\n\n  \t\nnot a url\n"), 0o644)
+	got := run(t, Options{Inputs: []string{lf, filepath.Join(dir, "none-*.txt")}, Reshuffle: true})
+	sameRecords(t, got.records, runCLI(t, nil, 1, "parse", "--json", "http://a/", "ftp://b/c", "not a url"))
+	if len(got.records) != 3 {
+		t.Errorf("%d records, want 3 (two URLs and one text that is not a URL)", len(got.records))
+	}
+	wantDead := []string{
+		fmt.Sprintf(`{"source":%q,"line":0,"reason":"no file matches","text":""}`, filepath.Join(dir, "none-*.txt")),
+		fmt.Sprintf(`{"source":%q,"line":2,"reason":"longer than 1048576 bytes","text":%q}`, lf, long[:512]),
+	}
+	sort.Strings(wantDead)
+	if fmt.Sprint(got.dead) != fmt.Sprint(wantDead) {
+		t.Errorf("dead letters:\n%q\nwant\n%q", got.dead, wantDead)
+	}
+	if got.summary["dead_letters"] != 2.0 || got.summary["urls"] != 3.0 {
+		t.Errorf("summary: dead_letters %v, urls %v", got.summary["dead_letters"], got.summary["urls"])
+	}
+
+	nd := filepath.Join(dir, "x.ndjson")
+	os.WriteFile(nd, []byte(`{"url":"http://c/d","offset":0}`+"\nnot json\n"+`{"x":1}`+"\n"+`{"url":"ftp://h/%FC"}`+"\n"), 0o644)
+	got = run(t, Options{Inputs: []string{nd}, Format: NDJSON})
+	sameRecords(t, got.records, runCLI(t, nil, 1, "parse", "--json", "http://c/d", "ftp://h/%FC"))
+	wantDead = []string{
+		fmt.Sprintf(`{"source":%q,"line":2,"reason":"not a JSON object: invalid character 'o' in literal null (expecting 'u')","text":"not json"}`, nd),
+		fmt.Sprintf(`{"source":%q,"line":3,"reason":"no \"url\" key","text":"{\"x\":1}"}`, nd),
+	}
+	if fmt.Sprint(got.dead) != fmt.Sprint(wantDead) {
+		t.Errorf("dead letters:\n%q\nwant\n%q", got.dead, wantDead)
+	}
+}
+
+// TestExtractFormats: the NDJSON of `locator extract --json` and the
+// documents themselves (text) give the records of the URLs the command
+// extracts; in a document, partial forms in <URL:...> wrappers resolve
+// against the document's own file URL.
+func TestExtractFormats(t *testing.T) {
+	doc := loctest.SharedPath(t, "spec", "url-draft-1993-10.txt")
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	nd := filepath.Join(dir, "found.ndjson")
+	os.WriteFile(nd, []byte(strings.Join(runCLI(t, data, 0, "extract", "--json", "-"), "\n")+"\n"), 0o644)
+	urls := runCLI(t, data, 0, "extract", "-")
+	want := runCLI(t, []byte(strings.Join(urls, "\n")+"\n"), 1, "parse", "--json", "-")
+	got := run(t, Options{Inputs: []string{nd}, Format: NDJSON})
+	sameRecords(t, got.records, want)
+
+	local := filepath.Join(dir, "draft.txt")
+	os.WriteFile(local, append(data, []byte("\nSee <URL:../other/doc.txt>.\n")...), 0o644)
+	withLocal, _ := os.ReadFile(local)
+	urls = runCLI(t, withLocal, 0, "extract", "--base", documentURL(local), "-")
+	if !slices.Contains(urls, documentURL(filepath.Join(filepath.Dir(dir), "other", "doc.txt"))) {
+		t.Fatalf("the partial form did not resolve against %s: %q", documentURL(local), urls)
+	}
+	want = runCLI(t, []byte(strings.Join(urls, "\n")+"\n"), 1, "parse", "--json", "-")
+	got = run(t, Options{Inputs: []string{local}, Format: Text})
+	sameRecords(t, got.records, want)
+	if len(got.dead) != 0 {
+		t.Errorf("dead letters: %q", got.dead)
+	}
+}
+
+// TestUniversalRunner submits the job, unchanged, to prism started as a
+// standalone job server on 127.0.0.1 (the portable Job API that Flink,
+// Spark and Dataflow job services expose), with the LOOPBACK
+// environment, and compares with the command.
+func TestUniversalRunner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: building the job and prism binaries is left out")
+	}
+	bin := goBuild(t, "..", "./cmd/locator-bulk")
+	prismBin := goBuild(t, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	logf := filepath.Join(t.TempDir(), "prism.log")
+	lf, err := os.Create(logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	srv := exec.Command(prismBin, "--job_port=0", "--serve_http=false", "--log_kind=text")
+	srv.Stdout, srv.Stderr = lf, lf
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Process.Kill() // by its process id
+		srv.Wait()
+	}()
+	port := waitPort(t, logf)
+
+	files := corpus(t)
+	in := files[len(files)-1]
+	out := t.TempDir()
+	cmd := exec.Command(bin, "--runner=universal", "--endpoint=127.0.0.1:"+port, "--environment_type=LOOPBACK",
+		"--input="+in, "--output="+out, "--shards=2", "--top=1000000")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		b, _ := os.ReadFile(logf)
+		t.Fatalf("locator-bulk on the job server: %v\n%s\nserver log:\n%s", err, stderr.Bytes(), b)
+	}
+	got := readOutput(t, out)
+	want := cliParse(t, in)
+	sameRecords(t, got.records, want)
+	checkSummary(t, got, want)
+}
+
+// waitPort reads the job server's port from its log ("... localhost:PORT").
+func waitPort(t *testing.T, logf string) string {
+	t.Helper()
+	for range 600 {
+		f, err := os.Open(logf)
+		if err == nil {
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				line := sc.Text()
+				if i := strings.Index(line, "localhost:"); i >= 0 {
+					p := line[i+len("localhost:"):]
+					j := 0
+					for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+						j++
+					}
+					if j > 0 {
+						f.Close()
+						return p[:j]
+					}
+				}
+			}
+			f.Close()
+		}
+		sleep()
+	}
+	b, _ := os.ReadFile(logf)
+	t.Fatalf("the job server did not say its port within 60 s:\n%s", b)
+	return ""
+}
+
+func sleep() { time.Sleep(100 * time.Millisecond) }
