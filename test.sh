@@ -53,6 +53,12 @@ fi
 go vet ./...
 go test -count=1 ./...
 
+# The bulk pipeline is its own module (Apache Beam): its tests run the
+# pipeline on prism, in-process and as a job server on 127.0.0.1, and
+# compare it with the command record for record. The first build fetches
+# and compiles Beam (about 0.9 GB of modules; minutes).
+(cd bulk && go vet ./... && go test -count=1 -timeout 30m ./...)
+
 # A short pass of every fuzz target: replays the stored crashers under
 # testdata/fuzz and looks briefly for shallow new ones.
 fuzztime=${FUZZTIME:-5s}
