@@ -4,6 +4,8 @@ go 1.26.0
 
 require github.com/rfc1738/locator v0.0.0
 
+require golang.org/x/term v0.47.0 // indirect
+
 require (
 	cel.dev/expr v0.25.2 // indirect
 	cloud.google.com/go v0.123.0 // indirect
