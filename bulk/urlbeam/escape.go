@@ -2,106 +2,17 @@ package urlbeam
 
 import (
 	"reflect"
-	"unicode/utf8"
+
+	"github.com/rfc1738/locator/internal/octets"
 )
 
-// hasInvalidValue reports whether any string inside v (a struct field,
-// an element, a map key or value, through pointers and interfaces) is
-// not valid UTF-8: encoding/json would write U+FFFD for its octets.
-func hasInvalidValue(v any) bool { return hasInvalid(reflect.ValueOf(v)) }
+// hasInvalidValue reports whether any string inside v is not valid
+// UTF-8 (octets.HasInvalid): encoding/json would write U+FFFD for it.
+func hasInvalidValue(v any) bool { return octets.HasInvalid(reflect.ValueOf(v)) }
 
-func hasInvalid(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.String:
-		return !utf8.ValidString(v.String())
-	case reflect.Pointer, reflect.Interface:
-		return !v.IsNil() && hasInvalid(v.Elem())
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() && hasInvalid(v.Field(i)) {
-				return true
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			if hasInvalid(v.Index(i)) {
-				return true
-			}
-		}
-	case reflect.Map:
-		it := v.MapRange()
-		for it.Next() {
-			if hasInvalid(it.Key()) || hasInvalid(it.Value()) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// escapedValue returns a deep copy of v in which every string (exported
-// struct fields, elements, map keys and values) went through
-// EscapeOctets. The copy has v's types, so a type's own MarshalJSON
-// still gives its shape.
-func escapedValue(v any) any { return escapedCopy(reflect.ValueOf(v)).Interface() }
-
-func escapedCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.String:
-		c := reflect.New(v.Type()).Elem()
-		c.SetString(EscapeOctets(v.String()))
-		return c
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(escapedCopy(v.Elem()))
-		return c
-	case reflect.Interface:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		c.Set(escapedCopy(v.Elem()))
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				c.Field(i).Set(escapedCopy(v.Field(i)))
-			}
-		}
-		return c
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(escapedCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Array:
-		c := reflect.New(v.Type()).Elem()
-		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(escapedCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			c.SetMapIndex(escapedCopy(it.Key()), escapedCopy(it.Value()))
-		}
-		return c
-	}
-	return v
-}
+// escapedValue returns a deep copy of v with every string written by
+// EscapeOctets (octets.EscapedCopy), keeping v's types.
+func escapedValue(v any) any { return octets.EscapedCopy(reflect.ValueOf(v)).Interface() }
 
 // A Field is one key of an Object and its value (anything encoding/json
 // writes).
@@ -127,7 +38,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		first = false
 		b = appendJSONString(b, k)
 		b = append(b, ':')
-		m, err := marshal(v)
+		m, err := octets.Marshal(v)
 		if err != nil {
 			return err
 		}

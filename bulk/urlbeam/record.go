@@ -10,9 +10,8 @@
 package urlbeam
 
 import (
-	"bytes"
 	"encoding/json"
-	"strings"
+	"github.com/rfc1738/locator/internal/octets"
 	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
@@ -87,10 +86,10 @@ func NewRecord(in string, u *locator.URL, err error) Record {
 	r.Fragment = opt(u.Fragment, u.HasFragment)
 	if rules := locator.Lookup(u.Scheme); rules != nil {
 		if parts := rules.Parts(u); parts != nil {
-			if b, err := marshal(parts); err == nil {
+			if b, err := octets.Marshal(parts); err == nil {
 				r.Parts = b
 				if hasInvalidValue(parts) {
-					if e, err := marshal(escapedValue(parts)); err == nil {
+					if e, err := octets.Marshal(escapedValue(parts)); err == nil {
 						r.PartsEscaped = e
 					}
 				}
@@ -199,7 +198,7 @@ func appendString(b []byte, s, key string) []byte {
 }
 
 func appendJSONString(b []byte, s string) []byte {
-	m, _ := marshal(s) // a string always marshals
+	m, _ := octets.Marshal(s) // a string always marshals
 	return append(b, m...)
 }
 
@@ -211,7 +210,7 @@ func appendBool(b []byte, v bool) []byte {
 }
 
 func appendInt(b []byte, v int) []byte {
-	m, _ := marshal(v)
+	m, _ := octets.Marshal(v)
 	return append(b, m...)
 }
 
@@ -224,7 +223,7 @@ func appendProblems(b []byte, ps []locator.Problem, escaped bool) []byte {
 		if escaped {
 			p.Rule, p.Message = EscapeOctets(p.Rule), EscapeOctets(p.Message)
 		}
-		m, _ := marshal(p) // Problem has only ints and strings
+		m, _ := octets.Marshal(p) // Problem has only ints and strings
 		b = append(b, m...)
 	}
 	return append(b, ']')
@@ -238,33 +237,4 @@ const escapedSuffix = "_escaped"
 // "%25" and every octet that is not part of valid UTF-8 becomes "%XX"
 // (upper-case hex); valid UTF-8 is kept. Decoding "%XX" gives s back.
 // It is the rule of the command's `_escaped` keys.
-func EscapeOctets(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '%':
-			b.WriteString("%25")
-		case r == utf8.RuneError && n == 1:
-			b.WriteByte('%')
-			b.WriteByte(hex[s[i]>>4])
-			b.WriteByte(hex[s[i]&15])
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// marshal is json.Marshal without HTML escaping and without the newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func EscapeOctets(s string) string { return octets.Escape(s) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rfc1738/locator/internal/octets"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -41,13 +42,13 @@ func FuzzParseRecord(f *testing.F) {
 		}
 		line := bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 		// writeJSON's direct path for valid UTF-8 writes what exact would.
-		if slow, _ := marshal(exact(rec)); !bytes.Equal(slow, line) {
+		if slow, _ := octets.Marshal(exact(rec)); !bytes.Equal(slow, line) {
 			t.Fatalf("%q: writeJSON %s, exact %s", in, line, slow)
 		}
 		if cerr := checkExact(line, "input", in); cerr != nil {
 			t.Fatalf("parse %q: %v\n%s", in, cerr, line)
 		}
-		ex, jerr := marshal(exact(explainOne(in)))
+		ex, jerr := octets.Marshal(exact(explainOne(in)))
 		if jerr != nil {
 			t.Fatalf("%q: %v", in, jerr)
 		}
@@ -58,7 +59,7 @@ func FuzzParseRecord(f *testing.F) {
 			other := []byte(in)
 			other[len(other)-1] ^= 0x80
 			v, verr := locator.Parse(string(other))
-			line2, _ := marshal(exact(parseRecord(string(other), v, verr)))
+			line2, _ := octets.Marshal(exact(parseRecord(string(other), v, verr)))
 			if string(line2) == string(line) {
 				t.Fatalf("%q and %q give the same JSON %s", in, other, line)
 			}

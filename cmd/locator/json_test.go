@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rfc1738/locator/internal/octets"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -26,7 +27,7 @@ func TestEscapeOctets(t *testing.T) {
 		{"\x00\x1b", "\x00\x1b"},      // controls are valid UTF-8; JSON escapes them
 	}
 	for _, tt := range tests {
-		if got := escapeOctets(tt.in); got != tt.want {
+		if got := octets.Escape(tt.in); got != tt.want {
 			t.Errorf("escapeOctets(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 		if back, err := unescapeOctets(tt.want); err != nil || back != tt.in {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/rfc1738/locator/internal/octets"
 	"io"
 	"reflect"
 	"strings"
@@ -45,123 +46,6 @@ func isControl(r rune, n int) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r == utf8.RuneError && n == 1)
 }
 
-// escapeOctets writes s so that every octet survives JSON: "%" becomes
-// "%25" and every octet that is not part of valid UTF-8 becomes "%XX"
-// (upper-case hex); valid UTF-8 is kept. Decoding "%XX" gives s back.
-func escapeOctets(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '%':
-			b.WriteString("%25")
-		case r == utf8.RuneError && n == 1:
-			b.WriteByte('%')
-			b.WriteByte(hex[s[i]>>4])
-			b.WriteByte(hex[s[i]&15])
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// hasInvalid reports whether any string inside v (a struct field, an
-// element, a map key or value, through pointers and interfaces) is not
-// valid UTF-8: encoding/json would write U+FFFD for its octets.
-func hasInvalid(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.String:
-		return !utf8.ValidString(v.String())
-	case reflect.Pointer, reflect.Interface:
-		return !v.IsNil() && hasInvalid(v.Elem())
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() && hasInvalid(v.Field(i)) {
-				return true
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			if hasInvalid(v.Index(i)) {
-				return true
-			}
-		}
-	case reflect.Map:
-		it := v.MapRange()
-		for it.Next() {
-			if hasInvalid(it.Key()) || hasInvalid(it.Value()) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// escapedCopy returns a deep copy of v in which every string (exported
-// struct fields, elements, map keys and values) went through
-// escapeOctets. The copy has v's types, so a type's own MarshalJSON
-// still gives its shape.
-func escapedCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.String:
-		c := reflect.New(v.Type()).Elem()
-		c.SetString(escapeOctets(v.String()))
-		return c
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(escapedCopy(v.Elem()))
-		return c
-	case reflect.Interface:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		c.Set(escapedCopy(v.Elem()))
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				c.Field(i).Set(escapedCopy(v.Field(i)))
-			}
-		}
-		return c
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(escapedCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Array:
-		c := reflect.New(v.Type()).Elem()
-		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(escapedCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			c.SetMapIndex(escapedCopy(it.Key()), escapedCopy(it.Value()))
-		}
-		return c
-	}
-	return v
-}
-
 // escapedSuffix names the sibling key that carries a value's octets
 // exactly (README, "Octets that are not UTF-8").
 const escapedSuffix = "_escaped"
@@ -182,13 +66,13 @@ func (o object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := marshal(f.key)
+		k, err := octets.Marshal(f.key)
 		if err != nil {
 			return nil, err
 		}
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := marshal(f.val)
+		v, err := octets.Marshal(f.val)
 		if err != nil {
 			return nil, err
 		}
@@ -198,23 +82,12 @@ func (o object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// marshal is json.Marshal without HTML escaping and without the newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
 // exact turns rec, a struct with json tags (`json:"name"`,
 // `json:"name,omitempty"`), into the object encoding/json would write,
 // with one addition that makes it lossless: after every key whose value
 // holds a string that is not valid UTF-8 comes the key + "_escaped",
 // holding the same value with every string in it (object keys included)
-// written by escapeOctets. The plain key keeps encoding/json's reading
+// written by octets.Escape. The plain key keeps encoding/json's reading
 // (U+FFFD for each bad octet) for readers that want text.
 func exact(rec any) object {
 	v := reflect.Indirect(reflect.ValueOf(rec))
@@ -238,8 +111,8 @@ func exact(rec any) object {
 			continue
 		}
 		o = append(o, field{name, fv.Interface()})
-		if hasInvalid(fv) {
-			o = append(o, field{name + escapedSuffix, escapedCopy(fv).Interface()})
+		if octets.HasInvalid(fv) {
+			o = append(o, field{name + escapedSuffix, octets.EscapedCopy(fv).Interface()})
 		}
 	}
 	return o
@@ -268,12 +141,12 @@ func isEmpty(v reflect.Value) bool {
 // whose strings are all valid UTF-8, the common case, is written by
 // encoding/json directly: exact would give the same object.
 func writeJSON(w io.Writer, rec any) error {
-	if !hasInvalid(reflect.ValueOf(rec)) {
+	if !octets.HasInvalid(reflect.ValueOf(rec)) {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		return enc.Encode(rec)
 	}
-	b, err := marshal(exact(rec))
+	b, err := octets.Marshal(exact(rec))
 	if err != nil {
 		return err
 	}

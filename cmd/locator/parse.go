@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"github.com/rfc1738/locator/internal/octets"
 	"io"
 	"reflect"
 	"strings"
@@ -142,11 +143,11 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 	}
 	if rules := locator.Lookup(u.Scheme); rules != nil {
 		parts := reflect.ValueOf(rules.Parts(u))
-		if parts.IsValid() && hasInvalid(parts) {
-			if b, err := marshal(escapedCopy(parts).Interface()); err == nil {
+		if parts.IsValid() && octets.HasInvalid(parts) {
+			if b, err := octets.Marshal(octets.EscapedCopy(parts).Interface()); err == nil {
 				field("parts", string(b)+" (octets that are not UTF-8 as %XX, % as %25)")
 			}
-		} else if b, err := marshal(rules.Parts(u)); err == nil {
+		} else if b, err := octets.Marshal(rules.Parts(u)); err == nil {
 			field("parts", string(b))
 		}
 		if x, ok := rules.(locator.Explainer); ok {
