@@ -234,6 +234,10 @@ func launch(t testing.TB, spec Spec, host string, freePort func() int, await fun
 		s.cmd = exec.Command(prog, args...)
 		s.cmd.Dir = spec.Dir
 		s.cmd.Stdout, s.cmd.Stderr = out, out
+		// Its own process group, so that stop reaches the children it
+		// forks per connection (waisserver, gopherd, socat) before the
+		// test's temporary folder is removed under them.
+		s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if len(spec.Env) > 0 {
 			s.cmd.Env = append(os.Environ(), spec.Env...)
 		}
@@ -300,13 +304,15 @@ func (s *Server) await(wait time.Duration, ready func(net.Conn) error) error {
 // stop signals the process by its id, waits for it, and kills it when it
 // does not end within 5 s.
 func (s *Server) stop(t testing.TB, sig syscall.Signal) {
+	pgid := -s.Pid() // the server's process group (Start sets Setpgid)
 	select {
 	case <-s.done:
+		syscall.Kill(pgid, syscall.SIGKILL) // children it left behind
 		return
 	default:
 	}
-	if err := s.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		t.Logf("peer %s: signal pid %d: %v", s.Name, s.Pid(), err)
+	if err := syscall.Kill(pgid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Logf("peer %s: signal process group %d: %v", s.Name, s.Pid(), err)
 	}
 	select {
 	case <-s.done:
@@ -315,6 +321,7 @@ func (s *Server) stop(t testing.TB, sig syscall.Signal) {
 		s.cmd.Process.Kill()
 		<-s.done
 	}
+	syscall.Kill(pgid, syscall.SIGKILL) // children that outlived it
 }
 
 // tail returns the last 2 kB of the server's output, for a failure
