@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -291,7 +292,10 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-// stallServer accepts connections and sends nothing: a hostile peer.
+// stallServer accepts connections, reads the request's head, sends send
+// and then nothing more: a hostile peer. (Sending before the request is
+// read would race net/http, which drops a reply that comes before its
+// request as "unsolicited".)
 func stallServer(t *testing.T, send string) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -306,6 +310,13 @@ func stallServer(t *testing.T, send string) string {
 				return
 			}
 			go func() {
+				br := bufio.NewReader(c)
+				for {
+					line, err := br.ReadString('\n')
+					if err != nil || line == "\r\n" {
+						break
+					}
+				}
 				io.WriteString(c, send)
 				<-done
 				c.Close()
