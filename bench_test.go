@@ -96,7 +96,7 @@ func BenchmarkParseWork(b *testing.B) {
 	var u URL
 	for b.Loop() {
 		for _, s := range lines {
-			u = URL{Input: s}
+			u = URL{in: s}
 			p := parser{u: &u, s: s}
 			p.parse()
 		}

@@ -80,12 +80,12 @@ func CheckBuilt(scheme, s string, hostAt int, host, port string) error {
 	if err != nil {
 		return &BuildError{Scheme: scheme, URL: s, Problem: err.(*ParseError).Problem}
 	}
-	if u.Host != host || u.Port != port || u.HasPort != (port != "") {
+	if u.Host() != host || u.Port() != port || u.HasPort() != (port != "") {
 		return &BuildError{Scheme: scheme, URL: s, Problem: Problem{Offset: u.Offset(HostComponent), Severity: Error,
 			Rule: "hostport", Message: "host " + strconv.Quote(host) + " and port " + strconv.Quote(port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
 	}
 	v6 := strings.IndexByte(host, ':') >= 0
-	for _, q := range u.Problems {
+	for _, q := range u.Problems() {
 		if q.Severity >= Violation && !(v6 && q.Offset == hostAt && q.Rule == "host") {
 			return &BuildError{Scheme: scheme, URL: s, Problem: q}
 		}

@@ -12,7 +12,7 @@ func ExampleParse() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(u.Scheme, u.User, u.Host, u.Path)
+	fmt.Println(u.Scheme(), u.User(), u.Host(), u.Path())
 	fmt.Println(u.String())
 	fmt.Println(u.EffectivePort(), u.Conforms())
 	// Output:
@@ -23,7 +23,7 @@ func ExampleParse() {
 
 func ExampleParse_problems() {
 	u, _ := locator.Parse("http://www.example.com:8080/~joe/a b")
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		fmt.Println(p.Offset, p.Severity, p.Rule)
 	}
 	fmt.Println(u.Conforms())

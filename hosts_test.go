@@ -40,7 +40,7 @@ func TestHostLengths(t *testing.T) {
 			t.Fatalf("%q: %v", tc.host, err)
 		}
 		var got []string
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			got = append(got, p.Rule+"@"+strconv.Itoa(p.Offset))
 		}
 		if g := strings.Join(got, " "); g != tc.want {
@@ -56,17 +56,17 @@ func TestIPv6Zone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Host != "fe80::1%25eth0" || u.Port != "8080" || u.Path != "x" || u.String() != "http://[fe80::1%25eth0]:8080/x" {
+	if u.Host() != "fe80::1%25eth0" || u.Port() != "8080" || u.Path() != "x" || u.String() != "http://[fe80::1%25eth0]:8080/x" {
 		t.Fatalf("got %+v", u)
 	}
 	found := false
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Offset == 15 && p.Rule == "host" && p.Severity == Violation && strings.Contains(p.Message, "RFC 6874") {
 			found = true
 		}
 	}
 	if !found || u.Conforms() {
-		t.Fatalf("no RFC 6874 violation at 15: %v", u.Problems)
+		t.Fatalf("no RFC 6874 violation at 15: %v", u.Problems())
 	}
 	if n := Normalize(u).String(); n != "http://[fe80::1%25eth0]:8080/x" {
 		t.Errorf("Normalize = %q", n)

@@ -50,19 +50,21 @@ import (
 //     Normalizer: the ftp typecode's case, gopher's default type "1".
 //
 // The result is parsed again, so its Input is its text and its Problems
-// describe the normal form. Normalize(Normalize(u)) has the components
-// of Normalize(u). A URL built or changed by hand is normalized as
-// Parse(u.String()) reads it (as it stands when that does not parse).
+// describe the normal form; when that text is u's, the result is u.
+// Normalize(Normalize(u)) has the components of Normalize(u). Should the
+// normal form not parse, u is its own normal form.
 func Normalize(u *URL) *URL {
 	if u == nil {
 		return nil
 	}
-	u = canonical(u)
-	n := *u
-	n.Problems = nil
-	n.off = [numComponents]int32{}
-	n.Scheme = lowerASCII(u.Scheme)
-	n.Host = normHost(u.Host)
+	n := Parts{
+		Scheme: u.Scheme(), Host: normHost(u.Host()),
+		User: normEscapes(u.User(), false, false), Password: normEscapes(u.Password(), false, false),
+		Path: normEscapes(u.Path(), false, false), Search: normEscapes(u.Search(), true, false),
+		Fragment: normEscapes(u.Fragment(), false, false), Port: u.Port(),
+		HasAuthority: u.HasAuthority(), HasUser: u.HasUser(), HasPassword: u.HasPassword(), HasPort: u.HasPort(),
+		HasPath: u.HasPath(), HasSearch: u.HasSearch(), HasFragment: u.HasFragment(),
+	}
 	syn, _ := SchemeSyntax(n.Scheme)
 	if n.HasPort {
 		if v, ok := portNumber(n.Port); !ok {
@@ -73,14 +75,9 @@ func Normalize(u *URL) *URL {
 			n.Port = strconv.Itoa(v)
 		}
 	}
-	n.User = normEscapes(u.User, false, false)
-	n.Password = normEscapes(u.Password, false, false)
-	n.Path = normEscapes(u.Path, false, false)
-	n.Search = normEscapes(u.Search, true, false)
-	n.Fragment = normEscapes(u.Fragment, false, false)
 	if syn.Hierarchical {
 		switch {
-		case n.Authority && n.HasPath:
+		case n.HasAuthority && n.HasPath:
 			b := make([]byte, 0, len(n.Path)+1)
 			b = append(b, '/')
 			b = append(b, n.Path...)
@@ -89,24 +86,28 @@ func Normalize(u *URL) *URL {
 				b = b[1:]
 			}
 			n.Path = string(b)
-		case !n.Authority && len(n.Path) > 0 && n.Path[0] == '/':
+		case !n.HasAuthority && len(n.Path) > 0 && n.Path[0] == '/':
 			b := []byte(n.Path)
 			b = guardPath(b[:removeDotSegments(b)], 0, false)
 			n.Path = string(b)
 		}
 	}
-	if (n.Scheme == "http" || n.Scheme == "https") && n.Authority && !n.HasPath {
+	if (n.Scheme == "http" || n.Scheme == "https") && n.HasAuthority && !n.HasPath {
 		n.HasPath = true
 	}
 	if nz, ok := Lookup(n.Scheme).(Normalizer); ok {
 		nz.Normalize(&n)
 	}
 	s := n.String()
+	if u.in == s {
+		return u
+	}
 	if v, err := Parse(s); err == nil {
 		return v
 	}
-	n.Input = s
-	return &n
+	// The normal form does not read back (a step made a component Parse
+	// refuses): u stands for itself.
+	return u
 }
 
 // portNumber reads a port of decimal digits; "" is 0 and ok.

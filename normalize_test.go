@@ -59,8 +59,8 @@ func TestNormalize(t *testing.T) {
 		if u.String() != before {
 			t.Errorf("Normalize(%q) changed its argument to %q", tc.in, u.String())
 		}
-		if n.Input != n.String() {
-			t.Errorf("Normalize(%q): Input %q is not the normal form", tc.in, n.Input)
+		if n.Input() != n.String() {
+			t.Errorf("Normalize(%q): Input %q is not the normal form", tc.in, n.Input())
 		}
 	}
 	if locator.Normalize(nil) != nil {
@@ -74,9 +74,9 @@ type normRules struct{}
 
 func (normRules) Check(*locator.URL) []locator.Problem { return nil }
 func (normRules) Parts(*locator.URL) any               { return nil }
-func (normRules) Normalize(u *locator.URL) {
+func (normRules) Normalize(p *locator.Parts) {
 	// Sees the generic normal form: lower-case host, decoded %61.
-	u.Path = strings.ToUpper(u.Path) + ";" + u.Host
+	p.Path = strings.ToUpper(p.Path) + ";" + p.Host
 }
 
 func init() { locator.Register("x-normtest", normRules{}) }
@@ -139,10 +139,10 @@ func checkNormalForm(t *testing.T, u *locator.URL) {
 	if !locator.Normalize(v).SameComponents(n) {
 		t.Fatalf("normal form %q of %q: its reading normalizes to %q", n, u, locator.Normalize(v))
 	}
-	if n.Scheme != strings.ToLower(u.Scheme) {
-		t.Fatalf("Normalize(%q): scheme %q", u, n.Scheme)
+	if n.Scheme() != strings.ToLower(u.Scheme()) {
+		t.Fatalf("Normalize(%q): scheme %q", u, n.Scheme())
 	}
-	h := n.Host
+	h := n.Host()
 	if z := strings.Index(h, "%25"); z >= 0 && strings.IndexByte(h, ':') >= 0 {
 		h = h[:z]
 	}
@@ -152,7 +152,7 @@ func checkNormalForm(t *testing.T, u *locator.URL) {
 			continue
 		}
 		if 'A' <= h[i] && h[i] <= 'Z' {
-			t.Fatalf("Normalize(%q): host %q has upper case", u, n.Host)
+			t.Fatalf("Normalize(%q): host %q has upper case", u, n.Host())
 		}
 	}
 	if !locator.Equal(u, v) || !locator.Equal(v, u) {
@@ -171,8 +171,8 @@ func checkEqualPair(t *testing.T, a, b *locator.URL) {
 	if e != (locator.Normalize(a).String() == locator.Normalize(b).String()) {
 		t.Fatalf("Equal(%q, %q) = %v, normal forms %q and %q", a, b, e, locator.Normalize(a), locator.Normalize(b))
 	}
-	if e && !strings.EqualFold(a.Scheme, b.Scheme) {
-		t.Fatalf("Equal(%q, %q) with schemes %q and %q", a, b, a.Scheme, b.Scheme)
+	if e && !strings.EqualFold(a.Scheme(), b.Scheme()) {
+		t.Fatalf("Equal(%q, %q) with schemes %q and %q", a, b, a.Scheme(), b.Scheme())
 	}
 }
 

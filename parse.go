@@ -24,7 +24,7 @@ import (
 // grammar, a port that is not a number in range, or an input longer than
 // MaxInput bytes.
 func Parse(s string) (*URL, error) {
-	u := &URL{Input: s}
+	u := &URL{in: s}
 	p := parser{u: u, s: s}
 	if len(s) > inputLimit {
 		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(s))+" bytes, longer than the "+
@@ -33,8 +33,8 @@ func Parse(s string) (*URL, error) {
 		p.parse()
 	}
 	if p.failed {
-		e := &ParseError{Input: s, Problems: u.Problems}
-		for _, q := range u.Problems {
+		e := &ParseError{Input: s, Problems: u.Problems()}
+		for _, q := range u.Problems() {
 			if q.Severity == Error {
 				e.Problem = q
 				break
@@ -65,6 +65,7 @@ type parser struct {
 	s      string
 	syn    *Syntax
 	failed bool
+	spare  *extra // a Parser's storage for problems, used on the first one
 
 	// Past MaxProblems the core records no more problems, only how many
 	// and how severe, so hostile input cannot multiply its size in memory.
@@ -83,7 +84,8 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 	if sev == Error {
 		p.failed = true
 	}
-	if len(p.u.Problems) >= MaxProblems && sev != Error {
+	x := p.extra()
+	if len(x.problems) >= MaxProblems && sev != Error {
 		if p.dropped == 0 {
 			p.droppedAt = off
 		}
@@ -91,10 +93,30 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 		p.droppedSev = max(p.droppedSev, sev)
 		return
 	}
-	if p.u.Problems == nil {
-		p.u.Problems = make([]Problem, 0, 4)
+	x.problems = append(x.problems, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
+}
+
+// extra returns the URL's extra part, making it on first use: the
+// Parser's spare one when there is one, else a new one with room for two
+// problems in the same allocation.
+func (p *parser) extra() *extra {
+	if p.u.x == nil {
+		if p.spare != nil {
+			p.u.x, p.spare = p.spare, nil
+		} else {
+			x := new(extraWithRoom)
+			x.problems = x.room[:0]
+			p.u.x = &x.extra
+		}
 	}
-	p.u.Problems = append(p.u.Problems, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
+	return p.u.x
+}
+
+// extraWithRoom is an extra part and room for its first problems: most
+// URLs with a problem have one or two.
+type extraWithRoom struct {
+	extra
+	room [2]Problem
 }
 
 func isSpace(c byte) bool {
@@ -174,19 +196,17 @@ func (p *parser) parse() {
 		p.noScheme(start, end, i)
 		return
 	}
-	u.off[SchemeComponent] = int32(start)
+	u.o.sch, u.o.col = int32(start), int32(i)
 	if upper {
-		u.Scheme = lowerScheme(s[start:i])
+		p.extra().scheme = lowerScheme(s[start:i])
 		p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
-	} else {
-		u.Scheme = s[start:i]
 	}
-	if u.Scheme == "url" {
+	if u.Scheme() == "url" {
 		p.add(start, Error, "prefixedurl", "\"URL:\" is the prefix of RFC 1738 Appendix and is removed once; "+
 			"a URL whose scheme is \"url\" could not be written so that it reads back")
 		return
 	}
-	entry := findScheme(u.Scheme)
+	entry := findScheme(u.Scheme())
 	known := entry != nil
 	if known {
 		p.syn = &entry.syn
@@ -196,13 +216,13 @@ func (p *parser) parse() {
 	i++ // ':'
 
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
-		u.Authority = true
+		u.f |= fAuthority
 		i = p.authority(i+2, end, known)
 		if p.failed {
 			return
 		}
 		if i < end && s[i] == '/' {
-			u.HasPath = true
+			u.f |= fPath
 			i++
 		}
 	} else {
@@ -216,13 +236,10 @@ func (p *parser) parse() {
 func (p *parser) noAuthority(i int) {
 	u := p.u
 	if p.syn.Internet {
-		p.add(i, Violation, "ip-schemepart", u.Scheme+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
+		p.add(i, Violation, "ip-schemepart", u.Scheme()+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
 	}
-	u.HasPath = true
-	u.off[UserComponent] = int32(i)
-	u.off[PasswordComponent] = int32(i)
-	u.off[HostComponent] = int32(i)
-	u.off[PortComponent] = int32(i)
+	u.f |= fPath
+	u.o.ue, u.o.h, u.o.he = int32(i), int32(i), int32(i)
 }
 
 // tail reads what follows the authority (or the scheme's ":" when there
@@ -237,33 +254,27 @@ func (p *parser) tail(i, end int, entry *schemeEntry) {
 	if syn.Search {
 		pathOK = &xcharNoSearch
 	}
-	u.off[PathComponent] = int32(i)
+	u.o.p = int32(i)
 	j := p.scan(i, end, pathOK, "urlpath", true)
-	u.Path = s[i:j]
+	u.o.pe = int32(j)
 	if j < end && s[j] == '?' {
-		u.HasSearch = true
-		u.off[SearchComponent] = int32(j + 1)
-		k := p.scan(j+1, end, &xcharOK, "search", true)
-		u.Search = s[j+1 : k]
-		j = k
-	} else {
-		u.off[SearchComponent] = int32(j)
+		u.f |= fSearch
+		j = p.scan(j+1, end, &xcharOK, "search", true)
 	}
+	u.o.se = int32(j)
+	u.o.end = int32(end)
 	if j < end { // s[j] == '#'
-		u.HasFragment = true
-		u.Fragment = s[j+1 : end]
-		u.off[FragmentComponent] = int32(j + 1)
+		u.f |= fFragment
 		p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
-	} else {
-		u.off[FragmentComponent] = int32(end)
 	}
-	if u.HasPassword {
-		p.add(int(u.off[PasswordComponent]), Warning, "RFC 1738 §3.1",
+	if u.HasPassword() {
+		p.add(u.Offset(PasswordComponent), Warning, "RFC 1738 §3.1",
 			"the URL carries a password, visible to anyone who sees the URL")
 	}
 
 	if p.dropped > 0 {
-		u.Problems = append(u.Problems, Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
+		x := p.extra()
+		x.problems = append(x.problems, Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
 			Message: strconv.Itoa(p.dropped) + " more problems from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
 	}
 	if entry != nil && entry.rules != nil {
@@ -273,11 +284,12 @@ func (p *parser) tail(i, end int, entry *schemeEntry) {
 					p.failed = true
 				}
 			}
-			u.Problems = append(u.Problems, probs...)
+			x := p.extra()
+			x.problems = append(x.problems, probs...)
 		}
 	}
-	if len(u.Problems) > 1 {
-		slices.SortStableFunc(u.Problems, func(a, b Problem) int { return a.Offset - b.Offset })
+	if x := u.x; x != nil && len(x.problems) > 1 {
+		slices.SortStableFunc(x.problems, func(a, b Problem) int { return a.Offset - b.Offset })
 	}
 }
 
@@ -351,10 +363,9 @@ func (p *parser) authority(i, end int, known bool) int {
 		at += i
 	}
 	hostStart := i
-	u.off[UserComponent] = int32(i)
-	u.off[PasswordComponent] = int32(i)
+	u.o.ue = int32(i)
 	if at >= 0 {
-		u.HasUser = true
+		u.f |= fUser
 		userEnd := at
 		for j := i; j < at; j++ {
 			if s[j] == ':' {
@@ -362,21 +373,17 @@ func (p *parser) authority(i, end int, known bool) int {
 				break
 			}
 		}
-		u.User = s[i:userEnd]
+		u.o.ue = int32(userEnd)
 		p.scan(i, userEnd, &userOK, "user", false)
 		if userEnd < at {
-			u.HasPassword = true
-			u.Password = s[userEnd+1 : at]
-			u.off[PasswordComponent] = int32(userEnd + 1)
+			u.f |= fPassword
 			p.scan(userEnd+1, at, &userOK, "password", false)
-		} else {
-			u.off[PasswordComponent] = int32(at)
 		}
 		hostStart = at + 1
 	}
 
 	// hostport = host [ ":" port ]; IPv6 literals in brackets (RFC 2732).
-	u.off[HostComponent] = int32(hostStart)
+	u.o.h, u.o.he = int32(hostStart), int32(hostStart)
 	hostEnd := aEnd
 	portAt := -1
 	if hostStart < aEnd && s[hostStart] == '[' {
@@ -391,14 +398,14 @@ func (p *parser) authority(i, end int, known bool) int {
 			p.add(hostStart, Error, "host", "'[' opens an IPv6 literal that no ']' closes (RFC 2732)")
 			return aEnd
 		}
-		u.Host = s[hostStart+1 : close]
-		u.off[HostComponent] = int32(hostStart + 1)
-		addr, zone := u.Host, -1
+		u.f |= fBracket
+		u.o.h, u.o.he = int32(hostStart+1), int32(close)
+		addr, zone := s[hostStart+1:close], -1
 		if z := strings.Index(addr, "%25"); z >= 0 {
 			addr, zone = addr[:z], hostStart+1+z
 		}
 		if !validIPv6(addr) {
-			p.add(hostStart+1, Error, "host", "not an IPv6 address: "+strconv.Quote(u.Host)+" (RFC 2732)")
+			p.add(hostStart+1, Error, "host", "not an IPv6 address: "+strconv.Quote(s[hostStart+1:close])+" (RFC 2732)")
 			return aEnd
 		}
 		p.add(hostStart, Violation, "host", "an IPv6 literal is an extension (RFC 2732), outside RFC 1738's hostname and hostnumber")
@@ -419,7 +426,7 @@ func (p *parser) authority(i, end int, known bool) int {
 		}
 	} else {
 		hostEnd = p.host(hostStart, aEnd, known)
-		u.Host = s[hostStart:hostEnd]
+		u.o.he = int32(hostEnd)
 		if p.failed {
 			return aEnd
 		}
@@ -428,12 +435,8 @@ func (p *parser) authority(i, end int, known bool) int {
 		}
 	}
 	if portAt >= 0 {
-		u.HasPort = true
-		u.Port = s[portAt+1 : aEnd]
-		u.off[PortComponent] = int32(portAt + 1)
+		u.f |= fPort
 		p.port(portAt+1, aEnd)
-	} else {
-		u.off[PortComponent] = int32(aEnd)
 	}
 	return aEnd
 }
@@ -543,8 +546,8 @@ func (p *parser) hostOctets(i, end int, known bool) int {
 		switch {
 		case label == "":
 			if j == i && last {
-				if known && p.syn.Internet && u.Scheme != "file" {
-					p.add(i, Violation, "host", "the host is empty; "+u.Scheme+" URLs name a host (RFC 1738 §3.1)")
+				if known && p.syn.Internet && u.Scheme() != "file" {
+					p.add(i, Violation, "host", "the host is empty; "+u.Scheme()+" URLs name a host (RFC 1738 §3.1)")
 				}
 				return j
 			}
@@ -649,7 +652,7 @@ func (p *parser) port(i, end int) {
 		return
 	}
 	if def := p.syn.DefaultPort; def != 0 && n != def {
-		msg := "port " + strconv.Itoa(n) + " is not " + u.Scheme + "'s default " + strconv.Itoa(def) +
+		msg := "port " + strconv.Itoa(n) + " is not " + u.Scheme() + "'s default " + strconv.Itoa(def) +
 			"; the server there may speak another protocol"
 		if n < 1024 {
 			msg += ", and it is in the reserved range"

@@ -11,27 +11,27 @@ import (
 // components are left out and present ones are written even when empty.
 func comps(u *URL) string {
 	var b strings.Builder
-	b.WriteString("scheme=" + u.Scheme)
-	if u.HasUser {
-		b.WriteString(" user=" + u.User)
+	b.WriteString("scheme=" + u.Scheme())
+	if u.HasUser() {
+		b.WriteString(" user=" + u.User())
 	}
-	if u.HasPassword {
-		b.WriteString(" password=" + u.Password)
+	if u.HasPassword() {
+		b.WriteString(" password=" + u.Password())
 	}
-	if u.Authority {
-		b.WriteString(" host=" + u.Host)
+	if u.HasAuthority() {
+		b.WriteString(" host=" + u.Host())
 	}
-	if u.HasPort {
-		b.WriteString(" port=" + u.Port)
+	if u.HasPort() {
+		b.WriteString(" port=" + u.Port())
 	}
-	if u.HasPath {
-		b.WriteString(" path=" + u.Path)
+	if u.HasPath() {
+		b.WriteString(" path=" + u.Path())
 	}
-	if u.HasSearch {
-		b.WriteString(" search=" + u.Search)
+	if u.HasSearch() {
+		b.WriteString(" search=" + u.Search())
 	}
-	if u.HasFragment {
-		b.WriteString(" fragment=" + u.Fragment)
+	if u.HasFragment() {
+		b.WriteString(" fragment=" + u.Fragment())
 	}
 	return b.String()
 }
@@ -156,14 +156,14 @@ func TestParseProblems(t *testing.T) {
 			continue
 		}
 		var got []prob
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			got = append(got, prob{p.Offset, p.Severity, p.Rule})
 			if p.Message == "" {
 				t.Errorf("Parse(%q): problem without a message: %+v", tt.in, p)
 			}
 		}
 		if len(got) != len(tt.want) {
-			t.Errorf("Parse(%q) problems = %+v, want %+v", tt.in, u.Problems, tt.want)
+			t.Errorf("Parse(%q) problems = %+v, want %+v", tt.in, u.Problems(), tt.want)
 			continue
 		}
 		for i := range got {
@@ -301,37 +301,45 @@ func TestRFC1738NormativeExamples(t *testing.T) {
 	}
 }
 
-// TestStringAfterChange: String writes the components as they are now,
-// whether or not they still stand in Input as Parse found them.
-func TestStringAfterChange(t *testing.T) {
+// TestPartsString: a URL's Parts, changed, write the components as they
+// are now; String of a URL is its text without a wrapper, scheme in lower
+// case.
+func TestPartsString(t *testing.T) {
 	tests := []struct {
 		in     string
-		change func(*URL)
+		change func(*Parts)
 		want   string
 	}{
-		{"<URL:http://h/a?b#c>", func(*URL) {}, "http://h/a?b#c"},
-		{"HTTP://h/a", func(*URL) {}, "http://h/a"},
-		{"http://h/abc", func(u *URL) { u.Path = "ab" }, "http://h/ab"},
-		{"http://h/ab c", func(u *URL) { u.Path = "ab" }, "http://h/ab"},
-		{"http://h/a", func(u *URL) { u.Host = "::1" }, "http://[::1]/a"},
-		{"ftp://u:p@h:21/", func(u *URL) { u.HasPassword = false }, "ftp://u@h:21/"},
-		{"http://h/a#f", func(u *URL) { u.HasFragment = false }, "http://h/a"},
-		{"news:a.b", func(u *URL) { u.Scheme = "nntp" }, "nntp:a.b"},
+		{"<URL:http://h/a?b#c>", func(*Parts) {}, "http://h/a?b#c"},
+		{"HTTP://h/a", func(*Parts) {}, "http://h/a"},
+		{"http://h/abc", func(p *Parts) { p.Path = "ab" }, "http://h/ab"},
+		{"http://h/ab c", func(p *Parts) { p.Path = "ab" }, "http://h/ab"},
+		{"http://h/a", func(p *Parts) { p.Host = "::1" }, "http://[::1]/a"},
+		{"ftp://u:p@h:21/", func(p *Parts) { p.HasPassword = false }, "ftp://u@h:21/"},
+		{"http://h/a#f", func(p *Parts) { p.HasFragment = false }, "http://h/a"},
+		{"news:a.b", func(p *Parts) { p.Scheme = "nntp" }, "nntp:a.b"},
 	}
 	for _, tt := range tests {
 		u, err := Parse(tt.in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tt.change(u)
-		if got := u.String(); got != tt.want {
+		p := u.Parts()
+		if got := p.String(); got != u.String() {
+			t.Errorf("%q: Parts().String() = %q, String() = %q", tt.in, got, u.String())
+		}
+		tt.change(&p)
+		if got := p.String(); got != tt.want {
 			t.Errorf("%q changed: String() = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	var u URL // not made by Parse
-	u.Scheme, u.Authority, u.Host, u.HasPath, u.Path = "ftp", true, "h", true, "x"
-	if got := u.String(); got != "ftp://h/x" {
+	p := Parts{Scheme: "ftp", HasAuthority: true, Host: "h", HasPath: true, Path: "x"}
+	if got := p.String(); got != "ftp://h/x" {
 		t.Errorf("built URL: String() = %q", got)
+	}
+	var zero URL
+	if zero.String() != "" || zero.Scheme() != "" || zero.Conforms() || zero.Offset(HostComponent) != 0 {
+		t.Errorf("the zero URL: %q %q %v", zero.String(), zero.Scheme(), zero.Conforms())
 	}
 }
 
@@ -374,16 +382,16 @@ func TestProblemLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(u.Problems) != MaxProblems+1 {
-		t.Fatalf("%d problems, want %d", len(u.Problems), MaxProblems+1)
+	if len(u.Problems()) != MaxProblems+1 {
+		t.Fatalf("%d problems, want %d", len(u.Problems()), MaxProblems+1)
 	}
-	last := u.Problems[MaxProblems]
+	last := u.Problems()[MaxProblems]
 	if last.Rule != "url" || last.Severity != Violation || last.Offset != 9+MaxProblems || !strings.Contains(last.Message, "9900 more") {
 		t.Errorf("summary problem %+v", last)
 	}
 	// Warnings first, a violation past the limit: Conforms still says no.
 	u, _ = Parse("http://h/" + strings.Repeat("%0D", MaxProblems) + "~")
 	if u.Conforms() {
-		t.Errorf("a violation past the limit is lost: %+v", u.Problems[len(u.Problems)-1])
+		t.Errorf("a violation past the limit is lost: %+v", u.Problems()[len(u.Problems())-1])
 	}
 }

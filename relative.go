@@ -23,21 +23,19 @@ import (
 // returned. Under Draft1993 a full form of the base's scheme is read as a
 // partial form, so a target such as "file:foo" (a rootless path) seen from
 // "file:/etc/" is reached by nothing, and its full form is returned too.
-// A nil target gives "". A URL built or changed by hand is read as
-// Parse(u.String()) reads it (as it stands when that does not parse).
+// A nil target gives "".
 func Relative(base, target *URL, r Resolution) string {
 	if target == nil {
 		return ""
 	}
-	target, base = canonical(target), canonical(base)
 	full := target.String()
-	if base == nil || base.Scheme != target.Scheme {
+	if base == nil || base.Scheme() != target.Scheme() {
 		return full
 	}
 	tp := genericBase(target)
 	frag := ""
-	if target.HasFragment {
-		frag = "#" + target.Fragment
+	if target.HasFragment() {
+		frag = "#" + target.Fragment()
 	}
 	query := ""
 	if tp.hasQuery {
@@ -58,14 +56,14 @@ func Relative(base, target *URL, r Resolution) string {
 		if bp.slash {
 			bfull = "/" + bfull
 		}
-		for _, rel := range relativePaths(bfull, tfull, base.Authority) {
+		for _, rel := range relativePaths(bfull, tfull, base.HasAuthority()) {
 			cands = append(cands, rel+qf)
 		}
 		if strings.HasPrefix(tfull, "/") && !strings.HasPrefix(tfull, "//") {
 			cands = append(cands, tfull+qf)
 		}
 	}
-	if target.Authority {
+	if target.HasAuthority() {
 		var b []byte
 		b = append(b, "//"...)
 		b = appendAuthority(b, target)
@@ -87,9 +85,9 @@ func Relative(base, target *URL, r Resolution) string {
 // sameAuthority reports whether base and target share the Internet
 // part (both have none, or both have the same login and hostport).
 func sameAuthority(a, b *URL) bool {
-	return a.Authority == b.Authority && a.HasUser == b.HasUser && a.User == b.User &&
-		a.HasPassword == b.HasPassword && a.Password == b.Password &&
-		a.Host == b.Host && a.HasPort == b.HasPort && a.Port == b.Port
+	return a.HasAuthority() == b.HasAuthority() && a.HasUser() == b.HasUser() && a.User() == b.User() &&
+		a.HasPassword() == b.HasPassword() && a.Password() == b.Password() &&
+		a.Host() == b.Host() && a.HasPort() == b.HasPort() && a.Port() == b.Port()
 }
 
 // relativePaths returns the relative-path forms of target seen from the

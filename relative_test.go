@@ -66,7 +66,7 @@ func TestRelativeRoundTrip(t *testing.T) {
 	urls := loadURLs(t, 23)
 	byHost := map[string][]*locator.URL{}
 	for _, u := range urls {
-		k := u.Scheme + "://" + u.Host
+		k := u.Scheme() + "://" + u.Host()
 		byHost[k] = append(byHost[k], u)
 	}
 	var pairs [][2]*locator.URL

@@ -103,15 +103,12 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // alone names the base itself. See docs/relate.md.
 //
 // The result is what Parse makes of the composed text, so its Input,
-// offsets and Problems describe it. A base built or changed by hand is
-// read as Parse(base.String()) reads it (as it stands when that does not
-// parse). Resolve fails, with a *ResolveError,
+// offsets and Problems describe it. Resolve fails, with a *ResolveError,
 // only when base is nil or that text cannot be parsed.
 func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	if base == nil {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
-	base = canonical(base)
 	ref = unwrapRef(ref)
 	var buf [128]byte
 	b := buf[:0]
@@ -242,10 +239,10 @@ func genericBase(u *URL) baseParts {
 
 // read sets bp to genericBase(u), in place.
 func (bp *baseParts) read(u *URL) {
-	*bp = baseParts{slash: u.Authority && u.HasPath, path: u.Path, query: u.Search, hasQuery: u.HasSearch}
-	if i := strings.IndexByte(u.Path, '?'); i >= 0 {
-		bp.path, bp.query, bp.hasQuery = u.Path[:i], u.Path[i+1:], true
-		bp.extraQ, bp.hasExtraQ = u.Search, u.HasSearch
+	*bp = baseParts{slash: u.HasAuthority() && u.HasPath(), path: u.Path(), query: u.Search(), hasQuery: u.HasSearch()}
+	if i := strings.IndexByte(u.Path(), '?'); i >= 0 {
+		bp.path, bp.query, bp.hasQuery = u.Path()[:i], u.Path()[i+1:], true
+		bp.extraQ, bp.hasExtraQ = u.Search(), u.HasSearch()
 	}
 }
 
@@ -271,45 +268,13 @@ func (bp *baseParts) appendQuery(b []byte) []byte {
 // appendAuthority writes u's authority (login and hostport, RFC 1738
 // §3.1) without the "//".
 func appendAuthority(b []byte, u *URL) []byte {
-	if u.HasUser {
-		b = append(b, u.User...)
-		if u.HasPassword {
-			b = append(b, ':')
-			b = append(b, u.Password...)
-		}
-		b = append(b, '@')
-	}
-	if strings.IndexByte(u.Host, ':') >= 0 {
-		b = append(b, '[')
-		b = append(b, u.Host...)
-		b = append(b, ']')
-	} else {
-		b = append(b, u.Host...)
-	}
-	if u.HasPort {
-		b = append(b, ':')
-		b = append(b, u.Port...)
-	}
-	return b
+	return append(b, u.in[u.userAt():u.authEnd()]...)
 }
 
 // appendWithoutFragment writes base as String does, less its fragment.
 func appendWithoutFragment(b []byte, u *URL) []byte {
-	b = append(b, u.Scheme...)
-	b = append(b, ':')
-	if u.Authority {
-		b = append(b, "//"...)
-		b = appendAuthority(b, u)
-		if u.HasPath {
-			b = append(b, '/')
-		}
-	}
-	b = append(b, u.Path...)
-	if u.HasSearch {
-		b = append(b, '?')
-		b = append(b, u.Search...)
-	}
-	return b
+	b = append(b, u.Scheme()...)
+	return append(b, u.in[u.o.col:u.o.se]...)
 }
 
 // resolve3986 is RFC 3986 §5.2.2 (strict), writing the §5.3 recomposition
@@ -329,14 +294,14 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 		}
 		b = appendDotFree(b, r.path, r.hasAuth)
 	} else {
-		b = append(b, base.Scheme...)
+		b = append(b, base.Scheme()...)
 		b = append(b, ':')
 		if r.hasAuth {
 			b = append(b, "//"...)
 			b = append(b, r.auth...)
 			b = appendDotFree(b, r.path, true)
 		} else {
-			if base.Authority {
+			if base.HasAuthority() {
 				b = append(b, "//"...)
 				b = appendAuthority(b, base)
 			}
@@ -351,7 +316,7 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 					b = bp.appendQuery(b)
 				}
 			case r.path[0] == '/':
-				b = appendDotFree(b, r.path, base.Authority)
+				b = appendDotFree(b, r.path, base.HasAuthority())
 			default:
 				// §5.2.3 merge: with an authority and an empty path,
 				// "/" and the reference's path; otherwise the base path
@@ -363,12 +328,12 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 						b = append(b, '/')
 					}
 					b = append(b, bp.path[:j+1]...)
-				case bp.slash || base.Authority:
+				case bp.slash || base.HasAuthority():
 					b = append(b, '/')
 				}
 				b = append(b, r.path...)
 				b = b[:start+removeDotSegments(b[start:])]
-				b = guardPath(b, start, base.Authority)
+				b = guardPath(b, start, base.HasAuthority())
 			}
 		}
 	}
@@ -552,9 +517,9 @@ func resolve1808(b []byte, base *URL, ref string) []byte {
 	// entire base URL (i.e., is set equal to the base URL)".
 	if ref == "" {
 		b = appendWithoutFragment(b, base)
-		if base.HasFragment {
+		if base.HasFragment() {
 			b = append(b, '#')
-			b = append(b, base.Fragment...)
+			b = append(b, base.Fragment()...)
 		}
 		return b
 	}
@@ -565,7 +530,7 @@ func resolve1808(b []byte, base *URL, ref string) []byte {
 		return append(b, ref...)
 	}
 	// Step 2c: "the embedded URL inherits the scheme of the base URL."
-	b = append(b, base.Scheme...)
+	b = append(b, base.Scheme()...)
 	b = append(b, ':')
 	baseQuery := false
 	var bp baseParts
@@ -578,7 +543,7 @@ func resolve1808(b []byte, base *URL, ref string) []byte {
 	} else {
 		// "Otherwise, the embedded URL inherits the <net_loc> (if any)
 		// of the base URL."
-		if base.Authority {
+		if base.HasAuthority() {
 			b = append(b, "//"...)
 			b = appendAuthority(b, base)
 		}
@@ -627,7 +592,7 @@ func resolve1808(b []byte, base *URL, ref string) []byte {
 			}
 			b = append(b, r.path...)
 			b = b[:start+dots1808(b[start:])]
-			b = guardPath(b, start-boolInt(bp.slash), base.Authority)
+			b = guardPath(b, start-boolInt(bp.slash), base.HasAuthority())
 		}
 	}
 	// Step 7: recombine.
@@ -775,7 +740,7 @@ func resolve1993(b []byte, base *URL, ref string) []byte {
 	// A full form: a colon before any slash.
 	if i := strings.IndexByte(rest, ':'); i >= 0 && strings.IndexByte(rest[:i], '/') < 0 {
 		scheme := rest[:i]
-		if len(scheme) != len(base.Scheme) || !hasPrefixFold(scheme, 0, base.Scheme) {
+		if len(scheme) != len(base.Scheme()) || !hasPrefixFold(scheme, 0, base.Scheme()) {
 			return append(b, ref...)
 		}
 		rest = rest[i+1:]
@@ -784,37 +749,37 @@ func resolve1993(b []byte, base *URL, ref string) []byte {
 	case rest == "":
 		b = appendWithoutFragment(b, base)
 	case len(rest) >= 2 && rest[0] == '/' && rest[1] == '/':
-		b = append(b, base.Scheme...)
+		b = append(b, base.Scheme()...)
 		b = append(b, ':')
 		b = append(b, rest...)
 	case rest[0] == '/':
-		b = append(b, base.Scheme...)
+		b = append(b, base.Scheme()...)
 		b = append(b, ':')
-		if base.Authority {
+		if base.HasAuthority() {
 			b = append(b, "//"...)
 			b = appendAuthority(b, base)
 		}
 		b = append(b, rest...)
-		b = guardPath(b, len(b)-len(rest), base.Authority)
+		b = guardPath(b, len(b)-len(rest), base.HasAuthority())
 	default:
-		b = append(b, base.Scheme...)
+		b = append(b, base.Scheme()...)
 		b = append(b, ':')
-		if base.Authority {
+		if base.HasAuthority() {
 			b = append(b, "//"...)
 			b = appendAuthority(b, base)
 		}
 		start := len(b)
-		if base.Authority {
+		if base.HasAuthority() {
 			// The path of an Internet-form locator begins with the "/"
 			// after the host; with no path, that "/" is understood.
 			b = append(b, '/')
 		}
-		if j := strings.LastIndexByte(base.Path, '/'); j >= 0 {
-			b = append(b, base.Path[:j+1]...)
+		if j := strings.LastIndexByte(base.Path(), '/'); j >= 0 {
+			b = append(b, base.Path()[:j+1]...)
 		}
 		b = append(b, rest...)
 		b = b[:start+dots1993(b[start:])]
-		b = guardPath(b, start, base.Authority)
+		b = guardPath(b, start, base.HasAuthority())
 	}
 	if hasFrag {
 		b = append(b, '#')

@@ -16,7 +16,7 @@ func benchPairs(b testing.TB) (bases []string, refs []string) {
 	urls := loadURLs(b, 11)
 	var web []*locator.URL
 	for _, u := range urls {
-		if (u.Scheme == "http" || u.Scheme == "https") && u.Conforms() {
+		if (u.Scheme() == "http" || u.Scheme() == "https") && u.Conforms() {
 			web = append(web, u)
 		}
 	}
@@ -27,13 +27,13 @@ func benchPairs(b testing.TB) (bases []string, refs []string) {
 		case 0:
 			ref = locator.Relative(base, t, locator.RFC3986)
 		case 1:
-			ref = "/" + t.Path
+			ref = "/" + t.Path()
 		case 2:
-			ref = "../" + t.Path[strings.LastIndexByte(t.Path, '/')+1:]
+			ref = "../" + t.Path()[strings.LastIndexByte(t.Path(), '/')+1:]
 		case 3:
-			ref = "//" + t.Host + "/" + t.Path
+			ref = "//" + t.Host() + "/" + t.Path()
 		case 4:
-			ref = "?" + t.Search
+			ref = "?" + t.Search()
 		}
 		bases = append(bases, base.String())
 		refs = append(refs, ref)

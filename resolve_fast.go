@@ -21,7 +21,7 @@ import "unsafe"
 // otherwise: white space, a "URL:" prefix) or Parse would reject the
 // text; the caller then calls Parse.
 func parseResolved(b []byte, base *URL) (*URL, bool) {
-	sc := base.Scheme
+	sc := base.Scheme()
 	n := len(sc)
 	if n == 0 || len(b) <= n || len(b) > inputLimit || b[n] != ':' || string(b[:n]) != sc || isSpace(b[len(b)-1]) ||
 		(n == 3 && hasPrefixFold(string(b[:4]), 0, "url:")) {
@@ -39,14 +39,15 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 		syn = &entry.syn
 	}
 	u, s := newURLText(b)
-	u.Input, u.Scheme = s, s[:n]
+	u.in = s
+	u.o.sch, u.o.col = 0, int32(n)
 	p := parser{u: u, s: s, syn: syn}
 
 	// From here on, what Parse does after the scheme.
 	end := len(s)
 	i := n + 1
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
-		u.Authority = true
+		u.f |= fAuthority
 		if t := copyAuthority(u, s, base, syn); t >= 0 {
 			i = t
 		} else {
@@ -56,7 +57,7 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 			}
 		}
 		if i < end && s[i] == '/' {
-			u.HasPath = true
+			u.f |= fPath
 			i++
 		}
 	} else {
@@ -69,93 +70,37 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 	return u, true
 }
 
-// copyAuthority sets the authority fields and offsets of u, the URL being
-// read from s, from base's, and returns where the authority ends in s,
-// when s[len(scheme)+3:] holds base's authority as String writes it, s
-// ends it there as Parse would (at "/", "#" or the end, or "?" where the
-// scheme has a search), and its fields are ones Parse reads back
-// unchanged and without a problem: a user and password of unreserved
-// octets and ";&=" ("?" too where it begins no search), a hostname that
-// cleanHost accepts, and no port or the scheme's default port.
-// Otherwise it returns -1 and sets nothing, and the caller reads the
-// authority as Parse does.
-//
-// It trusts neither base.Input, nor its offsets, nor its Problems: only
-// the fields, checked here, so that a URL a caller changed cannot make
-// the result differ from what Parse reads.
+// copyAuthority sets the authority's offsets and flags in u, the URL
+// being read from s, from base's, and returns where the authority ends in
+// s, when s[len(scheme)+3:] holds base's authority byte for byte, s ends
+// it there as Parse would (at "/", "#" or the end, or "?" where the
+// scheme has a search), and its fields are ones Parse reads without a
+// problem: a user and password of unreserved octets and ";&=" ("?" too
+// where it begins no search), a hostname that cleanHost accepts, and no
+// port or the scheme's default port. Otherwise it returns -1 and sets
+// nothing, and the caller reads the authority as Parse does.
 func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
-	if !base.Authority || !cleanLogin(base.User, syn) || !cleanHost(base.Host) ||
-		(!base.HasUser && (base.User != "" || base.HasPassword)) {
+	if !base.HasAuthority() || !cleanLogin(base.User(), syn) || !cleanHost(base.Host()) ||
+		(base.HasPassword() && !cleanLogin(base.Password(), syn)) {
 		return -1
 	}
-	if base.HasPassword && !cleanLogin(base.Password, syn) {
+	if base.HasPort() {
+		if v, ok := portNumber(base.Port()); !ok || base.Port() == "" || (syn.DefaultPort != 0 && v != syn.DefaultPort) {
+			return -1
+		}
+	}
+	auth := base.in[base.userAt():base.authEnd()]
+	i := int(u.o.col) + 3
+	t := i + len(auth)
+	if len(s) < t || s[i:t] != auth {
 		return -1
 	}
-	if base.HasPort {
-		if v, ok := portNumber(base.Port); !ok || base.Port == "" || (syn.DefaultPort != 0 && v != syn.DefaultPort) {
-			return -1
-		}
-	}
-	n := len(base.Scheme)
-	i := n + 3
-	at := func(f string) bool {
-		if len(s)-i < len(f) || s[i:i+len(f)] != f {
-			return false
-		}
-		i += len(f)
-		return true
-	}
-	var ou, op, oh, oo int
-	ou, op = i, i
-	if base.HasUser {
-		if !at(base.User) {
-			return -1
-		}
-		op = i
-		if base.HasPassword {
-			if !at(":") {
-				return -1
-			}
-			op = i
-			if !at(base.Password) {
-				return -1
-			}
-		}
-		if !at("@") {
-			return -1
-		}
-	}
-	oh = i
-	if !at(base.Host) {
-		return -1
-	}
-	oo = i
-	if base.HasPort {
-		if !at(":") {
-			return -1
-		}
-		oo = i
-		if !at(base.Port) {
-			return -1
-		}
-	}
-	t := i
 	if t < len(s) && s[t] != '/' && s[t] != '#' && (s[t] != '?' || !syn.Search) {
 		return -1
 	}
-	u.off[UserComponent], u.off[PasswordComponent] = int32(ou), int32(op)
-	u.off[HostComponent], u.off[PortComponent] = int32(oh), int32(oo)
-	if base.HasUser {
-		u.User = s[ou : ou+len(base.User)]
-		if base.HasPassword {
-			u.Password = s[op : op+len(base.Password)]
-		}
-	}
-	u.Host = s[oh : oh+len(base.Host)]
-	if base.HasPort {
-		u.Port = s[oo : oo+len(base.Port)]
-	}
-	u.HasUser, u.HasPassword, u.HasPort = base.HasUser, base.HasPassword, base.HasPort
+	d := int32(i - base.userAt())
+	u.o.ue, u.o.h, u.o.he = base.o.ue+d, base.o.h+d, base.o.he+d
+	u.f |= base.f & (fUser | fPassword | fPort)
 	return t
 }
 

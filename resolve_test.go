@@ -283,8 +283,8 @@ func FuzzResolve(f *testing.F) {
 		}
 		// Resolve's result is Parse's reading of the text it composed,
 		// offsets and problems included.
-		if w, err := locator.Parse(u.Input); err != nil || !reflect.DeepEqual(u, w) {
-			t.Fatalf("%v: %q + %q = %q is not what Parse reads: %+v, %v", r, base, ref, u.Input, w, err)
+		if w, err := locator.Parse(u.Input()); err != nil || !reflect.DeepEqual(u, w) {
+			t.Fatalf("%v: %q + %q = %q is not what Parse reads: %+v, %v", r, base, ref, u.Input(), w, err)
 		}
 	})
 }

@@ -127,7 +127,7 @@ func Lookup(scheme string) Rules {
 
 // Normalizer is implemented by Rules whose scheme has normal forms of its
 // own (the ftp typecode's case, gopher's default type "1"). Normalize
-// calls it after the generic steps; it rewrites u's components in place.
+// calls it after the generic steps; it rewrites the components in place.
 type Normalizer interface {
-	Normalize(u *URL)
+	Normalize(p *Parts)
 }

@@ -15,55 +15,62 @@ package locator
 
 import "strings"
 
-// A URL is an absolute URL split into the components of RFC 1738 §3.1.
-// All component strings are kept as written, still encoded.
+// A URL is an absolute URL split into the components of RFC 1738 §3.1,
+// as Parse read it. It is a small immutable value: the text Parse read
+// and the offsets of each component in it, so that making one costs a
+// single allocation of 64 bytes with two pointers, and none at all with
+// a Parser. The methods return the components as written, still encoded,
+// as substrings of that text.
 //
 // A component that is absent differs from one that is present but empty:
 // "ftp://@host.com/" has an empty user, "ftp://host.com/" has none. The
-// Has fields record presence.
+// Has methods report presence.
+//
+// A URL cannot be changed; to build or change one, edit its Parts and
+// parse their String. The zero URL holds nothing (an empty Scheme and
+// String); only Parse, a Parser, ParseBatch, Resolve and Normalize make
+// URLs with components. Copying a URL copies the value, which shares its
+// text and problem list.
 type URL struct {
-	// Scheme is the scheme name in lower case.
-	Scheme string
+	in string // the text Parse was given
+	x  *extra // problems, and a scheme written other than in lower case
+	o  offsets
+	f  flags
+}
 
-	User     string // as written, still encoded
-	Password string // as written, still encoded
+// offsets locate the components in URL.in; absent components and ends
+// that follow from a delimiter are derived (see the methods).
+type offsets struct {
+	sch int32 // the scheme begins
+	col int32 // the ":" that ends the scheme
+	ue  int32 // the user ends (":" of a password, or "@")
+	h   int32 // the host begins (after "[" of an IPv6 literal)
+	he  int32 // the host ends (at "]" of an IPv6 literal)
+	p   int32 // the path begins
+	pe  int32 // the path ends
+	se  int32 // the search ends (pe when there is none)
+	end int32 // the URL ends (a wrapper and white space around it excluded)
+}
 
-	// Host is the host as written; an IPv6 literal (RFC 2732) is kept
-	// without its brackets.
-	Host string
-	Port string // the digits as written
+type flags uint8
 
-	// Path is the url-path, still encoded. In the Internet syntax it is
-	// what follows the "/" after the host (that "/" is not part of it);
-	// otherwise it is the whole scheme-specific part before any search or
-	// fragment.
-	Path string
+const (
+	fAuthority flags = 1 << iota
+	fUser
+	fPassword
+	fPort
+	fPath
+	fSearch
+	fFragment
+	fBracket // the host is an IPv6 literal in brackets
+)
 
-	Search   string // after "?", for schemes where "?" begins a search
-	Fragment string // after "#", the 1993 draft's fragment address
-
-	// Input is the text Parse was given, wrapper and prefix included.
-	// Problem offsets and Offset refer to it.
-	Input string
-
-	// Problems lists every departure from RFC 1738 found by the core and
-	// by the scheme's rules (see Register), in order of offset.
-	Problems []Problem
-
-	off [numComponents]int32
-
-	// Authority is true when the scheme-specific part begins with "//"
-	// (the common Internet scheme syntax of §3.1).
-	Authority bool
-
-	// Presence of each component that may be absent (the flags come last
-	// so that the struct packs into one small allocation).
-	HasUser     bool // an "@" ends a login part
-	HasPassword bool // a ":" follows the user
-	HasPort     bool // a ":" follows the host
-	HasPath     bool // for "//" forms, a "/" follows the host
-	HasSearch   bool
-	HasFragment bool
+// extra holds what most URLs do not have, so that they need no room for
+// it: their problems, and the scheme in lower case when the text writes
+// it otherwise.
+type extra struct {
+	problems []Problem
+	scheme   string
 }
 
 // A Component names a part of a URL, for Offset.
@@ -82,61 +89,182 @@ const (
 	numComponents
 )
 
+// Scheme is the scheme name in lower case.
+func (u *URL) Scheme() string {
+	if u.x != nil && u.x.scheme != "" {
+		return u.x.scheme
+	}
+	return u.in[u.o.sch:u.o.col]
+}
+
+// HasAuthority reports whether the scheme-specific part begins with "//"
+// (the common Internet scheme syntax of §3.1).
+func (u *URL) HasAuthority() bool { return u.f&fAuthority != 0 }
+
+// HasUser reports whether an "@" ends a login part.
+func (u *URL) HasUser() bool { return u.f&fUser != 0 }
+
+// HasPassword reports whether a ":" follows the user.
+func (u *URL) HasPassword() bool { return u.f&fPassword != 0 }
+
+// HasPort reports whether a ":" follows the host.
+func (u *URL) HasPort() bool { return u.f&fPort != 0 }
+
+// HasPath reports whether a path is present: for "//" forms, whether a
+// "/" follows the host; always for the others.
+func (u *URL) HasPath() bool { return u.f&fPath != 0 }
+
+// HasSearch reports whether a "?" begins a search part (for schemes where
+// "?" does).
+func (u *URL) HasSearch() bool { return u.f&fSearch != 0 }
+
+// HasFragment reports whether a "#" begins a fragment.
+func (u *URL) HasFragment() bool { return u.f&fFragment != 0 }
+
+// userAt is where the login part begins (or would).
+func (u *URL) userAt() int {
+	if u.f&fAuthority != 0 {
+		return int(u.o.col) + 3
+	}
+	return int(u.o.col) + 1
+}
+
+// at is the offset of the "@" that ends a login part.
+func (u *URL) at() int {
+	return int(u.o.h) - 1 - int(u.f&fBracket>>7)
+}
+
+// authEnd is where the authority ends (before the "/" of a path).
+func (u *URL) authEnd() int {
+	if u.f&fAuthority == 0 {
+		return int(u.o.col) + 1
+	}
+	if u.f&fPath != 0 {
+		return int(u.o.p) - 1
+	}
+	return int(u.o.p)
+}
+
+// User is the user as written, still encoded; "" when absent.
+func (u *URL) User() string {
+	if u.f&fUser == 0 {
+		return ""
+	}
+	return u.in[u.userAt():u.o.ue]
+}
+
+// Password is the password as written, still encoded; "" when absent.
+func (u *URL) Password() string {
+	if u.f&fPassword == 0 {
+		return ""
+	}
+	return u.in[u.o.ue+1 : u.at()]
+}
+
+// Host is the host as written; an IPv6 literal (RFC 2732) without its
+// brackets.
+func (u *URL) Host() string { return u.in[u.o.h:u.o.he] }
+
+// Port is the port's digits as written; "" when absent.
+func (u *URL) Port() string {
+	if u.f&fPort == 0 {
+		return ""
+	}
+	return u.in[int(u.o.he)+1+int(u.f&fBracket>>7) : u.authEnd()]
+}
+
+// Path is the url-path, still encoded. In the Internet syntax it is what
+// follows the "/" after the host (that "/" is not part of it); otherwise
+// it is the whole scheme-specific part before any search or fragment.
+func (u *URL) Path() string { return u.in[u.o.p:u.o.pe] }
+
+// Search is what follows "?", for schemes where "?" begins a search.
+func (u *URL) Search() string {
+	if u.f&fSearch == 0 {
+		return ""
+	}
+	return u.in[u.o.pe+1 : u.o.se]
+}
+
+// Fragment is what follows "#", the 1993 draft's fragment address.
+func (u *URL) Fragment() string {
+	if u.f&fFragment == 0 {
+		return ""
+	}
+	return u.in[u.o.se+1 : u.o.end]
+}
+
+// Input is the text Parse was given, wrapper and prefix included.
+// Problem offsets and Offset refer to it.
+func (u *URL) Input() string { return u.in }
+
+// Problems lists every departure from RFC 1738 found by the core and by
+// the scheme's rules (see Register), in order of offset. The list is
+// the URL's own: do not change its elements.
+func (u *URL) Problems() []Problem {
+	if u.x == nil {
+		return nil
+	}
+	p := u.x.problems
+	return p[:len(p):len(p)]
+}
+
 // Offset returns the byte offset in u.Input where component c begins (for
-// an absent component, where it would begin). It returns 0 for a URL that
-// was not made by Parse, and for a component whose field was changed
-// since so that u.Input no longer holds it at that offset.
+// an absent component, where it would begin); 0 for the zero URL.
 func (u *URL) Offset(c Component) int {
-	if c < 0 || c >= numComponents {
+	if u.in == "" {
 		return 0
 	}
-	o := int(u.off[c])
-	if o < 0 || o > len(u.Input) {
-		return 0
-	}
-	var f string
 	switch c {
 	case SchemeComponent:
-		if !hasPrefixFold(u.Input, o, u.Scheme) {
-			return 0
-		}
-		return o
+		return int(u.o.sch)
 	case UserComponent:
-		f = u.User
+		return u.userAt()
 	case PasswordComponent:
-		f = u.Password
+		switch {
+		case u.f&fPassword != 0:
+			return int(u.o.ue) + 1
+		case u.f&fUser != 0:
+			return int(u.o.ue)
+		}
+		return u.userAt()
 	case HostComponent:
-		f = u.Host
+		if u.f&fAuthority == 0 {
+			return u.userAt()
+		}
+		return int(u.o.h)
 	case PortComponent:
-		f = u.Port
+		if u.f&fAuthority == 0 {
+			return u.userAt()
+		}
+		if u.f&fPort != 0 {
+			return int(u.o.he) + 1 + int(u.f&fBracket>>7)
+		}
+		return u.authEnd()
 	case PathComponent:
-		f = u.Path
+		return int(u.o.p)
 	case SearchComponent:
-		f = u.Search
+		if u.f&fSearch != 0 {
+			return int(u.o.pe) + 1
+		}
+		return int(u.o.pe)
 	case FragmentComponent:
-		f = u.Fragment
+		if u.f&fFragment != 0 {
+			return int(u.o.se) + 1
+		}
+		return int(u.o.end)
 	}
-	if !strings.HasPrefix(u.Input[o:], f) {
-		return 0
-	}
-	return o
+	return 0
 }
 
 // Conforms reports whether u conforms to RFC 1738: no problem of severity
 // Violation or Error was found (warnings are security notes, not
-// departures from the grammar). u.Problems answers when u's fields are
-// still what Parse read from u.Input; for a URL built or changed by hand
-// the answer is that for Parse(u.String()), and false when that text does
-// not parse.
+// departures from the grammar).
 func (u *URL) Conforms() bool {
-	if !u.asParsed() {
-		v, err := Parse(u.String())
-		if err != nil {
-			return false
-		}
-		u = v
+	if u.x == nil {
+		return u.in != ""
 	}
-	for _, p := range u.Problems {
+	for _, p := range u.x.problems {
 		if p.Severity >= Violation {
 			return false
 		}
@@ -146,14 +274,12 @@ func (u *URL) Conforms() bool {
 
 // EffectivePort returns the port as a number: the one written, or the
 // scheme's default when none is written (or it is empty). It returns 0
-// when there is neither. A URL built or changed by hand is read as
-// Parse(u.String()) reads it (as it stands when that does not parse).
+// when there is neither.
 func (u *URL) EffectivePort() int {
-	u = canonical(u)
-	if u.HasPort && u.Port != "" {
+	if port := u.Port(); port != "" {
 		n := 0
-		for i := 0; i < len(u.Port); i++ {
-			c := u.Port[i]
+		for i := 0; i < len(port); i++ {
+			c := port[i]
 			if c < '0' || c > '9' || n > 65535 {
 				return 0
 			}
@@ -164,123 +290,30 @@ func (u *URL) EffectivePort() int {
 		}
 		return n
 	}
-	return DefaultPort(u.Scheme)
+	return DefaultPort(u.Scheme())
 }
 
 // Hostport returns host[:port] as it is written in the URL, with the
 // brackets of an IPv6 literal.
 func (u *URL) Hostport() string {
-	h := u.Host
-	if strings.IndexByte(h, ':') >= 0 {
-		h = "[" + h + "]"
+	if u.f&fAuthority == 0 {
+		return ""
 	}
-	if u.HasPort {
-		return h + ":" + u.Port
-	}
-	return h
+	return u.in[int(u.o.h)-int(u.f&fBracket>>7) : u.authEnd()]
 }
 
-// String reassembles the URL. Components are written as they are held,
-// so an encoding the input chose is kept; the scheme is lower case and any
-// wrapper or "URL:" prefix is gone. Parse(u.String()) yields the same
-// components.
+// String returns the URL's text: what Parse read, without any wrapper,
+// "URL:" prefix or white space around it, and with the scheme in lower
+// case. Parse(u.String()) yields the same components. It allocates only
+// when the text writes the scheme in upper case.
 func (u *URL) String() string {
-	if s, ok := u.asWritten(); ok {
-		return s
+	if u.in == "" {
+		return ""
 	}
-	n := len(u.Scheme) + 1 + len(u.User) + 1 + len(u.Password) + 1 + len(u.Host) + 2 +
-		1 + len(u.Port) + 3 + len(u.Path) + 1 + len(u.Search) + 1 + len(u.Fragment)
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(u.Scheme)
-	b.WriteByte(':')
-	if u.Authority {
-		b.WriteString("//")
-		if u.HasUser {
-			b.WriteString(u.User)
-			if u.HasPassword {
-				b.WriteByte(':')
-				b.WriteString(u.Password)
-			}
-			b.WriteByte('@')
-		}
-		if strings.IndexByte(u.Host, ':') >= 0 {
-			b.WriteByte('[')
-			b.WriteString(u.Host)
-			b.WriteByte(']')
-		} else {
-			b.WriteString(u.Host)
-		}
-		if u.HasPort {
-			b.WriteByte(':')
-			b.WriteString(u.Port)
-		}
-		if u.HasPath {
-			b.WriteByte('/')
-		}
+	if u.x != nil && u.x.scheme != "" {
+		return u.x.scheme + u.in[u.o.col:u.o.end]
 	}
-	b.WriteString(u.Path)
-	if u.HasSearch {
-		b.WriteByte('?')
-		b.WriteString(u.Search)
-	}
-	if u.HasFragment {
-		b.WriteByte('#')
-		b.WriteString(u.Fragment)
-	}
-	return b.String()
-}
-
-// asWritten returns the URL's text as it stands in u.Input when it is
-// there as String would write it: a lower-case scheme and components not
-// modified since Parse (a wrapper or prefix around it does not matter).
-// String then needs no allocation.
-func (u *URL) asWritten() (string, bool) {
-	in := u.Input
-	i := int(u.off[SchemeComponent])
-	if i < 0 || i > len(in) {
-		return "", false
-	}
-	at := func(s string) bool {
-		if i+len(s) > len(in) || in[i:i+len(s)] != s {
-			return false
-		}
-		i += len(s)
-		return true
-	}
-	start := i
-	if u.Scheme == "" || !at(u.Scheme) || !at(":") {
-		return "", false
-	}
-	if u.Authority {
-		if !at("//") {
-			return "", false
-		}
-		if u.HasUser {
-			if !at(u.User) || (u.HasPassword && !(at(":") && at(u.Password))) || !at("@") {
-				return "", false
-			}
-		}
-		if strings.IndexByte(u.Host, ':') >= 0 {
-			if !(at("[") && at(u.Host) && at("]")) {
-				return "", false
-			}
-		} else if !at(u.Host) {
-			return "", false
-		}
-		if u.HasPort && !(at(":") && at(u.Port)) {
-			return "", false
-		}
-		if u.HasPath && !at("/") {
-			return "", false
-		}
-	}
-	if !at(u.Path) || (u.HasSearch && !(at("?") && at(u.Search))) || (u.HasFragment && !(at("#") && at(u.Fragment))) {
-		return "", false
-	}
-	// Every piece matched in order, so this is exactly what String would
-	// build.
-	return in[start:i], true
+	return u.in[u.o.sch:u.o.end]
 }
 
 // SameComponents reports whether u and v have the same components
@@ -288,154 +321,95 @@ func (u *URL) asWritten() (string, bool) {
 // ignoring Input, offsets and problems. It is byte equality of what was
 // written, not equivalence: see Equal for that.
 func (u *URL) SameComponents(v *URL) bool {
-	return u.Scheme == v.Scheme && u.Authority == v.Authority &&
-		u.User == v.User && u.HasUser == v.HasUser &&
-		u.Password == v.Password && u.HasPassword == v.HasPassword &&
-		u.Host == v.Host && u.Port == v.Port && u.HasPort == v.HasPort &&
-		u.Path == v.Path && u.HasPath == v.HasPath &&
-		u.Search == v.Search && u.HasSearch == v.HasSearch &&
-		u.Fragment == v.Fragment && u.HasFragment == v.HasFragment
+	if u.f != v.f {
+		return false
+	}
+	if u.x == nil && v.x == nil {
+		// Both texts hold the lower-case scheme, and the flags agree, so
+		// the components are equal when the texts are.
+		return u.in[u.o.sch:u.o.end] == v.in[v.o.sch:v.o.end]
+	}
+	return u.Scheme() == v.Scheme() && u.in[u.o.col:u.o.end] == v.in[v.o.col:v.o.end]
 }
 
-// asParsed reports whether u's fields are, byte for byte, what Parse read
-// from u.Input at the offsets it recorded: each component stands in
-// u.Input at its own offset, joined by exactly the delimiters String
-// writes, from the scheme to the end of the text Parse read (only the
-// white space and wrapper Parse removes may follow). Then u.Problems and
-// the offsets describe u, and Parse(u.String()) has u's components. A URL
-// built by hand, or one whose fields or Has flags a caller changed, fails
-// the test, and the functions that rely on it read Parse(u.String())
-// instead (canonical).
-func (u *URL) asParsed() bool {
-	in := u.Input
-	if u.Scheme == "" || len(in) > inputLimit {
-		return false
-	}
-	i := int(u.off[SchemeComponent])
-	if i < 0 || i > len(in) || !hasPrefixFold(in, i, u.Scheme) {
-		return false
-	}
-	for k := 0; k < len(u.Scheme); k++ {
-		if class[u.Scheme[k]]&(cScheme|cHialpha) != cScheme {
-			return false
-		}
-	}
-	i += len(u.Scheme)
-	lit := func(s string) bool {
-		if len(in)-i < len(s) || in[i:i+len(s)] != s {
-			return false
-		}
-		i += len(s)
-		return true
-	}
-	field := func(c Component, f string) bool {
-		if int(u.off[c]) != i {
-			return false
-		}
-		return lit(f)
-	}
-	if !lit(":") {
-		return false
-	}
-	if u.Authority {
-		if !lit("//") {
-			return false
-		}
-		if u.HasUser {
-			if !field(UserComponent, u.User) {
-				return false
-			}
-			if u.HasPassword {
-				if !lit(":") || !field(PasswordComponent, u.Password) {
-					return false
-				}
-			} else if u.Password != "" || int(u.off[PasswordComponent]) != i {
-				return false
-			}
-			if !lit("@") {
-				return false
-			}
-		} else if u.User != "" || u.Password != "" || u.HasPassword ||
-			int(u.off[UserComponent]) != i || int(u.off[PasswordComponent]) != i {
-			return false
-		}
-		if strings.IndexByte(u.Host, ':') >= 0 {
-			if !lit("[") || !field(HostComponent, u.Host) || !lit("]") {
-				return false
-			}
-		} else if !field(HostComponent, u.Host) {
-			return false
-		}
-		if u.HasPort {
-			if !lit(":") || !field(PortComponent, u.Port) {
-				return false
-			}
-		} else if u.Port != "" || int(u.off[PortComponent]) != i {
-			return false
-		}
-		if u.HasPath {
-			if !lit("/") {
-				return false
-			}
-		} else if u.Path != "" {
-			return false
-		}
-	} else if u.HasUser || u.HasPassword || u.HasPort || !u.HasPath || u.User != "" || u.Password != "" || u.Host != "" || u.Port != "" {
-		return false
-	}
-	if !field(PathComponent, u.Path) {
-		return false
-	}
-	if u.HasSearch {
-		if !lit("?") || !field(SearchComponent, u.Search) {
-			return false
-		}
-	} else if u.Search != "" || int(u.off[SearchComponent]) != i {
-		return false
-	}
-	if u.HasFragment {
-		if !lit("#") || !field(FragmentComponent, u.Fragment) {
-			return false
-		}
-	} else if u.Fragment != "" || int(u.off[FragmentComponent]) != i {
-		return false
-	}
-	// What follows is what Parse removed: white space, and the ">" of a
-	// wrapper that a "<" opened; the text Parse read ends with no white
-	// space.
-	if i > 0 && isSpace(in[i-1]) {
-		return false
-	}
-	j := 0
-	for j < len(in) && isSpace(in[j]) {
-		j++
-	}
-	wrapped := j < len(in) && in[j] == '<'
-	for i < len(in) && isSpace(in[i]) {
-		i++
-	}
-	if wrapped {
-		if i == len(in) || in[i] != '>' {
-			return false
-		}
-		i++
-		for i < len(in) && isSpace(in[i]) {
-			i++
-		}
-	}
-	return i == len(in)
+// Parts are a URL's components as plain fields, for building a URL or
+// changing one: edit them and parse their String. A URL's Parts method
+// gives them.
+type Parts struct {
+	Scheme   string // in lower case
+	User     string // as written, still encoded
+	Password string // as written, still encoded
+	Host     string // an IPv6 literal without its brackets
+	Port     string // the digits
+	Path     string // after the "/" that follows the host
+	Search   string // after "?"
+	Fragment string // after "#"
+
+	HasAuthority bool // "//" and a login part begin the scheme-specific part
+	HasUser      bool
+	HasPassword  bool
+	HasPort      bool
+	HasPath      bool // for "//" forms, a "/" follows the host
+	HasSearch    bool
+	HasFragment  bool
 }
 
-// canonical returns u when its fields are what Parse read (asParsed),
-// else Parse(u.String()) when that text parses, else u: the value the
-// public functions work on, so that a URL changed by hand gives the
-// answers its text gives, and never one that trusts stale offsets.
-func canonical(u *URL) *URL {
-	if u == nil || u.asParsed() {
-		return u
+// Parts returns u's components, still encoded.
+func (u *URL) Parts() Parts {
+	return Parts{
+		Scheme: u.Scheme(), User: u.User(), Password: u.Password(), Host: u.Host(), Port: u.Port(),
+		Path: u.Path(), Search: u.Search(), Fragment: u.Fragment(),
+		HasAuthority: u.HasAuthority(), HasUser: u.HasUser(), HasPassword: u.HasPassword(), HasPort: u.HasPort(),
+		HasPath: u.HasPath(), HasSearch: u.HasSearch(), HasFragment: u.HasFragment(),
 	}
-	if v, err := Parse(u.String()); err == nil {
-		return v
-	}
-	return u
 }
+
+// String writes the components with the delimiters of RFC 1738 §3.1
+// between them, as they are held: no component is encoded or checked
+// here (Parse judges the result).
+func (p *Parts) String() string {
+	n := len(p.Scheme) + 1 + len(p.User) + 1 + len(p.Password) + 1 + len(p.Host) + 2 +
+		1 + len(p.Port) + 3 + len(p.Path) + 1 + len(p.Search) + 1 + len(p.Fragment)
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(p.Scheme)
+	b.WriteByte(':')
+	if p.HasAuthority {
+		b.WriteString("//")
+		if p.HasUser {
+			b.WriteString(p.User)
+			if p.HasPassword {
+				b.WriteByte(':')
+				b.WriteString(p.Password)
+			}
+			b.WriteByte('@')
+		}
+		if strings.IndexByte(p.Host, ':') >= 0 {
+			b.WriteByte('[')
+			b.WriteString(p.Host)
+			b.WriteByte(']')
+		} else {
+			b.WriteString(p.Host)
+		}
+		if p.HasPort {
+			b.WriteByte(':')
+			b.WriteString(p.Port)
+		}
+		if p.HasPath {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString(p.Path)
+	if p.HasSearch {
+		b.WriteByte('?')
+		b.WriteString(p.Search)
+	}
+	if p.HasFragment {
+		b.WriteByte('#')
+		b.WriteString(p.Fragment)
+	}
+	return b.String()
+}
+
+// URL parses p's String.
+func (p *Parts) URL() (*URL, error) { return Parse(p.String()) }

@@ -301,9 +301,9 @@ func Get(ctx context.Context, u *locator.URL, opts Options) (*Resource, error) {
 	}
 	for hops := 0; ; hops++ {
 		req := &Request{Options: &opts, URL: u, hop: hops}
-		f, info, ok := Lookup(u.Scheme)
+		f, info, ok := Lookup(u.Scheme())
 		if !ok {
-			return nil, &UnsupportedError{Scheme: u.Scheme}
+			return nil, &UnsupportedError{Scheme: u.Scheme()}
 		}
 		req.info = info
 		if err := opts.Policy.check(u, info); err != nil {

@@ -250,7 +250,7 @@ func TestMasked(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("Masked(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		if u.HasPassword && u.Password != "" && strings.Contains(got, u.Password) {
+		if u.HasPassword() && u.Password() != "" && strings.Contains(got, u.Password()) {
 			t.Errorf("Masked(%q) shows the password", tt.in)
 		}
 	}
@@ -260,7 +260,7 @@ func TestMasked(t *testing.T) {
 	// Masked does not change u.
 	u := mustParse(t, "ftp://a:b@h/")
 	Masked(u)
-	if u.Password != "b" || u.String() != "ftp://a:b@h/" {
+	if u.Password() != "b" || u.String() != "ftp://a:b@h/" {
 		t.Errorf("Masked changed its argument: %q", u.String())
 	}
 }

@@ -31,7 +31,7 @@ func (r *Request) DialPacket(ctx context.Context, host string, port int, replyPo
 	}
 	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
-			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
+			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())

@@ -35,13 +35,13 @@ func Views(ctx context.Context, u *locator.URL, opts Options) ([]View, error) {
 	if u == nil {
 		return nil, &PolicyError{Rule: "url", Reason: "no URL"}
 	}
-	f, info, ok := Lookup(u.Scheme)
+	f, info, ok := Lookup(u.Scheme())
 	if !ok {
-		return nil, &UnsupportedError{Scheme: u.Scheme}
+		return nil, &UnsupportedError{Scheme: u.Scheme()}
 	}
 	d, ok := f.(Describer)
 	if !ok {
-		return nil, &PolicyError{URL: Masked(u), Rule: "views", Reason: "the " + u.Scheme + " client cannot say which representations a server offers"}
+		return nil, &PolicyError{URL: Masked(u), Rule: "views", Reason: "the " + u.Scheme() + " client cannot say which representations a server offers"}
 	}
 	req := &Request{Options: &opts, URL: u, info: info}
 	if err := opts.Policy.check(u, info); err != nil {

@@ -52,20 +52,20 @@ func isBadPort(p int) bool {
 // has one).
 func (p *Policy) check(u *locator.URL, info Info) error {
 	masked := Masked(u)
-	if u.HasPort && u.Port != "" {
+	if u.HasPort() && u.Port() != "" {
 		port := u.EffectivePort()
 		if port != info.DefaultPort && isBadPort(port) && !p.allowsPort(port) {
 			return &PolicyError{URL: masked, Offset: u.Offset(locator.PortComponent), Rule: "RFC 1738 §6",
-				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
+				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme() + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
 		}
 	}
-	if u.Host != "" && !p.allowsHost(u.Host) {
-		return &PolicyError{URL: masked, Offset: u.Offset(locator.HostComponent), Rule: "host", Reason: "host " + strconv.Quote(u.Host) + " is not allowed by local policy"}
+	if u.Host() != "" && !p.allowsHost(u.Host()) {
+		return &PolicyError{URL: masked, Offset: u.Offset(locator.HostComponent), Rule: "host", Reason: "host " + strconv.Quote(u.Host()) + " is not allowed by local policy"}
 	}
 	for _, c := range []struct {
 		comp locator.Component
 		s    string
-	}{{locator.UserComponent, u.User}, {locator.PasswordComponent, u.Password}, {locator.HostComponent, u.Host}} {
+	}{{locator.UserComponent, u.User()}, {locator.PasswordComponent, u.Password()}, {locator.HostComponent, u.Host()}} {
 		if i := DelimiterAt(c.s); i >= 0 {
 			return &PolicyError{URL: masked, Offset: u.Offset(c.comp) + i, Rule: "RFC 1738 §6",
 				Reason: "a decoded CR, LF or NUL here would become a protocol delimiter"}
@@ -132,11 +132,10 @@ func Masked(u *locator.URL) string {
 	if u == nil {
 		return ""
 	}
-	if !u.HasPassword {
+	if !u.HasPassword() {
 		return u.String()
 	}
-	v := *u
-	v.Password = "****"
-	v.Input = ""
-	return v.String()
+	p := u.Parts()
+	p.Password = "****"
+	return p.String()
 }

@@ -125,9 +125,9 @@ func Probe(ctx context.Context, u *locator.URL, opts Options) *Status {
 	}
 	for hops := 0; ; hops++ {
 		req := &Request{Options: &opts, URL: u, hop: hops}
-		f, info, ok := Lookup(u.Scheme)
+		f, info, ok := Lookup(u.Scheme())
 		if !ok {
-			return fromError(u, &UnsupportedError{Scheme: u.Scheme})
+			return fromError(u, &UnsupportedError{Scheme: u.Scheme()})
 		}
 		req.info = info
 		if err := opts.Policy.check(u, info); err != nil {

@@ -104,10 +104,10 @@ func (e *osSyscall) Unwrap() error { return e.errno }
 type probeFake struct{ fakeFetcher }
 
 func (p *probeFake) Probe(ctx context.Context, u *locator.URL, req *Request) (*Status, error) {
-	if u.Path == "moved" {
+	if u.Path() == "moved" {
 		return nil, &Redirect{Location: "/there", Code: "301"}
 	}
-	return &Status{State: Present, Code: "213", Size: 7, Command: "SIZE " + u.Path}, nil
+	return &Status{State: Present, Code: "213", Size: 7, Command: "SIZE " + u.Path()}, nil
 }
 
 // asProber makes the test client of scheme a Prober for the test's

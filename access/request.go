@@ -52,7 +52,7 @@ func (r *Request) Method() (string, error) {
 			return m, nil
 		}
 	}
-	return "", &PolicyError{URL: Masked(r.URL), Rule: "method", Reason: fmt.Sprintf("%s offers no method %q (methods: %s)", r.URL.Scheme, m, strings.Join(r.info.Methods, ", "))}
+	return "", &PolicyError{URL: Masked(r.URL), Rule: "method", Reason: fmt.Sprintf("%s offers no method %q (methods: %s)", r.URL.Scheme(), m, strings.Join(r.info.Methods, ", "))}
 }
 
 // Dial connects to host:port with the connect timeout and returns a
@@ -107,7 +107,7 @@ func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Co
 func (r *Request) checkPort(host string, port int) error {
 	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
 		return &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
-			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
+			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}
 	return nil
 }
@@ -199,8 +199,8 @@ func (r *Request) logLine(prefix, line string) {
 	}
 	// The URL's password never reaches the log, whatever a client or a
 	// server echoes.
-	if r.URL != nil && r.URL.HasPassword && r.URL.Password != "" {
-		for _, p := range []string{r.URL.Password, locator.Decode(r.URL.Password)} {
+	if r.URL != nil && r.URL.HasPassword() && r.URL.Password() != "" {
+		for _, p := range []string{r.URL.Password(), locator.Decode(r.URL.Password())} {
 			if p != "" {
 				line = strings.ReplaceAll(line, p, "****")
 			}

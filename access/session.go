@@ -69,14 +69,14 @@ func Interact(ctx context.Context, u *locator.URL, opts Options, t Terminal) err
 	if u == nil {
 		return &PolicyError{Rule: "url", Reason: "no URL"}
 	}
-	f, info, ok := Lookup(u.Scheme)
+	f, info, ok := Lookup(u.Scheme())
 	if !ok {
-		return &UnsupportedError{Scheme: u.Scheme}
+		return &UnsupportedError{Scheme: u.Scheme()}
 	}
 	s, ok := f.(Sessioner)
 	if !ok {
 		return &PolicyError{URL: Masked(u), Rule: "session",
-			Reason: u.Scheme + " URLs designate objects to retrieve, not interactive sessions (follow it with Get)"}
+			Reason: u.Scheme() + " URLs designate objects to retrieve, not interactive sessions (follow it with Get)"}
 	}
 	if t.Msg == nil {
 		t.Msg = t.Out

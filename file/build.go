@@ -25,8 +25,8 @@ func Decode(u *locator.URL) Ref {
 		p = "/"
 	}
 	r := Ref{Path: locator.Decode(p)}
-	if u.Authority { // a host is written only after "//"
-		r.Host = u.Host
+	if u.HasAuthority() { // a host is written only after "//"
+		r.Host = u.Host()
 	}
 	return r
 }

@@ -38,7 +38,7 @@ type client struct{}
 func (client) Check(u *locator.URL, req *access.Request) error {
 	if !IsLocal(u) {
 		return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.HostComponent), Rule: "RFC 1738 §3.10",
-			Reason: "host " + strconv.Quote(u.Host) + " is not this machine, and a file URL gives no way to reach another: \"" + NoAccessMethod + "\""}
+			Reason: "host " + strconv.Quote(u.Host()) + " is not this machine, and a file URL gives no way to reach another: \"" + NoAccessMethod + "\""}
 	}
 	if _, err := LocalPath(u, Unix); err != nil {
 		var pe *PathError
@@ -149,7 +149,7 @@ func list(u *locator.URL, p string, d *os.File, req *access.Request) (*access.Re
 				e.Size = info.Size()
 			}
 		}
-		s, err := Build(Ref{Host: u.Host, Path: full})
+		s, err := Build(Ref{Host: u.Host(), Path: full})
 		if err != nil {
 			return nil, err
 		}

@@ -110,7 +110,7 @@ func TestFetchDirectory(t *testing.T) {
 		if res.Body != nil || res.Listing == nil || res.Listing.Truncated {
 			t.Fatalf("%s: not a whole listing: %+v", u, res)
 		}
-		host := loctest.MustParse(t, u).Host
+		host := loctest.MustParse(t, u).Host()
 		var got []string
 		for _, e := range res.Listing.Entries {
 			mod := "-"

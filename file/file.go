@@ -51,8 +51,8 @@ type Parts struct {
 // Parts returns u's host and decoded path.
 func (Rules) Parts(u *locator.URL) any {
 	var p Parts
-	if u.Authority {
-		h := u.Host
+	if u.HasAuthority() {
+		h := u.Host()
 		p.Host = &h
 	}
 	if path, ok := urlPath(u); ok {
@@ -65,13 +65,13 @@ func (Rules) Parts(u *locator.URL) any {
 // urlPath returns u's path, still encoded, with its leading "/" in the
 // "//" form, and whether there is one.
 func urlPath(u *locator.URL) (string, bool) {
-	if !u.HasPath {
+	if !u.HasPath() {
 		return "", false
 	}
-	if u.Authority {
-		return "/" + u.Path, true
+	if u.HasAuthority() {
+		return "/" + u.Path(), true
 	}
-	return u.Path, true
+	return u.Path(), true
 }
 
 // IsLocal reports whether u's host means "the machine from which the URL
@@ -79,7 +79,7 @@ func urlPath(u *locator.URL) (string, bool) {
 // in any case. Another name may well be this machine, but only a lookup
 // could tell.
 func IsLocal(u *locator.URL) bool {
-	return !u.Authority || u.Host == "" || strings.EqualFold(u.Host, "localhost")
+	return !u.HasAuthority() || u.Host() == "" || strings.EqualFold(u.Host(), "localhost")
 }
 
 // Normalize writes the host "localhost" (any case) as the empty host:
@@ -88,9 +88,9 @@ func IsLocal(u *locator.URL) bool {
 // Equal. No other name is rewritten, not even 127.0.0.1: only a lookup
 // could tell that it is this machine. A URL with a user or a port (which
 // §5 fileurl does not allow) is left as written.
-func (Rules) Normalize(u *locator.URL) {
-	if u.Authority && !u.HasUser && !u.HasPort && strings.EqualFold(u.Host, "localhost") {
-		u.Host = ""
+func (Rules) Normalize(p *locator.Parts) {
+	if p.HasAuthority && !p.HasUser && !p.HasPort && strings.EqualFold(p.Host, "localhost") {
+		p.Host = ""
 	}
 }
 
@@ -101,20 +101,20 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.Authority {
-		if u.HasUser {
+	if u.HasAuthority() {
+		if u.HasUser() {
 			add(u.Offset(locator.UserComponent), "fileurl", "a file URL has no user name or password: file://<host>/<path> (RFC 1738 §3.10, §5)")
 		}
-		if u.HasPort {
+		if u.HasPort() {
 			add(u.Offset(locator.PortComponent)-1, "fileurl", "a file URL has no port: file://<host>/<path> (RFC 1738 §3.10, §5)")
 		}
-		if !u.HasPath {
+		if !u.HasPath() {
 			add(u.Offset(locator.PathComponent), "fileurl", "a \"/\" and the path follow the host: file://<host>/<path> (RFC 1738 §5 fileurl)")
 		}
 	}
 	base := u.Offset(locator.PathComponent)
-	for i := 0; i < len(u.Path); i++ {
-		if u.Path[i] == ';' {
+	for i := 0; i < len(u.Path()); i++ {
+		if u.Path()[i] == ';' {
 			add(base+i, "fsegment", "';' is reserved in a file path segment and must be encoded as %3B (RFC 1738 §5 fsegment)")
 		}
 	}
@@ -135,13 +135,13 @@ func (Rules) Explain(u *locator.URL) string {
 		return b.String()
 	case IsLocal(u):
 		b.WriteString("the file " + strconv.Quote(d) + " on the machine that reads the URL")
-		if !u.Authority || u.Host == "" {
+		if !u.HasAuthority() || u.Host() == "" {
 			b.WriteString(" (empty host).\n")
 		} else {
-			b.WriteString(" (" + strconv.Quote(u.Host) + ").\n")
+			b.WriteString(" (" + strconv.Quote(u.Host()) + ").\n")
 		}
 	default:
-		b.WriteString("the file " + strconv.Quote(d) + " on host " + strconv.Quote(u.Host) + ".\n")
+		b.WriteString("the file " + strconv.Quote(d) + " on host " + strconv.Quote(u.Host()) + ".\n")
 		b.WriteString("The URL names no protocol to reach another host; it is useful only there.\n")
 	}
 	for _, st := range []Style{Unix, Windows} {

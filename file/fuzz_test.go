@@ -24,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("file:/x", "", "", "", "", "/etc", "", "", uint16(1<<4|1<<7))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "file" {
+		if err != nil || u.Scheme() != "file" {
 			return
 		}
 		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
@@ -111,7 +111,7 @@ func FuzzFromLocalPath(f *testing.F) {
 				t.Fatalf("FromLocalPath(%q) = %q: %v", p, s, err)
 			}
 			if !u.Conforms() {
-				t.Fatalf("FromLocalPath(%q) = %q does not conform: %v", p, s, u.Problems)
+				t.Fatalf("FromLocalPath(%q) = %q does not conform: %v", p, s, u.Problems())
 			}
 		} else {
 			back, err = RelativePath(s, st)

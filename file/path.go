@@ -58,13 +58,13 @@ func pathError(in string, off int, rule, msg string) error {
 // LocalPath fails with a *PathError when u is not a file URL, names
 // another host (Unix), or has no absolute path.
 func LocalPath(u *locator.URL, style Style) (string, error) {
-	in := u.Input
-	if u.Scheme != "file" {
+	in := u.Input()
+	if u.Scheme() != "file" {
 		return "", pathError(in, u.Offset(locator.SchemeComponent), "fileurl", "not a file URL")
 	}
 	path, ok := urlPath(u)
 	base := u.Offset(locator.PathComponent)
-	if u.Authority {
+	if u.HasAuthority() {
 		base-- // path holds the "/" before u.Path
 	}
 	if !ok {
@@ -74,14 +74,14 @@ func LocalPath(u *locator.URL, style Style) (string, error) {
 		return "", pathError(in, base, "fileurl", "the path is not absolute: a file URL's path begins with \"/\" (RFC 1738 §3.10)")
 	}
 	drive := ""
-	if u.Authority && u.HasPort && u.Port == "" && len(u.Host) == 1 && isLetter(u.Host[0]) {
-		drive = strings.ToUpper(u.Host) + ":" // legacy file://c:/x
+	if u.HasAuthority() && u.HasPort() && u.Port() == "" && len(u.Host()) == 1 && isLetter(u.Host()[0]) {
+		drive = strings.ToUpper(u.Host()) + ":" // legacy file://c:/x
 	}
 	local := IsLocal(u)
 	if style == Unix {
 		if !local || drive != "" {
 			return "", pathError(in, u.Offset(locator.HostComponent), "host",
-				"host "+strconv.Quote(u.Host)+" is not this machine: only \"\" and \"localhost\" are (RFC 1738 §3.10)")
+				"host "+strconv.Quote(u.Host())+" is not this machine: only \"\" and \"localhost\" are (RFC 1738 §3.10)")
 		}
 		segs, err := decodeSegments(in, path[1:], base+1, "/")
 		if err != nil {
@@ -97,7 +97,7 @@ func LocalPath(u *locator.URL, style Style) (string, error) {
 	case drive != "":
 		return drive + `\` + strings.Join(segs, `\`), nil
 	case !local:
-		return `\\` + u.Host + `\` + strings.Join(segs, `\`), nil
+		return `\\` + u.Host() + `\` + strings.Join(segs, `\`), nil
 	case isDrive(segs[0]):
 		d := strings.ToUpper(segs[0][:1]) + ":"
 		if len(segs) == 1 {

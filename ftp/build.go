@@ -25,17 +25,17 @@ type Ref struct {
 // String reads.
 func Decode(u *locator.URL) Ref {
 	r := Ref{Path: Split(u)}
-	if !u.Authority {
+	if !u.HasAuthority() {
 		return r
 	}
-	r.Host = u.Host
-	if u.HasPort {
-		r.Port = u.Port
+	r.Host = u.Host()
+	if u.HasPort() {
+		r.Port = u.Port()
 	}
-	if u.HasUser {
-		r.User, r.HasUser = locator.Decode(u.User), true
-		if u.HasPassword {
-			r.Password, r.HasPassword = locator.Decode(u.Password), true
+	if u.HasUser() {
+		r.User, r.HasUser = locator.Decode(u.User()), true
+		if u.HasPassword() {
+			r.Password, r.HasPassword = locator.Decode(u.Password()), true
 		}
 	}
 	return r

@@ -114,7 +114,7 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 	for _, c := range []struct {
 		comp locator.Component
 		s    string
-	}{{locator.UserComponent, u.User}, {locator.PasswordComponent, u.Password}, {locator.PathComponent, u.Path}} {
+	}{{locator.UserComponent, u.User()}, {locator.PasswordComponent, u.Password()}, {locator.PathComponent, u.Path()}} {
 		if i := access.DelimiterAt(c.s); i >= 0 {
 			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(c.comp) + i, Rule: "RFC 1738 §6",
 				Reason: "a decoded CR, LF or NUL here would end the FTP command early and begin another"}
@@ -521,7 +521,7 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 		}
 		seen[name] = true
 		e := access.Entry{Name: name, Type: access.TypeFile, Size: -1}
-		ref := Ref{User: locator.Decode(s.u.User), HasUser: s.u.HasUser, Host: s.u.Host, Port: s.u.Port}
+		ref := Ref{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
 		ref.Cwd = entryDirs
 		ref.Name, ref.HasName = name, true
 		if f, ok := facts[name]; ok {

@@ -31,7 +31,7 @@ func TestRFCNormativeExamples(t *testing.T) {
 				}
 				return name + "=" + strconv.Quote(v)
 			}
-			got := part("user", u.User, u.HasUser) + "; " + part("password", u.Password, u.HasPassword)
+			got := part("user", u.User(), u.HasUser()) + "; " + part("password", u.Password(), u.HasPassword())
 			if got != want {
 				t.Errorf("§%s %s: %s, want %s", sec, url, got, want)
 			}
@@ -263,7 +263,7 @@ func TestPerlURI(t *testing.T) {
 		case "ftp://gisle@aas.no:secret@ftp.example.com/path":
 			u := loctest.MustParse(t, in)
 			r := Decode(u)
-			got := u.String() + "|" + u.User + ":" + u.Password + "|" + r.User + "|" + r.Password
+			got := u.String() + "|" + u.User() + ":" + u.Password() + "|" + r.User + "|" + r.Password
 			if got != want {
 				t.Errorf("%s %s = %s, want %s", in, acc, got, want)
 			}
@@ -326,7 +326,7 @@ func TestTextExamples(t *testing.T) {
 		// Rows the TSV marks malformed hold an unencoded space.
 		malformed := len(row) > 4 && strings.Contains(row[4], "malformed")
 		if u.Conforms() == malformed {
-			t.Errorf("%s: conforms %v, malformed %v: %v", in, u.Conforms(), malformed, u.Problems)
+			t.Errorf("%s: conforms %v, malformed %v: %v", in, u.Conforms(), malformed, u.Problems())
 		}
 		p, err := NewPlan(u, "me@example.org")
 		if err != nil {

@@ -28,7 +28,7 @@ func (Rules) Explain(u *locator.URL) string {
 	for _, c := range p.Commands {
 		line := c.String()
 		if c.Verb == "PASS" && c.AskUser {
-			if u.HasUser {
+			if u.HasUser() {
 				line = "PASS <password asked of you>"
 			} else {
 				line = "PASS <your e-mail address>"
@@ -50,14 +50,14 @@ func (Rules) Explain(u *locator.URL) string {
 func note(u *locator.URL, p Path, c Command) string {
 	switch c.Verb {
 	case "USER":
-		if !u.HasUser {
+		if !u.HasUser() {
 			return "no user in the URL: anonymous FTP (§3.2.1)"
 		}
 	case "PASS":
 		switch {
-		case u.HasPassword:
+		case u.HasPassword():
 			return "if the server asks; the password is in the URL, for anyone to see"
-		case u.HasUser:
+		case u.HasUser():
 			return "if the server asks; the URL has no password (§3.2.1)"
 		default:
 			return "if the server asks; anonymous FTP convention (§3.2.1)"

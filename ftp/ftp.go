@@ -195,11 +195,11 @@ func lower(s string) string {
 // no name. Split reads any URL; it does not judge it (see Check).
 func Split(u *locator.URL) Path {
 	var p Path
-	if !u.HasPath {
+	if !u.HasPath() {
 		p.Cwd = []string{}
 		return p
 	}
-	path := u.Path
+	path := u.Path()
 	at, code, draft, _ := typePart(path)
 	if at >= 0 {
 		p.HasTypecode = true
@@ -227,7 +227,7 @@ func (Rules) Parts(u *locator.URL) any { return Split(u) }
 // Check returns the ftp-specific problems of u (RFC 1738 §3.2.2, §5
 // fpath, fsegment, ftptype) with offsets into u.Input.
 func (Rules) Check(u *locator.URL) []locator.Problem {
-	if !u.HasPath {
+	if !u.HasPath() {
 		return nil
 	}
 	var probs []locator.Problem
@@ -235,7 +235,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
 	base := u.Offset(locator.PathComponent)
-	p := u.Path
+	p := u.Path()
 	typeAt, code, draft, upperKey := typePart(p)
 	end := len(p)
 	if typeAt >= 0 {
@@ -271,15 +271,15 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 // writes it: ";type=" and the code in lower case (§5 ftptype accepts
 // either case), and draft 03's "!A", "!I", "!D" as ";type=a", ";type=i",
 // ";type=d". An invalid typecode is left as written.
-func (Rules) Normalize(u *locator.URL) {
-	if !u.HasPath {
+func (Rules) Normalize(p *locator.Parts) {
+	if !p.HasPath {
 		return
 	}
-	at, code, _, _ := typePart(u.Path)
+	at, code, _, _ := typePart(p.Path)
 	if at < 0 || !validCode(code) {
 		return
 	}
-	u.Path = u.Path[:at] + ";type=" + lower(code)
+	p.Path = p.Path[:at] + ";type=" + lower(code)
 }
 
 func quote(s string) string { return strconv.Quote(s) }

@@ -96,13 +96,13 @@ func TestCheck(t *testing.T) {
 		// Parse applies the registered rules: the problems are in u.Problems.
 		for _, w := range tt.want {
 			found := false
-			for _, p := range u.Problems {
+			for _, p := range u.Problems() {
 				if itoa(p.Offset)+" "+p.Rule+" "+p.Severity.String() == w {
 					found = true
 				}
 			}
 			if !found {
-				t.Errorf("Parse(%q).Problems lacks %q: %v", tt.in, w, u.Problems)
+				t.Errorf("Parse(%q).Problems lacks %q: %v", tt.in, w, u.Problems())
 			}
 		}
 		if conf := u.Conforms(); conf != (len(tt.want) == 0) {
@@ -124,11 +124,12 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.in)
 		before := Split(u)
-		Rules{}.Normalize(u)
-		if got := u.String(); got != tt.want {
+		p := u.Parts()
+		Rules{}.Normalize(&p)
+		if got := p.String(); got != tt.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		after := Split(loctest.MustParse(t, u.String()))
+		after := Split(loctest.MustParse(t, p.String()))
 		before.Draft = false
 		if !reflect.DeepEqual(before, after) {
 			t.Errorf("Normalize(%q) changed the structure: %+v -> %+v", tt.in, before, after)

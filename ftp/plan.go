@@ -91,43 +91,43 @@ const Anonymous = "anonymous"
 // hold a CR or LF and so end the command early (RFC 1738 §6).
 func NewPlan(u *locator.URL, email string) (*Plan, error) {
 	fail := func(off int, rule, msg string) (*Plan, error) {
-		return nil, &PlanError{Input: u.Input, Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
+		return nil, &PlanError{Input: u.Input(), Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
 	}
-	if u.Scheme != "ftp" {
+	if u.Scheme() != "ftp" {
 		return fail(u.Offset(locator.SchemeComponent), "ftpurl", "not an ftp URL")
 	}
-	if !u.Authority || u.Host == "" {
+	if !u.HasAuthority() || u.Host() == "" {
 		return fail(u.Offset(locator.HostComponent), "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
 	// Only the parts the URL writes are sent: a user without HasUser, a
 	// password without HasPassword is not.
 	user, password := "", ""
-	if u.HasUser {
-		user = u.User
-		if u.HasPassword {
-			password = u.Password
+	if u.HasUser() {
+		user = u.User()
+		if u.HasPassword() {
+			password = u.Password()
 		}
 	}
 	for _, c := range []struct {
 		comp locator.Component
 		s    string
-	}{{locator.UserComponent, user}, {locator.PasswordComponent, password}, {locator.PathComponent, u.Path}} {
+	}{{locator.UserComponent, user}, {locator.PasswordComponent, password}, {locator.PathComponent, u.Path()}} {
 		if i := findCRLF(c.s); i >= 0 {
 			return fail(u.Offset(c.comp)+i, "RFC 1738 §6", "a CR or LF here would end the FTP command early and begin another")
 		}
 	}
 	p := Split(u)
 	if p.HasTypecode && !validCode(p.Typecode) {
-		at, _, _, _ := typePart(u.Path)
+		at, _, _, _ := typePart(u.Path())
 		return fail(u.Offset(locator.PathComponent)+at, "ftptype", "typecode "+quote(p.Typecode)+" is not one of a, i, d")
 	}
 
 	cmds := make([]Command, 0, len(p.Cwd)+5)
-	if u.HasUser {
-		cmds = append(cmds, Command{Verb: "USER", Arg: locator.Decode(u.User), HasArg: true})
+	if u.HasUser() {
+		cmds = append(cmds, Command{Verb: "USER", Arg: locator.Decode(u.User()), HasArg: true})
 		pass := Command{Verb: "PASS", HasArg: true, IfAsked: true}
-		if u.HasPassword {
-			pass.Arg = locator.Decode(u.Password)
+		if u.HasPassword() {
+			pass.Arg = locator.Decode(u.Password())
 		} else {
 			pass.AskUser = true
 		}
@@ -158,7 +158,7 @@ func NewPlan(u *locator.URL, email string) (*Plan, error) {
 		}
 		cmds = append(cmds, t, Command{Verb: "RETR", Arg: p.Name, HasArg: true})
 	}
-	return &Plan{Host: u.Host, Port: u.EffectivePort(), Commands: cmds}, nil
+	return &Plan{Host: u.Host(), Port: u.EffectivePort(), Commands: cmds}, nil
 }
 
 // findCRLF returns the index in the encoded s of the first CR or LF,

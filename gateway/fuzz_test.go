@@ -70,8 +70,8 @@ func FuzzRequestTarget(f *testing.F) {
 			t.Fatalf("%q: %d connections attempted to a loopback, private or link-local address under the default policy", target, n)
 		}
 		raw := strings.TrimPrefix(target, "/")
-		if u, err := locator.Parse(raw); err == nil && u.HasPassword {
-			pw := locator.Decode(u.Password)
+		if u, err := locator.Parse(raw); err == nil && u.HasPassword() {
+			pw := locator.Decode(u.Password())
 			if len(pw) >= 6 && strings.Trim(pw, "0123456789.:/%") != "" {
 				if strings.Contains(rec.Body.String(), pw) {
 					t.Fatalf("%q: the password %q is in the page", target, pw)

@@ -345,37 +345,37 @@ func (x *exchange) follow(raw, q string) {
 		x.fail(http.StatusBadRequest, "Not a URL: "+err.Error())
 		return
 	}
-	if u.HasFragment {
+	if u.HasFragment() {
 		// "The fragmentid part is not sent with the request" (1993 draft).
-		v := *u
-		v.HasFragment, v.Fragment, v.Input = false, "", ""
-		u, _ = locator.Parse(v.String())
+		p := u.Parts()
+		p.HasFragment, p.Fragment = false, ""
+		u, _ = p.URL()
 	}
 	x.u = u
 	x.shown = shown(u)
-	switch u.Scheme {
+	switch u.Scheme() {
 	case "http", "https":
 		if x.mode == proxyForm {
-			x.fail(http.StatusForbidden, "This gateway is not a web proxy: it does not fetch "+u.Scheme+" URLs for clients that can fetch them themselves.")
+			x.fail(http.StatusForbidden, "This gateway is not a web proxy: it does not fetch "+u.Scheme()+" URLs for clients that can fetch them themselves.")
 			return
 		}
 		// Passed through: the browser fetches the web itself.
-		if u.HasUser {
-			x.fail(http.StatusForbidden, "An "+u.Scheme+" URL with a user name is not passed on (RFC 1738 §3.3 allows none).")
+		if u.HasUser() {
+			x.fail(http.StatusForbidden, "An "+u.Scheme()+" URL with a user name is not passed on (RFC 1738 §3.3 allows none).")
 			return
 		}
 		http.Redirect(x.w, x.r, u.String(), http.StatusFound)
 		return
 	}
-	if u.Scheme == "file" {
+	if u.Scheme() == "file" {
 		// RFC 1738 §3.10: a file URL names a file of "the machine from
 		// which the URL is being interpreted": the gateway's own disk,
 		// which it does not open to its clients.
 		x.fail(http.StatusForbidden, "A file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
 		return
 	}
-	if _, _, ok := access.Lookup(u.Scheme); !ok {
-		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme)+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
+	if _, _, ok := access.Lookup(u.Scheme()); !ok {
+		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme())+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
 		return
 	}
 	opts := x.options(u, q)
@@ -494,7 +494,7 @@ func (x *exchange) options(u *locator.URL, q string) access.Options {
 	// (as Apache's mod_proxy_ftp does); it is never shown or logged.
 	o.Password = func(string) (string, error) {
 		user, pass, ok := basicAuth(x.r)
-		if ok && u.HasUser && user == locator.Decode(u.User) {
+		if ok && u.HasUser() && user == locator.Decode(u.User()) {
 			x.pwGiven = true
 			return pass, nil
 		}
@@ -522,7 +522,7 @@ func basicAuth(r *http.Request) (user, pass string, ok bool) {
 // (a Gopher type 7 item, a WAIS database): the scheme's client refuses
 // it as it stands and accepts it with words. Nothing is fetched.
 func needsSearch(u *locator.URL, o access.Options) bool {
-	f, _, ok := access.Lookup(u.Scheme)
+	f, _, ok := access.Lookup(u.Scheme())
 	if !ok {
 		return false
 	}
@@ -561,12 +561,12 @@ func lynxSearch(raw string) string {
 
 // destKey names u's destination for the per-destination bound.
 func destKey(u *locator.URL, news string) string {
-	h := strings.ToLower(u.Host)
+	h := strings.ToLower(u.Host())
 	if h == "" {
-		if u.Scheme == "news" && news != "" {
+		if u.Scheme() == "news" && news != "" {
 			return strings.ToLower(news)
 		}
-		return u.Scheme + ":"
+		return u.Scheme() + ":"
 	}
 	return net.JoinHostPort(h, strconv.Itoa(u.EffectivePort()))
 }
@@ -591,12 +591,12 @@ func (s *Server) release(key string) {
 
 // shown is u as pages show it: without its password.
 func shown(u *locator.URL) string {
-	if !u.HasPassword {
+	if !u.HasPassword() {
 		return u.String()
 	}
-	v := *u
-	v.HasPassword, v.Password, v.Input = false, "", ""
-	return v.String()
+	p := u.Parts()
+	p.HasPassword, p.Password = false, ""
+	return p.String()
 }
 
 // maskRaw hides the password of a request target that is not a URL,
@@ -694,8 +694,8 @@ func (x *exchange) failErr(err error) {
 // password from msg, whatever a server echoed.
 func (x *exchange) hideSecrets(msg string) string {
 	var secrets []string
-	if x.u != nil && x.u.HasPassword && x.u.Password != "" {
-		secrets = append(secrets, x.u.Password, locator.Decode(x.u.Password))
+	if x.u != nil && x.u.HasPassword() && x.u.Password() != "" {
+		secrets = append(secrets, x.u.Password(), locator.Decode(x.u.Password()))
 	}
 	if _, p, ok := basicAuth(x.r); ok && p != "" {
 		secrets = append(secrets, p)
@@ -711,9 +711,9 @@ func (x *exchange) hideSecrets(msg string) string {
 // challenge asks the HTTP client for the user's password (401), as
 // Apache's mod_proxy_ftp does.
 func (x *exchange) challenge(u *locator.URL) {
-	realm := locator.Decode(u.User) + "@" + u.Hostport()
+	realm := locator.Decode(u.User()) + "@" + u.Hostport()
 	x.w.Header().Set("WWW-Authenticate", `Basic realm=`+strconv.Quote(sanitizeRealm(realm))+`, charset="UTF-8"`)
-	msg := "The server asks for the password of " + strconvQuote(locator.Decode(u.User)) + "; the URL gives none."
+	msg := "The server asks for the password of " + strconvQuote(locator.Decode(u.User())) + "; the URL gives none."
 	if _, _, ok := basicAuth(x.r); ok {
 		msg = "The server refused the password given, or it was for another user."
 	}

@@ -214,14 +214,16 @@ func (x *exchange) link(raw string, self bool) any {
 		return nil
 	}
 	s := shown(u)
-	if i := strings.IndexByte(s, '#'); i >= 0 && u.HasFragment {
-		v := *u
-		v.HasFragment, v.Fragment, v.Input = false, "", ""
-		s = shown(&v)
+	if i := strings.IndexByte(s, '#'); i >= 0 && u.HasFragment() {
+		p := u.Parts()
+		p.HasFragment, p.Fragment = false, ""
+		if v, err := p.URL(); err == nil {
+			s = shown(v)
+		}
 	}
 	if !self {
-		if _, _, ok := access.Lookup(u.Scheme); direct[u.Scheme] || !ok {
-			if direct[u.Scheme] {
+		if _, _, ok := access.Lookup(u.Scheme()); direct[u.Scheme()] || !ok {
+			if direct[u.Scheme()] {
 				return template.URL(s)
 			}
 			return nil

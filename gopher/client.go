@@ -46,10 +46,10 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	refuse := func(off int, rule, reason string) error {
 		return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
 	}
-	if u.Host == "" {
+	if u.Host() == "" {
 		return refuse(u.Offset(locator.HostComponent), "RFC 1738 §3.4.1", "a gopher URL names the server's host")
 	}
-	p, base := u.Path, u.Offset(locator.PathComponent)
+	p, base := u.Path(), u.Offset(locator.PathComponent)
 	sp := split(p)
 	ctl := func(from, to int, what string) error {
 		for i := from; i < to; {

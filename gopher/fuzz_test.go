@@ -29,7 +29,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("gopher://h/", "", "", "::1", "x", "", "", "", uint16(1<<2|1<<3|1<<10))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "gopher" {
+		if err != nil || u.Scheme() != "gopher" {
 			return
 		}
 		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
@@ -39,7 +39,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal(err)
 		}
 		violation := false
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("problem offset %d outside %q", p.Offset, s)
 			}
@@ -139,7 +139,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		u, _ := locator.Parse(s)
 		if !u.Conforms() {
-			t.Fatalf("Build(%+v) = %q, which does not conform: %v", g, s, u.Problems)
+			t.Fatalf("Build(%+v) = %q, which does not conform: %v", g, s, u.Problems())
 		}
 	})
 }

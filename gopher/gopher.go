@@ -89,28 +89,28 @@ func Parse(s string) (*URL, error) {
 // in u.Problems (Parse applies this package's rules); From fails only
 // when u is not a gopher URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme != "gopher" {
-		return nil, &Error{Field: "url", Rule: "gopherurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not gopher"}
+	if u.Scheme() != "gopher" {
+		return nil, &Error{Field: "url", Rule: "gopherurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not gopher"}
 	}
 	g := &URL{Type: "1"}
-	if u.Authority { // a host and port are written only after "//"
-		g.Host = u.Host
-		if u.HasPort {
-			g.Port = u.Port
+	if u.HasAuthority() { // a host and port are written only after "//"
+		g.Host = u.Host()
+		if u.HasPort() {
+			g.Port = u.Port()
 		}
 	}
-	sp := split(u.Path)
+	sp := split(u.Path())
 	if sp.typeEnd > 0 {
-		g.Type = locator.Decode(u.Path[:sp.typeEnd])
+		g.Type = locator.Decode(u.Path()[:sp.typeEnd])
 	}
-	g.Selector = locator.Decode(u.Path[sp.typeEnd:sp.selEnd])
+	g.Selector = locator.Decode(u.Path()[sp.typeEnd:sp.selEnd])
 	if sp.searchAt >= 0 {
 		g.HasSearch = true
-		g.Search = locator.Decode(u.Path[sp.searchAt:sp.searchEnd])
+		g.Search = locator.Decode(u.Path()[sp.searchAt:sp.searchEnd])
 	}
 	if sp.plusAt >= 0 {
 		g.HasPlus = true
-		g.Plus = locator.Decode(u.Path[sp.plusAt:])
+		g.Plus = locator.Decode(u.Path()[sp.plusAt:])
 	}
 	return g, nil
 }
@@ -242,7 +242,7 @@ func conforming(s string) error {
 		pe := err.(*locator.ParseError)
 		return &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
 	}
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
 			return &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
 		}

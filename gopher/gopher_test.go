@@ -91,9 +91,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -269,8 +269,9 @@ func TestNormalize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		locator.Lookup("gopher").(locator.Normalizer).Normalize(u)
-		if s := u.String(); s != tt.want {
+		p := u.Parts()
+		locator.Lookup("gopher").(locator.Normalizer).Normalize(&p)
+		if s := p.String(); s != tt.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tt.in, s, tt.want)
 		}
 	}

@@ -24,10 +24,10 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.HasUser {
+	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "gopherurl", "a gopher URL has no user or password: gopherurl = \"gopher://\" hostport (RFC 1738 §5)")
 	}
-	p := u.Path
+	p := u.Path()
 	base := u.Offset(locator.PathComponent)
 	if p == "" {
 		return probs
@@ -185,8 +185,12 @@ func hostName(h string) string {
 // Normalize writes the gophertype always (the empty gopher-path becomes
 // "1") and re-encodes the selector, search and Gopher+ string uniformly
 // (see the package documentation). A URL without "//" is left alone.
-func (rules) Normalize(u *locator.URL) {
-	if !u.Authority {
+func (rules) Normalize(p *locator.Parts) {
+	if !p.HasAuthority {
+		return
+	}
+	u, err := p.URL()
+	if err != nil {
 		return
 	}
 	g, err := From(u)
@@ -204,6 +208,6 @@ func (rules) Normalize(u *locator.URL) {
 		b.WriteString("%09")
 		b.WriteString(locator.Escape(g.Plus, locator.EncodeXchar))
 	}
-	u.Path = b.String()
-	u.HasPath = true
+	p.Path = b.String()
+	p.HasPath = true
 }

@@ -25,9 +25,9 @@ type Ref struct {
 // Decode returns the components of the http URL u, decoded. The fragment,
 // which RFC 1738 leaves outside the URL, is not among them.
 func Decode(u *locator.URL) Ref {
-	r := Ref{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Segments: Segments(u), HasSearch: u.HasSearch}
-	if u.HasSearch {
-		r.Search = locator.Decode(u.Search)
+	r := Ref{Scheme: u.Scheme(), Host: u.Host(), Port: u.Port(), Segments: Segments(u), HasSearch: u.HasSearch()}
+	if u.HasSearch() {
+		r.Search = locator.Decode(u.Search())
 	}
 	return r
 }

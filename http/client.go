@@ -70,7 +70,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	if err != nil {
 		return nil, err
 	}
-	if u.HasUser {
+	if u.HasUser() {
 		req.Notef("the URL's user and password are not sent (RFC 1738 §3.3: no user name or password is allowed)")
 	}
 	nreq, err := newNetRequest(ctx, u, plan)
@@ -174,7 +174,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		Size:      resp.ContentLength,
 	}
 	if res.MediaType == "" {
-		res.MediaType = mime.TypeByExtension(path.Ext(locator.Decode(u.Path)))
+		res.MediaType = mime.TypeByExtension(path.Ext(locator.Decode(u.Path())))
 	}
 	if lm := resp.Header.Get("Last-Modified"); lm != "" {
 		if t, err := nethttp.ParseTime(lm); err == nil {
@@ -192,7 +192,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 // long as it is a valid encoding, as MakeSafe's output is.
 func newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp.Request, error) {
 	pathPart, query, hasQuery := strings.Cut(plan.Target, "?")
-	nu := &url.URL{Scheme: u.Scheme, Host: plan.Addr, RawQuery: query, ForceQuery: hasQuery && query == ""}
+	nu := &url.URL{Scheme: u.Scheme(), Host: plan.Addr, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	if strings.HasPrefix(pathPart, "//") {
 		p, err := url.PathUnescape(pathPart)
 		if err == nil {

@@ -44,7 +44,7 @@ func ExampleBuild() {
 
 func ExampleRules_Check() {
 	u, _ := locator.Parse("http://user@host/p?a/b")
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		fmt.Println(p.Offset, p.Rule)
 	}
 	// Output:

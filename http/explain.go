@@ -28,11 +28,11 @@ func (Rules) Explain(u *locator.URL) string {
 	b.WriteString(strings.TrimSuffix(r.Addr, port) + " port " + port[1:] + ", then send\n")
 	b.WriteString("  " + r.Line() + "\n")
 	b.WriteString("  Host: " + r.Host + "\n")
-	if u.HasUser {
+	if u.HasUser() {
 		b.WriteString("The user and password are not sent: §3.3 allows none in an HTTP URL.\n")
 	}
-	if u.HasFragment {
-		b.WriteString("The fragment " + strconv.Quote(u.Fragment) + " is not sent; the client uses it within the object it gets.\n")
+	if u.HasFragment() {
+		b.WriteString("The fragment " + strconv.Quote(u.Fragment()) + " is not sent; the client uses it within the object it gets.\n")
 	}
 	if p, err := NewProxyRequest(u); err == nil {
 		if p.Tunnel != nil {

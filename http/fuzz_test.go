@@ -16,7 +16,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		u, err := locator.Parse(s)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		if err != nil || (u.Scheme() != "http" && u.Scheme() != "https") {
 			return
 		}
 		for _, p := range (Rules{}).Check(u) {

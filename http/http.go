@@ -66,12 +66,12 @@ type Parts struct {
 // Parts returns u's path and search, decoded.
 func (Rules) Parts(u *locator.URL) any {
 	var p Parts
-	if u.HasPath {
-		s := locator.Decode(u.Path)
+	if u.HasPath() {
+		s := locator.Decode(u.Path())
 		p.Path = &s
 	}
-	if u.HasSearch {
-		s := locator.Decode(u.Search)
+	if u.HasSearch() {
+		s := locator.Decode(u.Search())
 		p.Search = &s
 	}
 	return p
@@ -81,10 +81,10 @@ func (Rules) Parts(u *locator.URL) any {
 // at each "/" first, so an encoded "%2F" stays inside its segment. It
 // returns nil when u has no path; "http://host/" has one empty segment.
 func Segments(u *locator.URL) []string {
-	if !u.HasPath {
+	if !u.HasPath() {
 		return nil
 	}
-	segs := strings.Split(u.Path, "/")
+	segs := strings.Split(u.Path(), "/")
 	for i, s := range segs {
 		segs[i] = locator.Decode(s)
 	}
@@ -98,16 +98,16 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.HasUser {
-		add(u.Offset(locator.UserComponent), "httpurl", "no user name or password is allowed in an "+u.Scheme+" URL (RFC 1738 §3.3)")
+	if u.HasUser() {
+		add(u.Offset(locator.UserComponent), "httpurl", "no user name or password is allowed in an "+u.Scheme()+" URL (RFC 1738 §3.3)")
 	}
-	if u.HasSearch {
+	if u.HasSearch() {
 		base := u.Offset(locator.SearchComponent)
-		if u.Authority && !u.HasPath {
-			add(base-1, "httpurl", "the search part follows \"/\" and the path: write "+u.Scheme+"://host/?search (RFC 1738 §5 httpurl)")
+		if u.HasAuthority() && !u.HasPath() {
+			add(base-1, "httpurl", "the search part follows \"/\" and the path: write "+u.Scheme()+"://host/?search (RFC 1738 §5 httpurl)")
 		}
-		for i := 0; i < len(u.Search); i++ {
-			switch u.Search[i] {
+		for i := 0; i < len(u.Search()); i++ {
+			switch u.Search()[i] {
 			case '/':
 				add(base+i, "search", "'/' is reserved within the search part and must be encoded as %2F (RFC 1738 §3.3, §5 search)")
 			case '?':

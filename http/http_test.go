@@ -29,7 +29,7 @@ func TestParts(t *testing.T) {
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(locator.Lookup(u.Scheme).Parts(u)); err != nil {
+		if err := enc.Encode(locator.Lookup(u.Scheme()).Parts(u)); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.TrimSuffix(b.String(), "\n"); got != tt.want {
@@ -116,7 +116,7 @@ func TestRequest(t *testing.T) {
 			t.Errorf("NewRequest(%q): %v", tt.in, err)
 			continue
 		}
-		if r.Line() != tt.line || r.Host != tt.host || r.Addr != tt.addr || r.TLS != (u.Scheme == "https") {
+		if r.Line() != tt.line || r.Host != tt.host || r.Addr != tt.addr || r.TLS != (u.Scheme() == "https") {
 			t.Errorf("NewRequest(%q) = %q %q %q %v, want %q %q %q", tt.in, r.Line(), r.Host, r.Addr, r.TLS, tt.line, tt.host, tt.addr)
 		}
 		p, err := NewProxyRequest(u)
@@ -253,7 +253,7 @@ func TestTextExamples(t *testing.T) {
 		n++
 		u := loctest.MustParse(t, in)
 		r, err := NewRequest(u)
-		if !u.Authority {
+		if !u.HasAuthority() {
 			// RFC 1808's "http:g" and "http:" are relative forms that keep
 			// the scheme; as absolute URLs they name no host.
 			if _, ok := err.(*RequestError); !ok || u.Conforms() {
@@ -268,9 +268,9 @@ func TestTextExamples(t *testing.T) {
 		if strings.Contains(r.Target, "#") || !strings.HasPrefix(r.Target, "/") {
 			t.Errorf("%s: target %q", in, r.Target)
 		}
-		want := !strings.ContainsAny(u.Search, "/?")
+		want := !strings.ContainsAny(u.Search(), "/?")
 		if u.Conforms() != want {
-			t.Errorf("%s: conforms %v, want %v: %v", in, u.Conforms(), want, u.Problems)
+			t.Errorf("%s: conforms %v, want %v: %v", in, u.Conforms(), want, u.Problems())
 		}
 	}
 	if n < 20 {

@@ -62,7 +62,7 @@ func (e *RequestError) Error() string {
 }
 
 func requestError(u *locator.URL, off int, rule, msg string) error {
-	return &RequestError{Input: u.Input, Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
+	return &RequestError{Input: u.Input(), Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
 }
 
 // NewRequest returns the request an http or https URL stands for, in
@@ -71,20 +71,20 @@ func requestError(u *locator.URL, off int, rule, msg string) error {
 // "Specific Schemes", HTTP). It fails with a *RequestError when u is not
 // an http or https URL or names no host.
 func NewRequest(u *locator.URL) (*Request, error) {
-	if u.Scheme != "http" && u.Scheme != "https" {
+	if u.Scheme() != "http" && u.Scheme() != "https" {
 		return nil, requestError(u, u.Offset(locator.SchemeComponent), "httpurl", "not an http or https URL")
 	}
-	if !u.Authority || u.Host == "" {
+	if !u.HasAuthority() || u.Host() == "" {
 		return nil, requestError(u, u.Offset(locator.HostComponent), "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
 	var b strings.Builder
 	b.WriteByte('/')
-	b.WriteString(locator.MakeSafe(u.Path))
-	if u.HasSearch {
+	b.WriteString(locator.MakeSafe(u.Path()))
+	if u.HasSearch() {
 		b.WriteByte('?')
-		b.WriteString(locator.MakeSafe(u.Search))
+		b.WriteString(locator.MakeSafe(u.Search()))
 	}
-	return &Request{Method: "GET", Target: b.String(), Host: hostport(u), Addr: addr(u), TLS: u.Scheme == "https"}, nil
+	return &Request{Method: "GET", Target: b.String(), Host: hostport(u), Addr: addr(u), TLS: u.Scheme() == "https"}, nil
 }
 
 // NewProxyRequest returns the request that asks a proxy (the drafts'
@@ -104,10 +104,10 @@ func NewRequest(u *locator.URL) (*Request, error) {
 // the tunnel under TLS (RFC 2818 §2; RFC 9112 §3.2.3): it is the
 // returned request's Tunnel.
 func NewProxyRequest(u *locator.URL) (*Request, error) {
-	if (u.Scheme == "http" || u.Scheme == "https") && (!u.Authority || u.Host == "") {
+	if (u.Scheme() == "http" || u.Scheme() == "https") && (!u.HasAuthority() || u.Host() == "") {
 		return nil, requestError(u, u.Offset(locator.HostComponent), "host", "the URL names no host (RFC 1738 §3.1)")
 	}
-	if u.Scheme == "https" {
+	if u.Scheme() == "https" {
 		inner, err := NewRequest(u)
 		if err != nil {
 			return nil, err
@@ -115,12 +115,12 @@ func NewProxyRequest(u *locator.URL) (*Request, error) {
 		authority := hostOnly(u) + ":" + strconv.Itoa(u.EffectivePort())
 		return &Request{Method: "CONNECT", Target: authority, Host: authority, Tunnel: inner}, nil
 	}
-	v := *u
-	if u.Authority {
-		v.Host = wireName(u.Host)
+	v := u.Parts()
+	if u.HasAuthority() {
+		v.Host = wireName(u.Host())
 	}
 	v.HasFragment, v.Fragment = false, ""
-	if u.Scheme == "http" || u.Scheme == "https" {
+	if u.Scheme() == "http" || u.Scheme() == "https" {
 		// §3.3 allows no user or password; none is sent.
 		v.HasUser, v.User, v.HasPassword, v.Password = false, "", false, ""
 	}
@@ -150,7 +150,7 @@ func wireName(h string) string {
 // hostOnly is u's host for the wire (wireName), an IPv6 literal in
 // brackets.
 func hostOnly(u *locator.URL) string {
-	h := wireName(u.Host)
+	h := wireName(u.Host())
 	if strings.IndexByte(h, ':') >= 0 {
 		h = "[" + h + "]"
 	}
@@ -159,8 +159,8 @@ func hostOnly(u *locator.URL) string {
 
 // hostport is the Host header's value: hostOnly and the port as written.
 func hostport(u *locator.URL) string {
-	if u.HasPort {
-		return hostOnly(u) + ":" + u.Port
+	if u.HasPort() {
+		return hostOnly(u) + ":" + u.Port()
 	}
 	return hostOnly(u)
 }

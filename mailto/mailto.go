@@ -70,13 +70,13 @@ func Parse(s string) (*URL, error) {
 
 // From decodes the mailto structure of u; problems are in u.Problems.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme != "mailto" {
-		return nil, &Error{Field: "url", Rule: "mailtourl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not mailto"}
+	if u.Scheme() != "mailto" {
+		return nil, &Error{Field: "url", Rule: "mailtourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
 	}
 	a, _ := addressText(u)
 	m := &URL{Address: locator.Decode(a)}
-	if u.HasSearch {
-		eachHeader(u.Search, func(name, value string, _, _ int, _ bool) {
+	if u.HasSearch() {
+		eachHeader(u.Search(), func(name, value string, _, _ int, _ bool) {
 			m.Headers = append(m.Headers, Header{locator.Decode(name), locator.Decode(value)})
 		})
 	}
@@ -91,30 +91,30 @@ func From(u *locator.URL) (*URL, error) {
 // as its stale Input was (issue 8.2).
 func addressText(u *locator.URL) (string, int) {
 	off := u.Offset(locator.PathComponent)
-	if !u.Authority {
-		return u.Path, off
+	if !u.HasAuthority() {
+		return u.Path(), off
 	}
 	var b strings.Builder
 	b.WriteString("//")
-	if u.HasUser {
-		b.WriteString(u.User)
-		if u.HasPassword {
-			b.WriteString(":" + u.Password)
+	if u.HasUser() {
+		b.WriteString(u.User())
+		if u.HasPassword() {
+			b.WriteString(":" + u.Password())
 		}
 		b.WriteByte('@')
 	}
-	if strings.IndexByte(u.Host, ':') >= 0 {
-		b.WriteString("[" + u.Host + "]")
+	if strings.IndexByte(u.Host(), ':') >= 0 {
+		b.WriteString("[" + u.Host() + "]")
 	} else {
-		b.WriteString(u.Host)
+		b.WriteString(u.Host())
 	}
-	if u.HasPort {
-		b.WriteString(":" + u.Port)
+	if u.HasPort() {
+		b.WriteString(":" + u.Port())
 	}
-	if u.HasPath {
-		b.WriteString("/" + u.Path)
+	if u.HasPath() {
+		b.WriteString("/" + u.Path())
 	}
-	return b.String(), u.Offset(locator.SchemeComponent) + len(u.Scheme) + 1
+	return b.String(), u.Offset(locator.SchemeComponent) + len(u.Scheme()) + 1
 }
 
 // eachHeader calls fn for each "&"-separated hname=hvalue of the encoded

@@ -47,9 +47,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -237,10 +237,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("mailto://a@B", "", "", "", "", "c@D", "", "", uint16(1<<4|1<<7))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "mailto" {
+		if err != nil || u.Scheme() != "mailto" {
 			return
 		}
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("%q: problem offset %d out of range: %v", s, p.Offset, p)
 			}
@@ -297,7 +297,7 @@ func FuzzBuild(f *testing.F) {
 		_, _, splitErr := SplitAddrSpec(addr)
 		want := len(m.Headers) == 0 && splitErr == nil
 		if u := loctest.MustParse(t, s); u.Conforms() != want {
-			t.Fatalf("Build(%+v) = %q: Conforms() = %v, want %v (SplitAddrSpec: %v; problems %v)", m, s, u.Conforms(), want, splitErr, u.Problems)
+			t.Fatalf("Build(%+v) = %q: Conforms() = %v, want %v (SplitAddrSpec: %v; problems %v)", m, s, u.Conforms(), want, splitErr, u.Problems())
 		}
 	})
 }

@@ -73,8 +73,8 @@ var mustIgnore = map[string]bool{
 // *access.PolicyError whose Offset is that octet's in u.Input. An address
 // that is not an addr-spec is an *Error with its offset in u.Input.
 func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
-	if u.Scheme != "mailto" {
-		return nil, nil, &Error{Field: "url", Rule: "mailtoURI", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not mailto"}
+	if u.Scheme() != "mailto" {
+		return nil, nil, &Error{Field: "url", Rule: "mailtoURI", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
 	}
 	refuse := func(off int, what string) error {
 		return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: "RFC 6068 §5",
@@ -92,10 +92,10 @@ func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
 		lname         string // decoded, lower case
 	}
 	var fields []hf
-	if u.HasSearch {
+	if u.HasSearch() {
 		base := u.Offset(locator.SearchComponent)
 		var ierr error
-		eachHeader(u.Search, func(name, value string, nameAt, valueAt int, eq bool) {
+		eachHeader(u.Search(), func(name, value string, nameAt, valueAt int, eq bool) {
 			if ierr != nil || !eq && name == "" {
 				return // an empty hfield ("?&", a trailing "&") says nothing
 			}

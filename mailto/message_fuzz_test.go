@@ -139,11 +139,11 @@ func FuzzCompose(f *testing.F) {
 			var e *Error
 			switch {
 			case errors.As(err, &pe):
-				if pe.Offset < 0 || pe.Offset >= len(u.Input) || access.DelimiterAt(u.Input[pe.Offset:]) != 0 {
+				if pe.Offset < 0 || pe.Offset >= len(u.Input()) || access.DelimiterAt(u.Input()[pe.Offset:]) != 0 {
 					t.Fatalf("Compose(%q): %v: the offset is not at a CR, LF or NUL", s, err)
 				}
 			case errors.As(err, &e):
-				if e.Offset < 0 || e.Offset > len(u.Input) {
+				if e.Offset < 0 || e.Offset > len(u.Input()) {
 					t.Fatalf("Compose(%q): %v: offset out of the input", s, err)
 				}
 			default:
@@ -157,9 +157,9 @@ func FuzzCompose(f *testing.F) {
 		for _, d := range dropped {
 			reported[d.Offset] = true
 		}
-		if u.HasSearch {
+		if u.HasSearch() {
 			base := u.Offset(locator.SearchComponent)
-			eachHeader(u.Search, func(name, value string, nameAt, _ int, eq bool) {
+			eachHeader(u.Search(), func(name, value string, nameAt, _ int, eq bool) {
 				if !eq && name == "" {
 					return
 				}

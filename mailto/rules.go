@@ -24,11 +24,11 @@ type rules struct{}
 // the letters of dot-atoms: a domain literal "[...]" and the hex digits
 // of an escape stay as written. The "//" form (a violation, which the
 // core reads as a host) is left to the core's steps.
-func (rules) Normalize(u *locator.URL) {
-	if u.Authority || u.Path == "" {
+func (rules) Normalize(p *locator.Parts) {
+	if p.HasAuthority || p.Path == "" {
 		return
 	}
-	s := u.Path
+	s := p.Path
 	var b []byte
 	eachAddress(s, 0, len(s), true, func(from, to int) {
 		from, to = trimSpace(s, from, to)
@@ -56,7 +56,7 @@ func (rules) Normalize(u *locator.URL) {
 		}
 	})
 	if b != nil {
-		u.Path = string(b)
+		p.Path = string(b)
 	}
 }
 
@@ -68,12 +68,12 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
 	a, base := addressText(u)
-	if u.Authority {
+	if u.HasAuthority() {
 		add(base, "mailtourl", "a mailto URL has no \"//\": mailtourl = \"mailto:\" encoded822addr (RFC 1738 §5)")
 	}
 	if a == "" {
 		msg := "the address is empty: encoded822addr = 1*xchar (RFC 1738 §5)"
-		if u.HasSearch {
+		if u.HasSearch() {
 			msg = "the address is empty, the recipients named in headers: RFC 2368's form, beyond RFC 1738 (encoded822addr = 1*xchar)"
 		}
 		add(base, "encoded822addr", msg)
@@ -94,8 +94,8 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			})
 		})
 	}
-	if u.HasSearch {
-		s, sbase := u.Search, u.Offset(locator.SearchComponent)
+	if u.HasSearch() {
+		s, sbase := u.Search(), u.Offset(locator.SearchComponent)
 		add(sbase-1, "mailtourl", "headers after \"?\" are RFC 2368's extension, beyond RFC 1738, where mailtourl = \"mailto:\" encoded822addr and \"?\" is part of the address")
 		eachHeader(s, func(name, value string, nameAt, valueAt int, eq bool) {
 			if !eq {

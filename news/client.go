@@ -98,7 +98,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 		return err
 	}
 	base := u.Offset(locator.PathComponent)
-	p := u.Path
+	p := u.Path()
 	switch {
 	case n.Article != "":
 		from, to := 0, len(p)

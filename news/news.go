@@ -84,18 +84,18 @@ func Parse(s string) (*URL, error) {
 
 // From decodes the news structure of u; problems are in u.Problems.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme != "news" && u.Scheme != "snews" {
-		return nil, &Error{Field: "url", Rule: "newsurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not news"}
+	if u.Scheme() != "news" && u.Scheme() != "snews" {
+		return nil, &Error{Field: "url", Rule: "newsurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not news"}
 	}
-	n := &URL{Scheme: u.Scheme}
-	if u.Authority {
+	n := &URL{Scheme: u.Scheme()}
+	if u.HasAuthority() {
 		n.HasHost = true
-		n.Host = u.Host
-		if u.HasPort {
-			n.Port = u.Port
+		n.Host = u.Host()
+		if u.HasPort() {
+			n.Port = u.Port()
 		}
 	}
-	p := u.Path
+	p := u.Path()
 	switch {
 	case p == "":
 	case p == "*":

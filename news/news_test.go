@@ -81,9 +81,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -234,9 +234,9 @@ func TestPerlURI(t *testing.T) {
 				}
 				return s
 			}
-			got = []string{strings.Join([]string{v.Scheme, opt(v.User, v.HasUser), opt(v.Password, v.HasPassword),
-				opt(v.Host, v.Authority), strconv.Itoa(planPort(t, in)), v.Path, "UNDEF",
-				opt(v.Search, v.HasSearch), opt(v.Fragment, v.HasFragment)}, "*")}
+			got = []string{strings.Join([]string{v.Scheme(), opt(v.User(), v.HasUser()), opt(v.Password(), v.HasPassword()),
+				opt(v.Host(), v.HasAuthority()), strconv.Itoa(planPort(t, in)), v.Path(), "UNDEF",
+				opt(v.Search(), v.HasSearch()), opt(v.Fragment(), v.HasFragment())}, "*")}
 		default:
 			u, err := Parse(in)
 			if err != nil {
@@ -333,10 +333,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("news://h/a.b/1-2", "", "", "", "", "c.d", "", "", uint16(1<<4|1<<7))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || (u.Scheme != "news" && u.Scheme != "snews") {
+		if err != nil || (u.Scheme() != "news" && u.Scheme() != "snews") {
 			return
 		}
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("%q: offset %d out of range: %v", s, p.Offset, p)
 			}
@@ -405,7 +405,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		if host == "" && rng == "" {
 			if u, _ := locator.Parse(s); !u.Conforms() {
-				t.Fatalf("Build(%+v) = %q, which does not conform: %v", n, s, u.Problems)
+				t.Fatalf("Build(%+v) = %q, which does not conform: %v", n, s, u.Problems())
 			}
 		}
 	})

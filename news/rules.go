@@ -23,18 +23,18 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.Scheme == "snews" {
+	if u.Scheme() == "snews" {
 		add(u.Offset(locator.SchemeComponent), "scheme", "snews (news over TLS, draft-gilman-news-url) is beyond RFC 1738")
 	}
 	base := u.Offset(locator.PathComponent)
-	if u.Authority {
-		add(u.Offset(locator.SchemeComponent)+len(u.Scheme)+1, "newsurl",
+	if u.HasAuthority() {
+		add(u.Offset(locator.SchemeComponent)+len(u.Scheme())+1, "newsurl",
 			"news://host/ (draft-gilman-news-url) is beyond RFC 1738: newsurl = \"news:\" grouppart, and news URLs name no host (§3.6)")
 	}
-	p := u.Path
+	p := u.Path()
 	switch {
 	case p == "":
-		if !u.Authority {
+		if !u.HasAuthority() {
 			add(base, "grouppart", "a news URL names a group, an article or \"*\" (RFC 1738 §5: grouppart = \"*\" | group | article)")
 		}
 	case p == "*":

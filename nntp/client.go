@@ -80,11 +80,11 @@ func decodedAt(enc string, i int) byte {
 // NUL (§6), a space or a TAB (RFC 3977 §3.1): it would break the GROUP
 // command line.
 func (client) Check(u *locator.URL, req *access.Request) error {
-	if !u.Authority || u.Host == "" {
+	if !u.HasAuthority() || u.Host() == "" {
 		return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.HostComponent), Rule: "RFC 1738 §3.7", Reason: "an nntp URL names the server to connect to: nntp://<host>:<port>/<group>/<article>"}
 	}
 	base := u.Offset(locator.PathComponent)
-	g, rest, found := strings.Cut(u.Path, "/")
+	g, rest, found := strings.Cut(u.Path(), "/")
 	if g == "" {
 		return &access.PolicyError{URL: access.Masked(u), Offset: base, Rule: "nntpurl", Reason: "an nntp URL names a newsgroup after the host (RFC 1738 §3.7)"}
 	}
@@ -110,7 +110,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		return nil, err
 	}
 	a := Split(u)
-	c, err := Dial(ctx, req, u.Host, u.EffectivePort())
+	c, err := Dial(ctx, req, u.Host(), u.EffectivePort())
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func fetch(c *Conn, u *locator.URL, req *access.Request, a Article, method strin
 	l := &access.Listing{Truncated: more}
 	for _, o := range list {
 		e := Entry(o)
-		e.URL, _ = Build(Ref{Host: u.Host, Port: u.Port, Article: Article{Group: a.Group, Number: strconv.FormatInt(o.Number, 10), HasNumber: true}})
+		e.URL, _ = Build(Ref{Host: u.Host(), Port: u.Port(), Article: Article{Group: a.Group, Number: strconv.FormatInt(o.Number, 10), HasNumber: true}})
 		l.Entries = append(l.Entries, e)
 	}
 	c.Quit()

@@ -69,7 +69,7 @@ func (a Article) MarshalJSON() ([]byte, error) {
 // Split returns the group and article number of u's path. The path is
 // cut at the first "/"; the rest, up to any further "/", is the number.
 func Split(u *locator.URL) Article {
-	g, rest, found := strings.Cut(u.Path, "/")
+	g, rest, found := strings.Cut(u.Path(), "/")
 	a := Article{Group: locator.Decode(g)}
 	if found {
 		num, _, _ := strings.Cut(rest, "/")
@@ -118,11 +118,11 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.HasUser {
+	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "nntpurl", "an nntp URL has no user name or password: nntp://<host>:<port>/<group>/<article> (RFC 1738 §3.7, §5)")
 	}
 	base := u.Offset(locator.PathComponent)
-	g, rest, found := strings.Cut(u.Path, "/")
+	g, rest, found := strings.Cut(u.Path(), "/")
 	if g == "" {
 		add(base, "nntpurl", "an nntp URL names a newsgroup after the host (RFC 1738 §3.7)")
 	} else if i := ValidGroup(g); i >= 0 {
@@ -183,12 +183,12 @@ func (e *PlanError) Error() string {
 // not a group name, or its article number is not digits.
 func NewPlan(u *locator.URL) (*Plan, error) {
 	fail := func(off int, rule, msg string) (*Plan, error) {
-		return nil, &PlanError{Input: u.Input, Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
+		return nil, &PlanError{Input: u.Input(), Problem: locator.Problem{Offset: off, Severity: locator.Error, Rule: rule, Message: msg}}
 	}
-	if u.Scheme != "nntp" {
+	if u.Scheme() != "nntp" {
 		return fail(u.Offset(locator.SchemeComponent), "nntpurl", "not an nntp URL")
 	}
-	if !u.Authority || u.Host == "" {
+	if !u.HasAuthority() || u.Host() == "" {
 		return fail(u.Offset(locator.HostComponent), "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
 	a := Split(u)
@@ -203,7 +203,7 @@ func NewPlan(u *locator.URL) (*Plan, error) {
 		}
 		cmds = append(cmds, Command{Verb: "ARTICLE", Arg: a.Number})
 	}
-	return &Plan{Host: u.Host, Port: u.EffectivePort(), Commands: cmds}, nil
+	return &Plan{Host: u.Host(), Port: u.EffectivePort(), Commands: cmds}, nil
 }
 
 // Explain says for a person what u stands for: the NNTP commands, and
@@ -243,10 +243,10 @@ type Ref struct {
 // Decode returns the components of the nntp URL u.
 func Decode(u *locator.URL) Ref {
 	r := Ref{Article: Split(u)}
-	if u.Authority { // a host and port are written only after "//"
-		r.Host = u.Host
-		if u.HasPort {
-			r.Port = u.Port
+	if u.HasAuthority() { // a host and port are written only after "//"
+		r.Host = u.Host()
+		if u.HasPort() {
+			r.Port = u.Port()
 		}
 	}
 	return r

@@ -136,7 +136,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("nntp://h/a/1", "", "", "::1", "x", "a%0d/1", "", "", uint16(1<<2|1<<3|1<<4|1<<10))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "nntp" {
+		if err != nil || u.Scheme() != "nntp" {
 			return
 		}
 		for _, p := range (Rules{}).Check(u) {

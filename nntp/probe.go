@@ -28,7 +28,7 @@ var (
 // the same server (ProbeSession).
 func (client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (st *access.Status, err error) {
 	a := Split(u)
-	c, release, err := ProbeSession(ctx, req, u.Host, u.EffectivePort())
+	c, release, err := ProbeSession(ctx, req, u.Host(), u.EffectivePort())
 	if err != nil {
 		return ServerStatus(err)
 	}

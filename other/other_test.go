@@ -62,9 +62,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -86,9 +86,9 @@ func TestPartsAndExplain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := locator.Lookup(u.Scheme)
+		r := locator.Lookup(u.Scheme())
 		if r == nil {
-			t.Fatalf("no rules for %q", u.Scheme)
+			t.Fatalf("no rules for %q", u.Scheme())
 		}
 		b, _ := json.Marshal(r.Parts(u))
 		if string(b) != tt.parts {
@@ -143,9 +143,9 @@ func TestPerlURI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]string{"user": u.User, "host": u.Host}[r[1]]
+		got := map[string]string{"user": u.User(), "host": u.Host()}[r[1]]
 		if got != r[2] || !u.Conforms() {
-			t.Errorf("%s %s = %q, want %q (%v)", r[0], r[1], got, r[2], u.Problems)
+			t.Errorf("%s %s = %q, want %q (%v)", r[0], r[1], got, r[2], u.Problems())
 		}
 		n++
 	}
@@ -171,12 +171,12 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
 			}
 		}
-		if r := locator.Lookup(u.Scheme); r != nil {
+		if r := locator.Lookup(u.Scheme()); r != nil {
 			if _, err := json.Marshal(r.Parts(u)); err != nil {
 				t.Fatal(err)
 			}
@@ -184,10 +184,10 @@ func FuzzParse(f *testing.F) {
 				_ = e.Explain(u)
 			}
 		}
-		_, _ = Describe(u.Scheme)
+		_, _ = Describe(u.Scheme())
 		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
 		loctest.CheckMutated(t, u, m, func(u *locator.URL) string {
-			d, ok := Describe(u.Scheme)
+			d, ok := Describe(u.Scheme())
 			return fmt.Sprintf("describe %q %v\n", d, ok)
 		})
 	})
@@ -227,16 +227,16 @@ func FuzzBuild(f *testing.F) {
 			if err != nil {
 				t.Fatalf("BuildCID(%q) = %q: %v", id, s, err)
 			}
-			if got := locator.Decode(u.Path); got != strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") {
+			if got := locator.Decode(u.Path()); got != strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") {
 				t.Fatalf("BuildCID(%q) = %q, reads back %q", id, s, got)
 			}
 			if !u.Conforms() {
-				t.Fatalf("BuildCID(%q) = %q does not conform: %v", id, s, u.Problems)
+				t.Fatalf("BuildCID(%q) = %q does not conform: %v", id, s, u.Problems())
 			}
 		}
 		if s, err := BuildSession("rlogin", user, host, port); err == nil {
 			u, err := locator.Parse(s)
-			if err != nil || locator.Decode(u.User) != user || u.HasUser != (user != "") || u.Host != host || u.Port != port || !u.Conforms() {
+			if err != nil || locator.Decode(u.User()) != user || u.HasUser() != (user != "") || u.Host() != host || u.Port() != port || !u.Conforms() {
 				t.Fatalf("BuildSession(%q, %q, %q) = %q, reads back %+v, %v", user, host, port, s, u, err)
 			}
 		}

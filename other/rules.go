@@ -40,9 +40,9 @@ type session struct{}
 
 // Check reports a path after the "/" (a session names no object).
 func (session) Check(u *locator.URL) []locator.Problem {
-	if u.Authority && u.Path != "" {
+	if u.HasAuthority() && u.Path() != "" {
 		return []locator.Problem{violation(u.Offset(locator.PathComponent), "telneturl",
-			"an interactive-session URL ends after the host and an optional \"/\": telneturl = \"telnet://\" login [ \"/\" ] (RFC 1738 §5; draft 03 gives "+u.Scheme+" the telnet form)")}
+			"an interactive-session URL ends after the host and an optional \"/\": telneturl = \"telnet://\" login [ \"/\" ] (RFC 1738 §5; draft 03 gives "+u.Scheme()+" the telnet form)")}
 	}
 	return nil
 }
@@ -52,15 +52,15 @@ func (session) Parts(u *locator.URL) any { return struct{}{} }
 
 // Explain says which session is opened, as for telnet (§3.8).
 func (session) Explain(u *locator.URL) string {
-	d, _ := Describe(u.Scheme)
+	d, _ := Describe(u.Scheme())
 	hostport := ""
-	if u.Authority { // a host is written only after "//"
+	if u.HasAuthority() { // a host is written only after "//"
 		hostport = u.Hostport()
 	}
-	s := "An interactive " + u.Scheme + " session with " + hostport + " (port " + strconv.Itoa(u.EffectivePort()) + ")"
-	if u.HasUser {
-		s += ", logging in as " + strconv.Quote(locator.Decode(u.User))
-		if u.HasPassword {
+	s := "An interactive " + u.Scheme() + " session with " + hostport + " (port " + strconv.Itoa(u.EffectivePort()) + ")"
+	if u.HasUser() {
+		s += ", logging in as " + strconv.Quote(locator.Decode(u.User()))
+		if u.HasPassword() {
 			s += " with the password the URL carries"
 		}
 	}
@@ -75,8 +75,8 @@ type msgid struct{}
 // (a mid's content-id follows the first "/" after the "@"; a cid has
 // none), and where the content-id begins (-1 when none).
 func split(u *locator.URL) (id, part string, partAt int) {
-	p := u.Path
-	if u.Scheme == "mid" {
+	p := u.Path()
+	if u.Scheme() == "mid" {
 		if at := strings.IndexByte(p, '@'); at >= 0 {
 			if sl := strings.IndexByte(p[at:], '/'); sl >= 0 {
 				return p[:at+sl], p[at+sl+1:], at + sl + 1
@@ -90,18 +90,18 @@ func split(u *locator.URL) (id, part string, partAt int) {
 // draft 03 gives mid and cid, and reports RFC 2111's content-id part.
 func (msgid) Check(u *locator.URL) []locator.Problem {
 	var probs []locator.Problem
-	rule := u.Scheme + "address"
+	rule := u.Scheme() + "address"
 	base := u.Offset(locator.PathComponent)
-	if u.Authority {
-		probs = append(probs, violation(u.Offset(locator.SchemeComponent)+len(u.Scheme)+1, rule,
-			u.Scheme+" URLs have no \"//\": "+u.Scheme+"address = \""+u.Scheme+":\" addr-spec (draft 03)"))
+	if u.HasAuthority() {
+		probs = append(probs, violation(u.Offset(locator.SchemeComponent)+len(u.Scheme())+1, rule,
+			u.Scheme()+" URLs have no \"//\": "+u.Scheme()+"address = \""+u.Scheme()+":\" addr-spec (draft 03)"))
 	}
 	id, _, partAt := split(u)
-	if u.Authority {
+	if u.HasAuthority() {
 		return probs
 	}
 	if _, _, err := mailto.SplitAddrSpec(locator.Decode(id)); err != nil {
-		probs = append(probs, violation(base, rule, "the "+u.Scheme+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message))
+		probs = append(probs, violation(base, rule, "the "+u.Scheme()+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message))
 	}
 	if partAt >= 0 {
 		probs = append(probs, violation(base+partAt-1, rule, "a \"/\" and Content-ID after the Message-ID is RFC 2111's mid form, beyond RFC 1738 and the drafts"))
@@ -119,7 +119,7 @@ type msgParts struct {
 func (msgid) Parts(u *locator.URL) any {
 	id, part, partAt := split(u)
 	id, part = locator.Decode(id), locator.Decode(part)
-	if u.Scheme == "cid" {
+	if u.Scheme() == "cid" {
 		return msgParts{ContentID: &id}
 	}
 	pt := msgParts{MessageID: &id}
@@ -132,8 +132,8 @@ func (msgid) Parts(u *locator.URL) any {
 // Explain names the message or body part.
 func (msgid) Explain(u *locator.URL) string {
 	id, part, partAt := split(u)
-	d, _ := Describe(u.Scheme)
-	if u.Scheme == "cid" {
+	d, _ := Describe(u.Scheme())
+	if u.Scheme() == "cid" {
 		return "The MIME body part with Content-ID " + strconv.Quote("<"+locator.Decode(id)+">") + " in the same message. " + d
 	}
 	s := "The mail message with Message-ID " + strconv.Quote("<"+locator.Decode(id)+">")
@@ -151,20 +151,20 @@ func (reservedName) Check(u *locator.URL) []locator.Problem { return nil }
 
 // Parts is {}; afs adds the 1993 draft's {cell, path}.
 func (reservedName) Parts(u *locator.URL) any {
-	if u.Scheme == "afs" && u.Authority {
+	if u.Scheme() == "afs" && u.HasAuthority() {
 		return struct {
 			Cell string `json:"cell"`
 			Path string `json:"path"`
-		}{u.Host, "/" + locator.Decode(u.Path)}
+		}{u.Host(), "/" + locator.Decode(u.Path())}
 	}
 	return struct{}{}
 }
 
 // Explain says what the name is reserved for.
 func (reservedName) Explain(u *locator.URL) string {
-	d, _ := Describe(u.Scheme)
-	if u.Scheme == "afs" && u.Authority {
-		return "The file " + strconv.Quote("/"+locator.Decode(u.Path)) + " in AFS cell " + strconv.Quote(u.Host) + ". " + d
+	d, _ := Describe(u.Scheme())
+	if u.Scheme() == "afs" && u.HasAuthority() {
+		return "The file " + strconv.Quote("/"+locator.Decode(u.Path())) + " in AFS cell " + strconv.Quote(u.Host()) + ". " + d
 	}
 	return d
 }
@@ -240,7 +240,7 @@ func conforming(s, field string) error {
 		pe := err.(*locator.ParseError)
 		return &Error{Field: field, Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
 	}
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
 			return &Error{Field: field, Offset: p.Offset, Rule: p.Rule, Message: p.Message}
 		}

@@ -56,8 +56,8 @@ func (sessionClient) Session(ctx context.Context, u *locator.URL, req *access.Re
 }
 
 func unsupported(u *locator.URL) error {
-	e := &SessionUnsupportedError{URL: access.Masked(u), Scheme: u.Scheme}
-	host := u.Host
+	e := &SessionUnsupportedError{URL: access.Masked(u), Scheme: u.Scheme()}
+	host := u.Host()
 	if strings.IndexByte(host, ':') >= 0 {
 		host = "[" + host + "]"
 	}
@@ -65,11 +65,11 @@ func unsupported(u *locator.URL) error {
 		host = "HOST"
 	}
 	user := ""
-	if u.HasUser {
-		user = locator.Decode(u.User)
+	if u.HasUser() {
+		user = locator.Decode(u.User())
 	}
 	port := u.EffectivePort()
-	switch u.Scheme {
+	switch u.Scheme() {
 	case "rlogin":
 		e.Why = "rlogin sessions (RFC 1282) are not supported: rlogin sends the login name unasked and has the server trust the " +
 			"client's privileged source port (below 1024, which only root may bind), in clear text; most hosts no longer offer it"

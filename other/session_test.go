@@ -30,8 +30,8 @@ func TestSessionUnsupported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !access.IsSession(u.Scheme) {
-			t.Errorf("%s: not a session", u.Scheme)
+		if !access.IsSession(u.Scheme()) {
+			t.Errorf("%s: not a session", u.Scheme())
 		}
 		opts := access.Options{Dial: noDial}
 		for _, err := range []error{access.Interact(context.Background(), u, opts, access.Terminal{}), func() error {

@@ -63,7 +63,7 @@ func planOf(u *locator.URL) (*plan, error) {
 		p.version = pr.Version
 		p.attrs = pr.Attributes
 	}
-	sp := splitPath(u.Path)
+	sp := splitPath(u.Path())
 	for i, f := range pr.Fields {
 		off := at + sp.fields[i][0] // the field's name
 		switch strings.ToUpper(f.Name) {
@@ -152,7 +152,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	if err != nil {
 		return err
 	}
-	if u.Host == "" {
+	if u.Host() == "" {
 		return &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §3.11", Reason: "a Prospero URL names the directory server's host"}
 	}
 	for _, r := range [][]string{p.listRequest(), p.objectRequest()} {
@@ -176,7 +176,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	if err != nil {
 		return nil, err
 	}
-	conn, err := req.DialPacket(ctx, u.Host, u.EffectivePort(), PrivilegedPort)
+	conn, err := req.DialPacket(ctx, u.Host(), u.EffectivePort(), PrivilegedPort)
 	if err != nil {
 		return nil, err
 	}
@@ -196,9 +196,9 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 			return nil, &access.ServerError{URL: access.Masked(u), Code: "NONE-FOUND", Text: "the object has no attributes", Command: "GET-OBJECT-INFO"}
 		}
 		// Empty host and hsoname of an access method are the object's.
-		self := &Link{HostType: "INTERNET-D", Host: u.Host, HSONameType: "ASCII", HSOName: p.pr.HSOName}
-		if u.Port != "" {
-			self.Host += "(" + u.Port + ")"
+		self := &Link{HostType: "INTERNET-D", Host: u.Host(), HSONameType: "ASCII", HSOName: p.pr.HSOName}
+		if u.Port() != "" {
+			self.Host += "(" + u.Port() + ")"
 		}
 		return p.methods(ctx, u, req, self, rep.Attributes)
 	}
@@ -434,15 +434,15 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 			t, perr := locator.Parse(s)
 			ok := false
 			if perr == nil {
-				_, _, ok = access.Lookup(t.Scheme)
+				_, _, ok = access.Lookup(t.Scheme())
 			}
 			switch {
 			case s == "" || perr != nil:
 				names = append(names, m.Method+" (no URL)")
-			case t.Scheme == "file":
+			case t.Scheme() == "file":
 				names = append(names, m.Method+" (a file of this machine, never followed when a server names it)")
 			case !ok:
-				names = append(names, m.Method+" (no "+t.Scheme+" client in this program)")
+				names = append(names, m.Method+" (no "+t.Scheme()+" client in this program)")
 			default:
 				req.Notef("following the access method %s: %s", m.Method, s)
 				return nil, &access.Redirect{Location: s, Code: "ACCESS-METHOD " + m.Method}

@@ -329,7 +329,7 @@ func TestDirsrvFollowAFTP(t *testing.T) {
 	if !strings.Contains(g.log, want) || !strings.Contains(g.log, "> RETR README") {
 		t.Errorf("dialogue lacks %q or RETR:\n%s", want, g.log)
 	}
-	if g.res.URL.Scheme != "ftp" {
+	if g.res.URL.Scheme() != "ftp" {
 		t.Errorf("res.URL %s", g.res.URL)
 	}
 }

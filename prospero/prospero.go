@@ -78,30 +78,30 @@ func Parse(s string) (*URL, error) {
 
 // From decodes the Prospero structure of u; problems are in u.Problems.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme != "prospero" {
-		return nil, &Error{Field: "url", Rule: "prosperourl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not prospero"}
+	if u.Scheme() != "prospero" {
+		return nil, &Error{Field: "url", Rule: "prosperourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not prospero"}
 	}
 	pr := &URL{}
-	if u.Authority { // a host and port are written only after "//"
-		pr.Host = u.Host
-		if u.HasPort {
-			pr.Port = u.Port
+	if u.HasAuthority() { // a host and port are written only after "//"
+		pr.Host = u.Host()
+		if u.HasPort() {
+			pr.Port = u.Port()
 		}
 	}
-	sp := splitPath(u.Path)
-	pr.HSOName = locator.Decode(u.Path[:sp.nameEnd])
+	sp := splitPath(u.Path())
+	pr.HSOName = locator.Decode(u.Path()[:sp.nameEnd])
 	if sp.nuls != nil {
 		pr.HasVersion = true
-		pieces := sp.pieces(u.Path)
+		pieces := sp.pieces(u.Path())
 		pr.Version = locator.Decode(pieces[0])
 		for _, a := range pieces[1:] {
 			pr.Attributes = append(pr.Attributes, locator.Decode(a))
 		}
 	}
 	for _, f := range sp.fields {
-		name, value := u.Path[f[0]:f[1]], ""
+		name, value := u.Path()[f[0]:f[1]], ""
 		if f[2] >= 0 {
-			value = u.Path[f[2]:f[3]]
+			value = u.Path()[f[2]:f[3]]
 		}
 		pr.Fields = append(pr.Fields, Field{locator.Decode(name), locator.Decode(value)})
 	}
@@ -218,7 +218,7 @@ func (pr *URL) Build() (string, error) {
 		pe := err.(*locator.ParseError)
 		return "", &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
 	}
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation && p.Rule != "prosperourl" {
 			return "", &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
 		}

@@ -66,9 +66,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -150,7 +150,7 @@ func TestNormativeExamples(t *testing.T) {
 		}
 		u, _ := locator.Parse(r[2])
 		if pr.HSOName != "/pros/name" || !u.Conforms() {
-			t.Errorf("%s: %+v %v", r[2], *pr, u.Problems)
+			t.Errorf("%s: %+v %v", r[2], *pr, u.Problems())
 		}
 		n++
 	}
@@ -172,10 +172,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("prospero://h/n%00%001%00a", "", "", "", "", "n%00x", "", "", uint16(1<<4|1<<7))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "prospero" {
+		if err != nil || u.Scheme() != "prospero" {
 			return
 		}
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
 			}

@@ -118,7 +118,7 @@ func FuzzLinkAttribute(f *testing.F) {
 			if perr != nil {
 				t.Fatalf("%q: access URL %q: %v", line, s, perr)
 			}
-			for _, pb := range u.Problems {
+			for _, pb := range u.Problems() {
 				if pb.Severity >= locator.Violation && pb.Rule != "host" {
 					t.Fatalf("%q: access URL %q: %v", line, s, pb)
 				}

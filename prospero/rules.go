@@ -23,13 +23,13 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.HasUser {
+	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "prosperourl", "no user name or password is allowed in a Prospero URL (RFC 1738 §3.11)")
 	}
-	if u.Authority && !u.HasPath {
+	if u.HasAuthority() && !u.HasPath() {
 		add(u.Offset(locator.PathComponent), "prosperourl", "prosperourl = \"prospero://\" hostport \"/\" ppath: the \"/\" and hsoname are missing (RFC 1738 §5)")
 	}
-	p, base := u.Path, u.Offset(locator.PathComponent)
+	p, base := u.Path(), u.Offset(locator.PathComponent)
 	sp := splitPath(p)
 	if sp.nuls != nil {
 		add(base+sp.nuls[0], "prosperourl", "%00 before a version and attributes is the October 1993 draft's form (hsoname [ %00 version [ attributes ] ]); RFC 1738 writes ;field=value (§3.11)")
@@ -109,7 +109,7 @@ func (rules) Explain(u *locator.URL) string {
 		port = strconv.Itoa(DefaultPort)
 	}
 	hostport := ""
-	if u.Authority { // a host is written only after "//"
+	if u.HasAuthority() { // a host is written only after "//"
 		hostport = u.Hostport()
 	}
 	var b strings.Builder

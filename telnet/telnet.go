@@ -35,14 +35,14 @@ func (Rules) Parts(u *locator.URL) any { return struct{}{} }
 // Check reports anything after the login and its optional "/" as a
 // violation of rule "telneturl" (RFC 1738 §3.8, §5).
 func (Rules) Check(u *locator.URL) []locator.Problem {
-	if !u.Authority || u.Path == "" {
+	if !u.HasAuthority() || u.Path() == "" {
 		return nil // no "//" is the core's ip-schemepart problem
 	}
 	return []locator.Problem{{
 		Offset:   u.Offset(locator.PathComponent),
 		Severity: locator.Violation,
 		Rule:     "telneturl",
-		Message:  "a telnet URL ends after the login and an optional \"/\"; " + strconv.Quote(u.Path) + " follows it (RFC 1738 §3.8)",
+		Message:  "a telnet URL ends after the login and an optional \"/\"; " + strconv.Quote(u.Path()) + " follows it (RFC 1738 §3.8)",
 	}}
 }
 
@@ -72,17 +72,17 @@ func (e *SessionError) Error() string {
 // *SessionError when u is not a telnet URL or names no host.
 func NewSession(u *locator.URL) (*Session, error) {
 	fail := func(c locator.Component, rule, msg string) (*Session, error) {
-		return nil, &SessionError{Input: u.Input, Problem: locator.Problem{Offset: u.Offset(c), Severity: locator.Error, Rule: rule, Message: msg}}
+		return nil, &SessionError{Input: u.Input(), Problem: locator.Problem{Offset: u.Offset(c), Severity: locator.Error, Rule: rule, Message: msg}}
 	}
-	if u.Scheme != "telnet" {
+	if u.Scheme() != "telnet" {
 		return fail(locator.SchemeComponent, "telneturl", "not a telnet URL")
 	}
-	if !u.Authority || u.Host == "" {
+	if !u.HasAuthority() || u.Host() == "" {
 		return fail(locator.HostComponent, "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
 	r := Decode(u)
 	return &Session{
-		Host: u.Host, Port: u.EffectivePort(),
+		Host: u.Host(), Port: u.EffectivePort(),
 		User: r.User, HasUser: r.HasUser,
 		Password: r.Password, HasPassword: r.HasPassword,
 	}, nil
@@ -126,17 +126,17 @@ type Ref struct {
 // is left out, so a URL whose fields a caller changed decodes as its
 // String reads.
 func Decode(u *locator.URL) Ref {
-	if !u.Authority {
+	if !u.HasAuthority() {
 		return Ref{}
 	}
-	r := Ref{Host: u.Host}
-	if u.HasPort {
-		r.Port = u.Port
+	r := Ref{Host: u.Host()}
+	if u.HasPort() {
+		r.Port = u.Port()
 	}
-	if u.HasUser {
-		r.User, r.HasUser = locator.Decode(u.User), true
-		if u.HasPassword {
-			r.Password, r.HasPassword = locator.Decode(u.Password), true
+	if u.HasUser() {
+		r.User, r.HasUser = locator.Decode(u.User()), true
+		if u.HasPassword() {
+			r.Password, r.HasPassword = locator.Decode(u.Password()), true
 		}
 	}
 	return r

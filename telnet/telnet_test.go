@@ -117,7 +117,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("telnet://h", "%0d", "", "::1", "x", "", "", "", uint16(1|1<<2|1<<3|1<<8|1<<10))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "telnet" {
+		if err != nil || u.Scheme() != "telnet" {
 			return
 		}
 		for _, p := range (Rules{}).Check(u) {

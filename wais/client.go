@@ -74,7 +74,7 @@ func policy(u *locator.URL, off int, rule, reason string) error {
 // the end of the C string it makes of them (freeWAIS zutil.c
 // readString), so that it would answer for another name (§6).
 func (client) Check(u *locator.URL, req *access.Request) error {
-	if u.Host == "" {
+	if u.Host() == "" {
 		return policy(u, u.Offset(locator.HostComponent), "RFC 1738 §3.9", "a WAIS URL names the server's host")
 	}
 	w, err := From(u)
@@ -82,11 +82,11 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 		return policy(u, 0, "waisurl", err.Error())
 	}
 	base := u.Offset(locator.PathComponent)
-	if w.HasDoc && u.HasSearch {
+	if w.HasDoc && u.HasSearch() {
 		return policy(u, u.Offset(locator.SearchComponent)-1, "RFC 1738 §3.9", "a WAIS URL is a database, a search or a document, not a search and a document")
 	}
 	if w.HasDoc {
-		if _, err := ParseDocPath(u.Path); err != nil {
+		if _, err := ParseDocPath(u.Path()); err != nil {
 			var we *Error
 			if errors.As(err, &we) {
 				return policy(u, base+we.Offset, we.Rule, we.Message)
@@ -100,7 +100,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	if w.HasDoc && strings.IndexByte(w.WType, 0) >= 0 {
 		return policy(u, base, "RFC 1738 §6", "the wtype holds a decoded NUL, where the server's C string would end")
 	}
-	if u.HasSearch && strings.IndexByte(w.Search, 0) >= 0 {
+	if u.HasSearch() && strings.IndexByte(w.Search, 0) >= 0 {
 		return policy(u, u.Offset(locator.SearchComponent), "RFC 1738 §6", "the search holds a decoded NUL, where the server's C string would end")
 	}
 	if strings.IndexByte(req.Options.Search, 0) >= 0 || strings.IndexByte(req.Options.View, 0) >= 0 {
@@ -132,7 +132,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	}
 	switch {
 	case w.HasDoc:
-		ref, err := ParseDocPath(u.Path)
+		ref, err := ParseDocPath(u.Path())
 		if err != nil {
 			c.Close()
 			return nil, err
@@ -145,8 +145,8 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 			typ = req.Options.View
 		}
 		return c.retrieve(ref.Database, ref.DocID, typ)
-	case u.HasSearch && (w.Search != "" || req.Options.Search == ""):
-		return c.search(w.Database, SearchWords(u.Search))
+	case u.HasSearch() && (w.Search != "" || req.Options.Search == ""):
+		return c.search(w.Database, SearchWords(u.Search()))
 	case req.Options.Search != "":
 		return c.search(w.Database, req.Options.Search)
 	}
@@ -170,7 +170,7 @@ type conn struct {
 func (c *conn) Close() error { return c.nc.Close() }
 
 func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, error) {
-	nc, err := req.Dial(ctx, u.Host, u.EffectivePort())
+	nc, err := req.Dial(ctx, u.Host(), u.EffectivePort())
 	if err != nil {
 		return nil, err
 	}
@@ -309,9 +309,9 @@ func (c *conn) entry(db string, h DocHeader) (access.Entry, error) {
 	if len(h.Types) > 0 && h.Types[0] != "" {
 		typ = h.Types[0]
 	}
-	w := &URL{Host: c.u.Host, Database: db, WType: typ, WPath: string(h.DocID), HasDoc: true}
-	if c.u.HasPort {
-		w.Port = c.u.Port
+	w := &URL{Host: c.u.Host(), Database: db, WType: typ, WPath: string(h.DocID), HasDoc: true}
+	if c.u.HasPort() {
+		w.Port = c.u.Port()
 	}
 	s, err := w.Build()
 	if err != nil {

@@ -21,11 +21,11 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 	add := func(off int, rule, msg string) {
 		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
 	}
-	if u.HasUser {
+	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "waisurl", "a WAIS URL has no user or password: waisurl = \"wais://\" hostport ... (RFC 1738 §5)")
 	}
 	base := u.Offset(locator.PathComponent)
-	p := u.Path
+	p := u.Path()
 	uchars := func(from, to int, rule string) {
 		for i := from; i < to; i++ {
 			if c := p[i]; locator.IsReserved(c) {
@@ -58,14 +58,14 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 				}
 			}
 		}
-		if u.HasSearch {
+		if u.HasSearch() {
 			add(u.Offset(locator.SearchComponent)-1, "waisurl", "a WAIS document URL has no search: waisdoc = \"wais://\" hostport \"/\" database \"/\" wtype \"/\" wpath (RFC 1738 §5)")
 		}
 	}
-	if u.HasSearch {
+	if u.HasSearch() {
 		sb := u.Offset(locator.SearchComponent)
-		for k := 0; k < len(u.Search); k++ {
-			if c := u.Search[k]; locator.IsReserved(c) && !searchOK(c) {
+		for k := 0; k < len(u.Search()); k++ {
+			if c := u.Search()[k]; locator.IsReserved(c) && !searchOK(c) {
 				add(sb+k, "search", "reserved character '"+string(c)+"' must be encoded in a WAIS search: search = *[ uchar | \";\" | \":\" | \"@\" | \"&\" | \"=\" ] (RFC 1738 §5)")
 			}
 		}
@@ -108,7 +108,7 @@ func (rules) Explain(u *locator.URL) string {
 		port = strconv.Itoa(DefaultPort)
 	}
 	hostport := ""
-	if u.Authority { // a host is written only after "//"
+	if u.HasAuthority() { // a host is written only after "//"
 		hostport = u.Hostport()
 	}
 	at := " on the WAIS server " + hostport + " (port " + port + ")"
@@ -117,7 +117,7 @@ func (rules) Explain(u *locator.URL) string {
 	case w.HasDoc:
 		s := "The document of WAIS type " + strconv.Quote(w.WType) + " with document-id " + strconv.Quote(w.WPath) +
 			" in database " + db + at + ": the client retrieves it by that opaque id, which only the server that issued it may decompose (RFC 1738 §3.9)."
-		if _, _, wpath, _ := splitPath(u.Path); wpath != "" {
+		if _, _, wpath, _ := splitPath(u.Path()); wpath != "" {
 			if fs, err := DocFields(wpath); err == nil {
 				s += " The id is written in draft 03's numbered-field form (" + strconv.Itoa(len(fs)) + " fields)."
 			}

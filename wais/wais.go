@@ -75,26 +75,26 @@ func Parse(s string) (*URL, error) {
 // in one of more than three, every "/" after the second is part of the
 // wpath.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme != "wais" {
-		return nil, &Error{Field: "url", Rule: "waisurl", Message: "scheme is " + strconv.Quote(u.Scheme) + ", not wais"}
+	if u.Scheme() != "wais" {
+		return nil, &Error{Field: "url", Rule: "waisurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not wais"}
 	}
 	w := &URL{}
-	if u.Authority { // a host and port are written only after "//"
-		w.Host = u.Host
-		if u.HasPort {
-			w.Port = u.Port
+	if u.HasAuthority() { // a host and port are written only after "//"
+		w.Host = u.Host()
+		if u.HasPort() {
+			w.Port = u.Port()
 		}
 	}
-	db, wtype, wpath, doc := splitPath(u.Path)
+	db, wtype, wpath, doc := splitPath(u.Path())
 	w.Database = locator.Decode(db)
 	if doc {
 		w.HasDoc = true
 		w.WType = locator.Decode(wtype)
 		w.WPath = locator.Decode(wpath)
 	}
-	if u.HasSearch {
+	if u.HasSearch() {
 		w.HasSearch = true
-		w.Search = locator.Decode(u.Search)
+		w.Search = locator.Decode(u.Search())
 	}
 	return w, nil
 }
@@ -193,7 +193,7 @@ func (w *URL) Build() (string, error) {
 		pe := err.(*locator.ParseError)
 		return "", &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
 	}
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
 			return "", &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
 		}

@@ -65,9 +65,9 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		got := loctest.Where(u.Problems, locator.Violation)
+		got := loctest.Where(u.Problems(), locator.Violation)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems)
+			t.Errorf("Parse(%q) violations = %q, want %q\n%v", tt.in, got, tt.want, u.Problems())
 		}
 	}
 }
@@ -161,10 +161,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("wais://h/db/t/p", "", "", "::1", "x", "db", "x", "", uint16(1<<2|1<<3|1<<4|1<<5|1<<12))
 	f.Fuzz(func(t *testing.T, s, user, pass, host, port, path, search, frag string, mask uint16) {
 		u, err := locator.Parse(s)
-		if err != nil || u.Scheme != "wais" {
+		if err != nil || u.Scheme() != "wais" {
 			return
 		}
-		for _, p := range u.Problems {
+		for _, p := range u.Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("%q: offset %d: %v", s, p.Offset, p)
 			}
@@ -214,7 +214,7 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("Build(%+v) = %q, read back as %+v", w, s, *back)
 		}
 		if u, _ := locator.Parse(s); !u.Conforms() {
-			t.Fatalf("Build(%+v) = %q does not conform: %v", w, s, u.Problems)
+			t.Fatalf("Build(%+v) = %q does not conform: %v", w, s, u.Problems())
 		}
 	})
 }

@@ -372,8 +372,8 @@ func (f *judgeFn) ProcessElement(in string, rec func(string), ctr func(string, i
 		if r.Conforms {
 			ctr("conforms", 1)
 		}
-		if u.Authority {
-			host(strings.ToLower(u.Host))
+		if u.HasAuthority() {
+			host(strings.ToLower(u.Host()))
 		}
 		norm(locator.Normalize(u).String(), in)
 	}

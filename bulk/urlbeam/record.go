@@ -67,24 +67,24 @@ func NewRecord(in string, u *locator.URL, err error) Record {
 	}
 	r.OK = true
 	r.Conforms = u.Conforms()
-	r.Scheme = u.Scheme
+	r.Scheme = u.Scheme()
 	opt := func(s string, has bool) *string {
 		if !has {
 			return nil
 		}
 		return &s
 	}
-	r.User = opt(locator.Decode(u.User), u.HasUser)
-	r.Password = opt(locator.Decode(u.Password), u.HasPassword)
-	r.Host = opt(u.Host, u.Authority)
-	r.Port = opt(u.Port, u.HasPort)
+	r.User = opt(locator.Decode(u.User()), u.HasUser())
+	r.Password = opt(locator.Decode(u.Password()), u.HasPassword())
+	r.Host = opt(u.Host(), u.HasAuthority())
+	r.Port = opt(u.Port(), u.HasPort())
 	if p := u.EffectivePort(); p != 0 {
 		r.EffectivePort = &p
 	}
-	r.Path = opt(u.Path, u.HasPath)
-	r.Search = opt(u.Search, u.HasSearch)
-	r.Fragment = opt(u.Fragment, u.HasFragment)
-	if rules := locator.Lookup(u.Scheme); rules != nil {
+	r.Path = opt(u.Path(), u.HasPath())
+	r.Search = opt(u.Search(), u.HasSearch())
+	r.Fragment = opt(u.Fragment(), u.HasFragment())
+	if rules := locator.Lookup(u.Scheme()); rules != nil {
 		if parts := rules.Parts(u); parts != nil {
 			if b, err := octets.Marshal(parts); err == nil {
 				r.Parts = b
@@ -96,8 +96,8 @@ func NewRecord(in string, u *locator.URL, err error) Record {
 			}
 		}
 	}
-	if len(u.Problems) > 0 {
-		r.Problems = u.Problems
+	if len(u.Problems()) > 0 {
+		r.Problems = u.Problems()
 	}
 	return r
 }

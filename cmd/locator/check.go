@@ -60,10 +60,10 @@ func problemsOf(u *locator.URL, err error) []locator.Problem {
 		}
 		return nil
 	}
-	if u.Problems == nil {
+	if u.Problems() == nil {
 		return []locator.Problem{}
 	}
-	return u.Problems
+	return u.Problems()
 }
 
 // writeCaretReport prints the input and, for each problem, a caret under

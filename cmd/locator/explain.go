@@ -68,12 +68,12 @@ func explainOne(in string) *explained {
 		return rec
 	}
 	rec.OK = true
-	rec.Scheme = u.Scheme
+	rec.Scheme = u.Scheme()
 	rec.Conforms = u.Conforms()
-	if len(u.Problems) > 0 {
-		rec.Problems = u.Problems
+	if len(u.Problems()) > 0 {
+		rec.Problems = u.Problems()
 	}
-	if x, ok := locator.Lookup(u.Scheme).(locator.Explainer); ok {
+	if x, ok := locator.Lookup(u.Scheme()).(locator.Explainer); ok {
 		rec.Explanation = x.Explain(u)
 	} else {
 		rec.Explanation = generic(u)
@@ -85,31 +85,31 @@ func explainOne(in string) *explained {
 // every URL has (RFC 1738 §2.1, §3.1).
 func generic(u *locator.URL) string {
 	var b strings.Builder
-	if d, ok := other.Describe(u.Scheme); ok {
-		fmt.Fprintf(&b, "Scheme %q: %s\n", u.Scheme, strings.TrimRight(d, "\n"))
-	} else if locator.Lookup(u.Scheme) == nil {
-		fmt.Fprintf(&b, "Scheme %q: locator knows no rules for it (RFC 1738 §4: new schemes are registered with IANA).\n", u.Scheme)
+	if d, ok := other.Describe(u.Scheme()); ok {
+		fmt.Fprintf(&b, "Scheme %q: %s\n", u.Scheme(), strings.TrimRight(d, "\n"))
+	} else if locator.Lookup(u.Scheme()) == nil {
+		fmt.Fprintf(&b, "Scheme %q: locator knows no rules for it (RFC 1738 §4: new schemes are registered with IANA).\n", u.Scheme())
 	} else {
-		fmt.Fprintf(&b, "Scheme %q: its rules give no explanation.\n", u.Scheme)
+		fmt.Fprintf(&b, "Scheme %q: its rules give no explanation.\n", u.Scheme())
 	}
-	if u.Authority {
-		fmt.Fprintf(&b, "  host %q", u.Host)
+	if u.HasAuthority() {
+		fmt.Fprintf(&b, "  host %q", u.Host())
 		if p := u.EffectivePort(); p != 0 {
 			fmt.Fprintf(&b, ", port %d", p)
 		}
 		b.WriteString("\n")
-		if u.HasUser {
-			fmt.Fprintf(&b, "  user %q\n", locator.Decode(u.User))
+		if u.HasUser() {
+			fmt.Fprintf(&b, "  user %q\n", locator.Decode(u.User()))
 		}
 	}
-	if u.HasPath {
-		fmt.Fprintf(&b, "  path %q (decoded)\n", locator.Decode(u.Path))
+	if u.HasPath() {
+		fmt.Fprintf(&b, "  path %q (decoded)\n", locator.Decode(u.Path()))
 	}
-	if u.HasSearch {
-		fmt.Fprintf(&b, "  search %q (decoded)\n", locator.Decode(u.Search))
+	if u.HasSearch() {
+		fmt.Fprintf(&b, "  search %q (decoded)\n", locator.Decode(u.Search()))
 	}
-	if u.HasFragment {
-		fmt.Fprintf(&b, "  fragment %q, for the client, not sent\n", u.Fragment)
+	if u.HasFragment() {
+		fmt.Fprintf(&b, "  fragment %q, for the client, not sent\n", u.Fragment())
 	}
 	return b.String()
 }

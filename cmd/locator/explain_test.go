@@ -24,7 +24,7 @@ type fakeRules struct{}
 
 func (fakeRules) Check(*locator.URL) []locator.Problem { return nil }
 func (fakeRules) Parts(*locator.URL) any               { return nil }
-func (fakeRules) Explain(u *locator.URL) string        { return "fake plan for " + u.Host + "\n" }
+func (fakeRules) Explain(u *locator.URL) string        { return "fake plan for " + u.Host() + "\n" }
 
 func init() { locator.Register("x-explain-test", fakeRules{}) }
 

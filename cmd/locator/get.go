@@ -102,7 +102,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	if access.IsSession(u.Scheme) {
+	if access.IsSession(u.Scheme()) {
 		// An interactive service, not an object (RFC 1738 §3.8): the
 		// same session as locator telnet.
 		return runSession(e, "get", u, sessionOptions{connect: o.connect, idle: o.idle, verbose: o.verbose,

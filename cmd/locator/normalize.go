@@ -31,7 +31,7 @@ func init() {
 					} else {
 						n := locator.Normalize(u)
 						rec.OK, rec.Normal, rec.Conforms = true, n.String(), n.Conforms()
-						rec.Problems = append(rec.Problems, n.Problems...)
+						rec.Problems = append(rec.Problems, n.Problems()...)
 					}
 					if *asJSON {
 						return writeJSON(w, rec)

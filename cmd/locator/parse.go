@@ -78,28 +78,28 @@ func parseRecord(in string, u *locator.URL, err error) *parsed {
 	}
 	r.OK = true
 	r.Conforms = u.Conforms()
-	r.Scheme = u.Scheme
+	r.Scheme = u.Scheme()
 	opt := func(s string, has bool) *string {
 		if !has {
 			return nil
 		}
 		return &s
 	}
-	r.User = opt(locator.Decode(u.User), u.HasUser)
-	r.Password = opt(locator.Decode(u.Password), u.HasPassword)
-	r.Host = opt(u.Host, u.Authority)
-	r.Port = opt(u.Port, u.HasPort)
+	r.User = opt(locator.Decode(u.User()), u.HasUser())
+	r.Password = opt(locator.Decode(u.Password()), u.HasPassword())
+	r.Host = opt(u.Host(), u.HasAuthority())
+	r.Port = opt(u.Port(), u.HasPort())
 	if p := u.EffectivePort(); p != 0 {
 		r.EffectivePort = &p
 	}
-	r.Path = opt(u.Path, u.HasPath)
-	r.Search = opt(u.Search, u.HasSearch)
-	r.Fragment = opt(u.Fragment, u.HasFragment)
-	if rules := locator.Lookup(u.Scheme); rules != nil {
+	r.Path = opt(u.Path(), u.HasPath())
+	r.Search = opt(u.Search(), u.HasSearch())
+	r.Fragment = opt(u.Fragment(), u.HasFragment())
+	if rules := locator.Lookup(u.Scheme()); rules != nil {
 		r.Parts = rules.Parts(u)
 	}
-	if len(u.Problems) > 0 {
-		r.Problems = u.Problems
+	if len(u.Problems()) > 0 {
+		r.Problems = u.Problems()
 	}
 	return r
 }
@@ -116,32 +116,32 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 		return
 	}
 	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, printable(v)) }
-	field("scheme", u.Scheme)
-	if u.HasUser {
-		field("user", fmt.Sprintf("%q", locator.Decode(u.User)))
+	field("scheme", u.Scheme())
+	if u.HasUser() {
+		field("user", fmt.Sprintf("%q", locator.Decode(u.User())))
 	}
-	if u.HasPassword {
-		field("password", fmt.Sprintf("%q", locator.Decode(u.Password)))
+	if u.HasPassword() {
+		field("password", fmt.Sprintf("%q", locator.Decode(u.Password())))
 	}
-	if u.Authority {
-		field("host", u.Host)
+	if u.HasAuthority() {
+		field("host", u.Host())
 	}
-	if u.HasPort {
-		field("port", u.Port)
+	if u.HasPort() {
+		field("port", u.Port())
 	}
-	if p := u.EffectivePort(); p != 0 && !u.HasPort {
+	if p := u.EffectivePort(); p != 0 && !u.HasPort() {
 		field("port (default)", fmt.Sprint(p))
 	}
-	if u.HasPath {
-		field("path", u.Path)
+	if u.HasPath() {
+		field("path", u.Path())
 	}
-	if u.HasSearch {
-		field("search", u.Search)
+	if u.HasSearch() {
+		field("search", u.Search())
 	}
-	if u.HasFragment {
-		field("fragment", u.Fragment)
+	if u.HasFragment() {
+		field("fragment", u.Fragment())
 	}
-	if rules := locator.Lookup(u.Scheme); rules != nil {
+	if rules := locator.Lookup(u.Scheme()); rules != nil {
 		parts := reflect.ValueOf(rules.Parts(u))
 		if parts.IsValid() && octets.HasInvalid(parts) {
 			if b, err := octets.Marshal(octets.EscapedCopy(parts).Interface()); err == nil {
@@ -164,7 +164,7 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 	} else {
 		field("conforms", "no (RFC 1738)")
 	}
-	writeProblems(w, in, u.Problems)
+	writeProblems(w, in, u.Problems())
 	fmt.Fprintln(w)
 }
 

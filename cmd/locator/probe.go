@@ -239,14 +239,14 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 // limit: the host (any port), or for a news URL without one the
 // configured news server; "" (no limit) for a URL that names no server.
 func serverOf(u *locator.URL, nntpServer string) string {
-	if u.Scheme == "news" && u.Host == "" {
+	if u.Scheme() == "news" && u.Host() == "" {
 		h, _, _ := strings.Cut(nntpServer, ":")
 		return strings.ToLower(h)
 	}
-	if u.Scheme == "file" {
+	if u.Scheme() == "file" {
 		return ""
 	}
-	return strings.ToLower(strings.TrimSuffix(u.Host, "."))
+	return strings.ToLower(strings.TrimSuffix(u.Host(), "."))
 }
 
 // syntaxOnly judges a mailto URL by its syntax alone while the mailto
@@ -256,7 +256,7 @@ func serverOf(u *locator.URL, nntpServer string) string {
 // ok, code "syntax"; one with a violation is gone, code "syntax", the
 // first violation as its text. It returns nil for every other URL.
 func syntaxOnly(u *locator.URL) *access.Status {
-	if u.Scheme != "mailto" {
+	if u.Scheme() != "mailto" {
 		return nil
 	}
 	if f, _, ok := access.Lookup("mailto"); ok {
@@ -265,7 +265,7 @@ func syntaxOnly(u *locator.URL) *access.Status {
 		}
 	}
 	st := &access.Status{State: access.Present, Code: "syntax", Text: "the address conforms to RFC 1738 §3.5 (no mail server asked)", Size: -1, URL: u}
-	for _, p := range u.Problems {
+	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
 			st.State, st.Text = access.Gone, p.Message
 			st.Err = fmt.Errorf("%s: not a mail address by RFC 1738 §3.5: %s (at %d, %s)", access.Masked(u), p.Message, p.Offset, p.Rule)

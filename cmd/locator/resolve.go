@@ -94,6 +94,6 @@ func resolveRecord(base *locator.URL, ref string, r locator.Resolution, u *locat
 		return rec
 	}
 	rec.OK, rec.Result, rec.Conforms = true, u.String(), u.Conforms()
-	rec.Problems = append(rec.Problems, u.Problems...)
+	rec.Problems = append(rec.Problems, u.Problems()...)
 	return rec
 }

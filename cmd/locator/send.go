@@ -76,8 +76,8 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if err != nil {
 		return usageError(e, "send", message(err))
 	}
-	if u.Scheme != "mailto" {
-		return usageError(e, "send", fmt.Sprintf("%s is a %s URL; send takes a mailto URL (RFC 6068)", access.Masked(u), u.Scheme))
+	if u.Scheme() != "mailto" {
+		return usageError(e, "send", fmt.Sprintf("%s is a %s URL; send takes a mailto URL (RFC 6068)", access.Masked(u), u.Scheme()))
 	}
 	from := o.from
 	if from == "" {
