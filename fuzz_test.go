@@ -1,6 +1,9 @@
 package locator
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // FuzzParse: Parse never panics; a rejection carries an Error problem with
 // an offset inside the input; an accepted URL's String reparses to the
@@ -18,6 +21,25 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		u, err := Parse(s)
+		// A Parser that parsed a URL with problems and an upper-case
+		// scheme before, and ParseBatch, give exactly Parse's result.
+		var ps Parser
+		var pv URL
+		if ps.Parse(&pv, "HTTP://h:1/a b%zz#\x80") != nil {
+			t.Fatal("the Parser's first URL does not parse")
+		}
+		perr := ps.Parse(&pv, s)
+		batch, berrs := ParseBatch([]string{"X-Y://a b/", s, "ftp://h/%"})
+		var berr error
+		if berrs != nil {
+			berr = berrs[1]
+		}
+		if !reflect.DeepEqual(err, perr) || !reflect.DeepEqual(err, berr) {
+			t.Fatalf("%q: Parse: %v; Parser: %v; batch: %v", s, err, perr, berr)
+		}
+		if err == nil && (!reflect.DeepEqual(*u, pv) || !reflect.DeepEqual(*u, batch[1])) {
+			t.Fatalf("%q: Parse %+v; Parser %+v; batch %+v", s, *u, pv, batch[1])
+		}
 		if err != nil {
 			pe, ok := err.(*ParseError)
 			if !ok || pe.Problem.Severity != Error {

@@ -23,26 +23,120 @@ import (
 // scheme, a relative reference, a host with characters outside any host
 // grammar, a port that is not a number in range, or an input longer than
 // MaxInput bytes.
+//
+// The URL is one allocation of 64 bytes, and one more when there are
+// problems; a Parser parses into a value its caller owns with none, and
+// ParseBatch parses many with a few.
 func Parse(s string) (*URL, error) {
 	u := &URL{in: s}
 	p := parser{u: u, s: s}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// run parses p.s into p.u and returns the *ParseError when it cannot be
+// read as an absolute URL.
+func (p *parser) run() error {
+	s := p.s
 	if len(s) > inputLimit {
 		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(s))+" bytes, longer than the "+
 			strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
 	} else {
 		p.parse()
 	}
-	if p.failed {
-		e := &ParseError{Input: s, Problems: u.Problems()}
-		for _, q := range u.Problems() {
-			if q.Severity == Error {
-				e.Problem = q
-				break
-			}
-		}
-		return nil, e
+	if !p.failed {
+		return nil
 	}
-	return u, nil
+	probs := p.u.Problems()
+	if p.reused {
+		// The storage is the Parser's, written again by its next Parse.
+		probs = slices.Clone(probs)
+	}
+	e := &ParseError{Input: s, Problems: probs}
+	for _, q := range probs {
+		if q.Severity == Error {
+			e.Problem = q
+			break
+		}
+	}
+	return e
+}
+
+// A Parser parses URLs into values its caller owns, without allocating:
+// Parse's result is written into the caller's URL, and the problem list
+// into the Parser's own storage, which each call reuses. So the
+// Problems of a URL a Parser made are valid until that Parser's next
+// Parse; copy them (or use Parse) to keep them longer. The components,
+// Input and String are substrings of the text parsed and stay valid.
+//
+// A Parser allocates only for what has no room ready: a problem list
+// longer than any before it, a message that quotes the input (non-ASCII
+// octets, a port number), an upper-case scheme the core does not know,
+// and the *ParseError of an input that does not parse.
+//
+// The zero Parser is ready to use. A Parser must not be used by two
+// goroutines at once.
+type Parser struct {
+	x extra
+}
+
+// Parse parses s as the function Parse does and writes the result into
+// *u. On failure *u is the zero URL and the error is a *ParseError.
+func (ps *Parser) Parse(u *URL, s string) error {
+	ps.x.problems, ps.x.scheme = ps.x.problems[:0], ""
+	*u = URL{in: s}
+	p := parser{u: u, s: s, spare: &ps.x, reused: true}
+	if err := p.run(); err != nil {
+		*u = URL{}
+		return err
+	}
+	return nil
+}
+
+// ParseBatch parses each of inputs as Parse does: urls[i] is what
+// inputs[i] parses to, or the zero URL when errs[i] says why it does not;
+// errs is nil when every input parses. The URLs are one slice, and their
+// problem lists share a few large allocations, so a batch costs a few
+// allocations however many URLs it holds; any one URL kept keeps the
+// storage of its batch.
+func ParseBatch(inputs []string) (urls []URL, errs []error) {
+	urls = make([]URL, len(inputs))
+	var extras []extra
+	var probs []Problem
+	for i, s := range inputs {
+		if len(extras) == cap(extras) {
+			extras = make([]extra, 0, 64)
+		}
+		if cap(probs)-len(probs) < 16 {
+			probs = make([]Problem, 0, 512)
+		}
+		x := &extras[:len(extras)+1][len(extras)]
+		x.problems = probs[len(probs):len(probs)]
+		u := &urls[i]
+		u.in = s
+		p := parser{u: u, s: s, spare: x}
+		err := p.run()
+		if p.spare == nil {
+			// x holds u's problems: in the shared array unless they
+			// outgrew it.
+			extras = extras[:len(extras)+1]
+			n := len(x.problems)
+			if n > 0 && n <= cap(probs)-len(probs) && &x.problems[0] == &probs[len(probs):cap(probs)][0] {
+				probs = probs[:len(probs)+n]
+			}
+			x.problems = x.problems[:n:n]
+		}
+		if err != nil {
+			*u = URL{}
+			if errs == nil {
+				errs = make([]error, len(inputs))
+			}
+			errs[i] = err
+		}
+	}
+	return urls, errs
 }
 
 // MaxInput is the length, in bytes, of the longest input Parse reads:
@@ -65,7 +159,8 @@ type parser struct {
 	s      string
 	syn    *Syntax
 	failed bool
-	spare  *extra // a Parser's storage for problems, used on the first one
+	spare  *extra // storage for problems, used on the first one
+	reused bool   // spare is a Parser's, written again by its next Parse
 
 	// Past MaxProblems the core records no more problems, only how many
 	// and how severe, so hostile input cannot multiply its size in memory.
