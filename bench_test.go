@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// The benchmarks run Parse and String over the corpora in
-// ../shared/data/urls beside net/url.Parse on the same inputs:
+// The benchmarks run String over the corpora in ../shared/data/urls
+// beside net/url's on the same URLs (paths_bench_test.go has Parse, the
+// Parser, ParseBatch and Resolve):
 //
-//	go test -run '^$' -bench 'Parse|String' -benchmem .
+//	go test -run '^$' -bench 'String' -benchmem .
 //
 // One op is one pass over the whole corpus; ns/URL and allocs/URL are
 // reported per URL.
@@ -24,30 +25,6 @@ func benchCorpus(b *testing.B) ([]string, int64) {
 
 func report(b *testing.B, urls int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(urls), "ns/URL")
-}
-
-func BenchmarkParse(b *testing.B) {
-	lines, n := benchCorpus(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, s := range lines {
-			Parse(s)
-		}
-	}
-	report(b, len(lines))
-}
-
-func BenchmarkNetURLParse(b *testing.B) {
-	lines, n := benchCorpus(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, s := range lines {
-			url.Parse(s)
-		}
-	}
-	report(b, len(lines))
 }
 
 func BenchmarkString(b *testing.B) {
@@ -84,22 +61,4 @@ func BenchmarkNetURLString(b *testing.B) {
 		}
 	}
 	report(b, len(us))
-}
-
-// BenchmarkParseWork is Parse's work without the allocation of the value
-// it returns: one URL is reused. It shows how the time of BenchmarkParse
-// divides between reading and judging the text and allocating the result.
-func BenchmarkParseWork(b *testing.B) {
-	lines, n := benchCorpus(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	var u URL
-	for b.Loop() {
-		for _, s := range lines {
-			u = URL{in: s}
-			p := parser{u: &u, s: s}
-			p.parse()
-		}
-	}
-	report(b, len(lines))
 }
