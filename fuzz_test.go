@@ -113,3 +113,46 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// plainHostnameByOctet is plainHostname written octet by octet, the
+// reference for its eight-at-a-time form.
+func plainHostnameByOctet(h string) bool {
+	if len(h) > maxHostname {
+		return false
+	}
+	start := 0
+	for k := 0; k <= len(h); k++ {
+		if k < len(h) && h[k] != '.' {
+			continue
+		}
+		if k == start || h[start] == '-' || h[k-1] == '-' || k-start > maxLabel {
+			return false
+		}
+		if k == len(h) {
+			return isAlpha(h[start])
+		}
+		start = k + 1
+	}
+	return false
+}
+
+// FuzzPlainHostname: the eight-at-a-time plainHostname answers as the
+// octet-by-octet reference on every string of hostname octets.
+func FuzzPlainHostname(f *testing.F) {
+	for _, s := range []string{"", "a", "a.b", "www.example.com", "a..b", "-a.b", "a-.b", "1.2.3.4", "abcdefgh.ijklmnop.q1",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b", "a.b.", "xn--bcher-kva.example"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i, c := range b {
+			if hostOK[c] == 0 {
+				b[i] = "ab9.-"[c%5]
+			}
+		}
+		h := string(b)
+		if got, want := plainHostname(h), plainHostnameByOctet(h); got != want {
+			t.Fatalf("plainHostname(%q) = %v, the octet-by-octet reading %v", h, got, want)
+		}
+	})
+}

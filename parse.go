@@ -1,6 +1,7 @@
 package locator
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,9 +215,10 @@ type extraWithRoom struct {
 	room [2]Problem
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+func isSpace(c byte) bool { return spaceOctet[c] }
+
+// spaceOctet holds the white space around a URL: SP HT LF CR FF VT.
+var spaceOctet = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true}
 
 // hasPrefixFold reports whether s[i:] begins with the ASCII string pre,
 // ignoring case.
@@ -436,6 +438,9 @@ func lowerScheme(s string) string {
 // authority reads login = [ user [ ":" password ] "@" ] hostport from
 // s[i:end] and returns where it ends.
 func (p *parser) authority(i, end int, known bool) int {
+	if j, ok := p.plainAuthority(i, end); ok {
+		return j
+	}
 	s, u := p.s, p.u
 	// The authority ends at the first "/", "#" or, for a scheme with a
 	// search, "?".
@@ -536,6 +541,48 @@ func (p *parser) authority(i, end int, known bool) int {
 	return aEnd
 }
 
+// plainAuthority reads the authority most URLs have, in one pass and
+// with nothing to report: no login part, a hostname plainHostname
+// accepts, and perhaps ":" and digits, ended by "/", "#", "?" where it
+// begins a search, or the end. It reports false, having set nothing,
+// for any other authority, which authority then reads in full. What it
+// sets is what the full reading sets for the same text.
+func (p *parser) plainAuthority(i, end int) (int, bool) {
+	s, u := p.s, p.u
+	j := i
+	for end-j >= 8 {
+		w := s[j : j+8]
+		if hostOK[w[0]]&hostOK[w[1]]&hostOK[w[2]]&hostOK[w[3]]&hostOK[w[4]]&hostOK[w[5]]&hostOK[w[6]]&hostOK[w[7]] == 0 {
+			break
+		}
+		j += 8
+	}
+	for j < end && hostOK[s[j]] != 0 {
+		j++
+	}
+	hostEnd, aEnd := j, j
+	if j < end && s[j] == ':' {
+		aEnd++
+		for aEnd < end && isDigit(s[aEnd]) {
+			aEnd++
+		}
+	}
+	if aEnd < end {
+		if c := s[aEnd]; c != '/' && c != '#' && (c != '?' || !p.syn.Search) {
+			return 0, false
+		}
+	}
+	if hostEnd == i || !plainHostname(s[i:hostEnd]) {
+		return 0, false
+	}
+	u.o.ue, u.o.h, u.o.he = int32(i), int32(i), int32(hostEnd)
+	if hostEnd < aEnd {
+		u.f |= fPort
+		p.port(hostEnd+1, aEnd)
+	}
+	return aEnd, true
+}
+
 // host judges host = hostname | hostnumber (§5), which begins at s[i]
 // and ends at the first ':' or at end; it returns where it ends.
 func (p *parser) host(i, end int, known bool) int {
@@ -564,23 +611,60 @@ func (p *parser) host(i, end int, known bool) int {
 // is a hostname with no label empty or edged with '-' and a toplabel
 // beginning with a letter: one with nothing to report.
 func plainHostname(h string) bool {
-	if len(h) > maxHostname {
+	n := len(h)
+	if n == 0 || n > maxHostname || h[0] == '-' || h[n-1] == '-' || h[n-1] == '.' {
 		return false
 	}
+	// Only the octets around each "." need a look: a label is empty,
+	// edged with '-' or too long only there. The dots are found eight
+	// octets at a time (the last eight overlap what was seen, which the
+	// shift drops).
 	start := 0
-	for k := 0; k <= len(h); k++ {
-		if k < len(h) && h[k] != '.' {
-			continue
+	if n < 8 {
+		for k := 0; k < n; k++ {
+			if h[k] == '.' {
+				if k == start || h[k-1] == '-' || h[k+1] == '-' {
+					return false
+				}
+				start = k + 1
+			}
 		}
-		if k == start || h[start] == '-' || h[k-1] == '-' || k-start > maxLabel {
-			return false
-		}
-		if k == len(h) {
-			return isAlpha(h[start])
-		}
-		start = k + 1
+		return isAlpha(h[start])
 	}
-	return false
+	for j := 0; j < n; j += 8 {
+		var m uint64
+		if n-j >= 8 {
+			m = dots(load8(h[j:]))
+		} else {
+			m = dots(load8(h[n-8:])) >> (8 * (j - (n - 8)))
+		}
+		for m != 0 {
+			k := j + bits.TrailingZeros64(m)>>3
+			if k == start || h[k-1] == '-' || h[k+1] == '-' || k-start > maxLabel {
+				return false
+			}
+			start = k + 1
+			m &= m - 1
+		}
+	}
+	return n-start <= maxLabel && isAlpha(h[start])
+}
+
+// load8 reads s[0:8] as a little-endian word (one load, for the compiler
+// joins the bytes).
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// dots returns a word with the high bit of each octet of w that is "."
+// set. The subtraction's borrow can also mark an octet 0x2F ("/") that
+// follows a "."; callers pass only hostname octets, where there is none.
+func dots(w uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	x := w ^ (lo * '.')
+	return (x - lo) &^ x & hi
 }
 
 // The lengths of RFC 1034 §3.1: "labels must be 63 characters or less",
