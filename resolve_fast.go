@@ -134,6 +134,14 @@ func cleanLogin(f string, syn *Syntax) bool {
 // once, here, before any string refers to it, and never again.
 func newURLText(b []byte) (*URL, string) {
 	switch {
+	case len(b) <= len(text128{}):
+		return urlWithText[text128](b)
+	case len(b) <= len(text160{}):
+		return urlWithText[text160](b)
+	case len(b) <= len(text192{}):
+		return urlWithText[text192](b)
+	case len(b) <= len(text224{}):
+		return urlWithText[text224](b)
 	case len(b) <= len(text256{}):
 		return urlWithText[text256](b)
 	case len(b) <= len(text288{}):
@@ -149,11 +157,15 @@ func newURLText(b []byte) (*URL, string) {
 }
 
 // The arrays that make a URL and its text fill an object of one of the
-// allocator's size classes (256, 288, 320, 384 and 512 bytes), whatever
-// the size of URL.
+// allocator's size classes (128, 160, 192, 224, 256, 288, 320, 384 and
+// 512 bytes), whatever the size of URL.
 const urlSize = int(unsafe.Sizeof(URL{}))
 
 type (
+	text128 [max(128-urlSize, 8)]byte
+	text160 [max(160-urlSize, 16)]byte
+	text192 [max(192-urlSize, 24)]byte
+	text224 [max(224-urlSize, 28)]byte
 	text256 [max(256-urlSize, 32)]byte
 	text288 [max(288-urlSize, 64)]byte
 	text320 [max(320-urlSize, 96)]byte
