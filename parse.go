@@ -25,36 +25,99 @@ import (
 // grammar, a port that is not a number in range, or an input longer than
 // MaxInput bytes.
 //
-// The URL is one allocation of 64 bytes, and one more when there are
-// problems; a Parser parses into a value its caller owns with none, and
-// ParseBatch parses many with a few.
+// The URL and its problems are one allocation (64 bytes when there is
+// no problem); a Parser parses into a value its caller owns with none,
+// and ParseBatch parses many with a few.
 func Parse(s string) (*URL, error) {
-	u := &URL{in: s}
-	p := parser{u: u, s: s}
-	if err := p.run(); err != nil {
-		return nil, err
+	var p parser
+	p.s, p.out.in = s, s
+	if p.core(); p.failed {
+		return nil, p.parseError(s, p.appendProblems(nil))
+	}
+	u := p.materialize()
+	if p.rules(u, nil); p.failed {
+		return nil, p.parseError(s, u.x.problems)
 	}
 	return u, nil
 }
 
-// run parses p.s into p.u and returns the *ParseError when it cannot be
-// read as an absolute URL.
-func (p *parser) run() error {
-	s := p.s
-	if len(s) > inputLimit {
-		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(s))+" bytes, longer than the "+
+// core reads p.s into p.out's offsets and flags and the problems:
+// everything but the scheme's own rules.
+func (p *parser) core() {
+	if len(p.s) > inputLimit {
+		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(p.s))+" bytes, longer than the "+
 			strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
-	} else {
-		p.parse()
+		return
 	}
-	if !p.failed {
-		return nil
+	p.parse()
+}
+
+// materialize returns a new URL holding p.out and the problems read, in
+// one allocation when there are at most four.
+func (p *parser) materialize() *URL {
+	n := p.nprobs()
+	switch {
+	case n == 0 && p.scheme == "":
+		u := new(URL)
+		*u = p.out
+		return u
+	case n <= 2:
+		o := new(struct {
+			u URL
+			x extra
+			r [2]Problem
+		})
+		o.u, o.x.scheme = p.out, p.scheme
+		o.x.problems = p.appendProblems(o.r[:0])
+		o.u.x = &o.x
+		return &o.u
+	case n <= 4:
+		o := new(struct {
+			u URL
+			x extra
+			r [4]Problem
+		})
+		o.u, o.x.scheme = p.out, p.scheme
+		o.x.problems = p.appendProblems(o.r[:0])
+		o.u.x = &o.x
+		return &o.u
 	}
-	probs := p.u.Problems()
-	if p.reused {
-		// The storage is the Parser's, written again by its next Parse.
-		probs = slices.Clone(probs)
+	u := new(URL)
+	*u = p.out
+	u.x = &extra{problems: p.appendProblems(nil), scheme: p.scheme}
+	return u
+}
+
+// rules adds the problems the scheme's own rules find in u (see
+// Register) to u's, in spare when u has none yet and spare is given, and
+// puts them all in order of offset.
+func (p *parser) rules(u *URL, spare *extra) {
+	if e := p.entry; e != nil && e.rules != nil {
+		if probs := e.rules.Check(u); len(probs) > 0 {
+			for _, q := range probs {
+				if q.Severity == Error {
+					p.failed = true
+				}
+			}
+			switch {
+			case u.x != nil:
+				u.x.problems = append(u.x.problems, probs...)
+			case spare != nil:
+				spare.problems = append(spare.problems[:0], probs...)
+				u.x = spare
+			default:
+				u.x = &extra{problems: probs}
+			}
+		}
 	}
+	if x := u.x; x != nil && len(x.problems) > 1 {
+		slices.SortStableFunc(x.problems, func(a, b Problem) int { return a.Offset - b.Offset })
+	}
+}
+
+// parseError is the *ParseError for input s whose problems are probs,
+// the error's own.
+func (p *parser) parseError(s string, probs []Problem) error {
 	e := &ParseError{Input: s, Problems: probs}
 	for _, q := range probs {
 		if q.Severity == Error {
@@ -73,8 +136,8 @@ func (p *parser) run() error {
 // Input and String are substrings of the text parsed and stay valid.
 //
 // A Parser allocates only for what has no room ready: a problem list
-// longer than any before it, a message that quotes the input (non-ASCII
-// octets, a port number), an upper-case scheme the core does not know,
+// longer than any before it, a message that quotes the input (a port
+// number, non-ASCII octets), an upper-case scheme the core does not know,
 // and the *ParseError of an input that does not parse.
 //
 // The zero Parser is ready to use. A Parser must not be used by two
@@ -86,12 +149,20 @@ type Parser struct {
 // Parse parses s as the function Parse does and writes the result into
 // *u. On failure *u is the zero URL and the error is a *ParseError.
 func (ps *Parser) Parse(u *URL, s string) error {
-	ps.x.problems, ps.x.scheme = ps.x.problems[:0], ""
-	*u = URL{in: s}
-	p := parser{u: u, s: s, spare: &ps.x, reused: true}
-	if err := p.run(); err != nil {
+	var p parser
+	p.s, p.out.in = s, s
+	if p.core(); p.failed {
 		*u = URL{}
-		return err
+		return p.parseError(s, p.appendProblems(nil))
+	}
+	*u = p.out
+	ps.x.problems, ps.x.scheme = p.appendProblems(ps.x.problems[:0]), p.scheme
+	if len(ps.x.problems) > 0 || p.scheme != "" {
+		u.x = &ps.x
+	}
+	if p.rules(u, &ps.x); p.failed {
+		*u = URL{}
+		return p.parseError(s, slices.Clone(ps.x.problems))
 	}
 	return nil
 }
@@ -107,30 +178,33 @@ func ParseBatch(inputs []string) (urls []URL, errs []error) {
 	var extras []extra
 	var probs []Problem
 	for i, s := range inputs {
-		if len(extras) == cap(extras) {
-			extras = make([]extra, 0, 64)
-		}
-		if cap(probs)-len(probs) < 16 {
-			probs = make([]Problem, 0, 512)
-		}
-		x := &extras[:len(extras)+1][len(extras)]
-		x.problems = probs[len(probs):len(probs)]
-		u := &urls[i]
-		u.in = s
-		p := parser{u: u, s: s, spare: x}
-		err := p.run()
-		if p.spare == nil {
-			// x holds u's problems: in the shared array unless they
-			// outgrew it.
-			extras = extras[:len(extras)+1]
-			n := len(x.problems)
-			if n > 0 && n <= cap(probs)-len(probs) && &x.problems[0] == &probs[len(probs):cap(probs)][0] {
-				probs = probs[:len(probs)+n]
+		var p parser
+		p.s, p.out.in = s, s
+		p.core()
+		var err error
+		if p.failed {
+			err = p.parseError(s, p.appendProblems(nil))
+		} else {
+			u := &urls[i]
+			*u = p.out
+			if n := p.nprobs(); n > 0 || p.scheme != "" {
+				if len(extras) == cap(extras) {
+					extras = make([]extra, 0, 64)
+				}
+				if cap(probs)-len(probs) < n {
+					probs = make([]Problem, 0, max(512, n))
+				}
+				k := len(probs)
+				probs = p.appendProblems(probs)
+				extras = append(extras, extra{problems: probs[k:len(probs):len(probs)], scheme: p.scheme})
+				u.x = &extras[len(extras)-1]
 			}
-			x.problems = x.problems[:n:n]
+			if p.rules(u, nil); p.failed {
+				err = p.parseError(s, u.x.problems)
+				*u = URL{}
+			}
 		}
 		if err != nil {
-			*u = URL{}
 			if errs == nil {
 				errs = make([]error, len(inputs))
 			}
@@ -156,12 +230,20 @@ var inputLimit = maxInput
 var _ = int32(maxInput)
 
 type parser struct {
-	u      *URL
+	out    URL // what is read: offsets and flags (in is set by the caller)
 	s      string
 	syn    *Syntax
+	entry  *schemeEntry // the scheme's entry, or nil
+	name   string       // the scheme in lower case
+	scheme string       // the same when the text writes it otherwise
 	failed bool
-	spare  *extra // storage for problems, used on the first one
-	reused bool   // spare is a Parser's, written again by its next Parse
+
+	// The problems found so far: the first ones in room, the rest in
+	// more. (Not one slice over room: a parser stays on its caller's
+	// stack only when it holds no pointer into itself.)
+	room  [4]Problem
+	nroom int
+	more  []Problem
 
 	// Past MaxProblems the core records no more problems, only how many
 	// and how severe, so hostile input cannot multiply its size in memory.
@@ -180,8 +262,7 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 	if sev == Error {
 		p.failed = true
 	}
-	x := p.extra()
-	if len(x.problems) >= MaxProblems && sev != Error {
+	if p.nprobs() >= MaxProblems && sev != Error {
 		if p.dropped == 0 {
 			p.droppedAt = off
 		}
@@ -189,30 +270,24 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 		p.droppedSev = max(p.droppedSev, sev)
 		return
 	}
-	x.problems = append(x.problems, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
+	p.addProblem(Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
 }
 
-// extra returns the URL's extra part, making it on first use: the
-// Parser's spare one when there is one, else a new one with room for two
-// problems in the same allocation.
-func (p *parser) extra() *extra {
-	if p.u.x == nil {
-		if p.spare != nil {
-			p.u.x, p.spare = p.spare, nil
-		} else {
-			x := new(extraWithRoom)
-			x.problems = x.room[:0]
-			p.u.x = &x.extra
-		}
+func (p *parser) addProblem(q Problem) {
+	if p.nroom < len(p.room) {
+		p.room[p.nroom] = q
+		p.nroom++
+		return
 	}
-	return p.u.x
+	p.more = append(p.more, q)
 }
 
-// extraWithRoom is an extra part and room for its first problems: most
-// URLs with a problem have one or two.
-type extraWithRoom struct {
-	extra
-	room [2]Problem
+func (p *parser) nprobs() int { return p.nroom + len(p.more) }
+
+// appendProblems appends the problems found to dst.
+func (p *parser) appendProblems(dst []Problem) []Problem {
+	dst = append(dst, p.room[:p.nroom]...)
+	return append(dst, p.more...)
 }
 
 func isSpace(c byte) bool { return spaceOctet[c] }
@@ -239,7 +314,7 @@ func hasPrefixFold(s string, i int, pre string) bool {
 }
 
 func (p *parser) parse() {
-	s, u := p.s, p.u
+	s, u := p.s, &p.out
 	start, end := 0, len(s)
 
 	// Surrounding whitespace is not part of a URL (Appendix).
@@ -294,16 +369,19 @@ func (p *parser) parse() {
 		return
 	}
 	u.o.sch, u.o.col = int32(start), int32(i)
+	p.name = s[start:i]
 	if upper {
-		p.extra().scheme = lowerScheme(s[start:i])
+		p.name = lowerScheme(p.name)
+		p.scheme = p.name
 		p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
 	}
-	if u.Scheme() == "url" {
+	if p.name == "url" {
 		p.add(start, Error, "prefixedurl", "\"URL:\" is the prefix of RFC 1738 Appendix and is removed once; "+
 			"a URL whose scheme is \"url\" could not be written so that it reads back")
 		return
 	}
-	entry := findScheme(u.Scheme())
+	entry := findScheme(p.name)
+	p.entry = entry
 	known := entry != nil
 	if known {
 		p.syn = &entry.syn
@@ -325,15 +403,15 @@ func (p *parser) parse() {
 	} else {
 		p.noAuthority(i)
 	}
-	p.tail(i, end, entry)
+	p.tail(i, end)
 }
 
 // noAuthority notes a scheme-specific part at s[i:] that does not begin
 // "//": its login components are absent and sit where it begins.
 func (p *parser) noAuthority(i int) {
-	u := p.u
+	u := &p.out
 	if p.syn.Internet {
-		p.add(i, Violation, "ip-schemepart", u.Scheme()+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
+		p.add(i, Violation, "ip-schemepart", p.name+" URLs begin \"//\" and a host (RFC 1738 §3.1)")
 	}
 	u.f |= fPath
 	u.o.ue, u.o.h, u.o.he = int32(i), int32(i), int32(i)
@@ -341,9 +419,9 @@ func (p *parser) noAuthority(i int) {
 
 // tail reads what follows the authority (or the scheme's ":" when there
 // is none) from s[i:end]: path, search and fragment; then it adds the
-// password warning and the scheme's own rules, and orders the problems.
-func (p *parser) tail(i, end int, entry *schemeEntry) {
-	s, u, syn := p.s, p.u, p.syn
+// password warning (the scheme's own rules come after: see rules).
+func (p *parser) tail(i, end int) {
+	s, u, syn := p.s, &p.out, p.syn
 	// Path, search and fragment in one pass: scan judges each octet and
 	// stops at the "#" of a fragment (1993 draft "fragmentaddress") or, in
 	// the path of a scheme with a search, at "?".
@@ -370,23 +448,8 @@ func (p *parser) tail(i, end int, entry *schemeEntry) {
 	}
 
 	if p.dropped > 0 {
-		x := p.extra()
-		x.problems = append(x.problems, Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
+		p.addProblem(Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
 			Message: strconv.Itoa(p.dropped) + " more problems from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
-	}
-	if entry != nil && entry.rules != nil {
-		if probs := entry.rules.Check(u); len(probs) > 0 {
-			for _, q := range probs {
-				if q.Severity == Error {
-					p.failed = true
-				}
-			}
-			x := p.extra()
-			x.problems = append(x.problems, probs...)
-		}
-	}
-	if x := u.x; x != nil && len(x.problems) > 1 {
-		slices.SortStableFunc(x.problems, func(a, b Problem) int { return a.Offset - b.Offset })
 	}
 }
 
@@ -441,7 +504,7 @@ func (p *parser) authority(i, end int, known bool) int {
 	if j, ok := p.plainAuthority(i, end); ok {
 		return j
 	}
-	s, u := p.s, p.u
+	s, u := p.s, &p.out
 	// The authority ends at the first "/", "#" or, for a scheme with a
 	// search, "?".
 	aEnd := end
@@ -548,7 +611,7 @@ func (p *parser) authority(i, end int, known bool) int {
 // for any other authority, which authority then reads in full. What it
 // sets is what the full reading sets for the same text.
 func (p *parser) plainAuthority(i, end int) (int, bool) {
-	s, u := p.s, p.u
+	s, u := p.s, &p.out
 	j := i
 	for end-j >= 8 {
 		w := s[j : j+8]
@@ -678,7 +741,7 @@ const (
 // hostOctets is host's slow path: it judges each octet and label and
 // reports what it finds.
 func (p *parser) hostOctets(i, end int, known bool) int {
-	s, u := p.s, p.u
+	s := p.s
 	labelStart := i
 	labels := 0
 	bad := false
@@ -725,8 +788,8 @@ func (p *parser) hostOctets(i, end int, known bool) int {
 		switch {
 		case label == "":
 			if j == i && last {
-				if known && p.syn.Internet && u.Scheme() != "file" {
-					p.add(i, Violation, "host", "the host is empty; "+u.Scheme()+" URLs name a host (RFC 1738 §3.1)")
+				if known && p.syn.Internet && p.name != "file" {
+					p.add(i, Violation, "host", "the host is empty; "+p.name+" URLs name a host (RFC 1738 §3.1)")
 				}
 				return j
 			}
@@ -810,7 +873,7 @@ func (p *parser) hostnumber(i, end int) {
 
 // port judges port = digits in s[i:end].
 func (p *parser) port(i, end int) {
-	s, u := p.s, p.u
+	s := p.s
 	if i == end {
 		p.add(i-1, Violation, "port", "':' is followed by no port number")
 		return
@@ -831,7 +894,7 @@ func (p *parser) port(i, end int) {
 		return
 	}
 	if def := p.syn.DefaultPort; def != 0 && n != def {
-		msg := "port " + strconv.Itoa(n) + " is not " + u.Scheme() + "'s default " + strconv.Itoa(def) +
+		msg := "port " + strconv.Itoa(n) + " is not " + p.name + "'s default " + strconv.Itoa(def) +
 			"; the server there may speak another protocol"
 		if n < 1024 {
 			msg += ", and it is in the reserved range"

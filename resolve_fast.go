@@ -39,16 +39,17 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 		syn = &entry.syn
 	}
 	u, s := newURLText(b)
-	u.in = s
-	u.o.sch, u.o.col = 0, int32(n)
-	p := parser{u: u, s: s, syn: syn}
+	var p parser
+	p.s, p.syn, p.entry, p.name = s, syn, entry, sc
+	p.out.in = s
+	p.out.o.sch, p.out.o.col = 0, int32(n)
 
 	// From here on, what Parse does after the scheme.
 	end := len(s)
 	i := n + 1
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
-		u.f |= fAuthority
-		if t := copyAuthority(u, s, base, syn); t >= 0 {
+		p.out.f |= fAuthority
+		if t := copyAuthority(&p.out, s, base, syn); t >= 0 {
 			i = t
 		} else {
 			i = p.authority(i+2, end, entry != nil)
@@ -57,14 +58,23 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 			}
 		}
 		if i < end && s[i] == '/' {
-			u.f |= fPath
+			p.out.f |= fPath
 			i++
 		}
 	} else {
 		p.noAuthority(i)
 	}
-	p.tail(i, end, entry)
+	p.tail(i, end)
 	if p.failed {
+		return nil, false
+	}
+	*u = p.out
+	if p.nprobs() > 0 {
+		x := new(extraWithRoom)
+		x.problems = p.appendProblems(x.room[:0])
+		u.x = &x.extra
+	}
+	if p.rules(u, nil); p.failed {
 		return nil, false
 	}
 	return u, true
@@ -184,4 +194,11 @@ func urlWithText[A any](b []byte) (*URL, string) {
 	p := (*byte)(unsafe.Pointer(&x.t))
 	copy(unsafe.Slice(p, len(b)), b)
 	return &x.u, unsafe.String(p, len(b))
+}
+
+// extraWithRoom is an extra part and room for its first problems, in one
+// allocation: most URLs with a problem have one or two.
+type extraWithRoom struct {
+	extra
+	room [2]Problem
 }
