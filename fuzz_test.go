@@ -40,6 +40,14 @@ func FuzzParse(f *testing.F) {
 		if err == nil && (!reflect.DeepEqual(*u, pv) || !reflect.DeepEqual(*u, batch[1])) {
 			t.Fatalf("%q: Parse %+v; Parser %+v; batch %+v", s, *u, pv, batch[1])
 		}
+		// Without the one-pass reading of a plain authority, the result
+		// is the same.
+		fullAuthority = true
+		full, ferr := Parse(s)
+		fullAuthority = false
+		if !reflect.DeepEqual(err, ferr) || (err == nil && !reflect.DeepEqual(*u, *full)) {
+			t.Fatalf("%q: the one-pass authority reads %+v, %v; the full reading %+v, %v", s, u, err, full, ferr)
+		}
 		if err != nil {
 			pe, ok := err.(*ParseError)
 			if !ok || pe.Problem.Severity != Error {
@@ -151,8 +159,19 @@ func FuzzPlainHostname(f *testing.F) {
 			}
 		}
 		h := string(b)
-		if got, want := plainHostname(h), plainHostnameByOctet(h); got != want {
+		want := plainHostnameByOctet(h)
+		if got := plainHostname(h); got != want {
 			t.Fatalf("plainHostname(%q) = %v, the octet-by-octet reading %v", h, got, want)
+		}
+		// plainAuthority accepts the same hosts (followed by a path, or
+		// by a port); FuzzParse compares its reading with the full one.
+		for _, in := range []string{"http://" + h + "/x", "http://" + h + ":81", "http://" + h} {
+			var p parser
+			p.s, p.syn = in, &genericSyntax
+			_, ok := p.plainAuthority(7, len(in))
+			if ok != want {
+				t.Fatalf("plainAuthority(%q) = %v, plainHostname %v", in, ok, want)
+			}
 		}
 	})
 }

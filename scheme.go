@@ -55,8 +55,13 @@ var schemes = []schemeEntry{
 var genericSyntax = Syntax{Search: true}
 
 func findScheme(name string) *schemeEntry {
+	if name == "" {
+		return nil
+	}
 	for i := range schemes {
-		if schemes[i].name == name {
+		// The length and first letter first: most names differ there,
+		// and the full comparison is a call.
+		if e := schemes[i].name; len(e) == len(name) && e[0] == name[0] && e == name {
 			return &schemes[i]
 		}
 	}
