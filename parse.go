@@ -624,17 +624,24 @@ func (p *parser) plainAuthority(i, end int) (int, bool) {
 	j, start := i, i
 	for end-j >= 8 {
 		w := s[j : j+8]
+		n, m := 8, dots(load8(w))
 		if hostOK[w[0]]&hostOK[w[1]]&hostOK[w[2]]&hostOK[w[3]]&hostOK[w[4]]&hostOK[w[5]]&hostOK[w[6]]&hostOK[w[7]] == 0 {
-			break
+			// The host ends in these eight: only the dots before its end
+			// count (and only they are sure to be dots).
+			n = okPrefix(&hostOK, w)
+			m &= 1<<(8*n) - 1
 		}
-		for m := dots(load8(w)); m != 0; m &= m - 1 {
+		for ; m != 0; m &= m - 1 {
 			k := j + bits.TrailingZeros64(m)>>3
 			if k == start || s[start] == '-' || s[k-1] == '-' || k-start > maxLabel {
 				return 0, false
 			}
 			start = k + 1
 		}
-		j += 8
+		j += n
+		if n < 8 {
+			goto judged
+		}
 	}
 	for ; j < end; j++ {
 		c := s[j]
@@ -648,6 +655,7 @@ func (p *parser) plainAuthority(i, end int) (int, bool) {
 			start = j + 1
 		}
 	}
+judged:
 	hostEnd, aEnd := j, j
 	if start == j || s[start] == '-' || s[j-1] == '-' || j-start > maxLabel || !isAlpha(s[start]) || j-i > maxHostname {
 		return 0, false
@@ -934,19 +942,30 @@ func (p *parser) port(i, end int) {
 // stopped; otherwise it returns end.
 func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 	s := p.s
-	// Fast path: eight allowed octets at a time, one branch for all.
-	for end-i >= 8 {
-		w := s[i : i+8]
-		if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
-			break
+	for {
+		// Allowed octets eight at a time, one branch for all; in the
+		// eight that hold one not allowed, the allowed ones before it
+		// are counted without a branch.
+		for end-i >= 8 {
+			w := s[i : i+8]
+			if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
+				i += okPrefix(ok, w)
+				break
+			}
+			i += 8
 		}
-		i += 8
-	}
-	for j := i; j < end; j++ {
+		if end-i < 8 {
+			for i < end && ok[s[i]] != 0 {
+				i++
+			}
+			if i == end {
+				return end
+			}
+		}
+		// s[i] is not allowed as it stands.
+		j := i
 		c := s[j]
-		if ok[c] != 0 {
-			continue
-		}
+		i++
 		if stop && (c == '#' || c == '?') {
 			return j
 		}
@@ -958,28 +977,63 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 						p.add(j, Warning, "RFC 1738 §6", "encoded "+ctlName(v)+" would become a protocol delimiter if decoded before transmission")
 					}
 				}
-				j += 2
+				i = j + 3
 				continue
 			}
 			p.add(j, Violation, "escape", "'%' begins an escape \"%\" hex hex; a literal '%' is written %25 (RFC 1738 §2.2)")
 			continue
 		}
 		if c >= 0x80 {
-			n := 1
-			for j+n < end && s[j+n] >= 0x80 {
-				n++
+			for i < end && s[i] >= 0x80 {
+				i++
 			}
-			p.add(j, Violation, rule, "non-ASCII octets "+strconv.Quote(s[j:j+n])+" must be encoded (RFC 1738 §2.2)")
-			j += n - 1
+			p.add(j, Violation, rule, "non-ASCII octets "+strconv.Quote(s[j:i])+" must be encoded (RFC 1738 §2.2)")
 			continue
 		}
 		if msg := unsafeMsg[c]; msg != "" {
 			p.add(j, Violation, rule, msg)
 			continue
 		}
-		p.add(j, Violation, rule, "reserved character "+quoteByte(c)+" must be encoded in "+rule+" (RFC 1738 §2.2)")
+		p.add(j, Violation, rule, reservedMsg(c, rule))
 	}
-	return end
+}
+
+// okPrefix returns how many of the eight octets of w, from the first,
+// ok allows before one it does not.
+func okPrefix(ok *octetSet, w string) int {
+	m := uint(ok[w[0]]) | uint(ok[w[1]])<<1 | uint(ok[w[2]])<<2 | uint(ok[w[3]])<<3 |
+		uint(ok[w[4]])<<4 | uint(ok[w[5]])<<5 | uint(ok[w[6]])<<6 | uint(ok[w[7]])<<7
+	return bits.TrailingZeros8(^uint8(m))
+}
+
+// reservedMsg is the message for a reserved octet c found unencoded in
+// rule's component, made once for the core's rules.
+func reservedMsg(c byte, rule string) string {
+	if c < 0x80 {
+		switch rule {
+		case "urlpath":
+			return reservedMsgs[0][c]
+		case "search":
+			return reservedMsgs[1][c]
+		case "fragmentaddress":
+			return reservedMsgs[2][c]
+		case "user":
+			return reservedMsgs[3][c]
+		case "password":
+			return reservedMsgs[4][c]
+		}
+	}
+	return "reserved character " + quoteByte(c) + " must be encoded in " + rule + " (RFC 1738 §2.2)"
+}
+
+var reservedMsgs [5][128]string
+
+func init() {
+	for k, rule := range []string{"urlpath", "search", "fragmentaddress", "user", "password"} {
+		for c := 0; c < 0x80; c++ {
+			reservedMsgs[k][c] = "reserved character " + quoteByte(byte(c)) + " must be encoded in " + rule + " (RFC 1738 §2.2)"
+		}
+	}
 }
 
 func containsByte(s string, c byte) bool {
