@@ -502,6 +502,16 @@ func lowerScheme(s string) string {
 // authority reads login = [ user [ ":" password ] "@" ] hostport from
 // s[i:end] and returns where it ends.
 func (p *parser) authority(i, end int, known bool) int {
+	n := p.nprobs()
+	j := p.readAuthority(i, end, known)
+	if u := &p.out; p.nprobs() == n && p.dropped == 0 && u.f&(fUser|fBracket) == 0 {
+		u.f |= fPlain
+	}
+	return j
+}
+
+// readAuthority is authority's reading, the one-pass one where it can.
+func (p *parser) readAuthority(i, end int, known bool) int {
 	if !fullAuthority {
 		if j, ok := p.plainAuthority(i, end); ok {
 			return j

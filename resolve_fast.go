@@ -90,13 +90,16 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 // port or the scheme's default port. Otherwise it returns -1 and sets
 // nothing, and the caller reads the authority as Parse does.
 func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
-	if !base.HasAuthority() || !cleanLogin(base.User(), syn) || !cleanHost(base.Host()) ||
-		(base.HasPassword() && !cleanLogin(base.Password(), syn)) {
-		return -1
-	}
-	if base.HasPort() {
-		if v, ok := portNumber(base.Port()); !ok || base.Port() == "" || (syn.DefaultPort != 0 && v != syn.DefaultPort) {
+	if base.f&fPlain == 0 {
+		// Not read by plainAuthority: judged here.
+		if !base.HasAuthority() || !cleanLogin(base.User(), syn) || !cleanHost(base.Host()) ||
+			(base.HasPassword() && !cleanLogin(base.Password(), syn)) {
 			return -1
+		}
+		if base.HasPort() {
+			if v, ok := portNumber(base.Port()); !ok || base.Port() == "" || (syn.DefaultPort != 0 && v != syn.DefaultPort) {
+				return -1
+			}
 		}
 	}
 	auth := base.in[base.userAt():base.authEnd()]
@@ -110,7 +113,7 @@ func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
 	}
 	d := int32(i - base.userAt())
 	u.o.ue, u.o.h, u.o.he = base.o.ue+d, base.o.h+d, base.o.he+d
-	u.f |= base.f & (fUser | fPassword | fPort)
+	u.f |= base.f & (fUser | fPassword | fPort | fPlain)
 	return t
 }
 

@@ -52,7 +52,7 @@ type offsets struct {
 	end int32 // the URL ends (a wrapper and white space around it excluded)
 }
 
-type flags uint8
+type flags uint16
 
 const (
 	fAuthority flags = 1 << iota
@@ -63,6 +63,11 @@ const (
 	fSearch
 	fFragment
 	fBracket // the host is an IPv6 literal in brackets
+
+	// fPlain: the authority has no login part and no IPv6 literal, and
+	// Parse found no problem in it, so that Resolve may copy it into a
+	// URL of the same scheme unchecked.
+	fPlain
 )
 
 // extra holds what most URLs do not have, so that they need no room for
