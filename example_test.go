@@ -55,3 +55,50 @@ func ExampleMakeSafe() {
 	// Output:
 	// http://host/%7Ejoe/a%20b%20c/100%25
 }
+
+// A Parser fills a URL the caller owns and reuses its own storage for the
+// problems, so a loop over many URLs allocates nothing.
+func ExampleParser() {
+	var p locator.Parser
+	var u locator.URL
+	for _, line := range []string{"http://a.example/x", "HTTP://B.example:8080/a b", "no scheme"} {
+		if err := p.Parse(&u, line); err != nil {
+			fmt.Println("refused:", err.(*locator.ParseError).Problem.Rule)
+			continue
+		}
+		fmt.Println(u.Scheme(), u.Host(), u.Port(), len(u.Problems()))
+	}
+	// Output:
+	// http a.example  0
+	// http B.example 8080 3
+	// refused: genericurl
+}
+
+func ExampleParseBatch() {
+	urls, errs := locator.ParseBatch([]string{"gopher://h/1sel", "x", "news:comp.infosystems"})
+	for i := range urls {
+		if errs != nil && errs[i] != nil {
+			fmt.Println(i, "refused")
+			continue
+		}
+		fmt.Println(i, urls[i].String())
+	}
+	// Output:
+	// 0 gopher://h/1sel
+	// 1 refused
+	// 2 news:comp.infosystems
+}
+
+// A URL cannot be changed; its Parts can, and parse to a new one.
+func ExampleURL_Parts() {
+	u, _ := locator.Parse("ftp://user:secret@h.example/pub/x;type=i")
+	p := u.Parts()
+	p.HasPassword, p.Password = false, ""
+	p.Host = "mirror.example"
+	v, err := p.URL()
+	fmt.Println(v, err)
+	fmt.Println(u)
+	// Output:
+	// ftp://user@mirror.example/pub/x;type=i <nil>
+	// ftp://user:secret@h.example/pub/x;type=i
+}

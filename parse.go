@@ -143,7 +143,8 @@ func (p *parser) parseError(s string, probs []Problem) error {
 // The zero Parser is ready to use. A Parser must not be used by two
 // goroutines at once.
 type Parser struct {
-	x extra
+	x    extra
+	more []Problem // the parser's room for problems past its first four
 }
 
 // Parse parses s as the function Parse does and writes the result into
@@ -151,7 +152,10 @@ type Parser struct {
 func (ps *Parser) Parse(u *URL, s string) error {
 	var p parser
 	p.s, p.out.in = s, s
-	if p.core(); p.failed {
+	p.more = ps.more[:0]
+	p.core()
+	ps.more = p.more[:0]
+	if p.failed {
 		*u = URL{}
 		return p.parseError(s, p.appendProblems(nil))
 	}
@@ -801,17 +805,17 @@ func (p *parser) hostOctets(i, end int, known bool) int {
 			c := s[j]
 			switch {
 			case c < 0x80 && (class[c]&cCtl != 0 || hostNever[c]):
-				p.add(j, Error, "host", "character "+quoteByte(c)+" cannot appear in a host name")
+				p.add(j, Error, "host", hostMsgs[0][c])
 				return end
 			case c == '%':
 				p.add(j, Violation, "hostname", "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
 			case c >= 0x80:
-				p.add(j, Violation, "hostname", "non-ASCII octet "+quoteByte(c)+" in a host name; an internationalized name is written in its ASCII (IDNA) form")
+				p.add(j, Violation, "hostname", hostMsgs[1][c])
 				for j+1 < end && s[j+1] >= 0x80 {
 					j++
 				}
 			default:
-				p.add(j, Violation, "hostname", "character "+quoteByte(c)+" is not allowed in a host name (RFC 1738 §3.1: letters, digits, '-' and '.')")
+				p.add(j, Violation, "hostname", hostMsgs[2][c])
 			}
 			bad = true
 			j++
@@ -1037,6 +1041,19 @@ func reservedMsg(c byte, rule string) string {
 }
 
 var reservedMsgs [5][128]string
+
+// hostMsgs are the messages for an octet in a host, made once: one that
+// can never be there, a non-ASCII one, one outside hostname.
+var hostMsgs [3][256]string
+
+func init() {
+	for c := 0; c < 256; c++ {
+		q := quoteByte(byte(c))
+		hostMsgs[0][c] = "character " + q + " cannot appear in a host name"
+		hostMsgs[1][c] = "non-ASCII octet " + q + " in a host name; an internationalized name is written in its ASCII (IDNA) form"
+		hostMsgs[2][c] = "character " + q + " is not allowed in a host name (RFC 1738 §3.1: letters, digits, '-' and '.')"
+	}
+}
 
 func init() {
 	for k, rule := range []string{"urlpath", "search", "fragmentaddress", "user", "password"} {

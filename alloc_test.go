@@ -1,0 +1,59 @@
+package locator_test
+
+import (
+	"testing"
+
+	"github.com/rfc1738/locator"
+)
+
+// TestAllocations pins what each path allocates (counted, not timed):
+// Parse one object per URL, its problems included when there are at
+// most four; a Parser nothing once its storage has grown; Resolve one
+// object per result; ParseBatch a few per batch.
+func TestAllocations(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage counters allocate")
+	}
+	cases := []struct {
+		name string
+		f    func()
+		want float64
+	}{
+		{"Parse, conforming", func() { locator.Parse("http://www.example.com/a/b?c") }, 1},
+		{"Parse, two problems", func() { locator.Parse("HTTP://www.example.com/~a") }, 1},
+		{"Parse, four problems", func() { locator.Parse("http://h/~a~b~c~d") }, 1},
+		{"Parse, refused", func() { locator.Parse("http://a b/") }, 2}, // the error and its problems
+	}
+	var p locator.Parser
+	var u locator.URL
+	for _, s := range []string{"http://h/~a~b~c~d~e~f", "HTTP://h/"} {
+		p.Parse(&u, s) // the Parser's storage grows once
+	}
+	for _, s := range []string{"http://www.example.com/a/b?c", "HTTP://www.example.com/~a", "http://h/~a~b~c~d~e~f", "ftp://h/%zz"} {
+		cases = append(cases, struct {
+			name string
+			f    func()
+			want float64
+		}{"Parser " + s, func() { p.Parse(&u, s) }, 0})
+	}
+	base, _ := locator.Parse("http://a.example/b/c/d;p?q")
+	cases = append(cases, struct {
+		name string
+		f    func()
+		want float64
+	}{"Resolve", func() { locator.Resolve(base, "../g?y#s", locator.RFC3986) }, 1})
+	batch := make([]string, 1000)
+	for i := range batch {
+		batch[i] = "http://www.example.com/~" + string(rune('a'+i%26))
+	}
+	cases = append(cases, struct {
+		name string
+		f    func()
+		want float64
+	}{"ParseBatch of 1,000 with a problem each", func() { locator.ParseBatch(batch) }, 19}) // the URLs, 16 blocks of 64 extras, 2 of 512 problems
+	for _, c := range cases {
+		if got := testing.AllocsPerRun(100, c.f); got != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, got, c.want)
+		}
+	}
+}
