@@ -41,6 +41,16 @@ func Parse(s string) (*URL, error) {
 	return u, nil
 }
 
+// reset makes p ready to read s as a zero parser would, keeping the
+// storage of its problems (the room is overwritten, not cleared: only
+// p.room[:p.nroom] is ever read).
+func (p *parser) reset(s string) {
+	p.out = URL{in: s}
+	p.s, p.syn, p.entry, p.name, p.scheme, p.failed = s, nil, nil, "", "", false
+	p.nroom, p.more = 0, p.more[:0]
+	p.dropped, p.droppedSev, p.droppedAt = 0, 0, 0
+}
+
 // core reads p.s into p.out's offsets and flags and the problems:
 // everything but the scheme's own rules.
 func (p *parser) core() {
@@ -143,19 +153,16 @@ func (p *parser) parseError(s string, probs []Problem) error {
 // The zero Parser is ready to use. A Parser must not be used by two
 // goroutines at once.
 type Parser struct {
-	x    extra
-	more []Problem // the parser's room for problems past its first four
+	x extra
+	p parser // reused, not cleared: reset sets what a parse reads
 }
 
 // Parse parses s as the function Parse does and writes the result into
 // *u. On failure *u is the zero URL and the error is a *ParseError.
 func (ps *Parser) Parse(u *URL, s string) error {
-	var p parser
-	p.s, p.out.in = s, s
-	p.more = ps.more[:0]
-	p.core()
-	ps.more = p.more[:0]
-	if p.failed {
+	p := &ps.p
+	p.reset(s)
+	if p.core(); p.failed {
 		*u = URL{}
 		return p.parseError(s, p.appendProblems(nil))
 	}
@@ -182,9 +189,9 @@ func ParseBatch(inputs []string) (urls []URL, errs []error) {
 	urls = make([]URL, len(inputs))
 	var extras []extra
 	var probs []Problem
+	p := new(parser)
 	for i, s := range inputs {
-		var p parser
-		p.s, p.out.in = s, s
+		p.reset(s)
 		p.core()
 		var err error
 		if p.failed {
