@@ -8,7 +8,7 @@ import (
 
 // TestAllocations pins what each path allocates (counted, not timed):
 // Parse one object per URL, its problems included when there are at
-// most four; a Parser nothing once its storage has grown; Resolve one
+// most two (99.95% of the corpora's URLs); a Parser nothing once its storage has grown; Resolve one
 // object per result; ParseBatch a few per batch.
 func TestAllocations(t *testing.T) {
 	if testing.CoverMode() != "" {
@@ -21,7 +21,7 @@ func TestAllocations(t *testing.T) {
 	}{
 		{"Parse, conforming", func() { locator.Parse("http://www.example.com/a/b?c") }, 1},
 		{"Parse, two problems", func() { locator.Parse("HTTP://www.example.com/~a") }, 1},
-		{"Parse, four problems", func() { locator.Parse("http://h/~a~b~c~d") }, 1},
+		{"Parse, four problems", func() { locator.Parse("http://h/~a~b~c~d") }, 2}, // the parser's room holds two
 		{"Parse, refused", func() { locator.Parse("http://a b/") }, 2}, // the error and its problems
 	}
 	var p locator.Parser

@@ -134,6 +134,9 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 // unwrapRef removes surrounding white space, a "<...>" wrapper and a
 // "URL:" prefix, as Parse does for a full form (RFC 1738 Appendix).
 func unwrapRef(s string) string {
+	if s == "" || (!isSpace(s[0]) && !isSpace(s[len(s)-1]) && s[0] != '<' && s[0]|0x20 != 'u') {
+		return s // nothing to remove: the usual case
+	}
 	i, j := 0, len(s)
 	for i < j && isSpace(s[i]) {
 		i++

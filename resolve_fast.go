@@ -27,12 +27,6 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 		(n == 3 && hasPrefixFold(string(b[:4]), 0, "url:")) {
 		return nil, false
 	}
-	// The scheme as Parse reads it: scheme characters, lower case.
-	for i := 0; i < n; i++ {
-		if class[sc[i]]&(cScheme|cHialpha) != cScheme {
-			return nil, false
-		}
-	}
 	entry := findScheme(sc)
 	syn := &genericSyntax
 	if entry != nil {
