@@ -292,6 +292,9 @@ func (p *parser) addProblem(q Problem) {
 		p.nroom++
 		return
 	}
+	if p.more == nil {
+		p.more = make([]Problem, 0, 8)
+	}
 	p.more = append(p.more, q)
 }
 
