@@ -364,39 +364,59 @@ func (p *parser) parse() {
 		}
 	}
 	// The "URL:" prefix (Appendix; 1993 draft "prefixedurl").
-	if hasPrefixFold(s, start, "url:") {
+	if start < end && s[start]|0x20 == 'u' && hasPrefixFold(s, start, "url:") {
 		start += 4
 		for start < end && isSpace(s[start]) {
 			start++
 		}
 	}
 
-	// scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (§2.1, §5)
+	// scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (§2.1, §5). The
+	// commonest, written in lower case, are known from one word.
 	i := start
-	upper := false
-	for i < end && class[s[i]]&cScheme != 0 {
-		if class[s[i]]&cHialpha != 0 {
-			upper = true
+	var entry *schemeEntry
+	if end-start >= 8 {
+		w := load8(s[start:])
+		switch {
+		case w&0xFF_FFFF_FFFF == wordHTTP:
+			entry, i = &schemes[0], start+4
+		case w&0xFFFF_FFFF_FFFF == wordHTTPS:
+			entry, i = &schemes[1], start+5
+		case w&0xFF_FFFF_FFFF == wordFile:
+			entry, i = &schemes[3], start+4
+		case w&0xFFFF_FFFF == wordFTP:
+			entry, i = &schemes[2], start+3
 		}
-		i++
 	}
-	if i == end || s[i] != ':' || i == start {
-		p.noScheme(start, end, i)
-		return
+	if entry != nil {
+		u.o.sch, u.o.col = int32(start), int32(i)
+		p.name = entry.name
+	} else {
+		upper := false
+		for i < end && class[s[i]]&cScheme != 0 {
+			if class[s[i]]&cHialpha != 0 {
+				upper = true
+			}
+			i++
+		}
+		if i == end || s[i] != ':' || i == start {
+			p.noScheme(start, end, i)
+			return
+		}
+		u.o.sch, u.o.col = int32(start), int32(i)
+		p.name = s[start:i]
+		if upper {
+			p.name = lowerScheme(p.name)
+			p.scheme = p.name
+			p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
+		}
+		if p.name == "url" {
+			p.add(start, Error, "prefixedurl", "\"URL:\" is the prefix of RFC 1738 Appendix and is removed once; "+
+				"a URL whose scheme is \"url\" could not be written so that it reads back")
+			return
+		}
+		entry = findScheme(p.name)
 	}
-	u.o.sch, u.o.col = int32(start), int32(i)
-	p.name = s[start:i]
-	if upper {
-		p.name = lowerScheme(p.name)
-		p.scheme = p.name
-		p.add(start, Violation, "scheme", "scheme names are written in lower case (RFC 1738 §2.1); read case-insensitively")
-	}
-	if p.name == "url" {
-		p.add(start, Error, "prefixedurl", "\"URL:\" is the prefix of RFC 1738 Appendix and is removed once; "+
-			"a URL whose scheme is \"url\" could not be written so that it reads back")
-		return
-	}
-	entry := findScheme(p.name)
 	p.entry = entry
 	known := entry != nil
 	if known {
@@ -771,6 +791,19 @@ func plainHostname(h string) bool {
 	return n-start <= maxLabel && isAlpha(h[start])
 }
 
+// The first octets of the commonest URLs, as load8 reads them: "http:",
+// "https:", "file:", "ftp:" (schemes[0], [1], [3], [2]: an init function
+// checks the order).
+var wordHTTP, wordHTTPS, wordFile, wordFTP uint64
+
+func init() {
+	word := func(s string) uint64 { return load8(s + "\x00\x00\x00\x00\x00\x00\x00\x00") }
+	wordHTTP, wordHTTPS, wordFile, wordFTP = word("http:"), word("https:"), word("file:"), word("ftp:")
+	if schemes[0].name != "http" || schemes[1].name != "https" || schemes[2].name != "ftp" || schemes[3].name != "file" {
+		panic("locator: the first schemes are not http, https, ftp, file")
+	}
+}
+
 // load8 reads s[0:8] as a little-endian word (one load, for the compiler
 // joins the bytes).
 func load8(s string) uint64 {
@@ -979,12 +1012,25 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 			}
 			i += 8
 		}
-		if end-i < 8 {
-			for i < end && ok[s[i]] != 0 {
-				i++
-			}
-			if i == end {
+		if r := end - i; r < 8 {
+			if r == 0 {
 				return end
+			}
+			if end < 8 {
+				for i < end && ok[s[i]] != 0 {
+					i++
+				}
+				if i == end {
+					return end
+				}
+			} else {
+				// The last eight octets of s[:end], of which the first
+				// 8-r were seen already.
+				m := okMask(ok, s[end-8:end]) >> (8 - r)
+				if m == 1<<r-1 {
+					return end
+				}
+				i += bits.TrailingZeros(^m)
 			}
 		}
 		// s[i] is not allowed as it stands.
@@ -1026,9 +1072,15 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 // okPrefix returns how many of the eight octets of w, from the first,
 // ok allows before one it does not.
 func okPrefix(ok *octetSet, w string) int {
-	m := uint(ok[w[0]]) | uint(ok[w[1]])<<1 | uint(ok[w[2]])<<2 | uint(ok[w[3]])<<3 |
+	return bits.TrailingZeros8(^uint8(okMask(ok, w)))
+}
+
+// okMask returns the eight octets of w as bits, bit k set when ok allows
+// w[k].
+func okMask(ok *octetSet, w string) uint {
+	_ = w[7]
+	return uint(ok[w[0]]) | uint(ok[w[1]])<<1 | uint(ok[w[2]])<<2 | uint(ok[w[3]])<<3 |
 		uint(ok[w[4]])<<4 | uint(ok[w[5]])<<5 | uint(ok[w[6]])<<6 | uint(ok[w[7]])<<7
-	return bits.TrailingZeros8(^uint8(m))
 }
 
 // reservedMsg is the message for a reserved octet c found unencoded in
