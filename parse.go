@@ -249,20 +249,21 @@ type parser struct {
 	entry  *schemeEntry // the scheme's entry, or nil
 	name   string       // the scheme in lower case
 	scheme string       // the same when the text writes it otherwise
-	failed bool
 
 	// The problems found so far: the first ones in room, the rest in
 	// more. (Not one slice over room: a parser stays on its caller's
 	// stack only when it holds no pointer into itself.)
-	room  [2]Problem
-	nroom int
-	more  []Problem
+	room [2]Problem
+	more []Problem
 
-	// Past MaxProblems the core records no more problems, only how many
-	// and how severe, so hostile input cannot multiply its size in memory.
-	dropped    int
+	failed     bool
+	nroom      uint8
 	droppedSev Severity
-	droppedAt  int
+	// Past MaxProblems the core records no more problems, only how many
+	// and how severe, so hostile input cannot multiply its size in memory
+	// (fewer than MaxInput: each is at an octet of its own).
+	dropped   int32
+	droppedAt int32
 }
 
 // MaxProblems is how many problems Parse records from the core's own
@@ -277,7 +278,7 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 	}
 	if p.nprobs() >= MaxProblems && sev != Error {
 		if p.dropped == 0 {
-			p.droppedAt = off
+			p.droppedAt = int32(off)
 		}
 		p.dropped++
 		p.droppedSev = max(p.droppedSev, sev)
@@ -287,7 +288,7 @@ func (p *parser) add(off int, sev Severity, rule, msg string) {
 }
 
 func (p *parser) addProblem(q Problem) {
-	if p.nroom < len(p.room) {
+	if int(p.nroom) < len(p.room) {
 		p.room[p.nroom] = q
 		p.nroom++
 		return
@@ -298,7 +299,7 @@ func (p *parser) addProblem(q Problem) {
 	p.more = append(p.more, q)
 }
 
-func (p *parser) nprobs() int { return p.nroom + len(p.more) }
+func (p *parser) nprobs() int { return int(p.nroom) + len(p.more) }
 
 // appendProblems appends the problems found to dst.
 func (p *parser) appendProblems(dst []Problem) []Problem {
@@ -484,8 +485,8 @@ func (p *parser) tail(i, end int) {
 	}
 
 	if p.dropped > 0 {
-		p.addProblem(Problem{Offset: p.droppedAt, Severity: p.droppedSev, Rule: "url",
-			Message: strconv.Itoa(p.dropped) + " more problems from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
+		p.addProblem(Problem{Offset: int(p.droppedAt), Severity: p.droppedSev, Rule: "url",
+			Message: strconv.Itoa(int(p.dropped)) + " more problems from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
 	}
 }
 
