@@ -140,7 +140,7 @@ func (s *Scanner) body(ss, c int, kind schemeKind, ms int, prefixed bool) (outco
 		return oNone, 0, 0
 	}
 	u := s.decoded(b[ss:end])
-	if !parses(u) {
+	if !s.parses(u) {
 		return oNone, 0, 0
 	}
 	s.match = Match{URL: u, Prefixed: prefixed}

@@ -205,7 +205,7 @@ type Scanner struct {
 	lines     int   // LF bytes before lineOff
 	lineStart int64 // offset of the first byte of the line holding lineOff
 
-	alt altBuilder
+	alt altBuilder // also holds the Parser the checks use
 
 	head   quoteState // the quote prefix of the line that holds buf[0], read up to it
 	quotes []int      // quote prefixes inside the wrapper being read: buf index pairs
@@ -388,8 +388,8 @@ func FindAll(s string) []Match {
 	return ms
 }
 
-// parses reports whether locator.Parse accepts u.
-func parses(u string) bool {
-	_, err := locator.Parse(u)
-	return err == nil
+// parses reports whether locator.Parse accepts u, with the scanner's
+// Parser (which allocates nothing).
+func (s *Scanner) parses(u string) bool {
+	return s.alt.parses(u)
 }

@@ -220,7 +220,7 @@ func (s *Scanner) wrapped(c []byte, prefixed bool) int {
 		return wNone
 	}
 	u := string(primary)
-	if !parses(u) {
+	if !s.parses(u) {
 		return wNone
 	}
 	s.match = Match{URL: u, Wrapped: true, Prefixed: prefixed}
@@ -334,11 +334,18 @@ const maxChoices = 16
 
 // altBuilder holds the pieces of one wrapper, reused between wrappers.
 type altBuilder struct {
+	parser  locator.Parser // checks candidates without allocating
+	url     locator.URL
 	pieces  []piece
 	choices int // pieces of kind pHyphen or pSpace
 	spaces  int // pieces of kind pSpace
 	dst     []byte
 	tmp     []byte
+}
+
+// parses reports whether locator.Parse accepts u.
+func (a *altBuilder) parses(u string) bool {
+	return a.parser.Parse(&a.url, u) == nil
 }
 
 // split cuts c into pieces. A run of white space that holds a line break
@@ -452,7 +459,7 @@ func (a *altBuilder) alternatives(c []byte, primary string, resolve func([]byte)
 				continue
 			}
 		case isURLText(a.tmp) && string(a.tmp) != primary:
-			if u = string(a.tmp); !parses(u) {
+			if u = string(a.tmp); !a.parses(u) {
 				continue
 			}
 		default:
