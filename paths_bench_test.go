@@ -17,8 +17,8 @@ import (
 //	go test -run '^$' -bench 'Paths' -benchmem .
 //
 // (bench/parse.sh runs them several times and prints the medians and the
-// ratios.) One op is one pass over the file; ns/URL and allocs/URL are
-// per URL (per pair for Resolve).
+// ratios.) One op is one pass over the file; ns/URL, allocs/URL and
+// B/URL are per URL (per pair for Resolve).
 
 var benchFiles = []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"}
 
@@ -50,6 +50,7 @@ func perURL(b *testing.B, n int, run func()) {
 	runtime.ReadMemStats(&m1)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(passes)/float64(n), "ns/URL")
 	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(passes)/float64(n), "allocs/URL")
+	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(passes)/float64(n), "B/URL")
 }
 
 var sinkURL *locator.URL
