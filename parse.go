@@ -32,7 +32,7 @@ func Parse(s string) (*URL, error) {
 	var p parser
 	p.s, p.out.in = s, s
 	if p.core(); p.failed {
-		return nil, p.parseError(s, p.appendProblems(nil))
+		return nil, p.readError(s)
 	}
 	u := p.materialize()
 	if p.rules(u, nil); p.failed {
@@ -130,7 +130,26 @@ func (p *parser) rules(u *URL, spare *extra) {
 // the error's own.
 func (p *parser) parseError(s string, probs []Problem) error {
 	e := &ParseError{Input: s, Problems: probs}
-	for _, q := range probs {
+	return e.first()
+}
+
+// readError is the *ParseError for input s of the problems p read (the
+// scheme's rules not run), in one allocation when there are at most two.
+func (p *parser) readError(s string) error {
+	if int(p.nroom)+len(p.more) <= 2 {
+		o := new(struct {
+			e ParseError
+			r [2]Problem
+		})
+		o.e.Input, o.e.Problems = s, p.appendProblems(o.r[:0])
+		return o.e.first()
+	}
+	return p.parseError(s, p.appendProblems(nil))
+}
+
+// first sets e.Problem to the first Error among e.Problems.
+func (e *ParseError) first() error {
+	for _, q := range e.Problems {
 		if q.Severity == Error {
 			e.Problem = q
 			break
@@ -165,7 +184,7 @@ func (ps *Parser) Parse(u *URL, s string) error {
 	p.reset(s)
 	if p.core(); p.failed {
 		*u = URL{}
-		return p.parseError(s, p.appendProblems(nil))
+		return p.readError(s)
 	}
 	*u = p.out
 	ps.x.problems, ps.x.scheme = ps.x.problems[:0], p.scheme
@@ -196,7 +215,7 @@ func ParseBatch(inputs []string) (urls []URL, errs []error) {
 		p.core()
 		var err error
 		if p.failed {
-			err = p.parseError(s, p.appendProblems(nil))
+			err = p.readError(s)
 		} else {
 			u := &urls[i]
 			*u = p.out
