@@ -126,19 +126,7 @@ func resolvePairs(tb testing.TB, lines []string) (bases []*locator.URL, netBases
 		if base == nil {
 			continue
 		}
-		var ref string
-		switch i % 5 {
-		case 0:
-			ref = locator.Relative(base, t, locator.RFC3986)
-		case 1:
-			ref = "/" + t.Path()
-		case 2:
-			ref = "../" + t.Path()[strings.LastIndexByte(t.Path(), '/')+1:]
-		case 3:
-			ref = "//" + t.Host() + "/" + t.Path()
-		case 4:
-			ref = "?" + t.Search()
-		}
+		ref := pairRef(i, base, t)
 		add(base, ref)
 	}
 	if len(lines) > 100000 {
@@ -148,6 +136,23 @@ func resolvePairs(tb testing.TB, lines []string) (bases []*locator.URL, netBases
 		}
 	}
 	return bases, netBases, refs
+}
+
+// pairRef is the i-th kind of reference from base to t: a relative path
+// (Relative's shortest form), an absolute path, "../" and a name, a
+// network path or a query.
+func pairRef(i int, base, t *locator.URL) string {
+	switch i % 5 {
+	case 0:
+		return locator.Relative(base, t, locator.RFC3986)
+	case 1:
+		return "/" + t.Path()
+	case 2:
+		return "../" + t.Path()[strings.LastIndexByte(t.Path(), '/')+1:]
+	case 3:
+		return "//" + t.Host() + "/" + t.Path()
+	}
+	return "?" + t.Search()
 }
 
 func BenchmarkPathsResolve(b *testing.B) {

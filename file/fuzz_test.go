@@ -66,7 +66,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // view writes what the package's accessors answer for u (a path error by
-// its rule and message: its Input and offset are the stale input's).
+// its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
 	s := fmt.Sprintf("decode %#v local %v\n", Decode(u), IsLocal(u))
 	for _, st := range []Style{Unix, Windows} {

@@ -71,7 +71,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // view writes what the package's accessors answer for u, without the
-// input text or offsets (stale after a change to u's fields).
+// input text or offsets.
 func view(u *locator.URL) string {
 	var b strings.Builder
 	sp := Split(u)

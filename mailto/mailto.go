@@ -86,9 +86,7 @@ func From(u *locator.URL) (*URL, error) {
 // addressText returns the encoded address of u and its offset in u.Input:
 // the path, or for a URL written with "//" (a violation: the core reads
 // a login and host there) everything from the "//" to the end of the
-// path, written again from u's components as String writes them, so
-// that a URL whose fields a caller changed is read as it now stands, not
-// as its stale Input was (issue 8.2).
+// path, written from u's components as String writes them.
 func addressText(u *locator.URL) (string, int) {
 	off := u.Offset(locator.PathComponent)
 	if !u.HasAuthority() {

@@ -159,7 +159,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // view writes what the package's accessors answer for u (a plan error
-// by its rule and message: its Input and offset are the stale input's).
+// by its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
 	a := Split(u)
 	j, err := a.MarshalJSON()

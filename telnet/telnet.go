@@ -123,8 +123,7 @@ type Ref struct {
 
 // Decode returns the components of the telnet URL u, decoded. A part u
 // does not write (a user without HasUser, a login or host without "//")
-// is left out, so a URL whose fields a caller changed decodes as its
-// String reads.
+// is left out.
 func Decode(u *locator.URL) Ref {
 	if !u.HasAuthority() {
 		return Ref{}

@@ -137,7 +137,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // view writes what the package's accessors answer for u (a session error
-// by its rule and message: its Input and offset are the stale input's).
+// by its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
 	s := fmt.Sprintf("decode %#v\n", Decode(u))
 	ss, err := NewSession(u)
