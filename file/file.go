@@ -112,9 +112,9 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 			add(u.Offset(locator.PathComponent), "fileurl", "a \"/\" and the path follow the host: file://<host>/<path> (RFC 1738 §5 fileurl)")
 		}
 	}
-	base := u.Offset(locator.PathComponent)
-	for i := 0; i < len(u.Path()); i++ {
-		if u.Path()[i] == ';' {
+	base, path := u.Offset(locator.PathComponent), u.Path()
+	for i := 0; i < len(path); i++ {
+		if path[i] == ';' {
 			add(base+i, "fsegment", "';' is reserved in a file path segment and must be encoded as %3B (RFC 1738 §5 fsegment)")
 		}
 	}

@@ -106,8 +106,9 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 		if u.HasAuthority() && !u.HasPath() {
 			add(base-1, "httpurl", "the search part follows \"/\" and the path: write "+u.Scheme()+"://host/?search (RFC 1738 §5 httpurl)")
 		}
-		for i := 0; i < len(u.Search()); i++ {
-			switch u.Search()[i] {
+		search := u.Search()
+		for i := 0; i < len(search); i++ {
+			switch search[i] {
 			case '/':
 				add(base+i, "search", "'/' is reserved within the search part and must be encoded as %2F (RFC 1738 §3.3, §5 search)")
 			case '?':

@@ -64,8 +64,9 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 	}
 	if u.HasSearch() {
 		sb := u.Offset(locator.SearchComponent)
-		for k := 0; k < len(u.Search()); k++ {
-			if c := u.Search()[k]; locator.IsReserved(c) && !searchOK(c) {
+		search := u.Search()
+		for k := 0; k < len(search); k++ {
+			if c := search[k]; locator.IsReserved(c) && !searchOK(c) {
 				add(sb+k, "search", "reserved character '"+string(c)+"' must be encoded in a WAIS search: search = *[ uchar | \";\" | \":\" | \"@\" | \"&\" | \"=\" ] (RFC 1738 §5)")
 			}
 		}
