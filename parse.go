@@ -300,23 +300,23 @@ func (p *parser) parse() {
 	// scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (§2.1, §5). The
 	// commonest, written in lower case, are known from one word.
 	i := start
-	var entry *schemeEntry
+	k := -1 // the scheme's index in schemes
 	if end-start >= 8 {
 		w := load8(s[start:])
 		switch {
 		case w&0xFF_FFFF_FFFF == wordHTTP:
-			entry, i = &schemes[0], start+4
+			k, i = 0, start+4
 		case w&0xFFFF_FFFF_FFFF == wordHTTPS:
-			entry, i = &schemes[1], start+5
+			k, i = 1, start+5
 		case w&0xFF_FFFF_FFFF == wordFile:
-			entry, i = &schemes[3], start+4
+			k, i = 3, start+4
 		case w&0xFFFF_FFFF == wordFTP:
-			entry, i = &schemes[2], start+3
+			k, i = 2, start+3
 		}
 	}
-	if entry != nil {
+	if k >= 0 {
 		u.o.sch, u.o.col = int32(start), int32(i)
-		p.name = entry.name
+		p.name = schemes[k].name
 	} else {
 		upper := false
 		for i < end && class[s[i]]&cScheme != 0 {
@@ -341,12 +341,13 @@ func (p *parser) parse() {
 				"a URL whose scheme is \"url\" could not be written so that it reads back")
 			return
 		}
-		entry = findScheme(p.name)
+		k = schemeIndex(p.name)
 	}
-	p.entry = entry
-	known := entry != nil
+	u.f |= entryFlags(k)
+	known := k >= 0
 	if known {
-		p.syn = &entry.syn
+		p.entry = &schemes[k]
+		p.syn = &p.entry.syn
 	} else {
 		p.syn = &genericSyntax
 	}
@@ -365,7 +366,7 @@ func (p *parser) parse() {
 	} else {
 		p.noAuthority(i)
 	}
-	p.tail(i, end)
+	p.tail(i, end, 0)
 }
 
 // noAuthority notes a scheme-specific part at s[i:] that does not begin
@@ -382,7 +383,11 @@ func (p *parser) noAuthority(i int) {
 // tail reads what follows the authority (or the scheme's ":" when there
 // is none) from s[i:end]: path, search and fragment; then it adds the
 // password warning (the scheme's own rules come after: see rules).
-func (p *parser) tail(i, end int) {
+//
+// The path's octets before s[kept] are known to be ones Parse reads
+// without a problem (Resolve copied them from a base's path), so the
+// scan begins there; kept is 0 otherwise.
+func (p *parser) tail(i, end, kept int) {
 	s, u, syn := p.s, &p.out, p.syn
 	// Path, search and fragment in one pass: scan judges each octet and
 	// stops at the "#" of a fragment (1993 draft "fragmentaddress") or, in
@@ -392,7 +397,7 @@ func (p *parser) tail(i, end int) {
 		pathOK = &xcharNoSearch
 	}
 	u.o.p = int32(i)
-	j := p.scan(i, end, pathOK, "urlpath", true)
+	j := p.scan(max(i, kept), end, pathOK, "urlpath", true)
 	u.o.pe = int32(j)
 	if j < end && s[j] == '?' {
 		u.f |= fSearch

@@ -55,17 +55,25 @@ var schemes = []schemeEntry{
 var genericSyntax = Syntax{Search: true}
 
 func findScheme(name string) *schemeEntry {
+	if k := schemeIndex(name); k >= 0 {
+		return &schemes[k]
+	}
+	return nil
+}
+
+// schemeIndex returns the index of the lower-case name in schemes, or -1.
+func schemeIndex(name string) int {
 	if name == "" {
-		return nil
+		return -1
 	}
 	for i := range schemes {
 		// The length and first letter first: most names differ there,
 		// and the full comparison is a call.
 		if e := schemes[i].name; len(e) == len(name) && e[0] == name[0] && e == name {
-			return &schemes[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // SchemeSyntax returns the syntax the core uses for the lower-case scheme

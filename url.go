@@ -70,6 +70,43 @@ const (
 	fPlain
 )
 
+// The flags from bit fEntryShift on hold which of the schemes the core
+// knows the URL's is (1 + its index in schemes; 0 for one it does not
+// know; entryLookup when the index does not fit), so that Resolve and the
+// relations need not look the name up again.
+const (
+	fEntryShift       = 9
+	entryLookup       = 1<<(16-fEntryShift) - 1
+	fEntry      flags = entryLookup << fEntryShift
+)
+
+// entryFlags are the flags that record the scheme at index k of schemes
+// (k < 0: a scheme the core does not know).
+func entryFlags(k int) flags {
+	return flags(min(k+1, entryLookup)) << fEntryShift
+}
+
+// entry returns the core's entry for u's scheme, or nil when it knows
+// none.
+func (u *URL) entry() *schemeEntry {
+	switch k := int(u.f >> fEntryShift); k {
+	case 0:
+		return nil
+	case entryLookup:
+		return findScheme(u.Scheme())
+	default:
+		return &schemes[k-1]
+	}
+}
+
+// syntax returns the syntax the core reads u's scheme with.
+func (u *URL) syntax() *Syntax {
+	if e := u.entry(); e != nil {
+		return &e.syn
+	}
+	return &genericSyntax
+}
+
 // extra holds what most URLs do not have, so that they need no room for
 // it: their problems, and the scheme in lower case when the text writes
 // it otherwise.
