@@ -175,3 +175,40 @@ func FuzzPlainHostname(f *testing.F) {
 		}
 	})
 }
+
+// FuzzResolveScans: dotSegmentAt finds what an octet-by-octet reading
+// finds, and the octets removeDotSegments reports as unchanged (which
+// Resolve does not judge again) are the input's.
+func FuzzResolveScans(f *testing.F) {
+	for _, s := range []string{"", ".", "/.", "a/./b", "../a", "abcdefg/.hij", "abcdefgh/..", "a?b#c", "abcdefghijk#?", "/a/b/c/./../../g", "mid/content=5/../6"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i, c := range b {
+			if c >= 0x80 {
+				b[i] = "/.?#a"[c%5] // make the interesting octets common
+			}
+		}
+		s = string(b)
+		// next[k]: the first "." at or after k that begins a segment.
+		next := make([]int, len(b)+1)
+		next[len(b)] = -1
+		for k := len(b) - 1; k >= 0; k-- {
+			next[k] = next[k+1]
+			if b[k] == '.' && (k == 0 || b[k-1] == '/') {
+				next[k] = k
+			}
+		}
+		for from, want := range next {
+			if got := dotSegmentAt(b, from); got != want {
+				t.Fatalf("dotSegmentAt(%q, %d) = %d, want %d", s, from, got, want)
+			}
+		}
+		p := []byte(s)
+		n, same := removeDotSegments(p)
+		if same > n || s[:same] != string(p[:same]) {
+			t.Fatalf("removeDotSegments(%q) = %q, reports %d octets unchanged", s, p[:n], same)
+		}
+	})
+}

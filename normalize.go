@@ -81,14 +81,16 @@ func Normalize(u *URL) *URL {
 			b := make([]byte, 0, len(n.Path)+1)
 			b = append(b, '/')
 			b = append(b, n.Path...)
-			b = b[:removeDotSegments(b)]
+			k, _ := removeDotSegments(b)
+			b = b[:k]
 			if len(b) > 0 && b[0] == '/' {
 				b = b[1:]
 			}
 			n.Path = string(b)
 		case !n.HasAuthority && len(n.Path) > 0 && n.Path[0] == '/':
 			b := []byte(n.Path)
-			b = guardPath(b[:removeDotSegments(b)], 0, false)
+			k, _ := removeDotSegments(b)
+			b = guardPath(b[:k], 0, false)
 			n.Path = string(b)
 		}
 	}

@@ -111,6 +111,7 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	}
 	ref = unwrapRef(ref)
 	var buf [128]byte
+	var c composed
 	b := buf[:0]
 	switch r {
 	case RFC1808:
@@ -118,9 +119,9 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	case Draft1993:
 		b = resolve1993(b, base, ref)
 	default:
-		b = resolve3986(b, base, ref)
+		b = resolve3986(b, base, ref, &c)
 	}
-	if u, ok := parseResolved(b, base); ok {
+	if u, ok := parseResolved(b, base, c); ok {
 		return u, nil
 	}
 	s := string(b)
@@ -243,6 +244,9 @@ func genericBase(u *URL) baseParts {
 // read sets bp to genericBase(u), in place.
 func (bp *baseParts) read(u *URL) {
 	*bp = baseParts{slash: u.HasAuthority() && u.HasPath(), path: u.Path(), query: u.Search(), hasQuery: u.HasSearch()}
+	if u.syntax().Search {
+		return // "?" ended the path: it holds none
+	}
 	if i := strings.IndexByte(u.Path(), '?'); i >= 0 {
 		bp.path, bp.query, bp.hasQuery = u.Path()[:i], u.Path()[i+1:], true
 		bp.extraQ, bp.hasExtraQ = u.Search(), u.HasSearch()
@@ -274,15 +278,35 @@ func appendAuthority(b []byte, u *URL) []byte {
 	return append(b, u.in[u.userAt():u.authEnd()]...)
 }
 
+// appendSchemeAuthority writes u's scheme, "://" and authority.
+func appendSchemeAuthority(b []byte, u *URL) []byte {
+	if u.x == nil || u.x.scheme == "" {
+		return append(b, u.in[u.o.sch:u.authEnd()]...) // as written
+	}
+	b = append(b, u.x.scheme...)
+	return append(b, u.in[u.o.col:u.authEnd()]...)
+}
+
 // appendWithoutFragment writes base as String does, less its fragment.
 func appendWithoutFragment(b []byte, u *URL) []byte {
 	b = append(b, u.Scheme()...)
 	return append(b, u.in[u.o.col:u.o.se]...)
 }
 
+// composed says what a rule set copied from the base into the text it
+// composed, so that parseResolved need not read it again.
+type composed struct {
+	// auth: "//" and base's authority, byte for byte, follow the ":"
+	// after the scheme.
+	auth bool
+	// kept: the path octets before b[kept] are base's path octets,
+	// copied unchanged (0 when there are none).
+	kept int
+}
+
 // resolve3986 is RFC 3986 §5.2.2 (strict), writing the §5.3 recomposition
-// of the target into b.
-func resolve3986(b []byte, base *URL, ref string) []byte {
+// of the target into b, and what it copied from base into c.
+func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 	var r refParts
 	splitRef3986(&r, ref)
 	if r.hasScheme {
@@ -297,17 +321,20 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 		}
 		b = appendDotFree(b, r.path, r.hasAuth)
 	} else {
-		b = append(b, base.Scheme()...)
-		b = append(b, ':')
-		if r.hasAuth {
-			b = append(b, "//"...)
+		switch {
+		case r.hasAuth:
+			b = append(b, base.Scheme()...)
+			b = append(b, "://"...)
 			b = append(b, r.auth...)
 			b = appendDotFree(b, r.path, true)
-		} else {
-			if base.HasAuthority() {
-				b = append(b, "//"...)
-				b = appendAuthority(b, base)
-			}
+		case base.HasAuthority():
+			b = appendSchemeAuthority(b, base)
+			c.auth = true
+		default:
+			b = append(b, base.Scheme()...)
+			b = append(b, ':')
+		}
+		if !r.hasAuth {
 			var bp baseParts
 			bp.read(base)
 			switch {
@@ -315,6 +342,7 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 				// "T.path = Base.path; if defined(R.query) then T.query
 				// = R.query else T.query = Base.query"
 				b = bp.appendPath(b)
+				c.kept = len(b)
 				if !r.hasQuery {
 					b = bp.appendQuery(b)
 				}
@@ -334,9 +362,14 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 				case bp.slash || base.HasAuthority():
 					b = append(b, '/')
 				}
+				from := len(b) // the reference's path begins
 				b = append(b, r.path...)
-				b = b[:start+removeDotSegments(b[start:])]
-				b = guardPath(b, start, base.HasAuthority())
+				n, same := removeDotSegments(b[start:])
+				b = b[:start+n]
+				m := len(b)
+				if b = guardPath(b, start, base.HasAuthority()); len(b) == m {
+					c.kept = start + min(from-start, same) // no guard moved it
+				}
 			}
 		}
 	}
@@ -355,8 +388,8 @@ func resolve3986(b []byte, base *URL, ref string) []byte {
 func appendDotFree(b []byte, p string, auth bool) []byte {
 	start := len(b)
 	b = append(b, p...)
-	b = b[:start+removeDotSegments(b[start:])]
-	return guardPath(b, start, auth)
+	n, _ := removeDotSegments(b[start:])
+	return guardPath(b[:start+n], start, auth)
 }
 
 // guardPath keeps the path written at b[start:] a path when the text is
@@ -381,7 +414,8 @@ func guardPath(b []byte, start int, auth bool) []byte {
 
 // removeDotSegments is RFC 3986 §5.2.4, done in place: p is the input
 // buffer, the output grows at its front and never passes the input. It
-// returns the output's length.
+// returns the output's length, and how many of its first octets are the
+// input's, never moved or written.
 //
 //	A. If the input buffer begins with a prefix of "../" or "./", then
 //	   remove that prefix from the input buffer; otherwise,
@@ -395,16 +429,17 @@ func guardPath(b []byte, start int, auth bool) []byte {
 //	E. move the first path segment in the input buffer to the end of the
 //	   output buffer, including the initial "/" character (if any) and
 //	   any subsequent characters up to, but not including, the next "/".
-func removeDotSegments(p []byte) int {
+func removeDotSegments(p []byte) (int, int) {
 	// No "." begins a segment: nothing to remove. Otherwise the segments
 	// before the first that begins with "." are moved by rule E alone, so
 	// input and output start at the "/" before it.
 	k := dotSegmentAt(p, 0)
 	if k < 0 {
-		return len(p)
+		return len(p), len(p)
 	}
 	k = max(k-1, 0)
 	in, out, n := k, k, len(p)
+	same := k // the output never goes back before same
 	for in < n {
 		rest := p[in:n]
 		switch {
@@ -420,10 +455,12 @@ func removeDotSegments(p []byte) int {
 		case hasBytes(rest, "/../"):
 			in += 3
 			out = lastSlash(p[:out])
+			same = min(same, out)
 		case len(rest) == 3 && rest[0] == '/' && rest[1] == '.' && rest[2] == '.':
 			in += 2
 			p[in] = '/'
 			out = lastSlash(p[:out])
+			same = min(same, out)
 		case len(rest) == 1 && rest[0] == '.', len(rest) == 2 && rest[0] == '.' && rest[1] == '.':
 			in = n
 		default:
@@ -438,7 +475,7 @@ func removeDotSegments(p []byte) int {
 			in = j
 		}
 	}
-	return out
+	return out, same
 }
 
 // dotSegmentAt returns the index, at from or after it, of the first "."

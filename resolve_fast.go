@@ -20,30 +20,36 @@ import "unsafe"
 // not begin with base's scheme, or Parse would read its beginning or end
 // otherwise: white space, a "URL:" prefix) or Parse would reject the
 // text; the caller then calls Parse.
-func parseResolved(b []byte, base *URL) (*URL, bool) {
+//
+// c says what was copied from base into b: base's authority is then not
+// compared again, and base's path octets are not judged again when Parse
+// found no problem in base's path.
+func parseResolved(b []byte, base *URL, c composed) (*URL, bool) {
 	sc := base.Scheme()
 	n := len(sc)
 	if n == 0 || len(b) <= n || len(b) > inputLimit || b[n] != ':' || string(b[:n]) != sc || isSpace(b[len(b)-1]) ||
 		(n == 3 && hasPrefixFold(string(b[:4]), 0, "url:")) {
 		return nil, false
 	}
-	entry := findScheme(sc)
+	entry := base.entry()
 	syn := &genericSyntax
 	if entry != nil {
 		syn = &entry.syn
 	}
 	u, s := newURLText(b)
+	u.in = s
 	var p parser
 	p.s, p.syn, p.entry, p.name = s, syn, entry, sc
 	p.out.in = s
 	p.out.o.sch, p.out.o.col = 0, int32(n)
+	p.out.f = base.f & fEntry
 
 	// From here on, what Parse does after the scheme.
 	end := len(s)
 	i := n + 1
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
 		p.out.f |= fAuthority
-		if t := copyAuthority(&p.out, s, base, syn); t >= 0 {
+		if t := copyAuthority(&p.out, s, base, syn, c.auth); t >= 0 {
 			i = t
 		} else {
 			i = p.authority(i+2, end, entry != nil)
@@ -58,11 +64,15 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 	} else {
 		p.noAuthority(i)
 	}
-	p.tail(i, end)
+	kept := c.kept
+	if kept > i && !base.cleanPath() {
+		kept = 0
+	}
+	p.tail(i, end, kept)
 	if p.failed {
 		return nil, false
 	}
-	*u = p.out
+	u.o, u.f = p.out.o, p.out.f // u.in is s already, u.x nil
 	if p.nprobs() > 0 {
 		x := new(extraWithRoom)
 		x.problems = p.appendProblems(x.room[:0])
@@ -74,16 +84,30 @@ func parseResolved(b []byte, base *URL) (*URL, bool) {
 	return u, true
 }
 
+// cleanPath reports whether Parse found no problem in u's path.
+func (u *URL) cleanPath() bool {
+	if u.x == nil {
+		return true
+	}
+	for _, q := range u.x.problems {
+		if int(u.o.p) <= q.Offset && q.Offset <= int(u.o.pe) {
+			return false
+		}
+	}
+	return true
+}
+
 // copyAuthority sets the authority's offsets and flags in u, the URL
 // being read from s, from base's, and returns where the authority ends in
-// s, when s[len(scheme)+3:] holds base's authority byte for byte, s ends
+// s, when s[len(scheme)+3:] holds base's authority byte for byte (same:
+// the caller wrote it there, so it is not compared), s ends
 // it there as Parse would (at "/", "#" or the end, or "?" where the
 // scheme has a search), and its fields are ones Parse reads without a
 // problem: a user and password of unreserved octets and ";&=" ("?" too
 // where it begins no search), a hostname that cleanHost accepts, and no
 // port or the scheme's default port. Otherwise it returns -1 and sets
 // nothing, and the caller reads the authority as Parse does.
-func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
+func copyAuthority(u *URL, s string, base *URL, syn *Syntax, same bool) int {
 	if base.f&fPlain == 0 {
 		// Not read by plainAuthority: judged here.
 		if !base.HasAuthority() || !cleanLogin(base.User(), syn) || !cleanHost(base.Host()) ||
@@ -99,7 +123,7 @@ func copyAuthority(u *URL, s string, base *URL, syn *Syntax) int {
 	auth := base.in[base.userAt():base.authEnd()]
 	i := int(u.o.col) + 3
 	t := i + len(auth)
-	if len(s) < t || s[i:t] != auth {
+	if len(s) < t || (!same && s[i:t] != auth) {
 		return -1
 	}
 	if t < len(s) && s[t] != '/' && s[t] != '#' && (s[t] != '?' || !syn.Search) {
