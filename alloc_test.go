@@ -1,6 +1,7 @@
 package locator_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -9,8 +10,9 @@ import (
 // TestAllocations pins what each path allocates (counted, not timed):
 // Parse one object per URL, its problems included when there are at most
 // two (99.95% of the corpora's URLs); a Parser nothing once its storage
-// has grown; a refusal one, its error; Resolve one object per result;
-// ParseBatch a few per batch.
+// has grown; a refusal one, its error; a message that quotes the input
+// (a port number, non-ASCII octets) one; Resolve one object per result,
+// however long; ParseBatch a few per batch.
 func TestAllocations(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage counters allocate")
@@ -48,6 +50,22 @@ func TestAllocations(t *testing.T) {
 		f    func()
 		want float64
 	}{"Resolve", func() { locator.Resolve(base, "../g?y#s", locator.RFC3986) }, 1})
+	long := "../" + strings.Repeat("segment/", 40) + "g?y#s" // a result of 350 octets, composed in the larger buffer
+	cases = append(cases, struct {
+		name string
+		f    func()
+		want float64
+	}{"Resolve, long", func() { locator.Resolve(base, long, locator.RFC3986) }, 1})
+	cases = append(cases, struct {
+		name string
+		f    func()
+		want float64
+	}{"Parse, a message that quotes the input", func() { locator.Parse("http://h:8080/\xc3\xa9") }, 3}) // the value and two messages, one allocation each
+	cases = append(cases, struct {
+		name string
+		f    func()
+		want float64
+	}{"Parser, a message that quotes the input", func() { p.Parse(&u, "http://h:8080/\xc3\xa9") }, 2})
 	batch := make([]string, 1000)
 	for i := range batch {
 		batch[i] = "http://www.example.com/~" + string(rune('a'+i%26))

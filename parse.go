@@ -916,12 +916,19 @@ func (p *parser) port(i, end int) {
 		return
 	}
 	if def := p.syn.DefaultPort; def != 0 && n != def {
-		msg := "port " + strconv.Itoa(n) + " is not " + p.name + "'s default " + strconv.Itoa(def) +
-			"; the server there may speak another protocol"
+		// Written in one buffer, so that the message is one allocation.
+		var buf [160]byte
+		m := append(buf[:0], "port "...)
+		m = strconv.AppendInt(m, int64(n), 10)
+		m = append(m, " is not "...)
+		m = append(m, p.name...)
+		m = append(m, "'s default "...)
+		m = strconv.AppendInt(m, int64(def), 10)
+		m = append(m, "; the server there may speak another protocol"...)
 		if n < 1024 {
-			msg += ", and it is in the reserved range"
+			m = append(m, ", and it is in the reserved range"...)
 		}
-		p.add(i, Warning, "RFC 1738 §6", msg)
+		p.add(i, Warning, "RFC 1738 §6", string(m))
 	}
 }
 
@@ -989,7 +996,10 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 			for i < end && s[i] >= 0x80 {
 				i++
 			}
-			p.add(j, Violation, rule, "non-ASCII octets "+strconv.Quote(s[j:i])+" must be encoded (RFC 1738 §2.2)")
+			var buf [128]byte // the message in one allocation
+			m := append(buf[:0], "non-ASCII octets "...)
+			m = strconv.AppendQuote(m, s[j:i])
+			p.add(j, Violation, rule, string(append(m, " must be encoded (RFC 1738 §2.2)"...)))
 			continue
 		}
 		if msg := unsafeMsg[c]; msg != "" {

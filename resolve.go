@@ -110,9 +110,25 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
 	ref = unwrapRef(ref)
+	// The text is composed on the stack: in 128 octets for most (the
+	// result is at most the base's and the reference's octets and a
+	// "/." guard), in 1 KiB for the rest (the corpora's longest is 648).
+	if len(base.in)+len(ref)+3 > 128 {
+		return resolveLong(base, ref, r)
+	}
 	var buf [128]byte
+	return resolveIn(buf[:0], base, ref, r)
+}
+
+//go:noinline
+func resolveLong(base *URL, ref string, r Resolution) (*URL, error) {
+	var buf [1024]byte
+	return resolveIn(buf[:0], base, ref, r)
+}
+
+// resolveIn is Resolve, composing the text in b.
+func resolveIn(b []byte, base *URL, ref string, r Resolution) (*URL, error) {
 	var c composed
-	b := buf[:0]
 	switch r {
 	case RFC1808:
 		b = resolve1808(b, base, ref)

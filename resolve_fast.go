@@ -158,11 +158,11 @@ func cleanLogin(f string, syn *Syntax) bool {
 	return true
 }
 
-// newURLText returns a new URL and a string holding a copy of b, from one
-// allocation when b is short, as resolved URLs are: the text is an array
-// in the same object as the URL, after its pointers, so that the
-// collector neither scans it nor tracks it apart. The array is written
-// once, here, before any string refers to it, and never again.
+// newURLText returns a new URL and a string holding a copy of b, from
+// one allocation when b is at most 960 octets, as resolved URLs are: the
+// text is an array in the same object as the URL, after its pointers, so
+// that the collector neither scans it nor tracks it apart. The array is
+// written once, here, before any string refers to it, and never again.
 func newURLText(b []byte) (*URL, string) {
 	switch {
 	case len(b) <= len(text128{}):
@@ -183,25 +183,34 @@ func newURLText(b []byte) (*URL, string) {
 		return urlWithText[text384](b)
 	case len(b) <= len(text512{}):
 		return urlWithText[text512](b)
+	case len(b) <= len(text640{}):
+		return urlWithText[text640](b)
+	case len(b) <= len(text768{}):
+		return urlWithText[text768](b)
+	case len(b) <= len(text1024{}):
+		return urlWithText[text1024](b)
 	}
 	return new(URL), string(b)
 }
 
 // The arrays that make a URL and its text fill an object of one of the
-// allocator's size classes (128, 160, 192, 224, 256, 288, 320, 384 and
-// 512 bytes), whatever the size of URL.
+// allocator's size classes (128, 160, 192, 224, 256, 288, 320, 384, 512,
+// 640, 768 and 1024 bytes), whatever the size of URL.
 const urlSize = int(unsafe.Sizeof(URL{}))
 
 type (
-	text128 [max(128-urlSize, 8)]byte
-	text160 [max(160-urlSize, 16)]byte
-	text192 [max(192-urlSize, 24)]byte
-	text224 [max(224-urlSize, 28)]byte
-	text256 [max(256-urlSize, 32)]byte
-	text288 [max(288-urlSize, 64)]byte
-	text320 [max(320-urlSize, 96)]byte
-	text384 [max(384-urlSize, 128)]byte
-	text512 [max(512-urlSize, 256)]byte
+	text128  [max(128-urlSize, 8)]byte
+	text160  [max(160-urlSize, 16)]byte
+	text192  [max(192-urlSize, 24)]byte
+	text224  [max(224-urlSize, 28)]byte
+	text256  [max(256-urlSize, 32)]byte
+	text288  [max(288-urlSize, 64)]byte
+	text320  [max(320-urlSize, 96)]byte
+	text384  [max(384-urlSize, 128)]byte
+	text512  [max(512-urlSize, 256)]byte
+	text640  [max(640-urlSize, 320)]byte
+	text768  [max(768-urlSize, 384)]byte
+	text1024 [max(1024-urlSize, 512)]byte
 )
 
 // urlWithText allocates a URL followed by an array of type A, a [N]byte
