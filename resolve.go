@@ -110,13 +110,14 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
 	ref = unwrapRef(ref)
-	// The text is composed on the stack: in 128 octets for most (the
-	// result is at most the base's and the reference's octets and a
-	// "/." guard), in 1 KiB for the rest (the corpora's longest is 648).
-	if len(base.in)+len(ref)+3 > 128 {
+	// The text is composed on the stack: in 256 octets when the base's
+	// and the reference's octets and a "/." guard fit (the result is at
+	// most those), in 1 KiB otherwise (the corpora's longest result is
+	// 648); a longer one spills to the heap.
+	if len(base.in)+len(ref)+3 > 256 {
 		return resolveLong(base, ref, r)
 	}
-	var buf [128]byte
+	var buf [256]byte
 	return resolveIn(buf[:0], base, ref, r)
 }
 
