@@ -353,7 +353,9 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 		}
 		if !r.hasAuth {
 			var bp baseParts
-			bp.read(base)
+			if r.path == "" || r.path[0] != '/' {
+				bp.read(base) // an absolute path needs none of the base's
+			}
 			switch {
 			case r.path == "":
 				// "T.path = Base.path; if defined(R.query) then T.query
