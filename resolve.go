@@ -110,19 +110,29 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
 	ref = unwrapRef(ref)
-	// The text is composed on the stack: in 256 octets when the base's
-	// and the reference's octets and a "/." guard fit (the result is at
-	// most those), in 1 KiB otherwise (the corpora's longest result is
-	// 648); a longer one spills to the heap.
-	if len(base.in)+len(ref)+3 > 256 {
-		return resolveLong(base, ref, r)
+	// The text is composed on the stack, in a buffer no larger than the
+	// base's and the reference's octets and a "/." guard need (the result
+	// is at most those), for a buffer is zeroed before use: 128 octets
+	// for most, 256 or 1 KiB for the rest (the corpora's longest result
+	// is 648); a longer one spills to the heap.
+	if n := len(base.in) + len(ref) + 3; n > 128 {
+		if n > 256 {
+			return resolve1K(base, ref, r)
+		}
+		return resolve256(base, ref, r)
 	}
+	var buf [128]byte
+	return resolveIn(buf[:0], base, ref, r)
+}
+
+//go:noinline
+func resolve256(base *URL, ref string, r Resolution) (*URL, error) {
 	var buf [256]byte
 	return resolveIn(buf[:0], base, ref, r)
 }
 
 //go:noinline
-func resolveLong(base *URL, ref string, r Resolution) (*URL, error) {
+func resolve1K(base *URL, ref string, r Resolution) (*URL, error) {
 	var buf [1024]byte
 	return resolveIn(buf[:0], base, ref, r)
 }
