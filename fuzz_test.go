@@ -180,14 +180,14 @@ func FuzzPlainHostname(f *testing.F) {
 // finds, and the octets removeDotSegments reports as unchanged (which
 // Resolve does not judge again) are the input's.
 func FuzzResolveScans(f *testing.F) {
-	for _, s := range []string{"", ".", "/.", "a/./b", "../a", "abcdefg/.hij", "abcdefgh/..", "a?b#c", "abcdefghijk#?", "/a/b/c/./../../g", "mid/content=5/../6"} {
+	for _, s := range []string{"", ".", "/.", "a/./b", "../a", "abcdefg/.hij", "abcdefgh/..", "/a/b/c/./../../g", "mid/content=5/../6"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		b := []byte(s)
 		for i, c := range b {
 			if c >= 0x80 {
-				b[i] = "/.?#a"[c%5] // make the interesting octets common
+				b[i] = "/.a"[c%3] // make the interesting octets common
 			}
 		}
 		s = string(b)

@@ -251,12 +251,10 @@ func schemeEnd(s string, alphaFirst bool) int {
 // without allocating. slash is the "/" that begins the path of an
 // Internet-form URL, which URL.Path does not hold.
 type baseParts struct {
-	slash     bool
-	path      string
-	query     string
-	hasQuery  bool
-	extraQ    string // a Search that follows a "?" held in Path (only for hand-made URLs)
-	hasExtraQ bool
+	slash    bool
+	path     string
+	query    string
+	hasQuery bool
 }
 
 // genericBase splits base's path at its first "?" as the generic syntax
@@ -274,9 +272,10 @@ func (bp *baseParts) read(u *URL) {
 	if u.syntax().Search {
 		return // "?" ended the path: it holds none
 	}
+	// Where "?" begins no search, Parse keeps it in the path, which then
+	// runs to the fragment: such a URL has no Search.
 	if i := strings.IndexByte(u.Path(), '?'); i >= 0 {
 		bp.path, bp.query, bp.hasQuery = u.Path()[:i], u.Path()[i+1:], true
-		bp.extraQ, bp.hasExtraQ = u.Search(), u.HasSearch()
 	}
 }
 
@@ -291,10 +290,6 @@ func (bp *baseParts) appendQuery(b []byte) []byte {
 	if bp.hasQuery {
 		b = append(b, '?')
 		b = append(b, bp.query...)
-		if bp.hasExtraQ {
-			b = append(b, '?')
-			b = append(b, bp.extraQ...)
-		}
 	}
 	return b
 }
@@ -362,14 +357,12 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 			b = append(b, ':')
 		}
 		if !r.hasAuth {
-			var bp baseParts
-			if r.path == "" || r.path[0] != '/' {
-				bp.read(base) // an absolute path needs none of the base's
-			}
+			var bp baseParts // read where used: an absolute path needs none of the base's
 			switch {
 			case r.path == "":
 				// "T.path = Base.path; if defined(R.query) then T.query
 				// = R.query else T.query = Base.query"
+				bp.read(base)
 				b = bp.appendPath(b)
 				c.kept = len(b)
 				if !r.hasQuery {
@@ -381,6 +374,7 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 				// §5.2.3 merge: with an authority and an empty path,
 				// "/" and the reference's path; otherwise the base path
 				// up to its last "/" and the reference's path.
+				bp.read(base)
 				start := len(b)
 				switch j := strings.LastIndexByte(bp.path, '/'); {
 				case j >= 0:

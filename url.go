@@ -72,8 +72,8 @@ const (
 
 // The flags from bit fEntryShift on hold which of the schemes the core
 // knows the URL's is (1 + its index in schemes; 0 for one it does not
-// know; entryLookup when the index does not fit), so that Resolve and the
-// relations need not look the name up again.
+// know; entryLookup when the index does not fit), so that Resolve and
+// EffectivePort need not look the name up again.
 const (
 	fEntryShift       = 9
 	entryLookup       = 1<<(16-fEntryShift) - 1
@@ -332,7 +332,7 @@ func (u *URL) EffectivePort() int {
 		}
 		return n
 	}
-	return DefaultPort(u.Scheme())
+	return u.syntax().DefaultPort
 }
 
 // Hostport returns host[:port] as it is written in the URL, with the
