@@ -25,6 +25,7 @@ packages=(
 	pygopherd gophernicus                         # gopher (UMN gopherd is built from ../shared/peers)
 	inetutils-telnetd inetutils-telnet busybox-static # telnet
 	python3-aiosmtpd exim4-daemon-light           # mailto
+	lynx w3m chromium                             # the gateway's web clients (gateway/clients_test.go, news_test.go)
 )
 missing=()
 for p in "${packages[@]}" inn2; do
