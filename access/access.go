@@ -131,6 +131,19 @@ type Options struct {
 	// MaxRedirects bounds how many times Get follows a Redirect
 	// (DefaultMaxRedirects); negative means none is followed.
 	MaxRedirects int
+	// RedirectSchemes lists the schemes a redirect may lead into; nil
+	// means every scheme whose client makes a connection (Info's
+	// DefaultPort is not 0). Whatever the list says, a redirect never
+	// leads into a scheme that makes no connection (file) unless the
+	// URL given to Get was of such a scheme: what a server sends may
+	// not name a file of the machine that follows it (RFC 1738 §3.10,
+	// §6), as curl's CURLOPT_REDIR_PROTOCOLS keeps file out.
+	RedirectSchemes []string
+	// CheckRedirect, when not nil, is asked before each redirect is
+	// followed, after the rules above and before any connection to next:
+	// via holds the URLs followed so far, the first given to Get. Its
+	// error ends Get with that error (net/http's Client.CheckRedirect).
+	CheckRedirect func(next *locator.URL, via []*locator.URL) error
 
 	// UserAddress is the end user's Internet e-mail address, given where
 	// a protocol asks for it: as the password of anonymous FTP (RFC 1738
@@ -237,8 +250,11 @@ type Resource struct {
 	Listing *Listing
 }
 
-// Close closes r's Body, if any.
+// Close closes r's Body or Listing, if any.
 func (r *Resource) Close() error {
+	if r != nil && r.Listing != nil {
+		return r.Listing.Close()
+	}
 	if r == nil || r.Body == nil {
 		return nil
 	}
@@ -259,6 +275,7 @@ func Get(ctx context.Context, u *locator.URL, opts Options) (*Resource, error) {
 	if u == nil {
 		return nil, &PolicyError{Rule: "url", Reason: "no URL"}
 	}
+	var via []*locator.URL
 	for hops := 0; ; hops++ {
 		req := &Request{Options: &opts, URL: u, hop: hops}
 		f, info, ok := Lookup(u.Scheme())
@@ -280,22 +297,83 @@ func Get(ctx context.Context, u *locator.URL, opts Options) (*Resource, error) {
 			}
 			return res, err
 		}
-		if opts.MaxRedirects < 0 {
-			return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, rd.Location)}
+		via = append(via, u)
+		next, err := opts.redirect(req, via, rd)
+		if err != nil {
+			return nil, err
 		}
-		if hops >= opts.maxRedirects() {
-			return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", opts.maxRedirects(), rd.Location)}
-		}
-		next, perr := locator.Parse(rd.Location)
-		if perr != nil {
-			next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
-		}
-		if perr != nil {
-			return nil, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()}
-		}
-		req.Notef("redirect %d to %s", hops+1, next.String())
 		u = next
 	}
+}
+
+// redirect is the one rule by which Get and Probe follow rd, the
+// Redirect that fetching the last URL of via returned: the bound on
+// hops, the location read as a URL (or a reference resolved against the
+// URL that sent it), the schemes a redirect may reach, and the caller's
+// CheckRedirect. The next URL's own policy is applied by the loop, as
+// for the first.
+func (o *Options) redirect(req *Request, via []*locator.URL, rd *Redirect) (*locator.URL, error) {
+	u := via[len(via)-1]
+	hops := len(via) - 1
+	if o.MaxRedirects < 0 {
+		return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, maskedRef(rd.Location))}
+	}
+	if hops >= o.maxRedirects() {
+		return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", o.maxRedirects(), maskedRef(rd.Location))}
+	}
+	next, perr := locator.Parse(rd.Location)
+	if perr != nil {
+		next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
+	}
+	if perr != nil {
+		return nil, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()}
+	}
+	if err := o.redirectScheme(via[0], u, next); err != nil {
+		return nil, err
+	}
+	if o.CheckRedirect != nil {
+		if err := o.CheckRedirect(next, via); err != nil {
+			return nil, err
+		}
+	}
+	req.Notef("redirect %d to %s", hops+1, Masked(next))
+	return next, nil
+}
+
+// redirectScheme says whether a redirect from u (the first URL followed
+// being first) may lead to next's scheme.
+func (o *Options) redirectScheme(first, u, next *locator.URL) error {
+	scheme := next.Scheme()
+	_, info, ok := Lookup(scheme)
+	if !ok {
+		return &UnsupportedError{Scheme: scheme}
+	}
+	refuse := func(why string) error {
+		return &PolicyError{URL: Masked(next), Rule: "redirect", Reason: "the server of " + Masked(u) + " redirects to a " + scheme + " URL: " + why}
+	}
+	if info.DefaultPort == 0 {
+		if _, fi, _ := Lookup(first.Scheme()); fi.DefaultPort != 0 {
+			return refuse(scheme + " makes no connection: it names something of this machine, and only a URL given by the user may do that")
+		}
+	}
+	if o.RedirectSchemes == nil {
+		return nil
+	}
+	for _, s := range o.RedirectSchemes {
+		if strings.EqualFold(s, scheme) {
+			return nil
+		}
+	}
+	return refuse("local policy lets a redirect reach only " + strings.Join(o.RedirectSchemes, ", "))
+}
+
+// maskedRef is a redirect's location as messages show it: the
+// password of a URL removed, any other text as it is.
+func maskedRef(loc string) string {
+	if u, err := locator.Parse(loc); err == nil {
+		return Masked(u)
+	}
+	return loc
 }
 
 // A Redirect, returned by a Fetcher, asks Get to follow Location

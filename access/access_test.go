@@ -57,11 +57,13 @@ func (f *fakeFetcher) reset(routes map[string]route) {
 var (
 	tst = &fakeFetcher{}
 	tsu = &fakeFetcher{}
+	tsl = &fakeFetcher{} // a scheme that makes no connection, as file
 )
 
 func init() {
 	Register("tst", Info{DefaultPort: 80, Methods: []string{"first", "second"}}, tst)
 	Register("tsu", Info{DefaultPort: 70}, tsu)
+	Register("tsl", Info{}, tsl)
 }
 
 func mustParse(t testing.TB, s string) *locator.URL {
@@ -92,8 +94,8 @@ func TestRegistry(t *testing.T) {
 		t.Fatal("Lookup(nope) found a client")
 	}
 	got := strings.Join(Schemes(), " ")
-	if got != "tst tsu" {
-		t.Errorf("Schemes() = %q, want %q", got, "tst tsu")
+	if got != "tsl tst tsu" {
+		t.Errorf("Schemes() = %q, want %q", got, "tsl tst tsu")
 	}
 	defer func() {
 		if recover() == nil {
@@ -265,15 +267,20 @@ func TestMasked(t *testing.T) {
 	}
 }
 
+// TestDialogue: secrets are masked by field (PASS's argument), never by
+// searching the line for the password's text, which garbled a line that
+// contains it ("local ****olicy" for the password "p") and told where its
+// letters are; every line passes the one printable rule (C0, DEL and C1
+// controls escaped).
 func TestDialogue(t *testing.T) {
 	var log strings.Builder
-	u := mustParse(t, "tst://joe:s%65cret@h/")
+	u := mustParse(t, "tst://joe:p@h/")
 	req := &Request{Options: &Options{Dialogue: &log}, URL: u}
 	req.Sent("USER joe")
 	req.SentSecret("PASS")
-	req.Received("230 welcome joe, your password s%65cret is secret\r\x1b[31m")
+	req.Received("530 local policy\r\x1b[31m\u009b2J")
 	req.Notef("connect %s", "127.0.0.1:80")
-	want := "> USER joe\n> PASS ****\n< 230 welcome joe, your password **** is ****\\x0d\\x1b[31m\n* connect 127.0.0.1:80\n"
+	want := "> USER joe\n> PASS ****\n< 530 local policy\\x0d\\x1b[31m\\u009b2J\n* connect 127.0.0.1:80\n"
 	if log.String() != want {
 		t.Errorf("dialogue:\n%q\nwant\n%q", log.String(), want)
 	}
@@ -754,5 +761,41 @@ func TestDialSame(t *testing.T) {
 	defer raw.Close()
 	if _, err := req.DialSame(context.Background(), raw, port); !errors.As(err, &pe) || pe.Rule != "host" {
 		t.Errorf("DialSame on a connection of the caller's: %v, want a host refusal", err)
+	}
+}
+
+// TestRedirectLocal: a redirect leads into a scheme that makes no
+// connection (DefaultPort 0, as file) only when the URL given to Get was
+// of such a scheme (RFC 1738 §3.10: it names something of this machine,
+// which a server may not choose).
+func TestRedirectLocal(t *testing.T) {
+	for _, tt := range []struct {
+		first   string
+		routes  map[string]route
+		refused bool
+	}{
+		{"tsl:///a", map[string]route{"tsl:///a": redirect("tsl:///b"), "tsl:///b": body("b")}, false},
+		{"tst://h/a", map[string]route{"tst://h/a": redirect("tsl:///b"), "tsl:///b": body("b")}, true},
+		{"tsl:///a", map[string]route{"tsl:///a": redirect("tst://h/b"), "tst://h/b": redirect("tsl:///c"), "tsl:///c": body("c")}, false},
+		{"tst://h/a", map[string]route{"tst://h/a": redirect("tsu://h/b"), "tsu://h/b": redirect("tsl:///c"), "tsl:///c": body("c")}, true},
+	} {
+		routes := map[string]route{}
+		for k, v := range tt.routes {
+			routes[k] = v
+		}
+		tst.reset(routes)
+		tsu.reset(routes)
+		tsl.reset(routes)
+		res, err := Get(context.Background(), mustParse(t, tt.first), Options{})
+		var pe *PolicyError
+		if refused := errors.As(err, &pe) && pe.Rule == "redirect"; refused != tt.refused {
+			t.Errorf("%s: %v, refused %v, want %v", tt.first, err, refused, tt.refused)
+		}
+		if err == nil {
+			res.Close()
+		}
+		if tt.refused && len(tsl.fetched) != 0 {
+			t.Errorf("%s: the local scheme was asked for %v", tt.first, tsl.fetched)
+		}
 	}
 }

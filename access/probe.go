@@ -3,7 +3,6 @@ package access
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"syscall"
@@ -123,6 +122,7 @@ func Probe(ctx context.Context, u *locator.URL, opts Options) *Status {
 	if u == nil {
 		return fromError(nil, &PolicyError{Rule: "url", Reason: "no URL"})
 	}
+	var via []*locator.URL
 	for hops := 0; ; hops++ {
 		req := &Request{Options: &opts, URL: u, hop: hops}
 		f, info, ok := Lookup(u.Scheme())
@@ -153,20 +153,11 @@ func Probe(ctx context.Context, u *locator.URL, opts Options) *Status {
 			}
 			return st
 		}
-		if opts.MaxRedirects < 0 {
-			return fromError(u, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, rd.Location)})
+		via = append(via, u)
+		next, err := opts.redirect(req, via, rd)
+		if err != nil {
+			return fromError(u, err)
 		}
-		if hops >= opts.maxRedirects() {
-			return fromError(u, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", opts.maxRedirects(), rd.Location)})
-		}
-		next, perr := locator.Parse(rd.Location)
-		if perr != nil {
-			next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
-		}
-		if perr != nil {
-			return fromError(u, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()})
-		}
-		req.Notef("redirect %d to %s", hops+1, next.String())
 		u = next
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // A DialFunc opens a connection, as net.Dialer.DialContext does.
@@ -197,43 +198,13 @@ func (r *Request) logLine(prefix, line string) {
 	if w == nil {
 		return
 	}
-	// The URL's password never reaches the log, whatever a client or a
-	// server echoes.
-	if r.URL != nil && r.URL.HasPassword() && r.URL.Password() != "" {
-		for _, p := range []string{r.URL.Password(), locator.Decode(r.URL.Password())} {
-			if p != "" {
-				line = strings.ReplaceAll(line, p, "****")
-			}
-		}
-	}
+	// Secrets are masked where they are written, field by field (PASS's
+	// argument by SentSecret, a URL's password by Masked), never by
+	// looking for the password's text in a line: that would garble a
+	// line that happens to contain it and show where its letters are.
 	r.logMu.Lock()
 	defer r.logMu.Unlock()
-	io.WriteString(w, prefix+printable(line)+"\n")
-}
-
-// printable escapes control octets so that a log line never writes them
-// to a terminal.
-func printable(s string) string {
-	ok := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	io.WriteString(w, prefix+printable.String(line)+"\n")
 }
 
 // Limit returns body bounded by Options.MaxSize: a read past the limit

@@ -265,7 +265,6 @@ type smtpConn struct {
 	conn   net.Conn
 	br     *bufio.Reader
 	server string
-	secret []string // to mask in every logged line
 }
 
 // A reply is an SMTP reply: its code and its lines' texts (RFC 5321
@@ -277,15 +276,6 @@ type reply struct {
 
 func (r *reply) text() string {
 	return strconv.Itoa(r.code) + " " + strings.Join(r.lines, " / ")
-}
-
-func (c *smtpConn) mask(s string) string {
-	for _, p := range c.secret {
-		if p != "" {
-			s = strings.ReplaceAll(s, p, "****")
-		}
-	}
-	return s
 }
 
 // reply reads one reply, its lines "ddd-text" then "ddd text" (§4.2),
@@ -301,7 +291,7 @@ func (c *smtpConn) reply(command string, want ...int) (*reply, error) {
 			}
 			return nil, err
 		}
-		c.req.Received(c.mask(line))
+		c.req.Received(line)
 		if len(line) < 3 || !digits(line[:3]) || line[0] < '2' || line[0] > '5' || len(line) > 3 && line[3] != ' ' && line[3] != '-' {
 			return nil, &access.ProtocolError{Msg: fmt.Sprintf("the SMTP server %s sent %q%s, not a reply \"ddd text\" (RFC 5321 §4.2)", c.server, line, after(command))}
 		}
@@ -350,11 +340,11 @@ func (c *smtpConn) send(line string) error {
 
 // cmd sends a command line and reads its reply.
 func (c *smtpConn) cmd(line string, want ...int) (*reply, error) {
-	c.req.Sent(c.mask(line))
+	c.req.Sent(line)
 	if err := c.send(line); err != nil {
 		return nil, err
 	}
-	return c.reply(c.mask(line), want...)
+	return c.reply(line, want...)
 }
 
 // hello sends EHLO, or HELO when the server answers EHLO with 500, 502
@@ -403,7 +393,6 @@ func (c *smtpConn) auth(user string, password func() (string, error), offered st
 	}
 	b64 := base64.StdEncoding.EncodeToString
 	plain := b64([]byte("\x00" + user + "\x00" + pw))
-	c.secret = append(c.secret, pw, plain, b64([]byte(pw)))
 	secret := func(line, logged string, want ...int) (*reply, error) {
 		c.req.Sent(logged)
 		if err := c.send(line); err != nil {
