@@ -2,13 +2,17 @@ package locator
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
 // FuzzParse: Parse never panics; a rejection carries an Error problem with
 // an offset inside the input; an accepted URL's String reparses to the
 // same components and is stable; every problem offset lies in the input;
-// each component stands at its Offset.
+// each component stands at its Offset; an accepted URL holds at most
+// MaxProblems problems from the core and as many from its scheme's rules,
+// each list with one summary (the test binary registers x-flood, whose
+// rules report one problem per "v", "w" or "E", and resolvetest).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"ftp://@host.com/", "ftp://foo:@host.com/", "ftp://myname@host.dom/%2Fetc/motd;type=a",
@@ -16,6 +20,7 @@ func FuzzParse(f *testing.F) {
 		"mailto:a@b?subject=x", "news:*", "<URL:http://h/>", "URL:x", "file:///C|/x", "HTTP://H:0/",
 		"a:", "a://", "a://@:/?#", "http://h:99999/", "http://a..b./", "http://1.2.3.4/", "x:%zz%",
 		"prospero://h//p;a=b", "telnet://u:p@h:23/", " <URL: ftp://x/ > ",
+		"x-flood:" + strings.Repeat("v~w", 120), "x-flood:" + strings.Repeat("w", 100) + "vEv",
 	} {
 		f.Add(s)
 	}
@@ -64,6 +69,9 @@ func FuzzParse(f *testing.F) {
 			if p.Offset < 0 || p.Offset > len(s) || p.Severity == Error {
 				t.Fatalf("Parse(%q): bad problem %v", s, p)
 			}
+		}
+		if n := len(u.Problems()); n > 2*(MaxProblems+1) {
+			t.Fatalf("Parse(%q): %d problems", s, n)
 		}
 		// Each component stands in the input at its offset, and the
 		// offsets never go back.

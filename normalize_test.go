@@ -72,8 +72,8 @@ func TestNormalize(t *testing.T) {
 // Normalize calls it after the generic steps.
 type normRules struct{}
 
-func (normRules) Check(*locator.URL) []locator.Problem { return nil }
-func (normRules) Parts(*locator.URL) any               { return nil }
+func (normRules) Check(_ *locator.URL, r locator.Report) locator.Report { return r }
+func (normRules) Parts(*locator.URL) any                                { return nil }
 func (normRules) Normalize(p *locator.Parts) {
 	// Sees the generic normal form: lower-case host, decoded %61.
 	p.Path = strings.ToUpper(p.Path) + ";" + p.Host

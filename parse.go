@@ -95,10 +95,21 @@ func (p *parser) materialize() *URL {
 
 // rules adds the problems the scheme's own rules find in u (see
 // Register) to u's, in spare when u has none yet and spare is given, and
-// puts them all in order of offset.
+// puts them all in order of offset. The rules add them through a Report,
+// the one place that bounds them: at most MaxProblems, then one that
+// says how many more. It is given the room left after u's problems (or
+// spare's), so that a problem or two, or a Parser's reused storage, cost
+// no allocation.
 func (p *parser) rules(u *URL, spare *extra) {
 	if e := p.entry; e != nil && e.rules != nil {
-		if probs := e.rules.Check(u); len(probs) > 0 {
+		var r Report
+		switch {
+		case u.x != nil:
+			r.list = u.x.problems[len(u.x.problems):]
+		case spare != nil:
+			r.list = spare.problems[:0]
+		}
+		if probs := e.rules.Check(u, r).Problems(); len(probs) > 0 {
 			for _, q := range probs {
 				if q.Severity == Error {
 					p.failed = true
@@ -108,7 +119,7 @@ func (p *parser) rules(u *URL, spare *extra) {
 			case u.x != nil:
 				u.x.problems = append(u.x.problems, probs...)
 			case spare != nil:
-				spare.problems = append(spare.problems[:0], probs...)
+				spare.problems = probs // in spare's own storage unless it grew
 				u.x = spare
 			default:
 				u.x = &extra{problems: probs}
@@ -192,9 +203,10 @@ type parser struct {
 }
 
 // MaxProblems is how many problems Parse records from the core's own
-// checks of one URL. Past it one last problem says how many more there
-// were and carries the highest severity among them, so Conforms still
-// answers for the whole URL.
+// checks of one URL, and again from the scheme's rules (see Report).
+// Past it one last problem says how many more there were and carries the
+// highest severity among them, so Conforms still answers for the whole
+// URL.
 const MaxProblems = 100
 
 func (p *parser) add(off int, sev Severity, rule, msg string) {

@@ -61,3 +61,63 @@ type ParseError struct {
 func (e *ParseError) Error() string {
 	return "locator: parse " + strconv.Quote(e.Input) + ": " + e.Problem.String()
 }
+
+// A Report receives the problems a scheme's rules find in one URL: Parse
+// gives one to the scheme's Rules.Check, which adds to it with Add and
+// returns it. Every problem a scheme's rules report passes through Add,
+// which keeps them as the core keeps its own: the first MaxProblems, and
+// past them only how many there were, where the first of them was and the
+// highest severity among them, so that input breaking a rule at every
+// octet ("news:<<<...", a wpath of "/" after "/") cannot multiply its size
+// in memory. Problems then ends the list with one problem (rule "url")
+// that says how many more there were, at the offset of the first left
+// out and with the highest severity among them, so Conforms still
+// answers for the whole URL. The first Error past the limit is kept as
+// well, so a ParseError names the rule's own.
+//
+// The zero Report is empty and ready to use. (It is a slice and a
+// pointer, 32 bytes, which the compiler keeps in registers across the
+// call to Check; what is counted past the limit is allocated when the
+// first problem is left out.)
+type Report struct {
+	list []Problem
+	over *leftOut
+}
+
+// leftOut is what a Report counts of the problems past its limit.
+type leftOut struct {
+	n, at int      // how many, and the offset of the first
+	sev   Severity // the highest severity among them
+}
+
+// Add records a problem at byte offset off of the URL's input.
+func (r *Report) Add(off int, sev Severity, rule, msg string) {
+	if n := len(r.list); n < MaxProblems || n == MaxProblems && sev == Error {
+		r.list = append(r.list, Problem{Offset: off, Severity: sev, Rule: rule, Message: msg})
+		return
+	}
+	r.drop(off, sev)
+}
+
+// drop counts a problem past the limit.
+func (r *Report) drop(off int, sev Severity) {
+	if r.over == nil {
+		r.over = &leftOut{at: off}
+	}
+	r.over.n++
+	r.over.sev = max(r.over.sev, sev)
+}
+
+// Problems returns the problems r keeps, in the order added, followed,
+// when some were left out, by the one that says how many.
+func (r Report) Problems() []Problem {
+	if r.over == nil {
+		return r.list
+	}
+	return r.withSummary()
+}
+
+func (r Report) withSummary() []Problem {
+	return append(r.list, Problem{Offset: r.over.at, Severity: r.over.sev, Rule: "url",
+		Message: strconv.Itoa(r.over.n) + " more problems from the scheme's rules from here on are not listed (at most " + strconv.Itoa(MaxProblems) + " are)"})
+}

@@ -14,21 +14,20 @@ import (
 // problems (and, for "ERR", an error) at offsets of its own.
 type resolvetestRules struct{}
 
-func (resolvetestRules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
+func (resolvetestRules) Check(u *locator.URL, r locator.Report) locator.Report {
 	off := u.Offset(locator.PathComponent)
 	for i := 0; i < len(u.Path()); i++ {
 		if u.Path()[i] == 'x' {
-			probs = append(probs, locator.Problem{Offset: off + i, Severity: locator.Violation, Rule: "xsegment", Message: "an x"})
+			r.Add(off+i, locator.Violation, "xsegment", "an x")
 		}
 	}
 	if strings.Contains(u.Path(), "ERR") {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Error, Rule: "errsegment", Message: "unreadable"})
+		r.Add(off, locator.Error, "errsegment", "unreadable")
 	}
 	if u.HasUser() {
-		probs = append(probs, locator.Problem{Offset: u.Offset(locator.UserComponent), Severity: locator.Warning, Rule: "user", Message: "a user"})
+		r.Add(u.Offset(locator.UserComponent), locator.Warning, "user", "a user")
 	}
-	return probs
+	return r
 }
 
 func (resolvetestRules) Parts(u *locator.URL) any { return nil }

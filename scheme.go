@@ -96,9 +96,11 @@ func DefaultPort(scheme string) int {
 // Rules are a scheme's own rules, supplied by its package (ftp, gopher,
 // ...) through Register.
 type Rules interface {
-	// Check returns the problems u's scheme-specific structure has, with
-	// offsets into u.Input. It must not modify u.
-	Check(u *URL) []Problem
+	// Check adds to r the problems u's scheme-specific structure has,
+	// with offsets into u.Input, and returns r. It must not modify u.
+	// Every problem goes through r.Add, which keeps at most MaxProblems
+	// (see Report), so a rule may report one per octet of hostile input.
+	Check(u *URL, r Report) Report
 	// Parts returns the scheme's decoded structure, ready for JSON.
 	Parts(u *URL) any
 }

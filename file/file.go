@@ -94,13 +94,10 @@ func (Rules) Normalize(p *locator.Parts) {
 	}
 }
 
-// Check returns the file-specific problems of u (RFC 1738 §3.10, §5
+// Check adds to r the file-specific problems of u (RFC 1738 §3.10, §5
 // fileurl, fsegment), with offsets into u.Input.
-func (Rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasAuthority() {
 		if u.HasUser() {
 			add(u.Offset(locator.UserComponent), "fileurl", "a file URL has no user name or password: file://<host>/<path> (RFC 1738 §3.10, §5)")
@@ -118,7 +115,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 			add(base+i, "fsegment", "';' is reserved in a file path segment and must be encoded as %3B (RFC 1738 §5 fsegment)")
 		}
 	}
-	return probs
+	return r
 }
 
 // Explain says for a person what u stands for: a file on this machine

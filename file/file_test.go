@@ -32,7 +32,7 @@ func TestPartsAndCheck(t *testing.T) {
 		if err != nil || string(b) != tt.parts {
 			t.Errorf("Parts(%q) = %s %v, want %s", tt.in, b, err, tt.parts)
 		}
-		got := loctest.Where((Rules{}).Check(u))
+		got := loctest.Where((Rules{}).Check(u, locator.Report{}).Problems())
 		if !reflect.DeepEqual(got, tt.probs) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.probs)
 		}

@@ -29,7 +29,7 @@ func FuzzParse(f *testing.F) {
 		}
 		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
 		loctest.CheckMutated(t, u, m, view)
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}

@@ -224,16 +224,13 @@ type Rules struct{}
 // Parts returns Split(u), which marshals as DESIGN.md's ftp parts.
 func (Rules) Parts(u *locator.URL) any { return Split(u) }
 
-// Check returns the ftp-specific problems of u (RFC 1738 §3.2.2, §5
+// Check adds to r the ftp-specific problems of u (RFC 1738 §3.2.2, §5
 // fpath, fsegment, ftptype) with offsets into u.Input.
-func (Rules) Check(u *locator.URL) []locator.Problem {
+func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 	if !u.HasPath() {
-		return nil
+		return r
 	}
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	base := u.Offset(locator.PathComponent)
 	p := u.Path()
 	typeAt, code, draft, upperKey := typePart(p)
@@ -252,7 +249,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 		add(base+i, "fsegment", "';' is reserved in an ftp directory or name and must be encoded as %3B (RFC 1738 §3.2.2)")
 	}
 	if typeAt < 0 {
-		return probs
+		return r
 	}
 	at := base + typeAt
 	switch {
@@ -264,7 +261,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	if upperKey {
 		add(at, "ftpurl", quote(p[typeAt:typeAt+len(";type=")])+" is written \";type=\" in lower case (RFC 1738 §5 ftpurl)")
 	}
-	return probs
+	return r
 }
 
 // Normalize rewrites u's typecode part in the form RFC 1738 §3.2.2

@@ -56,7 +56,7 @@ func TestParts(t *testing.T) {
 // ftpProblems returns the problems Check adds, as "offset rule" strings.
 func ftpProblems(u *locator.URL) []string {
 	var out []string
-	for _, p := range (Rules{}).Check(u) {
+	for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 		out = append(out, itoa(p.Offset)+" "+p.Rule+" "+p.Severity.String())
 	}
 	return out
@@ -292,7 +292,7 @@ func TestBuild(t *testing.T) {
 // costs no allocation.
 func TestCheckAllocs(t *testing.T) {
 	u := loctest.MustParse(t, "ftp://host/pub/www/doc;type=d")
-	if n := testing.AllocsPerRun(100, func() { _ = (Rules{}).Check(u) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _ = (Rules{}).Check(u, locator.Report{}).Problems() }); n != 0 {
 		t.Errorf("Check allocates %v times", n)
 	}
 }

@@ -32,7 +32,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil || u.Scheme() != "ftp" {
 			return
 		}
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("problem offset %d outside %q", p.Offset, s)
 			}

@@ -19,18 +19,15 @@ type rules struct{}
 // user or password (gopherurl has only hostport), a decoded TAB, CR or LF
 // where the protocol would read it as a delimiter (gophertype, selector,
 // search), and a Gopher+ string that is none of the forms of §3.4.4–3.4.9.
-func (rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "gopherurl", "a gopher URL has no user or password: gopherurl = \"gopher://\" hostport (RFC 1738 §5)")
 	}
 	p := u.Path()
 	base := u.Offset(locator.PathComponent)
 	if p == "" {
-		return probs
+		return r
 	}
 	sp := split(p)
 	switch sp.typeOctet {
@@ -57,7 +54,7 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			add(base+sp.plusAt+q.off, q.rule, q.msg)
 		})
 	}
-	return probs
+	return r
 }
 
 // parts is the JSON form of a gopher URL's structure.

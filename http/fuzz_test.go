@@ -19,7 +19,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil || (u.Scheme() != "http" && u.Scheme() != "https") {
 			return
 		}
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}

@@ -91,13 +91,10 @@ func Segments(u *locator.URL) []string {
 	return segs
 }
 
-// Check returns the http-specific problems of u (RFC 1738 §3.3 and §5
+// Check adds to r the http-specific problems of u (RFC 1738 §3.3 and §5
 // httpurl, search), with offsets into u.Input.
-func (Rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "httpurl", "no user name or password is allowed in an "+u.Scheme()+" URL (RFC 1738 §3.3)")
 	}
@@ -116,5 +113,5 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 			}
 		}
 	}
-	return probs
+	return r
 }

@@ -73,7 +73,7 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.in)
 		var got []string
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Severity != locator.Violation {
 				t.Errorf("%q: severity %v", tt.in, p.Severity)
 			}

@@ -62,11 +62,8 @@ func (rules) Normalize(p *locator.Parts) {
 
 // Check judges the address as an RFC 822 addr-spec (§3.5) and reports
 // RFC 2368's extensions (headers, several addresses) as beyond RFC 1738.
-func (rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	a, base := addressText(u)
 	if u.HasAuthority() {
 		add(base, "mailtourl", "a mailto URL has no \"//\": mailtourl = \"mailto:\" encoded822addr (RFC 1738 §5)")
@@ -115,7 +112,7 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			}
 		})
 	}
-	return probs
+	return r
 }
 
 type parts struct {

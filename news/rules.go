@@ -18,11 +18,8 @@ type rules struct{}
 // Check judges the grouppart of §5 (group, article or "*") and reports
 // draft-gilman's extensions (a news server, message numbers, snews) as
 // beyond RFC 1738.
-func (rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.Scheme() == "snews" {
 		add(u.Offset(locator.SchemeComponent), "scheme", "snews (news over TLS, draft-gilman-news-url) is beyond RFC 1738")
 	}
@@ -86,7 +83,7 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			}
 		}
 	}
-	return probs
+	return r
 }
 
 // angle returns the widths of a "<" (or %3C) opening p and a ">" (or

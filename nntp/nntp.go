@@ -111,13 +111,10 @@ func ValidGroup(name string) int {
 	return -1
 }
 
-// Check returns the nntp-specific problems of u (RFC 1738 §3.7, §5
+// Check adds to r the nntp-specific problems of u (RFC 1738 §3.7, §5
 // nntpurl, group, digits), with offsets into u.Input.
-func (Rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "nntpurl", "an nntp URL has no user name or password: nntp://<host>:<port>/<group>/<article> (RFC 1738 §3.7, §5)")
 	}
@@ -129,7 +126,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 		add(base+i, "group", "a newsgroup name is a letter, then letters, digits, '-', '.', '+' or '_'; found "+strconv.QuoteRune(rune(g[i]))+" (RFC 1738 §5 group)")
 	}
 	if !found {
-		return probs
+		return r
 	}
 	at := base + len(g) + 1
 	num, extra, more := strings.Cut(rest, "/")
@@ -139,7 +136,7 @@ func (Rules) Check(u *locator.URL) []locator.Problem {
 	if more {
 		add(at+len(num), "nntpurl", "nothing follows the article number; found \"/"+extra+"\" (RFC 1738 §5 nntpurl)")
 	}
-	return probs
+	return r
 }
 
 // A Command is one NNTP command (RFC 977 §3) of a Plan.

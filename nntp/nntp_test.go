@@ -37,7 +37,7 @@ func TestPartsAndCheck(t *testing.T) {
 		if err != nil || string(b) != tt.parts {
 			t.Errorf("Parts(%q) = %s %v, want %s", tt.in, b, err, tt.parts)
 		}
-		got := loctest.Where((Rules{}).Check(u))
+		got := loctest.Where((Rules{}).Check(u, locator.Report{}).Problems())
 		if !reflect.DeepEqual(got, tt.probs) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.probs)
 		}
@@ -139,7 +139,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil || u.Scheme() != "nntp" {
 			return
 		}
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}

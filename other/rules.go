@@ -30,21 +30,17 @@ func init() {
 	}
 }
 
-func violation(off int, rule, msg string) locator.Problem {
-	return locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg}
-}
-
 // session is rlogin and tn3270: "telnet://" login [ "/" ] (§5 telneturl),
 // the form draft 03 gives all three.
 type session struct{}
 
 // Check reports a path after the "/" (a session names no object).
-func (session) Check(u *locator.URL) []locator.Problem {
+func (session) Check(u *locator.URL, r locator.Report) locator.Report {
 	if u.HasAuthority() && u.Path() != "" {
-		return []locator.Problem{violation(u.Offset(locator.PathComponent), "telneturl",
-			"an interactive-session URL ends after the host and an optional \"/\": telneturl = \"telnet://\" login [ \"/\" ] (RFC 1738 §5; draft 03 gives "+u.Scheme()+" the telnet form)")}
+		r.Add(u.Offset(locator.PathComponent), locator.Violation, "telneturl",
+			"an interactive-session URL ends after the host and an optional \"/\": telneturl = \"telnet://\" login [ \"/\" ] (RFC 1738 §5; draft 03 gives "+u.Scheme()+" the telnet form)")
 	}
-	return nil
+	return r
 }
 
 // Parts is {} like telnet's: the user and host are the URL's own keys.
@@ -88,25 +84,22 @@ func split(u *locator.URL) (id, part string, partAt int) {
 
 // Check judges the message-id (or content-id) as an addr-spec, the form
 // draft 03 gives mid and cid, and reports RFC 2111's content-id part.
-func (msgid) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
+func (msgid) Check(u *locator.URL, r locator.Report) locator.Report {
 	rule := u.Scheme() + "address"
 	base := u.Offset(locator.PathComponent)
 	if u.HasAuthority() {
-		probs = append(probs, violation(u.Offset(locator.SchemeComponent)+len(u.Scheme())+1, rule,
-			u.Scheme()+" URLs have no \"//\": "+u.Scheme()+"address = \""+u.Scheme()+":\" addr-spec (draft 03)"))
+		r.Add(u.Offset(locator.SchemeComponent)+len(u.Scheme())+1, locator.Violation, rule,
+			u.Scheme()+" URLs have no \"//\": "+u.Scheme()+"address = \""+u.Scheme()+":\" addr-spec (draft 03)")
+		return r
 	}
 	id, _, partAt := split(u)
-	if u.HasAuthority() {
-		return probs
-	}
 	if _, _, err := mailto.SplitAddrSpec(locator.Decode(id)); err != nil {
-		probs = append(probs, violation(base, rule, "the "+u.Scheme()+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message))
+		r.Add(base, locator.Violation, rule, "the "+u.Scheme()+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message)
 	}
 	if partAt >= 0 {
-		probs = append(probs, violation(base+partAt-1, rule, "a \"/\" and Content-ID after the Message-ID is RFC 2111's mid form, beyond RFC 1738 and the drafts"))
+		r.Add(base+partAt-1, locator.Violation, rule, "a \"/\" and Content-ID after the Message-ID is RFC 2111's mid form, beyond RFC 1738 and the drafts")
 	}
-	return probs
+	return r
 }
 
 type msgParts struct {
@@ -147,7 +140,7 @@ func (msgid) Explain(u *locator.URL) string {
 type reservedName struct{}
 
 // Check has nothing to judge beyond the generic syntax.
-func (reservedName) Check(u *locator.URL) []locator.Problem { return nil }
+func (reservedName) Check(u *locator.URL, r locator.Report) locator.Report { return r }
 
 // Parts is {}; afs adds the 1993 draft's {cell, path}.
 func (reservedName) Parts(u *locator.URL) any {

@@ -18,11 +18,8 @@ type rules struct{}
 // fieldname and fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ], and
 // reports the 1993 draft's %00 form (with its version = digits and
 // attribute = alphanums).
-func (rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "prosperourl", "no user name or password is allowed in a Prospero URL (RFC 1738 §3.11)")
 	}
@@ -57,7 +54,7 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			fieldChars(p, base, f[2], f[3], "fieldvalue", add)
 		}
 	}
-	return probs
+	return r
 }
 
 // fieldChars reports the reserved characters fieldname and fieldvalue do

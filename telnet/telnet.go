@@ -34,16 +34,13 @@ func (Rules) Parts(u *locator.URL) any { return struct{}{} }
 
 // Check reports anything after the login and its optional "/" as a
 // violation of rule "telneturl" (RFC 1738 §3.8, §5).
-func (Rules) Check(u *locator.URL) []locator.Problem {
+func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 	if !u.HasAuthority() || u.Path() == "" {
-		return nil // no "//" is the core's ip-schemepart problem
+		return r // no "//" is the core's ip-schemepart problem
 	}
-	return []locator.Problem{{
-		Offset:   u.Offset(locator.PathComponent),
-		Severity: locator.Violation,
-		Rule:     "telneturl",
-		Message:  "a telnet URL ends after the login and an optional \"/\"; " + strconv.Quote(u.Path()) + " follows it (RFC 1738 §3.8)",
-	}}
+	r.Add(u.Offset(locator.PathComponent), locator.Violation, "telneturl",
+		"a telnet URL ends after the login and an optional \"/\"; "+strconv.Quote(u.Path())+" follows it (RFC 1738 §3.8)")
+	return r
 }
 
 // A Session is what a telnet URL stands for: an interactive Telnet

@@ -26,7 +26,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.in)
-		got := loctest.Where((Rules{}).Check(u))
+		got := loctest.Where((Rules{}).Check(u, locator.Report{}).Problems())
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Check(%q) = %q, want %q", tt.in, got, tt.want)
 		}
@@ -93,7 +93,7 @@ func TestCurl(t *testing.T) {
 		}
 		n++
 		u := loctest.MustParse(t, strings.NewReplacer("%HOSTIP", "127.0.0.1", "%TELNETPORT", "8990").Replace(f[3]))
-		if p := (Rules{}).Check(u); len(p) > 0 {
+		if p := (Rules{}).Check(u, locator.Report{}).Problems(); len(p) > 0 {
 			t.Errorf("curl test %s: %v", f[0], p)
 		}
 		if s, err := NewSession(u); err != nil || s.Host != "127.0.0.1" || s.Port != 8990 {
@@ -120,7 +120,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil || u.Scheme() != "telnet" {
 			return
 		}
-		for _, p := range (Rules{}).Check(u) {
+		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}

@@ -73,6 +73,9 @@ func FuzzScanner(f *testing.F) {
 		"JD> <URL:http://a.b/c\nJD> /d> | <URL:x:y\n| z>",
 		"Fax:+1 555 9999 IM:johndoe tel:home tel:+1-816-555-1212 urn:ietf:rfc:1738 sip:a@b.example",
 		`<a href="http://a.b/?x=1&amp;y=2">&lt;URL:ftp://a.b/c&gt;</a> &lt;http://a.b/&#100;&gt;`,
+		// A quote prefix longer than the buffer on a wrapper's next
+		// line: it ended the scan with an internal error.
+		strings.Repeat("> ", 36839) + "<URL:http://a.b/c\n" + strings.Repeat("> ", 36839) + "d>\nhttp://after.example/",
 	} {
 		f.Add([]byte(s), false)
 	}

@@ -165,10 +165,6 @@ func (e *LimitError) Error() string {
 		strconv.Itoa(e.Limit) + " bytes passed over"
 }
 
-// ErrBufferFull would mean the Scanner's own bound was broken; it is
-// returned by Err rather than letting memory grow.
-var errBufferFull = errors.New("text: internal error: candidate outgrew the buffer")
-
 // A Scanner finds the URLs in a stream, in order of appearance. Its use
 // follows bufio.Scanner:
 //
@@ -267,16 +263,19 @@ func (s *Scanner) Scan() bool {
 		} else {
 			o, start, end = s.bare(i)
 		}
+		if o == oMore && i <= lookback && s.n == len(s.buf) {
+			// The candidate wants more than the buffer holds, MaxLen
+			// and the read size past the lookback before it. Every
+			// reader of a candidate stops at MaxLen, so this is not
+			// expected; should one not, the candidate is cut as too
+			// long and the scan goes on: a bound never ends the stream.
+			o, start = oLong, i
+			s.longWrapper = s.buf[i] == '<'
+		}
 		switch o {
 		case oMore:
 			s.pos = i
-			keep := max(0, i-lookback)
-			if keep == 0 && s.n == len(s.buf) {
-				s.err = errBufferFull
-				s.eof = true
-				return false
-			}
-			s.fill(keep)
+			s.fill(max(0, i-lookback))
 		case oNone:
 			s.pos = i + 1
 		case oLong:

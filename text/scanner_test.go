@@ -310,3 +310,41 @@ func TestReadError(t *testing.T) {
 		t.Errorf("n=%d err=%v", n, s.Err())
 	}
 }
+
+// TestLongQuotePrefix: a wrapper continued in a quoted reply whose quote
+// prefix (36,839 marks, 147 KB of text in two lines) is longer than the
+// Scanner's buffer is a candidate longer than MaxLen: it is cut and
+// reported to Skipped, and the scan goes on (RFC 1738 Appendix, a
+// wrapper across quoted lines; the input's size must not end the
+// stream). It ended the scan with "candidate outgrew the buffer", and
+// every URL after it was lost.
+func TestLongQuotePrefix(t *testing.T) {
+	q := strings.Repeat("> ", 36839)
+	in := "first http://before.example/a\n" +
+		q + "<URL:http://wrapped.example/x\n" + q + "y/z>\n" +
+		"after http://after.example/b and <URL:ftp://after2.example/c>\n"
+	for name, r := range map[string]io.Reader{
+		"plain":    strings.NewReader(in),
+		"one byte": iotest.OneByteReader(strings.NewReader(in)),
+	} {
+		var skipped []*text.LimitError
+		s := text.NewScanner(r, &text.Options{Skipped: func(e *text.LimitError) { skipped = append(skipped, e) }})
+		var got []string
+		for s.Scan() {
+			got = append(got, s.Match().URL)
+		}
+		if s.Err() != nil {
+			t.Errorf("%s: %v", name, s.Err())
+		}
+		// The wrapper given up, its text is read again as prose, where
+		// "URL:" marks the URL up to the line break.
+		want := []string{"http://before.example/a", "http://wrapped.example/x", "http://after.example/b", "ftp://after2.example/c"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %q, want %q", name, got, want)
+		}
+		at := int64(len("first http://before.example/a\n") + len(q))
+		if len(skipped) != 1 || !skipped[0].Wrapped || skipped[0].Offset != at || skipped[0].Line != 2 || skipped[0].Column != len(q)+1 {
+			t.Errorf("%s: skipped %v, want the wrapper at offset %d", name, skipped, at)
+		}
+	}
+}

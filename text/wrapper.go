@@ -93,7 +93,12 @@ func (s *Scanner) wrapper(i, open int) (outcome, int) {
 					depth, ini = s.linePrefix(i)
 				}
 				if depth > 0 {
-					n, more := quoteLen(b, j, depth, ini, s.eof)
+					// The prefix is read no further than the wrapper may
+					// reach (MaxLen from its "<"): a prefix of 36,839
+					// marks outgrew the buffer and ended the stream.
+					// Cut there, it makes the wrapper too long below.
+					lim := min(len(b), i+s.max)
+					n, more := quoteLen(b[:lim], j, depth, ini, s.eof || lim < len(b))
 					if more {
 						return oMore, 0
 					}

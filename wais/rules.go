@@ -16,11 +16,8 @@ type rules struct{}
 // Check judges waisurl (§5): hostport without user or password, database,
 // wtype and wpath of uchar only, the search's characters, and no search
 // with a document. Draft 03's wpath field form is reported once, as such.
-func (rules) Check(u *locator.URL) []locator.Problem {
-	var probs []locator.Problem
-	add := func(off int, rule, msg string) {
-		probs = append(probs, locator.Problem{Offset: off, Severity: locator.Violation, Rule: rule, Message: msg})
-	}
+func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "waisurl", "a WAIS URL has no user or password: waisurl = \"wais://\" hostport ... (RFC 1738 §5)")
 	}
@@ -71,7 +68,7 @@ func (rules) Check(u *locator.URL) []locator.Problem {
 			}
 		}
 	}
-	return probs
+	return r
 }
 
 type parts struct {

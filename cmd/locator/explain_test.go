@@ -22,9 +22,9 @@ func explainRun(t *testing.T, stdin string, args ...string) (int, string, string
 // locator.Explainer, with no list of scheme names of its own.
 type fakeRules struct{}
 
-func (fakeRules) Check(*locator.URL) []locator.Problem { return nil }
-func (fakeRules) Parts(*locator.URL) any               { return nil }
-func (fakeRules) Explain(u *locator.URL) string        { return "fake plan for " + u.Host() + "\n" }
+func (fakeRules) Check(_ *locator.URL, r locator.Report) locator.Report { return r }
+func (fakeRules) Parts(*locator.URL) any                                { return nil }
+func (fakeRules) Explain(u *locator.URL) string                         { return "fake plan for " + u.Host() + "\n" }
 
 func init() { locator.Register("x-explain-test", fakeRules{}) }
 

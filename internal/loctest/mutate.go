@@ -54,7 +54,7 @@ func RulesView(u *locator.URL) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, p := range r.Check(u) {
+	for _, p := range r.Check(u, locator.Report{}).Problems() {
 		fmt.Fprintf(&b, "problem %v %s %s\n", p.Severity, p.Rule, p.Message)
 	}
 	j, err := json.Marshal(r.Parts(u))

@@ -1,0 +1,50 @@
+package news
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator"
+)
+
+// TestProblemLimit: "news:" and a group of 1 MiB of "<" breaks the
+// group grammar of RFC 1738 §5 at every octet, and the core's urlpath
+// too; each list is cut at locator.MaxProblems with one summary, so the
+// URL keeps 202 problems (it kept 1,048,677, 168 MB of live heap) and
+// little memory beyond its input.
+func TestProblemLimit(t *testing.T) {
+	in := "news:" + strings.Repeat("<", 1<<20)
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	u, err := locator.Parse(in)
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs := u.Problems()
+	if len(probs) != 202 {
+		t.Fatalf("%d problems, want 202 (measured: 100 and a summary from the core, as many from the rules)", len(probs))
+	}
+	var group, summaries int
+	for _, q := range probs {
+		switch q.Rule {
+		case "group":
+			group++
+		case "url":
+			summaries++
+			if !strings.HasPrefix(q.Message, "1048476 more problems") || q.Severity != locator.Violation {
+				t.Errorf("summary %+v", q)
+			}
+		}
+	}
+	if group != locator.MaxProblems || summaries != 2 {
+		t.Errorf("%d group problems and %d summaries, want %d and 2", group, summaries, locator.MaxProblems)
+	}
+	if grown := int64(m1.HeapAlloc) - int64(m0.HeapAlloc); grown > 1<<20 {
+		t.Errorf("the URL holds %d bytes beyond its input", grown)
+	}
+	runtime.KeepAlive(u)
+}
