@@ -328,6 +328,7 @@ func (o *Options) redirect(req *Request, via []*locator.URL, rd *Redirect) (*loc
 	if perr != nil {
 		return nil, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()}
 	}
+	req.Notef("redirect %d to %s", hops+1, Masked(next))
 	if err := o.redirectScheme(via[0], u, next); err != nil {
 		return nil, err
 	}
@@ -336,7 +337,6 @@ func (o *Options) redirect(req *Request, via []*locator.URL, rd *Redirect) (*loc
 			return nil, err
 		}
 	}
-	req.Notef("redirect %d to %s", hops+1, Masked(next))
 	return next, nil
 }
 

@@ -44,6 +44,9 @@ type Status struct {
 	// Modified its modification time when known.
 	Size     int64
 	Modified time.Time
+	// SizeApprox is true when Size is the server's estimate, not a
+	// count of octets (a Gopher+ view's "<2k>").
+	SizeApprox bool
 	// Listing is true when the object is a collection (a directory, a
 	// menu, a group).
 	Listing bool
@@ -170,7 +173,9 @@ func fallback(ctx context.Context, f Fetcher, u *locator.URL, req *Request) (*St
 	}
 	st := &Status{State: Present, Size: res.Size, Modified: res.Modified, URL: res.URL}
 	if res.Listing != nil {
+		// Nothing of a listing is read: closing it ends the transfer.
 		st.Listing = true
+		res.Close()
 		return st, nil
 	}
 	if res.Body != nil {

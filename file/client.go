@@ -9,9 +9,9 @@ import (
 	"mime"
 	"os"
 	"path"
-	"sort"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
@@ -59,6 +59,14 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 // number's name (ENOENT, EACCES, ENOTDIR, ELOOP). Anything but a regular
 // file or a directory (a device, a FIFO that could block forever) is
 // refused.
+//
+// The octets are read under the same deadlines as a connection's: each
+// read waits at most the idle timeout (Options.IdleTimeout) and never
+// past ctx's deadline, and ends when ctx does. A disk file's reads do
+// not wait on anyone; a file that the kernel lets wait for data (a
+// "regular" file of /proc such as /proc/kmsg, which gives what arrives
+// and then waits for more) is held by the runtime's poller, since it is
+// opened with O_NONBLOCK, and so obeys the deadline.
 func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := LocalPath(u, Unix)
 	if err != nil {
@@ -78,8 +86,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	}
 	switch {
 	case info.IsDir():
-		defer f.Close()
-		return list(u, p, f, req)
+		return list(u, p, f, req) // the listing closes f
 	case !info.Mode().IsRegular():
 		f.Close()
 		return nil, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "file",
@@ -90,74 +97,61 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		return nil, fmt.Errorf("%s: %w: the file has %d octets, the limit is %d", access.Masked(u), access.ErrTooLarge, info.Size(), max)
 	}
 	req.Notef("regular file, %d octets", info.Size())
+	size := info.Size()
+	if size == 0 {
+		// A file of /proc or /sys says 0 whatever it holds: an empty
+		// file is told by its end, not by its size.
+		size = -1
+	}
 	return &access.Resource{
-		Body:      req.Limit(f),
+		Body:      req.Limit(newFileBody(ctx, u, f, req.IdleTimeout())),
 		MediaType: mime.TypeByExtension(path.Ext(p)),
-		Size:      info.Size(),
+		Size:      size,
 		Modified:  info.ModTime().UTC(),
 	}, nil
 }
 
-// list reads directory d (at local path p) into a listing, at most
-// req.MaxEntries() entries.
-func list(u *locator.URL, p string, d *os.File, req *access.Request) (*access.Resource, error) {
-	max := req.MaxEntries()
-	var des []fs.DirEntry
-	truncated := false
-	for {
-		batch, err := d.ReadDir(256)
-		des = append(des, batch...)
-		if len(des) > max {
-			des, truncated = des[:max], true
-			break
-		}
-		if err == io.EOF || (err == nil && len(batch) == 0) {
-			break
-		}
-		if err != nil {
-			return nil, fsError(u, "readdir "+p, err)
-		}
+// A fileBody reads an open file with a deadline on each read: the idle
+// timeout from now, or ctx's deadline if sooner; ctx's end sets the
+// deadline to now, interrupting a read under way. For a file the poller
+// does not hold (a disk file) SetReadDeadline fails with
+// os.ErrNoDeadline and the read goes on as usual: it does not wait for
+// data that may never come.
+type fileBody struct {
+	f    *os.File
+	ctx  context.Context
+	url  string // masked, for errors
+	idle time.Duration
+	stop func() bool
+}
+
+func newFileBody(ctx context.Context, u *locator.URL, f *os.File, idle time.Duration) *fileBody {
+	b := &fileBody{f: f, ctx: ctx, url: access.Masked(u), idle: idle}
+	b.stop = context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	return b
+}
+
+// Read reads from the file; an error other than io.EOF names the URL.
+func (b *fileBody) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", b.url, err)
 	}
-	sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
-	entries := make([]access.Entry, 0, len(des))
-	for _, de := range des {
-		e := access.Entry{Name: de.Name(), Type: access.TypeFile, Size: -1}
-		full := path.Join(p, de.Name())
-		info, err := de.Info()
-		if de.Type()&fs.ModeSymlink != 0 {
-			e.Type = access.TypeLink
-			if target, terr := os.Stat(full); terr == nil {
-				info, err = target, nil
-				if target.IsDir() {
-					e.Parts = map[string]any{"target": access.TypeDirectory}
-				} else {
-					e.Parts = map[string]any{"target": access.TypeFile}
-				}
-			} else {
-				e.Parts = map[string]any{"target": "none"} // a dangling link
-			}
-		}
-		if err == nil {
-			e.Modified = info.ModTime().UTC()
-			switch {
-			case info.IsDir():
-				if e.Type != access.TypeLink {
-					e.Type = access.TypeDirectory
-				}
-				full += "/"
-			case info.Mode().IsRegular():
-				e.Size = info.Size()
-			}
-		}
-		s, err := Build(Ref{Host: u.Host(), Path: full})
-		if err != nil {
-			return nil, err
-		}
-		e.URL = s
-		entries = append(entries, e)
+	d := time.Now().Add(b.idle)
+	if cd, ok := b.ctx.Deadline(); ok && cd.Before(d) {
+		d = cd
 	}
-	req.Notef("directory, %d entries", len(entries))
-	return &access.Resource{Size: -1, Listing: &access.Listing{Entries: entries, Truncated: truncated}}, nil
+	b.f.SetReadDeadline(d)
+	n, err := b.f.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", b.url, err)
+	}
+	return n, err
+}
+
+// Close closes the file.
+func (b *fileBody) Close() error {
+	b.stop()
+	return b.f.Close()
 }
 
 // fsError makes the file system's refusal an *access.ServerError when it

@@ -63,7 +63,7 @@ func fileURL(t *testing.T, host, p string) string {
 func get(t *testing.T, u string, opts access.Options) (*access.Resource, []byte, error) {
 	t.Helper()
 	res, err := access.Get(context.Background(), loctest.MustParse(t, u), opts)
-	if err != nil {
+	if err = listingErr(res, err); err != nil {
 		return nil, nil, err
 	}
 	defer res.Close()
@@ -107,12 +107,12 @@ func TestFetchDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
-		if res.Body != nil || res.Listing == nil || res.Listing.Truncated {
+		if res.Body != nil || res.Listing == nil || truncated(res.Listing) {
 			t.Fatalf("%s: not a whole listing: %+v", u, res)
 		}
 		host := loctest.MustParse(t, u).Host()
 		var got []string
-		for _, e := range res.Listing.Entries {
+		for _, e := range entries(res.Listing) {
 			mod := "-"
 			if !e.Modified.IsZero() {
 				mod = "t"
@@ -132,11 +132,11 @@ func TestFetchDirectory(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant\n%s", u, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		// dangling's target is "none"
-		if e := res.Listing.Entries[1]; e.Parts["target"] != "none" {
+		if e := entries(res.Listing)[1]; e.Parts["target"] != "none" {
 			t.Errorf("dangling: %v", e.Parts)
 		}
 		// Every entry's URL leads back to the entry.
-		for _, e := range res.Listing.Entries {
+		for _, e := range entries(res.Listing) {
 			if e.Name == "dangling" {
 				continue
 			}
@@ -146,7 +146,7 @@ func TestFetchDirectory(t *testing.T) {
 		}
 	}
 	res, _, err := get(t, "file://"+dir+"/", access.Options{MaxEntries: 4})
-	if err != nil || !res.Listing.Truncated || len(res.Listing.Entries) != 4 {
+	if err != nil || !truncated(res.Listing) || len(entries(res.Listing)) != 4 {
 		t.Errorf("MaxEntries 4: %v %+v", err, res)
 	}
 }

@@ -160,10 +160,7 @@ func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		s.quitAfterError(err)
 		return nil, err
 	}
-	if res.Body == nil {
-		s.quit() // a listing is read whole; a Body's Close ends its session
-	}
-	return res, nil
+	return res, nil // a Body's or a Listing's Close ends the session
 }
 
 // quitAfterError ends the session after a failure: politely when the
@@ -485,117 +482,6 @@ func mediaType(name, typ string) string {
 	return ""
 }
 
-// list sends NLST (with its argument, if any) for the entries' names,
-// then MLSD or LIST for their types, sizes and dates.
-func (s *session) list(ctx context.Context, c Command) (*access.Resource, error) {
-	line := c.String()
-	names, truncated, err := s.readListing(ctx, line)
-	if err != nil {
-		return nil, err
-	}
-	listing := &access.Listing{Truncated: truncated}
-	arg := ""
-	if c.HasArg {
-		arg = c.Arg
-	}
-	facts := map[string]Fact{}
-	if len(names) > 0 {
-		facts = s.describe(ctx, arg)
-	}
-	base := Split(s.u)
-	entryDirs := append([]string{}, base.Cwd...)
-	if base.HasTypecode && base.Typecode == "d" && base.Name != "" {
-		entryDirs = append(entryDirs, base.Name)
-	}
-	seen := map[string]bool{}
-	for _, n := range names {
-		name := n
-		if arg != "" {
-			name = strings.TrimSuffix(name, "/")
-			if i := strings.LastIndexByte(name, '/'); i >= 0 {
-				name = name[i+1:]
-			}
-		}
-		if name == "" || name == "." || name == ".." || seen[name] {
-			continue
-		}
-		seen[name] = true
-		e := access.Entry{Name: name, Type: access.TypeFile, Size: -1}
-		ref := Ref{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
-		ref.Cwd = entryDirs
-		ref.Name, ref.HasName = name, true
-		if f, ok := facts[name]; ok {
-			e.Size, e.Modified = f.Size, f.Modified
-			if len(f.Facts) > 0 {
-				e.Parts = map[string]any{}
-				for k, v := range f.Facts {
-					e.Parts[k] = v
-				}
-			}
-			switch f.Type {
-			case "dir":
-				e.Type = access.TypeDirectory
-				e.Size = -1
-				ref.Cwd = append(append([]string{}, entryDirs...), name)
-				ref.Name = ""
-			case "link":
-				e.Type = access.TypeLink
-			}
-		}
-		u, err := Build(ref)
-		if err != nil {
-			return nil, &access.ProtocolError{URL: s.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
-		}
-		e.URL = u
-		listing.Entries = append(listing.Entries, e)
-	}
-	return &access.Resource{Size: -1, Listing: listing}, nil
-}
-
-// readListing runs one listing transfer and returns its lines, at most
-// MaxEntries of them (truncated reports more), each at most MaxLine
-// octets, in all at most MaxSize octets when that is set.
-func (s *session) readListing(ctx context.Context, line string) (lines []string, truncated bool, err error) {
-	data, _, done, err := s.startTransfer(ctx, line)
-	if err != nil || done {
-		return nil, false, err
-	}
-	var r io.Reader = data
-	if max := s.req.Options.MaxSize; max > 0 {
-		r = &sizeLimit{r: data, left: max}
-	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	maxEntries := s.req.MaxEntries()
-	for {
-		l, err := access.ReadLine(br, s.req.MaxLine())
-		if err == io.EOF {
-			break
-		}
-		if err != nil && err != io.ErrUnexpectedEOF {
-			s.abort(data)
-			return nil, false, s.wrap(err)
-		}
-		if len(lines) == maxEntries {
-			s.req.Notef("listing truncated at %d entries (MaxEntries)", maxEntries)
-			if err := s.abort(data); err != nil {
-				return nil, false, err
-			}
-			return lines, true, nil
-		}
-		if l != "" {
-			lines = append(lines, l)
-		}
-		if err == io.ErrUnexpectedEOF {
-			break
-		}
-	}
-	data.Close()
-	if err := s.finish(line); err != nil {
-		return nil, false, err
-	}
-	return lines, false, nil
-}
-
 // sizeLimit fails with access.ErrTooLarge past left octets.
 type sizeLimit struct {
 	r    io.Reader
@@ -614,12 +500,13 @@ func (l *sizeLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// describe lists the directory again for what NLST does not say: with
+// describe lists the directory again for what NLST does not say, at
+// most max lines of it: with
 // MLSD (RFC 3659 §7) when FEAT (sent now, if it was not) lists MLST, else
 // with LIST read in the Unix form. A refusal or a line it cannot read
 // leaves those entries undescribed; a broken connection ends the
 // description.
-func (s *session) describe(ctx context.Context, arg string) map[string]Fact {
+func (s *session) describe(ctx context.Context, arg string, max int) map[string]Fact {
 	facts := map[string]Fact{}
 	if s.feat == nil {
 		if err := s.features(); err != nil {
@@ -635,7 +522,7 @@ func (s *session) describe(ctx context.Context, arg string) map[string]Fact {
 	if arg != "" {
 		line += " " + arg
 	}
-	lines, _, err := s.readListing(ctx, line)
+	lines, _, err := s.readListing(ctx, line, max)
 	if err != nil {
 		s.req.Notef("%s gave no description of the entries: %v", verb, err)
 		return facts

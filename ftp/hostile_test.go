@@ -191,9 +191,9 @@ func TestHostile(t *testing.T) {
 		if r.err != nil {
 			t.Fatalf("%v\n%s", r.err, tail(r.dialog))
 		}
-		if !r.res.Listing.Truncated || len(r.res.Listing.Entries) != 1 {
+		if !truncated(r.res.Listing) || len(entries(r.res.Listing)) != 1 {
 			// Every line names "entry": one entry, the repeats dropped.
-			t.Errorf("Truncated %v, %d entries; want a truncated listing of 1 distinct entry", r.res.Listing.Truncated, len(r.res.Listing.Entries))
+			t.Errorf("Truncated %v, %d entries; want a truncated listing of 1 distinct entry", truncated(r.res.Listing), len(entries(r.res.Listing)))
 		}
 		if n := strings.Count(r.dialog, "* listing truncated at 500 entries (MaxEntries)"); n != 2 {
 			t.Errorf("%d truncation notes, want 2 (NLST, then LIST)\n%s", n, tail(r.dialog))

@@ -136,7 +136,7 @@ func get(t *testing.T, raw string, opts access.Options) result {
 	r := result{res: res, err: err}
 	if err == nil {
 		if res.Listing != nil {
-			r.listing = res.Listing.Entries
+			r.listing, r.err = entries(res.Listing), listingErr(res, nil)
 		} else {
 			b, rerr := io.ReadAll(res.Body)
 			cerr := res.Body.Close()

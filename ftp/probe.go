@@ -96,8 +96,8 @@ func probeByFetch(ctx context.Context, c Client, u *locator.URL, req *access.Req
 	if res.Body != nil {
 		var b [16]byte
 		res.Body.Read(b[:])
-		res.Body.Close()
 	}
+	res.Close() // a listing's Close ends its session (ABOR, QUIT)
 	return st, nil
 }
 

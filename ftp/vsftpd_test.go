@@ -233,7 +233,7 @@ func TestVsftpd(t *testing.T) {
 	})
 	t.Run("an empty directory", func(t *testing.T) {
 		r := get(t, "ftp://"+h+"/pub/empty/", access.Options{})
-		if r.err != nil || r.res.Listing == nil || len(r.listing) != 0 || r.res.Listing.Truncated {
+		if r.err != nil || r.res.Listing == nil || len(r.listing) != 0 || truncated(r.res.Listing) {
 			t.Fatalf("%v %+v\n%s", r.err, r.res, r.dialog)
 		}
 	})

@@ -1,8 +1,11 @@
 package gateway
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -44,13 +47,16 @@ p.note{white-space:pre-wrap}
 <main>{{end}}
 {{define "foot"}}</main></body></html>
 {{end}}
-{{define "listing"}}{{template "head" .}}<h1>{{.Heading}}</h1>
+{{define "listhead"}}{{template "head" .}}<h1>{{.Heading}}</h1>
 <ul class="l">
-{{range .Entries}}{{if eq .Type "info"}}<li class="info">{{.Name}}</li>
+{{end}}
+{{define "entry"}}{{if eq .Type "info"}}<li class="info">{{.Name}}</li>
 {{else}}<li><span class="t">[{{.Label}}]</span> {{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Meta}} <small>{{.Meta}}</small>{{end}}</li>
-{{end}}{{end}}</ul>
-{{if .Truncated}}<p><small>The listing has more entries than the gateway reads ({{.Truncated}}); the rest are not shown.</small></p>{{end}}
-{{if not .Entries}}<p>The listing is empty.</p>{{end}}
+{{end}}{{end}}
+{{define "listfoot"}}</ul>
+{{if .Truncated}}<p class="err"><small>The listing was cut: it has more than {{.Truncated}} entries, the most the gateway reads; the rest are not shown.</small></p>{{end}}
+{{if .Message}}<p class="err"><small>The listing ended early, after {{.Count}} entries: {{.Message}}</small></p>
+{{else if not .Count}}<p>The listing is empty.</p>{{end}}
 {{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>{{.Heading}}</h1>
 <p>This names a search service. Enter the words to search for.</p>
@@ -98,9 +104,9 @@ type page struct {
 	Message               string
 	Example               string
 	Schemes               string
-	Entries               []entryView
 	Fields                []fieldView
-	Truncated             int
+	Truncated             int // the listing was cut at this many entries
+	Count                 int // the listing's entries shown
 }
 
 type entryView struct {
@@ -167,36 +173,90 @@ func (x *exchange) askForm(u *locator.URL, qs []access.Question) {
 	x.render(http.StatusOK, "ask", p)
 }
 
-// listing renders a listing; every entry's link leads back through the
-// gateway, except web, telnet and mail links, left to the client.
+// listFlush is how many entries of a listing page are written between
+// two flushes to the client.
+const listFlush = 256
+
+// listing renders a listing, entry by entry as the scheme's client reads
+// it from the server, so that a page takes the memory of one entry
+// whatever the listing's length: the head of the page, each entry (the
+// template "entry"), flushed to the client every listFlush entries, then
+// the foot, which says when the listing was cut at MaxEntries or ended
+// early. A failure before the first entry is an error page. Every
+// entry's link leads back through the gateway, except web, telnet and
+// mail links, left to the client.
 func (x *exchange) listing(res *access.Resource) {
 	u := res.URL
 	if u == nil {
 		u = x.u
 	}
-	p := &page{Heading: clean(shown(u)), Shown: x.shown}
-	if res.Listing.Truncated {
-		p.Truncated = x.s.cfg.MaxEntries
+	l := res.Listing
+	first, err := l.Next()
+	var te *access.TruncatedError
+	if err != nil && err != io.EOF && !errors.As(err, &te) {
+		x.failErr(err)
+		return
 	}
-	for _, e := range res.Listing.Entries {
-		v := entryView{Type: e.Type, Label: label(e.Type), Name: clean(e.Name)}
-		if v.Name == "" {
-			v.Name = e.URL
+	p := &page{Heading: clean(shown(u)), Shown: x.shown, Home: x.prefix + "/"}
+	p.Title = p.Heading
+	h := x.w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Cache-Control", "no-store")
+	x.w.WriteHeader(http.StatusOK)
+	if x.r.Method == http.MethodHead {
+		return
+	}
+	bw := bufio.NewWriterSize(x.w, 16<<10)
+	if pages.ExecuteTemplate(bw, "listhead", p) != nil {
+		return
+	}
+	for e := first; err == nil; e, err = l.Next() {
+		if pages.ExecuteTemplate(bw, "entry", x.entryView(e)) != nil {
+			return // the client went away: the listing is closed by the caller
 		}
-		if e.URL != "" && e.Type != access.TypeInfo && e.Type != access.TypeError {
-			v.Href = x.link(e.URL, false)
+		p.Count++
+		if p.Count%listFlush == 0 {
+			if bw.Flush() != nil {
+				return
+			}
+			x.w.Flush()
 		}
-		var meta []string
-		if e.Size >= 0 && e.Type != access.TypeDirectory {
+	}
+	switch {
+	case errors.As(err, &te):
+		p.Truncated = te.Max
+	case err != io.EOF:
+		x.s.logNote(x.r, "listing of "+access.Masked(u)+" cut: "+x.hideSecrets(err.Error()))
+		p.Message = clean(x.hideSecrets(err.Error()))
+	}
+	if pages.ExecuteTemplate(bw, "listfoot", p) == nil {
+		bw.Flush()
+	}
+}
+
+// entryView is how the page shows e.
+func (x *exchange) entryView(e access.Entry) entryView {
+	v := entryView{Type: e.Type, Label: label(e.Type), Name: clean(e.Name)}
+	if v.Name == "" {
+		v.Name = e.URL
+	}
+	if e.URL != "" && e.Type != access.TypeInfo && e.Type != access.TypeError {
+		v.Href = x.link(e.URL, false)
+	}
+	var meta []string
+	if e.Size >= 0 && e.Type != access.TypeDirectory {
+		if e.SizeApprox {
+			meta = append(meta, "about "+size(e.Size)) // the server's estimate (a Gopher+ view size)
+		} else {
 			meta = append(meta, size(e.Size))
 		}
-		if !e.Modified.IsZero() {
-			meta = append(meta, e.Modified.UTC().Format(time.DateOnly))
-		}
-		v.Meta = strings.Join(meta, " · ")
-		p.Entries = append(p.Entries, v)
 	}
-	x.render(http.StatusOK, "listing", p)
+	if !e.Modified.IsZero() {
+		meta = append(meta, e.Modified.UTC().Format(time.DateOnly))
+	}
+	v.Meta = strings.Join(meta, " · ")
+	return v
 }
 
 // direct are the schemes whose links are left to the client: the web,

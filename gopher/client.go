@@ -287,7 +287,7 @@ func (x *exchange) fetch(ctx context.Context, req *access.Request, masked string
 		conn.Close()
 		return nil, err
 	}
-	if res.Body == nil {
+	if res.Body == nil && res.Listing == nil {
 		conn.Close()
 	}
 	return res, nil
@@ -320,7 +320,7 @@ func (x *exchange) read(conn net.Conn, br *bufio.Reader, req *access.Request, ma
 	}
 	switch x.g.Type {
 	case "1", "7":
-		return x.menu(bufio.NewReader(bounded(br, req, 0)), req, masked)
+		return x.menu(bufio.NewReader(bounded(br, req, 0)), conn, req, masked), nil
 	case "0":
 		return &access.Resource{Body: req.Limit(&closer{NewTextReader(br), conn}), MediaType: "text/plain", Size: -1}, nil
 	}
@@ -335,30 +335,14 @@ func (x *exchange) readPlus(conn net.Conn, br *bufio.Reader, req *access.Request
 	}
 	switch x.plus.Command {
 	case '!', '$':
-		attrs, err := readAttributes(body, req, masked)
-		if err != nil {
-			return nil, err
-		}
-		l := &access.Listing{}
-		for _, a := range attrs {
-			l.Entries = append(l.Entries, a.Entry())
-		}
-		return &access.Resource{Listing: l, Size: -1}, nil
+		return x.attributeListing(body, conn, req, masked), nil
 	}
 	view := strings.ToLower(x.plus.View)
 	if (x.g.Type == "1" || x.g.Type == "7") && (view == "" || view == "application/gopher-menu" || view == "application/gopher+-menu") {
 		if view == "application/gopher+-menu" {
-			attrs, err := readAttributes(body, req, masked)
-			if err != nil {
-				return nil, err
-			}
-			l := &access.Listing{}
-			for _, a := range attrs {
-				l.Entries = append(l.Entries, a.Entry())
-			}
-			return &access.Resource{Listing: l, Size: -1}, nil
+			return x.attributeListing(body, conn, req, masked), nil
 		}
-		return x.menu(bufio.NewReader(bounded(body, req, 0)), req, masked)
+		return x.menu(bufio.NewReader(bounded(body, req, 0)), conn, req, masked), nil
 	}
 	res := &access.Resource{Body: req.Limit(&closer{body, conn}), MediaType: x.mediaType(x.plus.View), Size: -1}
 	if h.Length >= 0 {
@@ -426,45 +410,161 @@ func bounded(r io.Reader, req *access.Request, def int64) io.Reader {
 	return req.Limit(io.NopCloser(r))
 }
 
-// menu reads a menu's lines into a listing, up to a "." line or the
-// close, at most MaxEntries entries (more: Truncated, noted in the
-// dialogue); each line at most MaxLine octets, the whole at most MaxSize.
-func (x *exchange) menu(br *bufio.Reader, req *access.Request, masked string) (*access.Resource, error) {
-	l := &access.Listing{}
-	var prev string
-	for n := 1; ; n++ {
-		line, err := access.ReadLine(br, req.MaxLine())
+// menu returns the listing of the menu br reads, read line by line as
+// the caller asks (RFC 1436 §3.8): up to a "." line or the close, at
+// most MaxEntries entries (more: an *access.TruncatedError, noted in the
+// dialogue), each line at most MaxLine octets, the whole at most
+// MaxSize. Only the line being read is held: closing the listing closes
+// conn.
+func (x *exchange) menu(br *bufio.Reader, conn io.Closer, req *access.Request, masked string) *access.Resource {
+	m := &menuReader{br: br, req: req, masked: masked, x: x}
+	l := access.NewListing(req.MaxEntries(), m.next, conn.Close)
+	return &access.Resource{Listing: l, Size: -1}
+}
+
+// A menuReader reads a menu's entries one line at a time.
+type menuReader struct {
+	br     *bufio.Reader
+	req    *access.Request
+	masked string
+	x      *exchange
+	n      int    // lines read
+	prev   string // the type of the entry before, for a "+" item
+	done   bool   // the reply ended
+}
+
+func (m *menuReader) next() (access.Entry, error) {
+	if m.done {
+		return access.Entry{}, io.EOF
+	}
+	m.n++
+	line, err := access.ReadLine(m.br, m.req.MaxLine())
+	if errors.Is(err, io.EOF) {
+		m.done = true
+		return access.Entry{}, io.EOF
+	}
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return access.Entry{}, m.x.replyErr(err, m.masked, "menu line "+strconv.Itoa(m.n))
+	}
+	if line == "." {
+		m.done = true
+		return access.Entry{}, io.EOF
+	}
+	if err != nil {
+		m.done = true // the last line, without its line end
+	}
+	if m.n > m.req.MaxEntries() {
+		m.req.Notef("menu truncated at %d entries (MaxEntries)", m.req.MaxEntries())
+		return access.Entry{}, &access.TruncatedError{Max: m.req.MaxEntries()}
+	}
+	it, perr := ParseMenuLine(line)
+	if perr != nil {
+		me := perr.(*MenuError)
+		me.Line = m.n
+		return access.Entry{}, &access.ProtocolError{URL: m.masked, Msg: me.Error()}
+	}
+	e := it.Entry()
+	if it.Type == '+' && m.prev != "" {
+		e.Type = m.prev // "+": a redundant server of the item before
+	}
+	m.prev = e.Type
+	return e, nil
+}
+
+// attributeListing returns the listing of the attribute reply body (the
+// reply to "!" or "$", Gopher+ §2.5, §2.7, or a directory's
+// "application/gopher+-menu" view): one entry per item, read item by
+// item as the caller asks. One item's lines are held at a time, at most
+// MaxAttributes octets and MaxEntries lines; the whole reply at most
+// MaxSize (MaxAttributes when MaxSize is 0). Closing the listing closes
+// conn.
+func (x *exchange) attributeListing(body io.Reader, conn io.Closer, req *access.Request, masked string) *access.Resource {
+	a := &attrReader{br: bufio.NewReader(bounded(body, req, MaxAttributes)), req: req, masked: masked}
+	l := access.NewListing(req.MaxEntries(), a.next, conn.Close)
+	return &access.Resource{Listing: l, Size: -1}
+}
+
+// An attrReader reads an attribute reply one item at a time: an item's
+// attributes end where the next "+INFO" block begins (§2.7).
+type attrReader struct {
+	br     *bufio.Reader
+	req    *access.Request
+	masked string
+	lines  []string // the current item's lines
+	octets int      // their length
+	first  int      // the reply's line number of lines[0], from 1
+	n      int      // lines read
+	done   bool
+}
+
+// isInfo reports whether line begins a +INFO block.
+func isInfo(line string) bool {
+	rest, ok := strings.CutPrefix(line, "+INFO")
+	return ok && (rest == "" || rest[0] == ':')
+}
+
+func (a *attrReader) next() (access.Entry, error) {
+	for !a.done {
+		line, err := access.ReadLine(a.br, a.req.MaxLine())
 		if errors.Is(err, io.EOF) {
+			a.done = true
 			break
 		}
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, x.replyErr(err, masked, "menu line "+strconv.Itoa(n))
+			var pe *access.ProtocolError
+			if errors.As(err, &pe) {
+				pe.URL = a.masked
+				pe.Msg = "attribute line " + strconv.Itoa(a.n+1) + ": " + pe.Msg
+			}
+			return access.Entry{}, err
 		}
-		if line == "." {
+		if line == "." && err == nil {
+			a.done = true
 			break
 		}
-		if len(l.Entries) == req.MaxEntries() {
-			l.Truncated = true
-			req.Notef("menu truncated at %d entries (MaxEntries)", req.MaxEntries())
-			break
-		}
-		it, perr := ParseMenuLine(line)
-		if perr != nil {
-			me := perr.(*MenuError)
-			me.Line = n
-			return nil, &access.ProtocolError{URL: masked, Msg: me.Error()}
-		}
-		e := it.Entry()
-		if it.Type == '+' && prev != "" {
-			e.Type = prev // "+": a redundant server of the item before
-		}
-		prev = e.Type
-		l.Entries = append(l.Entries, e)
+		a.n++
 		if err != nil {
-			break
+			a.done = true
 		}
+		if isInfo(line) && len(a.lines) > 0 {
+			e, perr := a.item()
+			a.lines, a.octets, a.first = append(a.lines[:0], line), len(line), a.n
+			return e, perr
+		}
+		if len(a.lines) == 0 {
+			if strings.TrimLeft(line, " ") == "" {
+				continue // blank lines between items (ParseAttributes passes over them)
+			}
+			a.first = a.n
+		}
+		if len(a.lines) == a.req.MaxEntries() || a.octets+len(line) > MaxAttributes {
+			return access.Entry{}, &access.ProtocolError{URL: a.masked, Msg: "the attributes of the item at line " + strconv.Itoa(a.first) + " have more than " + strconv.Itoa(a.req.MaxEntries()) + " lines (MaxEntries) or " + strconv.Itoa(MaxAttributes) + " octets (MaxAttributes); cut off"}
+		}
+		a.lines = append(a.lines, line)
+		a.octets += len(line)
 	}
-	return &access.Resource{Listing: l, Size: -1}, nil
+	if len(a.lines) == 0 {
+		return access.Entry{}, io.EOF
+	}
+	e, err := a.item()
+	a.lines = nil
+	return e, err
+}
+
+// item reads the held lines as one item's attributes.
+func (a *attrReader) item() (access.Entry, error) {
+	attrs, err := ParseAttributes(a.lines, 0)
+	if err != nil {
+		var ae *AttrError
+		if errors.As(err, &ae) {
+			ae.Line += a.first - 1
+		}
+		return access.Entry{}, &access.ProtocolError{URL: a.masked, Msg: err.Error()}
+	}
+	if len(attrs) != 1 {
+		return access.Entry{}, &access.ProtocolError{URL: a.masked, Msg: "the attribute lines from line " + strconv.Itoa(a.first) + " describe " + strconv.Itoa(len(attrs)) + " items, not one"}
+	}
+	return attrs[0].Entry(), nil
 }
 
 // readAttributes reads the attribute blocks in body: at most
@@ -505,8 +605,12 @@ func readAttributes(body io.Reader, req *access.Request, masked string) ([]Attri
 }
 
 // Entry returns a's item as a listing entry, with its size (the first
-// view's) and modification date, and the typed attributes under parts:
-// "views", "admin", "abstract", "ask", and "blocks" (every block's text
+// view's, an estimate: SizeApprox is set, as Gopher+ §2.5 says a view's
+// size "might NOT be the exact size that the server will wind up
+// delivering", whatever its unit, "<123>" included) and modification
+// date, and the typed attributes under parts: "views" (each view's
+// name, its estimated size in octets and the size as written, such as
+// "<2k>"), "admin", "abstract", "ask", and "blocks" (every block's text
 // by name).
 func (a *Attributes) Entry() access.Entry {
 	e := a.Info.Entry()
@@ -517,9 +621,14 @@ func (a *Attributes) Entry() access.Entry {
 	}
 	if len(a.Views) > 0 {
 		e.Size = a.Views[0].Size
+		e.SizeApprox = e.Size >= 0
 		var vs []map[string]any
 		for _, v := range a.Views {
-			vs = append(vs, map[string]any{"name": v.Name(), "size": v.Size})
+			m := map[string]any{"name": v.Name(), "size": v.Size}
+			if v.SizeText != "" {
+				m["size_text"] = v.SizeText
+			}
+			vs = append(vs, m)
 		}
 		e.Parts["views"] = vs
 	}

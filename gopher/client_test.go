@@ -166,7 +166,7 @@ func TestHostilePeers(t *testing.T) {
 			return errors.As(err, &pe) && strings.Contains(err.Error(), "longer than 1024 octets")
 		}},
 		{"endless menu", "gopher://" + menu + "/1", small, func(res *access.Resource, _ []byte, err error) bool {
-			return err == nil && res.Listing.Truncated && len(res.Listing.Entries) == 50
+			return err == nil && truncated(res.Listing) && len(entries(res.Listing)) == 50
 		}},
 		{"endless attribute block", "gopher://" + attrs + "/0x%09%09!", small, func(_ *access.Resource, _ []byte, err error) bool {
 			return access.Classify(err) == access.Failed && strings.Contains(err.Error(), "more than 50 lines (MaxEntries)")
@@ -193,6 +193,7 @@ func TestHostilePeers(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := access.Get(context.Background(), loctest.MustParse(t, c.url), c.o)
+			err = listingErr(res, err)
 			var body []byte
 			if err == nil && res.Body != nil {
 				body, err = io.ReadAll(res.Body)

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func get(t *testing.T, s string, opts access.Options) (*access.Resource, []byte,
 		opts.IdleTimeout = 20 * time.Second
 	}
 	res, err := access.Get(context.Background(), loctest.MustParse(t, s), opts)
-	if err != nil {
+	if err = listingErr(res, err); err != nil {
 		return nil, nil, log.String(), err
 	}
 	var body []byte
@@ -57,7 +58,7 @@ func mustGet(t *testing.T, s string, opts access.Options) (*access.Resource, []b
 // urls lists a listing's entries as "type name url".
 func urls(l *access.Listing) []string {
 	var s []string
-	for _, e := range l.Entries {
+	for _, e := range entries(l) {
 		s = append(s, e.Type+" "+e.Name+" "+e.URL)
 	}
 	return s
@@ -117,7 +118,7 @@ func TestUMNGopherd(t *testing.T) {
 			if got := urls(res.Listing); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %q, want %q\n%s", u, got, want, log)
 			}
-			if p := res.Listing.Entries[1].Parts["plus"]; p != "?" {
+			if p := entries(res.Listing)[1].Parts["plus"]; p != "?" {
 				t.Errorf("form's Gopher+ flag %v", p)
 			}
 		}
@@ -165,25 +166,39 @@ func TestUMNGopherd(t *testing.T) {
 		// "$": every item's attributes (Gopher+ §2.7).
 		res, _, _ := mustGet(t, base+"1%09%09$", access.Options{})
 		l := res.Listing
-		if len(l.Entries) != 6 {
-			t.Fatalf("$: %d entries, want 6", len(l.Entries))
+		if len(entries(l)) != 6 {
+			t.Fatalf("$: %d entries, want 6", len(entries(l)))
 		}
-		notes := l.Entries[4]
+		notes := entries(l)[4]
 		if notes.Name != "notes" || notes.Parts["abstract"] != "An abstract for the notes item\nsecond abstract line" || notes.Modified.IsZero() {
 			t.Errorf("notes: %+v", notes)
 		}
-		form := l.Entries[1]
+		form := entries(l)[1]
 		if ask, _ := form.Parts["ask"].([]map[string]any); len(ask) != 6 || ask[4]["prompt"] != "Colour:" {
 			t.Errorf("form's +ASK: %+v", form.Parts["ask"])
 		}
 		// "!": one item's.
 		res, _, _ = mustGet(t, base+"00/hello.txt%09%09!", access.Options{})
-		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != at("gopher://ADDR/00/hello.txt") {
+		if len(entries(res.Listing)) != 1 || entries(res.Listing)[0].URL != at("gopher://ADDR/00/hello.txt") {
 			t.Errorf("!: %q", urls(res.Listing))
 		}
-		adm, _ := res.Listing.Entries[0].Parts["admin"].(map[string]any)
+		adm, _ := entries(res.Listing)[0].Parts["admin"].(map[string]any)
 		if adm["email"] != "admin@example.invalid" {
 			t.Errorf("+ADMIN: %+v", adm)
+		}
+		// A +VIEWS size is the server's estimate (Gopher+ §2.5: "might
+		// NOT be the exact size"): UMN writes the 37-octet file's as
+		// "<.1k>", and the entry says its size is approximate.
+		e := entries(res.Listing)[0]
+		views, _ := e.Parts["views"].([]map[string]any)
+		if !e.SizeApprox || e.Size < 0 || len(views) == 0 || !strings.HasPrefix(fmt.Sprint(views[0]["size_text"]), "<") {
+			t.Errorf("!: size %d, approximate %v, views %+v; want the view's estimate, marked approximate", e.Size, e.SizeApprox, views)
+		}
+		// A probe reports the same estimate as one, not as a count
+		// (it said size=100 for this 37-octet file).
+		st := access.Probe(context.Background(), loctest.MustParse(t, base+"00/hello.txt"), access.Options{})
+		if st.State != access.Present || st.Size != e.Size || !st.SizeApprox {
+			t.Errorf("probe: %s size %d approximate %v (%v); want present, %d, approximate", st.State, st.Size, st.SizeApprox, st.Err, e.Size)
 		}
 	})
 
@@ -304,7 +319,7 @@ func TestPygopherd(t *testing.T) {
 		t.Errorf("+18 text %q size %d", body, res.Size)
 	}
 	res, _, _ = mustGet(t, base+"0/hello.txt%09%09!", access.Options{})
-	e := res.Listing.Entries[0]
+	e := entries(res.Listing)[0]
 	if e.Parts["abstract"] != "This is an abstract for hello" || e.Size != 0 || e.Modified.IsZero() {
 		t.Errorf("! attributes %+v", e)
 	}
@@ -352,7 +367,7 @@ func TestGophernicus(t *testing.T) {
 	base := "gopher://" + s.Addr + "/"
 	res, _, log := mustGet(t, base, access.Options{})
 	var got []string
-	for _, e := range res.Listing.Entries {
+	for _, e := range entries(res.Listing) {
 		got = append(got, e.Type+" "+e.URL)
 	}
 	if want := []string{"directory gopher://" + s.Addr + "/1/cgi-bin/", "directory gopher://" + s.Addr + "/1/sub/", "file gopher://" + s.Addr + "/0/dots.txt", "file gopher://" + s.Addr + "/0/hello.txt"}; !reflect.DeepEqual(got, want) {

@@ -31,7 +31,7 @@ var _ access.Prober = client{}
 // Otherwise the request the URL stands for is sent and the first octets
 // of the reply read, as Fetch reads them: a reply that is one type-3
 // line (RFC 1436 §3.8) is Gone, anything else Present, the transfer
-// ended at once (a menu is read whole, up to MaxSize and MaxEntries).
+// ended at once (a menu after its first line).
 // Sessions (types 8, T), "URL:" links and ASK forms are probed as Fetch
 // follows them.
 func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
@@ -49,9 +49,13 @@ func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 		switch {
 		case err == nil:
 			st := &access.Status{State: access.Present, Size: -1, Code: "+", Command: strings.TrimRight(string(x.line("!")), "\r\n")}
-			if res.Listing != nil && len(res.Listing.Entries) > 0 {
-				e := res.Listing.Entries[0]
-				st.Size, st.Modified = e.Size, e.Modified
+			if res.Listing != nil {
+				if e, err := res.Listing.Next(); err == nil {
+					// A Gopher+ size is an estimate (Gopher+ §2.5),
+					// reported as one.
+					st.Size, st.SizeApprox = e.Size, e.SizeApprox
+					st.Modified = e.Modified
+				}
 			}
 			st.Listing = x.g.Type == "1" || x.g.Type == "7"
 			res.Close()
@@ -80,10 +84,18 @@ func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 		return nil, err
 	}
 	st := &access.Status{State: access.Present, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
+	defer res.Close() // ends the transfer: a menu is not read past its first line
+	if res.Listing != nil {
+		if _, lerr := res.Listing.Next(); lerr != nil && lerr != io.EOF {
+			var te *access.TruncatedError
+			if !errors.As(lerr, &te) {
+				return nil, lerr
+			}
+		}
+	}
 	if res.Body != nil {
 		var b [16]byte
 		_, rerr := io.ReadFull(res.Body, b[:])
-		res.Body.Close()
 		if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
 			return nil, rerr
 		}

@@ -191,31 +191,35 @@ func fetch(c *nntp.Conn, n *URL, req *access.Request, method string) (*access.Re
 			hi, _ = strconv.ParseInt(last, 10, 64)
 			lo, hi = max(lo, g.Low), min(hi, g.High)
 		}
-		list, more, err := c.Overview(g, lo, hi, method, req.MaxEntries())
+		next, err := c.OverviewStream(g, lo, hi, method)
 		if err != nil {
 			return nil, err
 		}
-		l := &access.Listing{Truncated: more}
-		for _, o := range list {
+		l := c.Listing(func() (access.Entry, error) {
+			o, err := next()
+			if err != nil {
+				return access.Entry{}, err
+			}
 			e := nntp.Entry(o)
 			e.URL, _ = (&URL{Article: o.MessageID}).Build()
-			l.Entries = append(l.Entries, e)
-		}
-		c.Quit()
+			return e, nil
+		})
 		return &access.Resource{Listing: l, Size: -1}, nil
 	}
 	// "*", draft-gilman's wildcard, or news://host/ with neither.
-	list, more, err := c.ActiveList(n.Group, req.MaxEntries())
+	next, err := c.ActiveStream(n.Group)
 	if err != nil {
 		return nil, err
 	}
-	l := &access.Listing{Truncated: more}
-	for _, a := range list {
+	l := c.Listing(func() (access.Entry, error) {
+		a, err := next()
+		if err != nil {
+			return access.Entry{}, err
+		}
 		e := access.Entry{Name: a.Group, Type: access.TypeGroup, Size: -1,
 			Parts: map[string]any{"high": a.High, "low": a.Low, "status": a.Status}}
 		e.URL, _ = (&URL{Group: a.Group}).Build()
-		l.Entries = append(l.Entries, e)
-	}
-	c.Quit()
+		return e, nil
+	})
 	return &access.Resource{Listing: l, Size: -1}, nil
 }

@@ -76,7 +76,7 @@ func get(t *testing.T, raw string, opts access.Options) (*access.Resource, []byt
 		return nil, nil, err
 	}
 	if res.Body == nil {
-		return res, nil, nil
+		return res, nil, listingErr(res, nil)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
@@ -178,7 +178,7 @@ func TestINN(t *testing.T) {
 	rowsOf := func(t *testing.T, l *access.Listing) []row {
 		t.Helper()
 		var rows []row
-		for i, e := range l.Entries {
+		for i, e := range entries(l) {
 			if e.Type != access.TypeArticle || e.Parts["number"] != int64(i+1) || e.Modified.IsZero() || time.Since(e.Modified) > time.Hour {
 				t.Errorf("entry %d: type %q parts %v modified %v", i, e.Type, e.Parts, e.Modified)
 			}
@@ -205,7 +205,7 @@ func TestINN(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%v\n%s", err, dlg.String())
 				}
-				if res.Listing == nil || res.Listing.Truncated {
+				if res.Listing == nil || truncated(res.Listing) {
 					t.Fatalf("listing %+v", res.Listing)
 				}
 				got, want := rowsOf(t, res.Listing), wantRows(scheme, m.withSize)
@@ -227,8 +227,8 @@ func TestINN(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Listing.Entries) != 2 || !res.Listing.Truncated {
-				t.Errorf("%s: %d entries, truncated %v", method, len(res.Listing.Entries), res.Listing.Truncated)
+			if len(entries(res.Listing)) != 2 || !truncated(res.Listing) {
+				t.Errorf("%s: %d entries, truncated %v", method, len(entries(res.Listing)), truncated(res.Listing))
 			}
 		}
 	})
@@ -249,10 +249,10 @@ func TestINN(t *testing.T) {
 		}
 		var got []string
 		var mine *access.Entry
-		for i, e := range res.Listing.Entries {
+		for i, e := range entries(res.Listing) {
 			got = append(got, e.URL)
 			if e.Name == in.Group {
-				mine = &res.Listing.Entries[i]
+				mine = &entries(res.Listing)[i]
 			}
 		}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -268,8 +268,8 @@ func TestINN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Listing.Entries) != 1 || res.Listing.Entries[0].URL != "news:"+in.Group {
-			t.Errorf("entries %+v", res.Listing.Entries)
+		if len(entries(res.Listing)) != 1 || entries(res.Listing)[0].URL != "news:"+in.Group {
+			t.Errorf("entries %+v", entries(res.Listing))
 		}
 	})
 
@@ -279,7 +279,7 @@ func TestINN(t *testing.T) {
 			t.Errorf("news:group/3: %v %q", err, body)
 		}
 		res, _, err := get(t, "news:"+in.Group+"/2-9", in.opts(nil))
-		if err != nil || len(res.Listing.Entries) != 2 || res.Listing.Entries[0].URL != "news:"+strings.Trim(idB, "<>") {
+		if err != nil || len(entries(res.Listing)) != 2 || entries(res.Listing)[0].URL != "news:"+strings.Trim(idB, "<>") {
 			t.Errorf("news:group/2-9: %v %+v", err, res)
 		}
 	})

@@ -102,7 +102,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 
 // Fetch connects, sends MODE READER and GROUP, then ARTICLE n (the
 // article's octets, dot-stuffing undone) or reads the group's overview
-// (a listing of nntp URLs). 411, 423 and other refusals are
+// (a listing of nntp URLs, read line by line as the caller asks). 411, 423 and other refusals are
 // *access.ServerError.
 func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	method, err := req.Method()
@@ -136,17 +136,19 @@ func fetch(c *Conn, u *locator.URL, req *access.Request, a Article, method strin
 		}
 		return &access.Resource{Body: req.Limit(c.Body(d)), Size: -1}, nil
 	}
-	list, more, err := c.Overview(g, g.Low, g.High, method, req.MaxEntries())
+	next, err := c.OverviewStream(g, g.Low, g.High, method)
 	if err != nil {
 		return nil, err
 	}
-	l := &access.Listing{Truncated: more}
-	for _, o := range list {
+	l := c.Listing(func() (access.Entry, error) {
+		o, err := next()
+		if err != nil {
+			return access.Entry{}, err
+		}
 		e := Entry(o)
 		e.URL, _ = Build(Ref{Host: u.Host(), Port: u.Port(), Article: Article{Group: a.Group, Number: strconv.FormatInt(o.Number, 10), HasNumber: true}})
-		l.Entries = append(l.Entries, e)
-	}
-	c.Quit()
+		return e, nil
+	})
 	return &access.Resource{Listing: l, Size: -1}, nil
 }
 

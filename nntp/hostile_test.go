@@ -88,7 +88,7 @@ func fetch(t *testing.T, raw string, opts access.Options) (*access.Resource, []b
 	t.Helper()
 	res, err := access.Get(context.Background(), loctest.MustParse(t, raw), opts)
 	if err != nil || res.Body == nil {
-		return res, nil, err
+		return res, nil, listingErr(res, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
@@ -172,7 +172,7 @@ func TestHostilePeers(t *testing.T) {
 			return endless(w, "224 overview\r\n", "%d\tsubject\tfrom\tdate\t<m@h>\t\t10\t1\r\n")
 		}), "/g", access.Options{MaxEntries: 50},
 			func(t *testing.T, res *access.Resource, _ []byte, err error) {
-				if err != nil || len(res.Listing.Entries) != 50 || !res.Listing.Truncated {
+				if err != nil || len(entries(res.Listing)) != 50 || !truncated(res.Listing) {
 					t.Errorf("%v, want 50 entries, truncated", err)
 				}
 			}},

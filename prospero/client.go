@@ -282,15 +282,23 @@ func roundTrip(conn net.Conn, req *access.Request, lines []string) (*Reply, erro
 
 // listing turns a LIST reply into a Listing.
 func (p *plan) listing(u *locator.URL, req *access.Request, rep *Reply) (*access.Resource, error) {
-	l := &access.Listing{Entries: []access.Entry{}, Truncated: rep.Truncated}
+	// The reply is one ARDP message, already read whole: at most 65,535
+	// packets (the 16-bit packet count) of at most MaxPacket octets,
+	// and at most MaxEntries links and MaxSize octets; its entries are
+	// handed out from memory.
+	entries := []access.Entry{}
 	for _, k := range rep.Links {
 		e, err := p.entry(u, k)
 		if err != nil {
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: fmt.Sprintf("link %q: %v", k.Name, err)}
 		}
-		l.Entries = append(l.Entries, e)
+		entries = append(entries, e)
 	}
-	return &access.Resource{Listing: l, Size: -1}, nil
+	max := 0 // readReply kept at most MaxEntries links
+	if req != nil {
+		max = req.MaxEntries()
+	}
+	return &access.Resource{Listing: access.ListingOf(entries, rep.Truncated, max), Size: -1}, nil
 }
 
 // objectURL returns the URL of the Prospero object a link points to, or
@@ -423,7 +431,9 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 	if name == "" {
 		name = p.pr.HSOName
 	}
-	l := &access.Listing{Entries: []access.Entry{}}
+	// An object's access methods are a few attribute lines of one
+	// reply message (at most maxAttributesPerLink): held in memory.
+	entries := []access.Entry{}
 	var names []string
 	for _, m := range ms {
 		s, err := m.URL()
@@ -455,7 +465,7 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 		}
 		e := access.Entry{URL: s, Name: name + " (" + m.Method + ")", Type: access.TypeLink, Parts: parts}
 		e.Size, e.Modified = sizeAndTime(attrs)
-		l.Entries = append(l.Entries, e)
+		entries = append(entries, e)
 	}
 	if access.Following(ctx) {
 		why := "it has none"
@@ -464,7 +474,7 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 		}
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "no access method of the object can be followed (" + why + ")"}
 	}
-	return &access.Resource{Listing: l, Size: -1}, nil
+	return &access.Resource{Listing: access.ListingOf(entries, false, req.MaxEntries()), Size: -1}, nil
 }
 
 var _ io.Reader = (*exchange)(nil)

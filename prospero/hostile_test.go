@@ -204,8 +204,8 @@ func TestHostileReplies(t *testing.T) {
 				if g.err != nil {
 					t.Fatalf("%v\n%s", g.err, g.log)
 				}
-				if n := len(g.res.Listing.Entries); n != 1 || g.res.Listing.Entries[0].URL != "prospero://H:1//a" {
-					t.Fatalf("entries %+v", g.res.Listing.Entries)
+				if n := len(entries(g.res.Listing)); n != 1 || entries(g.res.Listing)[0].URL != "prospero://H:1//a" {
+					t.Fatalf("entries %+v", entries(g.res.Listing))
 				}
 				return
 			}

@@ -116,6 +116,7 @@ func fetch(t *testing.T, raw string, opts access.Options, follow bool) got {
 		ctx = access.WithFollow(ctx)
 	}
 	res, err := access.Get(ctx, u, opts)
+	err = listingErr(res, err)
 	return got{res, err, log.String()}
 }
 
@@ -140,7 +141,7 @@ func TestDirsrvListingIsVls(t *testing.T) {
 		t.Fatal("not a listing")
 	}
 	var ours []string
-	for _, e := range g.res.Listing.Entries {
+	for _, e := range entries(g.res.Listing) {
 		kind := " "
 		switch {
 		case e.Parts["target"] == "EXTERNAL":
@@ -163,7 +164,7 @@ func TestDirsrvListingIsVls(t *testing.T) {
 		t.Fatalf("%d entries, want 3", len(ours))
 	}
 	byName := map[string]access.Entry{}
-	for _, e := range g.res.Listing.Entries {
+	for _, e := range entries(g.res.Listing) {
 		byName[e.Name] = e
 	}
 	host := fmt.Sprintf("LOCALHOST:%d", s.Port)
@@ -209,7 +210,7 @@ func TestDirsrv130Entries(t *testing.T) {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
 	t.Logf("%s", replyNote.FindString(g.log))
-	if n := len(g.res.Listing.Entries); n != 130 {
+	if n := len(entries(g.res.Listing)); n != 130 {
 		t.Fatalf("%d entries, want 130", n)
 	}
 	m := replyNote.FindStringSubmatch(g.log)
@@ -239,7 +240,7 @@ func TestDirsrv130Entries(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	for _, e := range g.res.Listing.Entries {
+	for _, e := range entries(g.res.Listing) {
 		seen[e.Name] = true
 	}
 	for i := 1; i <= 130; i++ {
@@ -274,7 +275,7 @@ func TestDirsrvOutcomes(t *testing.T) {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
 	var ms []string
-	for _, e := range g.res.Listing.Entries {
+	for _, e := range entries(g.res.Listing) {
 		ms = append(ms, e.Parts["access-method"].(string)+" "+e.URL)
 	}
 	if want := "PROSPERO-CONTENTS |LOCAL file://" + tree + "/readme.txt"; strings.Join(ms, "|") != want {
@@ -294,8 +295,8 @@ func TestDirsrvOutcomes(t *testing.T) {
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
-	if n := len(g.res.Listing.Entries); n != 1 || g.res.Listing.Entries[0].Name != "a.txt" {
-		t.Errorf("docs: %+v", g.res.Listing.Entries)
+	if n := len(entries(g.res.Listing)); n != 1 || entries(g.res.Listing)[0].Name != "a.txt" {
+		t.Errorf("docs: %+v", entries(g.res.Listing))
 	}
 	if !strings.Contains(g.log, fmt.Sprintf("* redirect 1 to prospero://LOCALHOST:%d/%s/docs", s.Port, tree)) {
 		t.Errorf("dialogue:\n%s", g.log)

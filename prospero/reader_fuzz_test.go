@@ -154,7 +154,7 @@ func FuzzReply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, e := range res.Listing.Entries {
+		for _, e := range entries(res.Listing) {
 			if _, perr := locator.Parse(e.URL); perr != nil {
 				t.Fatalf("entry URL %q: %v", e.URL, perr)
 			}

@@ -285,19 +285,23 @@ func (c *conn) search(db, words string) (*access.Resource, error) {
 		d := r.Diagnostics[0]
 		return nil, &access.ServerError{URL: access.Masked(c.u), Command: fmt.Sprintf("Search %q in %q", words, db), Code: d.Code, Text: d.AddInfo}
 	}
-	l := &access.Listing{}
+	// The results are one Search-Response message, at most MaxMessage
+	// octets and MaxDocuments headers (constants): they are read whole
+	// and handed out from memory.
+	var entries []access.Entry
+	truncated := false
 	for _, h := range r.Headers {
-		if len(l.Entries) == c.req.MaxEntries() {
-			l.Truncated = true
+		if len(entries) == c.req.MaxEntries() {
+			truncated = true
 			break
 		}
 		e, err := c.entry(db, h)
 		if err != nil {
 			return nil, err
 		}
-		l.Entries = append(l.Entries, e)
+		entries = append(entries, e)
 	}
-	return &access.Resource{Listing: l, Size: -1}, nil
+	return &access.Resource{Listing: access.ListingOf(entries, truncated, c.req.MaxEntries()), Size: -1}, nil
 }
 
 // DocType is the type a document is retrieved as when its header names

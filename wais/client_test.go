@@ -134,7 +134,8 @@ func fetch(t *testing.T, raw string, opts access.Options) (*access.Resource, err
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = 10 * time.Second
 	}
-	return access.Get(context.Background(), u, opts)
+	res, err := access.Get(context.Background(), u, opts)
+	return res, listingErr(res, err)
 }
 
 const doc = "demo/TEXT/%01%02id"

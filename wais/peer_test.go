@@ -189,6 +189,7 @@ func get(t *testing.T, raw string, opts access.Options) (*access.Resource, *byte
 		opts.IdleTimeout = 30 * time.Second
 	}
 	res, err := access.Get(context.Background(), u, opts)
+	err = listingErr(res, err)
 	return res, log, err
 }
 
@@ -242,7 +243,7 @@ func TestPeer(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %v\n%s", words, err, log)
 			}
-			es := res.Listing.Entries
+			es := entries(res.Listing)
 			if len(es) != n || len(hits) != n {
 				t.Fatalf("%v: %d entries, waissearch %d records and %d lines\n%s", words, len(es), n, len(hits), log)
 			}
@@ -266,15 +267,15 @@ func TestPeer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
-		if got := len(res.Listing.Entries); got != 4 {
+		if got := len(entries(res.Listing)); got != 4 {
 			t.Errorf("protocol: %d entries, want 4\n%s", got, log)
 		}
 		res, log, err = get(t, f.url("demo?protocol"), access.Options{MaxEntries: 2})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
-		if got := len(res.Listing.Entries); got != 2 || !res.Listing.Truncated {
-			t.Errorf("MaxEntries 2: %d entries, truncated %v\n%s", got, res.Listing.Truncated, log)
+		if got := len(entries(res.Listing)); got != 2 || !truncated(res.Listing) {
+			t.Errorf("MaxEntries 2: %d entries, truncated %v\n%s", got, truncated(res.Listing), log)
 		}
 	})
 
@@ -284,12 +285,12 @@ func TestPeer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
-		for _, e := range res.Listing.Entries {
+		for _, e := range entries(res.Listing) {
 			if strings.HasPrefix(e.Name, name+" ") {
 				return e
 			}
 		}
-		t.Fatalf("no entry %s among %+v", name, res.Listing.Entries)
+		t.Fatalf("no entry %s among %+v", name, entries(res.Listing))
 		return access.Entry{}
 	}
 
@@ -380,7 +381,7 @@ func TestPeer(t *testing.T) {
 		}
 		// With search words given, the same URL is a search.
 		res, log, err = get(t, f.url("demo"), access.Options{Search: "gopher"})
-		if err != nil || res.Listing == nil || len(res.Listing.Entries) != 1 {
+		if err != nil || res.Listing == nil || len(entries(res.Listing)) != 1 {
 			t.Fatalf("Options.Search: %+v %v\n%s", res, err, log)
 		}
 	})

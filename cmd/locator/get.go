@@ -7,10 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +20,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 	_ "github.com/rfc1738/locator/schemes" // each scheme's rules and client
 )
 
@@ -36,6 +38,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var o getOptions
 	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing each connection")
 	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout, "bound on each read and write: a server silent this long is cut off")
+	fs.DurationVar(&o.maxTime, "max-time", 0, "bound on the whole operation: connecting, the dialogue, redirections and the transfer, as curl's --max-time (0: none)")
 	fs.Var((*sizeFlag)(&o.maxSize), "max-size", "bound on the object's octets, e.g. 1048576, 512K, 10M, 2G (0: no bound)")
 	fs.IntVar(&o.maxEntries, "max-entries", access.DefaultMaxEntries, "bound on a listing's entries")
 	fs.IntVar(&o.maxRedirects, "max-redirects", access.DefaultMaxRedirects, "redirections followed at most (0: none)")
@@ -50,7 +53,9 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
 	fs.Var(&o.answers, "ask", "answer a form's question: NAME=VALUE, NAME its prompt or number from 1 (\\n in VALUE: several lines); repeatable. Unanswered questions are asked on the terminal")
 	fs.BoolVar(&o.printURL, "print-url", false, "write the URL the object was retrieved from (for a filled form, the URL that holds the answers) on standard error")
-	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (removed again when the transfer fails)")
+	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (\"-\": standard output): written to a new file beside it, "+
+		"renamed to FILE when the transfer succeeds (a symbolic link at FILE is replaced, never written through), removed when it fails, so that an existing FILE is never lost or half-written; "+
+		"a device or FIFO at FILE (/dev/null), and a descriptor named by /dev/stdout or /dev/fd/N, are written to directly")
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogue on standard error, passwords masked")
 	fs.BoolVar(&o.follow, "follow", false, "fetch an object that points to other URLs through the first it can (a Prospero link's access methods, RFC 1738 §3.11) instead of listing them")
@@ -58,7 +63,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 }
 
 type getOptions struct {
-	connect, idle           time.Duration
+	connect, idle, maxTime  time.Duration
 	maxSize                 int64
 	maxEntries              int
 	maxRedirects            int
@@ -95,8 +100,8 @@ func runGet(e *env, args []string, o *getOptions) int {
 		}
 		args = urls
 	}
-	if o.connect <= 0 || o.idle <= 0 || o.maxEntries <= 0 || o.maxRedirects < 0 {
-		return usageError(e, "get", "--connect-timeout, --timeout and --max-entries must be positive, --max-redirects not negative")
+	if o.connect <= 0 || o.idle <= 0 || o.maxEntries <= 0 || o.maxRedirects < 0 || o.maxTime < 0 {
+		return usageError(e, "get", "--connect-timeout, --timeout and --max-entries must be positive, --max-redirects and --max-time not negative")
 	}
 	u, err := locator.Parse(args[0])
 	if err != nil {
@@ -130,7 +135,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 	}
 	if in, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !o.noPrompt {
 		opts.Password = func(prompt string) (string, error) {
-			fmt.Fprint(e.stderr, prompt)
+			fmt.Fprint(e.stderr, printable.String(prompt))
 			b, err := term.ReadPassword(int(in.Fd()))
 			fmt.Fprintln(e.stderr)
 			return string(b), err
@@ -140,29 +145,35 @@ func runGet(e *env, args []string, o *getOptions) int {
 			return string(b), err
 		})
 	}
-	if o.views {
-		return listViews(e, u, opts, o)
-	}
-
+	// --max-time: one deadline over everything below, which every
+	// connection's reads and writes also observe (access.Request.Dial).
 	ctx := context.Background()
+	if o.maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.maxTime)
+		defer cancel()
+	}
+	if o.views {
+		return listViews(ctx, e, u, opts, o)
+	}
 	if o.follow {
 		ctx = access.WithFollow(ctx)
 	}
 	res, err := access.Get(ctx, u, opts)
 	if err != nil {
-		return getFailed(e, err, o)
+		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
 	}
 	defer res.Close()
 	if o.printURL && res.URL != nil {
-		fmt.Fprintln(e.stderr, access.Masked(res.URL))
+		fmt.Fprintln(e.stderr, printable.String(access.Masked(res.URL)))
 	}
 
 	var w io.Writer = e.stdout
-	var file *os.File
-	if o.out != "" {
-		file, err = os.Create(o.out)
+	var file *outputFile
+	if o.out != "" && o.out != "-" {
+		file, err = createOutput(o.out)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "locator get: %v\n", err)
+			fmt.Fprintf(e.stderr, "locator get: -o: %s\n", printable.String(err.Error()))
 			return 2
 		}
 		w = file
@@ -182,11 +193,14 @@ func runGet(e *env, args []string, o *getOptions) int {
 		}
 	}
 	if file != nil {
-		if cerr := file.Close(); err == nil && cerr != nil {
-			dst.err, err = cerr, cerr
-		}
-		if err != nil {
-			os.Remove(o.out)
+		// Only a complete object replaces -o's file; a failed transfer
+		// leaves what was there as it was.
+		if err == nil && dst.err == nil {
+			if cerr := file.commit(); cerr != nil {
+				dst.err, err = cerr, cerr
+			}
+		} else {
+			file.abort()
 		}
 	}
 	switch {
@@ -194,54 +208,119 @@ func runGet(e *env, args []string, o *getOptions) int {
 		// Our own output failed (a full disk, a closed pipe): local
 		// trouble, not the server's or the network's. A failure of
 		// standard output itself is reported once, by run.
-		if o.out != "" || e.writeFailed() == nil {
-			fmt.Fprintf(e.stderr, "locator get: writing %s: %v\n", outName(o), dst.err)
+		if file != nil || e.writeFailed() == nil {
+			fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(o)), printable.String(dst.err.Error()))
 		}
 		return 2
 	case err != nil:
-		return getFailed(e, err, o)
-	}
-	if res.Listing != nil && res.Listing.Truncated {
-		fmt.Fprintf(e.stderr, "locator get: the listing has more than %d entries; the rest were not read (--max-entries)\n", o.maxEntries)
+		return getFailed(e, u, err, o, transfer{body: res.Listing == nil, listing: res.Listing != nil, octets: dst.n, expired: expired(ctx)})
 	}
 	return 0
 }
 
 func outName(o *getOptions) string {
-	if o.out != "" {
+	if o.out != "" && o.out != "-" {
 		return o.out
 	}
 	return "standard output"
 }
 
-// getFailed reports err and returns its exit status (access.Classify):
-// 1 the server says absent or refuses, 3 network or protocol failure,
-// 4 refused by local policy.
-func getFailed(e *env, err error, o *getOptions) int {
+// transfer is what getFailed knows of the attempt that failed.
+type transfer struct {
+	body    bool  // the object's octets had begun to flow
+	listing bool  // the listing's entries had begun to flow
+	octets  int64 // how many octets of the object had been delivered
+	expired bool  // --max-time had run out
+}
+
+// expired reports whether ctx's deadline (--max-time) has passed. It
+// reads the clock rather than ctx.Err, for a connection's read deadline,
+// set to the same instant, may fire before the context's own timer.
+func expired(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// getFailed reports err, met while following u, and returns its exit
+// status (access.Classify): 1 the server says absent or refuses, 3
+// network or protocol failure, 4 refused by local policy. The message
+// names the URL (password masked) and says what happened in the
+// command's terms: the whole operation over --max-time, no data for
+// --timeout after so many octets, the connection closed before the end
+// of the object. It is made printable: a server's text in it (an FTP
+// reply, an HTTP reason phrase) never drives the terminal.
+func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int {
+	url := access.Masked(u)
 	msg := err.Error()
+	if !namesURL(err, url) {
+		msg = url + ": " + msg
+	}
+	after := ""
+	if t.body {
+		after = fmt.Sprintf(" after %d octets", t.octets)
+	}
+	var op *net.OpError
 	switch {
+	case t.expired:
+		// Whatever the error says (a read deadline, the context's), the
+		// operation's own bound is what ended it.
+		msg = fmt.Sprintf("%s: the operation exceeded its maximum time (--max-time %v)", url, o.maxTime)
+		if t.body {
+			msg += fmt.Sprintf(", with %d octets of the object delivered", t.octets)
+		}
 	case errors.Is(err, access.ErrTooLarge):
 		msg += " (--max-size " + strconv.FormatInt(o.maxSize, 10) + ")"
+	case access.Timeout(err) && errors.As(err, &op) && op.Op == "dial":
+		msg = fmt.Sprintf("%s: the server did not accept the connection within --connect-timeout %v", url, o.connect)
+	case access.Timeout(err) && t.body:
+		msg = fmt.Sprintf("%s: no data for --timeout %v%s, before the end of the object", url, o.idle, after)
+	case access.Timeout(err) && t.listing:
+		msg = fmt.Sprintf("%s: no data for --timeout %v, before the end of the listing", url, o.idle)
 	case access.Timeout(err):
-		msg += fmt.Sprintf(" (the server sent nothing for --timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
+		msg = fmt.Sprintf("%s: the server was silent for --timeout %v, before the object began", url, o.idle)
+	case errors.Is(err, io.ErrUnexpectedEOF) && t.body:
+		msg = fmt.Sprintf("%s: the connection closed%s, before the end of the object", url, after)
+	case errors.Is(err, io.ErrUnexpectedEOF) && t.listing:
+		msg = fmt.Sprintf("%s: the connection closed before the end of the listing", url)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		msg = fmt.Sprintf("%s: the connection closed before the end of the server's reply", url)
+	case errors.Is(err, syscall.ECONNRESET) && t.body:
+		msg = fmt.Sprintf("%s: the connection was reset%s, before the end of the object", url, after)
+	case t.body:
+		msg += " (" + strings.TrimPrefix(after, " ") + " of the object)"
 	}
 	var pe *access.PolicyError
 	if errors.As(err, &pe) && strings.Contains(pe.Rule, "§6") && strings.HasPrefix(pe.Reason, "port ") {
 		msg += " (--allow-port)"
 	}
-	fmt.Fprintf(e.stderr, "locator get: %s\n", msg)
+	fmt.Fprintf(e.stderr, "locator get: %s\n", printable.String(msg))
 	return int(access.Classify(err))
+}
+
+// namesURL reports whether err's message names the URL followed: a
+// typed error of package access that carries one, or a message that
+// begins with url.
+func namesURL(err error, url string) bool {
+	var se *access.ServerError
+	var pe *access.PolicyError
+	var xe *access.ProtocolError
+	return errors.As(err, &se) && se.URL != "" ||
+		errors.As(err, &pe) && pe.URL != "" ||
+		errors.As(err, &xe) && xe.URL != "" ||
+		url != "" && strings.HasPrefix(err.Error(), url)
 }
 
 // recordingWriter remembers the error of its writer, so that a failure to
 // write our own output is told from a failure to read the object.
 type recordingWriter struct {
 	w   io.Writer
+	n   int64 // octets written
 	err error
 }
 
 func (r *recordingWriter) Write(p []byte) (int, error) {
 	n, err := r.w.Write(p)
+	r.n += int64(n)
 	if err != nil && r.err == nil {
 		r.err = err
 	}
@@ -249,22 +328,56 @@ func (r *recordingWriter) Write(p []byte) (int, error) {
 }
 
 // listed is one entry of `locator get --json`: size and modified are
-// absent when the server does not say them.
+// absent when the server does not say them; size_approx is true when the
+// size is the server's estimate (a Gopher+ view size).
 type listed struct {
-	URL      string         `json:"url"`
-	Name     string         `json:"name"`
-	Type     string         `json:"type"`
-	Size     *int64         `json:"size,omitempty"`
-	Modified string         `json:"modified,omitempty"`
-	Parts    map[string]any `json:"parts,omitempty"`
+	URL        string         `json:"url"`
+	Name       string         `json:"name"`
+	Type       string         `json:"type"`
+	Size       *int64         `json:"size,omitempty"`
+	SizeApprox bool           `json:"size_approx,omitempty"`
+	Modified   string         `json:"modified,omitempty"`
+	Parts      map[string]any `json:"parts,omitempty"`
 }
 
-// writeListing writes a listing to w: a table, or NDJSON with --json.
+// listBlock is how many entries of a listing are written at a time: the
+// table's columns are laid out over a block (and never narrow from one
+// block to the next), and standard output is flushed after each, so
+// that memory is bounded by a block, not by the listing, and an endless
+// listing shows its entries as they come.
+const listBlock = 256
+
+// listingCut is a listing cut at --max-entries: exit 3 (access.Classify
+// counts the *access.TruncatedError it wraps a failure), after the
+// entries up to the limit were written.
+type listingCut struct{ *access.TruncatedError }
+
+func (e listingCut) Error() string {
+	return fmt.Sprintf("the listing has more than %d entries; the rest were not read (--max-entries)", e.Max)
+}
+
+func (e listingCut) Unwrap() error { return e.TruncatedError }
+
+// writeListing writes a listing to w as the client reads it from the
+// server, entry by entry: a table, or NDJSON with --json. It returns the
+// error that ended the listing: a listingCut when it has more entries
+// than --max-entries, or the transfer's failure.
 func writeListing(dst io.Writer, res *access.Resource, o *getOptions) error {
 	w := bufio.NewWriter(dst)
-	if o.json {
-		for _, en := range res.Listing.Entries {
-			l := listed{URL: en.URL, Name: en.Name, Type: en.Type, Parts: en.Parts}
+	var tab *table
+	if !o.json {
+		tab = &table{w: w}
+		tab.add([5]string{"TYPE", "SIZE", "MODIFIED", "NAME", "URL"})
+	}
+	var err error
+	for n := 1; ; n++ {
+		var en access.Entry
+		en, err = res.Listing.Next()
+		if err != nil {
+			break
+		}
+		if tab == nil {
+			l := listed{URL: en.URL, Name: en.Name, Type: en.Type, Parts: en.Parts, SizeApprox: en.SizeApprox && en.Size >= 0}
 			if en.Size >= 0 {
 				l.Size = &en.Size
 			}
@@ -274,39 +387,87 @@ func writeListing(dst io.Writer, res *access.Resource, o *getOptions) error {
 			if err := writeJSON(w, l); err != nil {
 				return err
 			}
+		} else {
+			tab.add(row(en))
 		}
-		return w.Flush()
+		if n%listBlock == 0 {
+			if tab != nil {
+				tab.flush()
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tSIZE\tMODIFIED\tNAME\tURL")
-	for _, en := range res.Listing.Entries {
-		size, mod := "-", "-"
-		if en.Size >= 0 {
-			size = strconv.FormatInt(en.Size, 10)
-		}
-		if !en.Modified.IsZero() {
-			mod = en.Modified.UTC().Format("2006-01-02 15:04")
-		}
-		name := en.Name
-		if !printableName(name) {
-			name = strconv.Quote(name)
-		}
-		url := en.URL
-		if url == "" {
-			url = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", en.Type, size, mod, name, url)
+	if tab != nil {
+		tab.flush()
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if ferr := w.Flush(); ferr != nil {
+		return ferr
 	}
-	return w.Flush()
+	var te *access.TruncatedError
+	switch {
+	case err == io.EOF:
+		return nil
+	case errors.As(err, &te):
+		return listingCut{te}
+	}
+	return err
 }
 
-// printableName reports whether a name can be shown in a table as it is:
-// no control octet, no tab, no invalid UTF-8.
-func printableName(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+// row is the table row of en: its type, size ("~" before a size that is
+// the server's estimate), date, name (quoted when it is not printable)
+// and URL.
+func row(en access.Entry) [5]string {
+	size, mod := "-", "-"
+	if en.Size >= 0 {
+		size = strconv.FormatInt(en.Size, 10)
+		if en.SizeApprox {
+			size = "~" + size
+		}
+	}
+	if !en.Modified.IsZero() {
+		mod = en.Modified.UTC().Format("2006-01-02 15:04")
+	}
+	name := en.Name
+	if !printable.Clean(name) {
+		name = strconv.Quote(name)
+	}
+	url := printable.String(en.URL)
+	if url == "" {
+		url = "-"
+	}
+	return [5]string{printable.String(en.Type), size, mod, name, url}
+}
+
+// A table lays out rows in columns, a block at a time: each column but
+// the last is as wide as its widest cell so far and two spaces.
+type table struct {
+	w      *bufio.Writer
+	rows   [][5]string
+	widths [4]int
+}
+
+func (t *table) add(r [5]string) { t.rows = append(t.rows, r) }
+
+// flush writes the rows held.
+func (t *table) flush() {
+	for _, r := range t.rows {
+		for c := range t.widths {
+			t.widths[c] = max(t.widths[c], utf8.RuneCountInString(r[c]))
+		}
+	}
+	for _, r := range t.rows {
+		for c, width := range t.widths {
+			t.w.WriteString(r[c])
+			for i := utf8.RuneCountInString(r[c]); i < width+2; i++ {
+				t.w.WriteByte(' ')
+			}
+		}
+		t.w.WriteString(r[4])
+		t.w.WriteByte('\n')
+	}
+	t.rows = t.rows[:0]
 }
 
 // progress shows a bar on standard error for a transfer longer than a

@@ -183,12 +183,20 @@ func TestGetFile(t *testing.T) {
 			t.Errorf("--json line %d: %s (%v)\nwant %s", i, l, err, wantJSON[i])
 		}
 	}
-	// -o takes a listing too; --max-entries cuts it and says so.
+	// -o takes a listing too.
 	dst := filepath.Join(t.TempDir(), "listing")
-	code, out, errs := runCLI(t, "", "get", "--max-entries", "1", "-o", dst, "file://"+dir+"/")
+	code, out, errs := runCLI(t, "", "get", "-o", dst, "file://"+dir+"/")
 	b, _ := os.ReadFile(dst)
-	if code != 0 || out != "" || strings.Count(string(b), "\n") != 2 || errs != "locator get: the listing has more than 1 entries; the rest were not read (--max-entries)\n" {
+	if code != 0 || out != "" || strings.Count(string(b), "\n") != 3 || errs != "" {
 		t.Errorf("-o listing: exit %d %q %q", code, b, errs)
+	}
+	// --max-entries cuts it: a failure (exit 3) that says so and names
+	// the URL; -o keeps nothing of it.
+	dst = filepath.Join(t.TempDir(), "cut")
+	code, out, errs = runCLI(t, "", "get", "--max-entries", "1", "-o", dst, "file://"+dir+"/")
+	_, serr := os.Stat(dst)
+	if code != 3 || out != "" || !errors.Is(serr, os.ErrNotExist) || errs != "locator get: file://"+dir+"/: the listing has more than 1 entries; the rest were not read (--max-entries)\n" {
+		t.Errorf("-o listing cut: exit %d %q, file: %v", code, errs, serr)
 	}
 	// A name with a control octet is quoted in the table.
 	odd := t.TempDir()

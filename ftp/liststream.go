@@ -1,0 +1,294 @@
+package ftp
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// MaxDescribed bounds the entries of a directory that a listing
+// describes (types, sizes, dates from MLSD or LIST). NLST's names and
+// the description are two transfers, one after the other on the control
+// connection, so describing an entry means holding its name until the
+// description has been read: the client holds at most MaxDescribed
+// names. A directory with more entries is listed as NLST names them,
+// streamed from the data connection, each entry a file (RFC 1738
+// §3.2.2's own listing), and the dialogue says so.
+const MaxDescribed = 4096
+
+// A transfer is one listing's data connection, read line by line.
+type transfer struct {
+	s    *session
+	line string // the command
+	data net.Conn
+	br   *bufio.Reader
+	done bool // the final reply was read, or the transfer ended
+}
+
+// openTransfer sends line (NLST, MLSD, LIST) and returns its transfer;
+// nil when the server completed it at once with no data.
+func (s *session) openTransfer(ctx context.Context, line string) (*transfer, error) {
+	data, _, done, err := s.startTransfer(ctx, line)
+	if err != nil || done {
+		return nil, err
+	}
+	var r io.Reader = data
+	if max := s.req.Options.MaxSize; max > 0 {
+		r = &sizeLimit{r: data, left: max}
+	}
+	return &transfer{s: s, line: line, data: data, br: bufio.NewReaderSize(r, 16<<10)}, nil
+}
+
+// next returns the transfer's next non-empty line, at most MaxLine
+// octets; at the end of the data it reads the final reply (a 4yz or 5yz
+// there is a *TransferError) and returns io.EOF. After an error the data
+// connection is closed and the control connection is out of step.
+func (t *transfer) next() (string, error) {
+	for !t.done {
+		l, err := access.ReadLine(t.br, t.s.req.MaxLine())
+		if err == io.EOF {
+			t.done = true
+			t.data.Close()
+			if err := t.s.finish(t.line); err != nil {
+				return "", err
+			}
+			return "", io.EOF
+		}
+		if err != nil && err != io.ErrUnexpectedEOF {
+			t.done = true
+			t.data.Close()
+			return "", t.s.wrap(err)
+		}
+		if err == io.ErrUnexpectedEOF {
+			// The last line, without its line end: the end follows.
+			if l == "" {
+				continue
+			}
+			return l, nil
+		}
+		if l != "" {
+			return l, nil
+		}
+	}
+	return "", io.EOF
+}
+
+// abort ends the transfer early (ABOR, RFC 959 §4.1.3) when it is under
+// way.
+func (t *transfer) abort() error {
+	if t == nil || t.done {
+		return nil
+	}
+	t.done = true
+	return t.s.abort(t.data)
+}
+
+// readListing runs one listing transfer and returns its lines, at most
+// max of them (truncated reports more: the transfer is then aborted),
+// each at most MaxLine octets, in all at most MaxSize octets when that
+// is set.
+func (s *session) readListing(ctx context.Context, line string, max int) (lines []string, truncated bool, err error) {
+	t, err := s.openTransfer(ctx, line)
+	if err != nil || t == nil {
+		return nil, false, err
+	}
+	for {
+		l, err := t.next()
+		if err == io.EOF {
+			return lines, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if len(lines) == max {
+			s.req.Notef("listing truncated at %d entries (MaxEntries)", max)
+			if err := t.abort(); err != nil {
+				return nil, false, err
+			}
+			return lines, true, nil
+		}
+		lines = append(lines, l)
+	}
+}
+
+// list sends NLST (with its argument, if any) for the entries' names
+// (RFC 1738 §3.2.2) and returns the listing, read as the caller asks.
+// The first names, at most MaxDescribed (and MaxEntries), are read at
+// once; when NLST ends within them, MLSD or LIST follows for their
+// types, sizes and dates (describe). Past MaxDescribed the names are
+// streamed from NLST's data connection undescribed. More than MaxEntries
+// names (lines) end the listing with an *access.TruncatedError. Closing
+// the listing ends the session (ABOR when NLST is under way, then QUIT).
+func (s *session) list(ctx context.Context, c Command) (*access.Resource, error) {
+	line := c.String()
+	t, err := s.openTransfer(ctx, line)
+	if err != nil {
+		return nil, err
+	}
+	maxEntries := s.req.MaxEntries()
+	hold := min(MaxDescribed, maxEntries)
+	ls := &lister{s: s, t: t, max: maxEntries, seen: map[string]bool{}}
+	if c.HasArg {
+		ls.arg = c.Arg
+	}
+	for ls.t != nil {
+		l, err := ls.t.next()
+		if err == io.EOF {
+			ls.t = nil
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(ls.names) == hold {
+			ls.pending, ls.hasPending = l, true
+			if hold == maxEntries {
+				s.req.Notef("listing truncated at %d entries (MaxEntries)", maxEntries)
+				if err := ls.t.abort(); err != nil {
+					return nil, err
+				}
+				ls.t, ls.cut = nil, true
+			}
+			break
+		}
+		ls.names = append(ls.names, l)
+	}
+	ls.lines = len(ls.names)
+	if ls.t != nil {
+		s.req.Notef("the directory has more than %d entries: listed as NLST names them, undescribed (MaxDescribed)", MaxDescribed)
+	} else if len(ls.names) > 0 {
+		ls.facts = s.describe(ctx, ls.arg, hold)
+	}
+	base := Split(s.u)
+	ls.dirs = append([]string{}, base.Cwd...)
+	if base.HasTypecode && base.Typecode == "d" && base.Name != "" {
+		ls.dirs = append(ls.dirs, base.Name)
+	}
+	l := access.NewListing(maxEntries, ls.next, ls.close)
+	return &access.Resource{Size: -1, Listing: l}, nil
+}
+
+// A lister makes a directory's entries from NLST's names.
+type lister struct {
+	s          *session
+	t          *transfer // NLST still under way (names past MaxDescribed), or nil
+	arg        string    // NLST's argument
+	max        int       // MaxEntries
+	names      []string  // the names read at once
+	i          int       // the next of names
+	pending    string    // a name read past names
+	hasPending bool
+	lines      int  // NLST lines read
+	cut        bool // NLST had more than MaxEntries lines
+	facts      map[string]Fact
+	dirs       []string // the entries' directory, as URL segments
+	seen       map[string]bool
+	err        error // what ended NLST, when not its end
+}
+
+// next returns the next entry: from the names held, then from NLST.
+func (ls *lister) next() (access.Entry, error) {
+	for {
+		var n string
+		switch {
+		case ls.i < len(ls.names):
+			n = ls.names[ls.i]
+			ls.i++
+		case ls.hasPending && ls.t != nil:
+			n, ls.hasPending = ls.pending, false
+			ls.lines++
+		case ls.cut:
+			return access.Entry{}, &access.TruncatedError{Max: ls.max}
+		case ls.t == nil:
+			return access.Entry{}, io.EOF
+		default:
+			l, err := ls.t.next()
+			if err != nil {
+				ls.t, ls.err = nil, err
+				return access.Entry{}, err
+			}
+			ls.lines++
+			n = l
+		}
+		if ls.lines > ls.max {
+			ls.s.req.Notef("listing truncated at %d entries (MaxEntries)", ls.max)
+			return access.Entry{}, &access.TruncatedError{Max: ls.max}
+		}
+		if e, ok, err := ls.entry(n); err != nil || ok {
+			return e, err
+		}
+	}
+}
+
+// entry makes the entry of an NLST name; ok is false for a name that
+// is no entry ("", ".", "..", one already listed).
+func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
+	s := ls.s
+	name := n
+	if ls.arg != "" {
+		name = strings.TrimSuffix(name, "/")
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+	}
+	if name == "" || name == "." || name == ".." || ls.seen[name] {
+		return e, false, nil
+	}
+	if len(ls.seen) < MaxDescribed {
+		ls.seen[name] = true // past MaxDescribed names, repeats are not looked for
+	}
+	e = access.Entry{Name: name, Type: access.TypeFile, Size: -1}
+	ref := Ref{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
+	ref.Cwd = ls.dirs
+	ref.Name, ref.HasName = name, true
+	if f, ok := ls.facts[name]; ok {
+		e.Size, e.Modified = f.Size, f.Modified
+		if len(f.Facts) > 0 {
+			e.Parts = map[string]any{}
+			for k, v := range f.Facts {
+				e.Parts[k] = v
+			}
+		}
+		switch f.Type {
+		case "dir":
+			e.Type = access.TypeDirectory
+			e.Size = -1
+			ref.Cwd = append(append([]string{}, ls.dirs...), name)
+			ref.Name = ""
+		case "link":
+			e.Type = access.TypeLink
+		}
+	}
+	u, err := Build(ref)
+	if err != nil {
+		return e, false, &access.ProtocolError{URL: s.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
+	}
+	e.URL = u
+	return e, true, nil
+}
+
+// close ends the session: ABOR when NLST is under way, then QUIT; the
+// connection is closed when the control connection is out of step.
+func (ls *lister) close() error {
+	if ls.err != nil && ls.err != io.EOF {
+		ls.s.quitAfterError(ls.err)
+		return nil
+	}
+	if ls.t != nil && !ls.t.done {
+		if err := ls.t.abort(); err != nil {
+			ls.s.close()
+			return nil
+		}
+	}
+	if ls.t != nil && ls.t.done && ls.t.data != nil {
+		ls.t.data.Close()
+	}
+	ls.s.quit()
+	return nil
+}

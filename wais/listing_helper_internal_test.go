@@ -1,0 +1,9 @@
+package wais
+
+import (
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
+)
+
+// A Listing streams; the tests read each whole once (loctest keeps it).
+func listingErr(res *access.Resource, err error) error { return loctest.ListingErr(res, err) }
