@@ -45,7 +45,7 @@ func FuzzRequestTarget(f *testing.F) {
 		var denied atomic.Int32
 		var logBuf bytes.Buffer
 		s := New(Config{Log: &logBuf, Resolver: loopbackResolver{}, Timeout: 2e9, MaxTarget: 4096})
-		s.dial = func(ctx context.Context, addr string) (net.Conn, error) {
+		s.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if ap, err := netip.ParseAddrPort(addr); err != nil || Special(ap.Addr()) != "" {
 				denied.Add(1)
 			}
@@ -104,6 +104,77 @@ func FuzzParseRule(f *testing.F) {
 			if err := p.Check("", a, 70); err != nil {
 				t.Fatalf("rule %q does not allow its own address: %v", s, err)
 			}
+		}
+	})
+}
+
+// FuzzDialHost: whatever host a URL gives, dialHost either refuses it
+// or returns a host made of host-name and address characters only (no
+// escape, space, control or non-ASCII octet reaches the resolver), and
+// reading its result again gives the same host (it is decoded once,
+// wholly). Loopback spelled with escapes or IDNA mappings decodes to a
+// form the policy sees as loopback.
+func FuzzDialHost(f *testing.F) {
+	for _, s := range []string{"example.org", "%e2%93%9bocalhost", "ⓛocalhost", "%31%32%37.0.0.1", "１２７.０.０.１", "b%C3%BCcher.example", "::1", "fe80::1%25eth0", "::%0", "%25", "a%2Fb", "xn--bcher-kva.example", "EXAMPLE."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		got, err := dialHost(h)
+		if err != nil {
+			return
+		}
+		for i := 0; i < len(got); i++ {
+			c := got[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == ':') {
+				t.Fatalf("dialHost(%q) = %q holds %q", h, got, c)
+			}
+		}
+		if again, err := dialHost(got); err != nil || again != got {
+			t.Fatalf("dialHost(%q) = %q, and again %q, %v", h, got, again, err)
+		}
+		if got == "localhost" || got == "localhost." {
+			return
+		}
+		if a, err := netip.ParseAddr(got); err == nil && strings.Contains(strings.ToLower(h), "127") && a.Is4() && a.As4()[0] == 127 && Special(a) != "loopback" {
+			t.Fatalf("dialHost(%q) = %q is not seen as loopback", h, got)
+		}
+	})
+}
+
+// FuzzMaskURLs: a password placed in a URL, however the URL is escaped
+// (as written, once, twice) and whatever text comes before it, is not
+// in maskURLs's result; text without a ":" is returned as it is.
+func FuzzMaskURLs(f *testing.F) {
+	f.Add("ftp", "user", "sekrit", "host/x", "/-/get?url=", 0)
+	f.Add("gopher", "a", "p?w&d", "h:70/1", "gopher://x/hURL:", 1)
+	f.Add("telnet", "u", "pw12", "[::1]:23", "", 2)
+	f.Fuzz(func(t *testing.T, scheme, user, pass, rest, prefix string, enc int) {
+		if len(pass) < 4 || strings.ContainsAny(pass, "/@:%*") || strings.ContainsAny(user, "/@:%") || strings.ContainsAny(scheme, ":/%") {
+			return
+		}
+		for i := 0; i < len(pass); i++ {
+			if pass[i] <= ' ' || pass[i] == 0x7f {
+				return
+			}
+		}
+		escape := func(s string) string { return s }
+		switch enc % 3 {
+		case 1, -1:
+			escape = url.QueryEscape
+		case 2, -2:
+			escape = func(s string) string { return url.QueryEscape(url.QueryEscape(s)) }
+		}
+		in := prefix + escape(scheme+"://"+user+":"+pass+"@"+rest)
+		secret := escape(pass)
+		if strings.Count(in, secret) != 1 {
+			return
+		}
+		if got := maskURLs(in); strings.Contains(got, secret) {
+			t.Fatalf("maskURLs(%q) = %q keeps the password %q", in, got, secret)
+		}
+		l := strings.ToLower(prefix)
+		if !strings.Contains(l, ":") && !strings.Contains(l, "%3a") && !strings.Contains(l, "%253a") && maskURLs(prefix) != prefix {
+			t.Fatalf("maskURLs(%q) = %q changed text without a URL", prefix, maskURLs(prefix))
 		}
 	})
 }

@@ -46,12 +46,14 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // Defaults of Config's zero fields.
 const (
 	DefaultMaxConns     = 256
 	DefaultMaxPerDest   = 16
+	DefaultMaxPerClient = 32
 	DefaultMaxTarget    = 8 << 10
 	DefaultMaxForm      = 64 << 10
 	DefaultMaxSize      = 1 << 30
@@ -60,6 +62,16 @@ const (
 	DefaultConnect      = 20 * time.Second
 	DefaultIdle         = 60 * time.Second
 	DefaultMaxRedirects = 5
+)
+
+// Bounds on a client's connection (HTTPServer): the request head must
+// arrive within HeaderTimeout of the connection's first octet (or of the
+// end of the previous request), and a connection idle between two
+// requests longer than KeepAliveTimeout is closed, so that neither a
+// slow head nor a silent keep-alive connection holds a slot for long.
+const (
+	HeaderTimeout    = 5 * time.Second
+	KeepAliveTimeout = 15 * time.Second
 )
 
 // Config says how a Server behaves. The zero value is usable: each zero
@@ -72,11 +84,20 @@ type Config struct {
 	AllowPorts []int
 
 	// MaxConns bounds the requests served at once (DefaultMaxConns); one
-	// more is answered 503 at once.
+	// more is answered 503 at once. A connection waiting for its request
+	// head, or idle between requests, is not counted (LimitListener
+	// bounds those).
 	MaxConns int
-	// MaxPerDest bounds the requests under way to one destination
-	// host:port (DefaultMaxPerDest).
+	// MaxPerDest bounds the connections open to one destination, the
+	// address and port actually connected to, whatever URL or
+	// redirection led there and whichever request opened them
+	// (DefaultMaxPerDest); a request that would open one more is
+	// answered 503.
 	MaxPerDest int
+	// MaxPerClient bounds the connections open from one client address
+	// (an IPv4 address, an IPv6 /64) when the listener is LimitListener's
+	// (DefaultMaxPerClient).
+	MaxPerClient int
 	// MaxTarget bounds the request target's octets (DefaultMaxTarget);
 	// the request head as a whole is bounded at 4 × MaxTarget.
 	MaxTarget int
@@ -114,13 +135,16 @@ type Config struct {
 
 // A Server is the gateway, an http.Handler.
 type Server struct {
-	cfg    Config
-	conns  chan struct{}
-	destMu sync.Mutex
-	dests  map[string]int
-	logMu  sync.Mutex
-	csrf   *http.CrossOriginProtection
-	dial   func(ctx context.Context, addr string) (net.Conn, error)
+	cfg   Config
+	conns chan struct{}
+	dests *limiter // connections open per destination address:port
+	idle  *idleConns
+	logMu sync.Mutex
+	csrf  *http.CrossOriginProtection
+	// redirectSchemes are the schemes a redirection may reach: those
+	// whose clients connect to a server (file never).
+	redirectSchemes []string
+	dial            connectFunc
 }
 
 // New returns a Server with cfg (defaults filled in).
@@ -132,6 +156,7 @@ func New(cfg Config) *Server {
 	}
 	def(&cfg.MaxConns, DefaultMaxConns)
 	def(&cfg.MaxPerDest, DefaultMaxPerDest)
+	def(&cfg.MaxPerClient, DefaultMaxPerClient)
 	def(&cfg.MaxTarget, DefaultMaxTarget)
 	def(&cfg.MaxEntries, DefaultMaxEntries)
 	if cfg.MaxForm <= 0 {
@@ -151,24 +176,58 @@ func New(cfg Config) *Server {
 	if cfg.Resolver == nil {
 		cfg.Resolver = net.DefaultResolver
 	}
-	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns), dests: map[string]int{}, csrf: http.NewCrossOriginProtection()}
-	s.dial = func(ctx context.Context, addr string) (net.Conn, error) {
+	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns), dests: newLimiter(cfg.MaxPerDest), idle: newIdleConns(), csrf: http.NewCrossOriginProtection()}
+	for _, sc := range access.Schemes() {
+		if _, info, ok := access.Lookup(sc); ok && info.DefaultPort != 0 && sc != "file" {
+			s.redirectSchemes = append(s.redirectSchemes, sc)
+		}
+	}
+	s.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		var d net.Dialer
-		return d.DialContext(ctx, "tcp", addr)
+		return d.DialContext(ctx, network, addr)
 	}
 	return s
 }
 
+// A BusyError is the refusal of a connection to a destination that
+// already has Config.MaxPerDest connections open (HTTP 503).
+type BusyError struct {
+	Addr string // the address and port
+	Max  int
+}
+
+func (e *BusyError) Error() string {
+	return "the gateway already has " + strconv.Itoa(e.Max) + " connections open to " + e.Addr + "; try again shortly"
+}
+
+// connect opens a connection to addr, an address the policy allowed,
+// holding one of its MaxPerDest slots until the connection is closed:
+// every connection of every request, redirections and FTP data
+// connections included, is counted where it goes.
+func (s *Server) connect(ctx context.Context, network, addr string) (net.Conn, error) {
+	if !s.dests.acquire(addr) {
+		return nil, &BusyError{Addr: addr, Max: s.cfg.MaxPerDest}
+	}
+	c, err := s.dial(ctx, network, addr)
+	if err != nil {
+		s.dests.release(addr)
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { s.dests.release(addr) }}, nil
+}
+
 // HTTPServer returns an http.Server for s on addr with its bounds on
-// the request head and on time.
+// the request head and on time (HeaderTimeout, KeepAliveTimeout); serve
+// it on s.LimitListener, which it tells which connections are idle.
 func (s *Server) HTTPServer(addr string) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           s,
 		MaxHeaderBytes:    4 * s.cfg.MaxTarget,
-		ReadHeaderTimeout: 20 * time.Second,
+		ReadHeaderTimeout: HeaderTimeout,
 		ReadTimeout:       time.Minute,
-		IdleTimeout:       time.Minute,
+		IdleTimeout:       KeepAliveTimeout,
+		ConnState:         s.idle.state,
 	}
 }
 
@@ -189,7 +248,8 @@ type exchange struct {
 	mode   mode
 	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
 	u      *locator.URL
-	shown  string // the URL as pages show it (no password)
+	shown  string     // the URL as pages show it (no password)
+	open   *openConns // the connections the request has open
 	// pwGiven is set when the HTTP client's password was handed to the
 	// scheme's client.
 	pwGiven bool
@@ -200,18 +260,19 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &statusWriter{ResponseWriter: rw}
 	x := &exchange{s: s, w: w, r: r}
-	logged := r.RequestURI
 	defer func() {
+		logged := r.RequestURI
 		if x.u != nil {
 			logged = access.Masked(x.u)
-		} else {
-			logged = maskRaw(logged)
 		}
 		s.logLine(r, logged, w, time.Since(start))
 	}()
 	h := w.Header()
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
+	// No page of another site may frame the gateway's pages (a click
+	// on them would be a request of the gateway's own origin).
+	h.Set("X-Frame-Options", "DENY")
 	select {
 	case s.conns <- struct{}{}:
 		defer func() { <-s.conns }()
@@ -340,9 +401,15 @@ func (x *exchange) follow(raw, q string) {
 	if x.mode == proxyForm && len(raw) > 0 {
 		raw = lynxSearch(raw)
 	}
+	if x.mode != proxyForm {
+		if why := crossSite(x.r); why != "" {
+			x.fail(http.StatusForbidden, "A page of another site asked the gateway for this URL ("+why+"). The gateway follows a URL only when it is typed in, or followed from one of its own pages; a page of another site could otherwise make it connect where its rules allow, on that page's behalf. Open the URL from the gateway's start page.")
+			return
+		}
+	}
 	u, err := locator.Parse(raw)
 	if err != nil {
-		x.fail(http.StatusBadRequest, "Not a URL: "+err.Error())
+		x.fail(http.StatusBadRequest, "Not a URL: "+maskURLs(err.Error()))
 		return
 	}
 	if u.HasFragment() {
@@ -420,14 +487,9 @@ func (x *exchange) follow(raw, q string) {
 			return dial(ctx, network, addr)
 		}
 	}
-
-	key := destKey(u, s.cfg.NewsServer)
-	if !s.acquire(key) {
-		x.w.Header().Set("Retry-After", "5")
-		x.fail(http.StatusServiceUnavailable, "The gateway already has "+strconv.Itoa(s.cfg.MaxPerDest)+" requests under way to "+key+"; try again shortly.")
-		return
-	}
-	defer s.release(key)
+	// Whatever the request opened is closed when it ends, and every
+	// destination slot it held given back.
+	defer x.open.closeAll()
 
 	res, err := access.Get(x.r.Context(), u, opts)
 	if err != nil {
@@ -487,8 +549,16 @@ func (x *exchange) options(u *locator.URL, q string) access.Options {
 		Server:         s.cfg.NewsServer,
 		Search:         q,
 		Policy:         access.Policy{AllowPorts: s.cfg.AllowPorts},
-		Dial:           s.cfg.Policy.dialer(s.cfg.Resolver, s.dial),
+		// A redirection never leads to a file of the gateway's machine,
+		// nor to any scheme that connects nowhere (RFC 1738 §3.10).
+		RedirectSchemes: s.redirectSchemes,
 	}
+	x.open = newOpenConns(u.Scheme())
+	o.CheckRedirect = func(next *locator.URL, _ []*locator.URL) error {
+		x.open.redirected(next.Scheme())
+		return nil
+	}
+	o.Dial = s.cfg.Policy.dialer(s.cfg.Resolver, s.connect, x.open)
 	// A password the URL does not give comes from the HTTP client's
 	// Authorization (Basic) for the URL's user, asked for with a 401
 	// (as Apache's mod_proxy_ftp does); it is never shown or logged.
@@ -559,36 +629,6 @@ func lynxSearch(raw string) string {
 	return raw[:len(p)+slash+1] + path[:i] + "%09" + path[i+1:]
 }
 
-// destKey names u's destination for the per-destination bound.
-func destKey(u *locator.URL, news string) string {
-	h := strings.ToLower(u.Host())
-	if h == "" {
-		if u.Scheme() == "news" && news != "" {
-			return strings.ToLower(news)
-		}
-		return u.Scheme() + ":"
-	}
-	return net.JoinHostPort(h, strconv.Itoa(u.EffectivePort()))
-}
-
-func (s *Server) acquire(key string) bool {
-	s.destMu.Lock()
-	defer s.destMu.Unlock()
-	if s.dests[key] >= s.cfg.MaxPerDest {
-		return false
-	}
-	s.dests[key]++
-	return true
-}
-
-func (s *Server) release(key string) {
-	s.destMu.Lock()
-	defer s.destMu.Unlock()
-	if s.dests[key]--; s.dests[key] <= 0 {
-		delete(s.dests, key)
-	}
-}
-
 // shown is u as pages show it: without its password.
 func shown(u *locator.URL) string {
 	if !u.HasPassword() {
@@ -599,26 +639,145 @@ func shown(u *locator.URL) string {
 	return p.String()
 }
 
-// maskRaw hides the password of a request target that is not a URL,
-// for the log: "scheme://user:****@...".
-func maskRaw(s string) string {
-	i := strings.Index(s, "://")
-	if i < 0 {
+// maskURLs masks the password of every URL s carries, whatever its
+// form, for the access log and messages: "scheme://user:****@host".
+//
+// A URL is found by its "://", written as it is or with escapes, once
+// or twice encoded (a URL in the start page's query, "%3A%2F%2F"; inside
+// it, "%253A"), or mixed ("URL:ftp%3A//"); the deepest encoding of the
+// three octets is the URL's level. Within the URL, only an octet encoded
+// no deeper than its level delimits: its authority runs to the next
+// such "/" (an escaped slash of a deeper level is a user's or a
+// password's octet, RFC 1738 §3.1), and its password is what lies
+// between the first such ":" and the last such "@". Where that
+// over-reads (an authority that is not one, a message going on after
+// it), more is masked, never less; s need not parse as a URL.
+func maskURLs(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		c, n, l0 := logicalOctet(s, i)
+		if c != ':' {
+			i += n
+			continue
+		}
+		j := i + n
+		c1, n1, l1 := logicalOctet(s, j)
+		c2, n2, l2 := logicalOctet(s, j+n1)
+		if c1 != '/' || c2 != '/' {
+			i += n
+			continue
+		}
+		level := max(l0, l1, l2)
+		start := j + n1 + n2
+		end, colon, colonEnd, at := start, -1, -1, -1
+		for end < len(s) {
+			c, n, l := logicalOctet(s, end)
+			if l <= level {
+				if c == '/' {
+					break
+				}
+				if c == ':' && colon < 0 {
+					colon, colonEnd = end, end+n
+				}
+				if c == '@' {
+					at = end
+				}
+			}
+			end += n
+		}
+		if colon >= 0 && at > colon {
+			b.WriteString(s[last:colonEnd])
+			b.WriteString("****")
+			last = at
+			i = at
+			continue
+		}
+		// No password: another URL may begin within this one's
+		// authority ("a://b://u:pw@h").
+		i += n
+	}
+	if last == 0 {
 		return s
 	}
-	auth := s[i+3:]
-	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
-		auth = auth[:j]
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// logicalOctet returns the octet s holds at i, its length there, and
+// how deep it is encoded: 0 as it is, 1 a "%" hex hex escape, 2 an
+// escaped "%" followed by hex hex ("%253A").
+func logicalOctet(s string, i int) (c byte, n, level int) {
+	if i >= len(s) {
+		return 0, 1, 0
 	}
-	at := strings.LastIndexByte(auth, '@')
-	if at < 0 {
-		return s
+	if s[i] != '%' || i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		return s[i], 1, 0
 	}
-	c := strings.IndexByte(auth[:at], ':')
-	if c < 0 {
-		return s
+	c = unhex(s[i+1])<<4 | unhex(s[i+2])
+	if c == '%' && i+4 < len(s) && isHex(s[i+3]) && isHex(s[i+4]) {
+		return unhex(s[i+3])<<4 | unhex(s[i+4]), 5, 2
 	}
-	return s[:i+3] + auth[:c+1] + "****" + s[i+3+at:]
+	return c, 3, 1
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// crossSite says why r was made by a page of another site, or "". The
+// browser says so in Sec-Fetch-Site (Fetch Metadata): "cross-site", or
+// "same-site" (another origin of the same site, which on loopback is any
+// other port of 127.0.0.1); "same-origin" (a link or form of the
+// gateway's own pages) and "none" (typed in, a bookmark) are the
+// person's own. A browser without Fetch Metadata is judged by Origin, or
+// by a Referer (the gateway's own pages send none: Referrer-Policy
+// no-referrer), naming another host than the request's Host.
+func crossSite(r *http.Request) string {
+	switch site := strings.ToLower(strings.TrimSpace(r.Header.Get("Sec-Fetch-Site"))); site {
+	case "cross-site", "same-site":
+		return "Sec-Fetch-Site: " + site
+	}
+	for _, h := range []string{"Origin", "Referer"} {
+		v := r.Header.Get(h)
+		if v == "" {
+			continue
+		}
+		if !sameHost(v, r.Host) {
+			return h + ": " + printable.String(maskURLs(v))
+		}
+	}
+	return ""
+}
+
+// sameHost says whether the origin or URL v names host (a Host header's
+// host[:port]); "null", an opaque origin, names none.
+func sameHost(v, host string) bool {
+	rest, ok := strings.CutPrefix(strings.ToLower(v), "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(strings.ToLower(v), "https://"); !ok {
+			return false
+		}
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	h := strings.ToLower(host)
+	trim := func(s string) string { return strings.TrimSuffix(strings.TrimSuffix(s, ":80"), ":443") }
+	return rest == h || trim(rest) == trim(h)
 }
 
 // document streams res's octets with its media type and, when the
@@ -676,6 +835,8 @@ func statusCode(err error) int {
 		return http.StatusNotFound
 	case errors.As(err, &ue):
 		return http.StatusNotImplemented
+	case errors.As(err, new(*BusyError)):
+		return http.StatusServiceUnavailable
 	case errors.Is(err, access.ErrTooLarge):
 		return http.StatusBadGateway
 	case access.Classify(err) == access.Refused:
@@ -687,7 +848,11 @@ func statusCode(err error) int {
 }
 
 func (x *exchange) failErr(err error) {
-	x.fail(statusCode(err), x.hideSecrets(err.Error()))
+	code := statusCode(err)
+	if code == http.StatusServiceUnavailable {
+		x.w.Header().Set("Retry-After", "5")
+	}
+	x.fail(code, x.hideSecrets(err.Error()))
 }
 
 // hideSecrets removes the URL's password and the Authorization
@@ -705,7 +870,7 @@ func (x *exchange) hideSecrets(msg string) string {
 			msg = strings.ReplaceAll(msg, p, "****")
 		}
 	}
-	return msg
+	return maskURLs(msg)
 }
 
 // challenge asks the HTTP client for the user's password (401), as
@@ -773,7 +938,7 @@ func (s *Server) logLine(r *http.Request, target string, w *statusWriter, d time
 	if st == 0 {
 		st = http.StatusOK
 	}
-	line := fmt.Sprintf("%s %s %s %s %d %d %dms\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, printable(r.Method), printable(target), st, w.n, d.Milliseconds())
+	line := fmt.Sprintf("%s %s %s %s %d %d %dms\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, logField(r.Method), logField(maskURLs(target)), st, w.n, d.Milliseconds())
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	io.WriteString(s.cfg.Log, line)
@@ -785,20 +950,11 @@ func (s *Server) logNote(r *http.Request, note string) {
 	}
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.cfg.Log, "%s %s * %s\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, printable(note))
+	fmt.Fprintf(s.cfg.Log, "%s %s * %s\n", time.Now().UTC().Format(time.RFC3339), r.RemoteAddr, printable.String(maskURLs(note)))
 }
 
-// printable escapes control octets and spaces so that a log line is one
-// line of fields.
-func printable(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c == 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+// logField makes s one field of a log line: printable (package
+// internal/printable's rule) and without a space.
+func logField(s string) string {
+	return strings.ReplaceAll(printable.String(s), " ", `\x20`)
 }

@@ -8,16 +8,21 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
-// A Rule names destinations: a host name ("gopher.example.org"), every
-// name under a domain (".example.org"), an address ("127.0.0.1", "::1")
-// or a network ("10.0.0.0/8", "fc00::/7"), each optionally followed by a
-// port or a port range (":70", ":7000-7099"); or a port alone (":70"),
-// which matches every host. An IPv6 address with a port is written in
-// brackets ("[::1]:70").
+// A Rule names destinations: a host name ("gopher.example.org"; an
+// internationalised name is matched by its A-labels, as dialHost gives
+// the dialer a URL's host), every name under a domain (".example.org"),
+// an address ("127.0.0.1", "::1") or a network ("10.0.0.0/8",
+// "fc00::/7"), each optionally followed by a port or a port range
+// (":70", ":7000-7099"); or a port alone (":70"), which matches every
+// host. An IPv6 address with a port is written in brackets
+// ("[::1]:70").
 type Rule struct {
 	text   string
 	name   string       // a host name or ".domain", lower case, no final dot
@@ -81,7 +86,22 @@ func ParseRule(s string) (Rule, error) {
 		if numericHost(host) {
 			return bad("write an IPv4 address in dotted decimal")
 		}
-		r.name = strings.TrimSuffix(strings.ToLower(host), ".")
+		name, err := dialHost(host)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if name != host && numericHost(name) {
+			return bad("write an IPv4 address in dotted decimal")
+		}
+		if a, err := netip.ParseAddr(name); err == nil {
+			// An address written with escapes or full-width digits.
+			r.prefix = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+			break
+		}
+		r.name = strings.TrimSuffix(name, ".")
+		if r.name == "" {
+			return bad("empty")
+		}
 	}
 	return r, nil
 }
@@ -292,18 +312,45 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
+// A connectFunc opens a connection to an address already checked
+// (network "tcp" or "udp", as access dialled).
+type connectFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
 // dialer returns an access.DialFunc that resolves the host once, checks
 // each address against p, and dials the first allowed address that
-// answers: the address checked is the address connected to.
-func (p *Policy) dialer(res Resolver, connect func(ctx context.Context, addr string) (net.Conn, error)) access.DialFunc {
+// answers: the address checked is the address connected to. It honours
+// the network asked for (Prospero's ARDP runs over UDP) and applies the
+// same policy to every network.
+//
+// The host is read as dialHost says (escapes decoded, an
+// internationalised name mapped to its A-labels) before it is resolved
+// or checked, so that "%6c%6fcalhost" and "ⓛocalhost" are localhost.
+//
+// open, when not nil, holds the connections the same request has open.
+// While an ftp URL is followed, the address its control connection
+// reached may be connected to again on any port unless a Deny rule
+// matches: the data connection (RFC 959 §3.2), whose port the server
+// names in its PASV or EPSV reply and the FTP client connects to on the
+// control connection's address only (access.Request.DialSame). A rule
+// naming the server ("ftp.example.org", "ftp.example.org:21",
+// "127.0.0.1:2121") thus admits its data connections, which no rule
+// could name in advance. The server reaches no other host this way, and
+// nothing once its control connection is closed or a redirection is
+// followed (an HTTP server's redirection to another port of its own
+// address is checked as any other destination).
+func (p *Policy) dialer(res Resolver, connect connectFunc, open *openConns) access.DialFunc {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		host, ps, err := net.SplitHostPort(addr)
+		raw, ps, err := net.SplitHostPort(addr)
 		if err != nil {
-			return nil, err
+			return nil, refusal(addr, err.Error())
 		}
 		port, err := strconv.Atoi(ps)
+		if err != nil || port < 1 || port > 65535 {
+			return nil, refusal(addr, "the port is not a number from 1 to 65535")
+		}
+		host, err := dialHost(raw)
 		if err != nil {
-			return nil, refusal(addr, "the port is not a number")
+			return nil, refusal(addr, err.Error())
 		}
 		var addrs []netip.Addr
 		if a, err := netip.ParseAddr(host); err == nil {
@@ -322,14 +369,20 @@ func (p *Policy) dialer(res Resolver, connect func(ctx context.Context, addr str
 		}
 		var first error
 		for _, a := range addrs {
+			a = a.Unmap()
 			if err := p.Check(host, a, port); err != nil {
-				if first == nil {
-					first = refusal(addr, err.Error())
+				if open == nil || !open.reached(a) || p.denied(host, a, port) != nil {
+					if first == nil {
+						first = refusal(addr, err.Error())
+					}
+					continue
 				}
-				continue
 			}
-			c, err := connect(ctx, net.JoinHostPort(a.Unmap().String(), ps))
+			c, err := connect(ctx, network, net.JoinHostPort(a.String(), ps))
 			if err == nil {
+				if open != nil {
+					c = open.add(c, a)
+				}
 				return c, nil
 			}
 			if first == nil || errors.As(first, new(*access.PolicyError)) {
@@ -341,4 +394,160 @@ func (p *Policy) dialer(res Resolver, connect func(ctx context.Context, addr str
 		}
 		return nil, first
 	}
+}
+
+// denied returns the refusal of the first Deny rule that matches.
+func (p *Policy) denied(name string, a netip.Addr, port int) error {
+	for _, r := range p.Deny {
+		if r.matches(name, a, port) {
+			return fmt.Errorf("%s is denied by the rule %q", net.JoinHostPort(a.String(), strconv.Itoa(port)), r.text)
+		}
+	}
+	return nil
+}
+
+// dialHost returns the host of a connection as the resolver and the
+// policy see it. RFC 1738 §2.2 lets any octet of a URL be written as an
+// escape, and §3.1 says the host is a domain name or an address: escapes
+// are decoded ("%31%32%37.0.0.1" is 127.0.0.1), a name with non-ASCII
+// characters is mapped to its A-labels by IDNA as UTS #46 maps it for
+// lookup (locator.ASCIIHost: "ⓛocalhost" is "localhost", full-width
+// digits are digits), and the result is in lower case. What remains
+// must be made of the characters of host names and addresses (letters,
+// digits, '-', '.', '_', and ':' of an IPv6 address); anything else (a
+// space, a control, '/', '@', '%', a malformed escape, an IPv6 zone,
+// RFC 6874, which names an interface of this machine) is refused, as no
+// resolver or dialer should be asked for it.
+func dialHost(h string) (string, error) {
+	if h == "" {
+		return "", errors.New("the host is empty")
+	}
+	if strings.IndexByte(h, '%') >= 0 {
+		if strings.IndexByte(h, ':') >= 0 {
+			if _, err := netip.ParseAddr(h); err == nil {
+				return "", errors.New("an IPv6 address with a zone names an interface of this machine")
+			}
+		}
+		d, err := locator.Unescape(h)
+		if err != nil {
+			return "", fmt.Errorf("the host %s has a malformed escape: %v", strconv.Quote(printable.String(h)), err)
+		}
+		h = d
+	}
+	ascii := true
+	for i := 0; i < len(h); i++ {
+		if h[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		a, err := locator.ASCIIHost(h)
+		if err != nil {
+			return "", fmt.Errorf("the host %s is not a host name: %v", strconv.Quote(printable.String(h)), err)
+		}
+		h = a
+	}
+	h = strings.ToLower(h)
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == ':') {
+			return "", fmt.Errorf("the host %s holds %s, which no host name or address has (RFC 1738 §3.1)", strconv.Quote(printable.String(h)), strconv.QuoteRune(rune(c)))
+		}
+	}
+	if h == "" || h == "." {
+		return "", errors.New("the host is empty")
+	}
+	return h, nil
+}
+
+// openConns are the connections one request has open, with the
+// address each reached and the hop of the request (the URL given, then
+// each redirection) that opened it.
+type openConns struct {
+	mu sync.Mutex
+	m  map[*openConn]openedAt
+	// hop counts the redirections followed; second is set while the
+	// URL being followed is one whose client makes a second connection
+	// to the server of its first (ftp: RFC 959 §3.2's data connection).
+	hop    int
+	second bool
+}
+
+type openedAt struct {
+	a   netip.Addr
+	hop int
+}
+
+func newOpenConns(scheme string) *openConns {
+	return &openConns{m: map[*openConn]openedAt{}, second: secondConnection(scheme)}
+}
+
+// secondConnection says whether a scheme's client opens a second
+// connection to the server of its first, on a port the server names:
+// FTP's data connection in passive mode (RFC 959 §3.2, RFC 2428 §3).
+func secondConnection(scheme string) bool { return strings.EqualFold(scheme, "ftp") }
+
+// redirected notes that the request follows a redirection to a URL of
+// scheme: connections opened before it admit no second connection.
+func (o *openConns) redirected(scheme string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.hop++
+	o.second = secondConnection(scheme)
+}
+
+// reached says whether a may be connected to as a second connection: a
+// connection open now reached it, opened while following the same URL,
+// whose scheme makes second connections.
+func (o *openConns) reached(a netip.Addr) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.second {
+		return false
+	}
+	for _, x := range o.m {
+		if x.a == a && x.hop == o.hop {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *openConns) add(c net.Conn, a netip.Addr) net.Conn {
+	oc := &openConn{Conn: c, o: o}
+	o.mu.Lock()
+	o.m[oc] = openedAt{a, o.hop}
+	o.mu.Unlock()
+	return oc
+}
+
+// closeAll closes what is still open (the request has ended): nothing
+// a request opened outlives it, and every slot it held is given back.
+func (o *openConns) closeAll() {
+	o.mu.Lock()
+	var cs []*openConn
+	for c := range o.m {
+		cs = append(cs, c)
+	}
+	o.mu.Unlock()
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
+type openConn struct {
+	net.Conn
+	o    *openConns
+	once sync.Once
+}
+
+func (c *openConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.o.mu.Lock()
+		delete(c.o.m, c)
+		c.o.mu.Unlock()
+	})
+	return err
 }

@@ -174,12 +174,12 @@ func TestDialerRebinding(t *testing.T) {
 		"public.test": {"93.184.215.14"},
 	}}
 	var dialled []string
-	connect := func(_ context.Context, addr string) (net.Conn, error) {
+	connect := func(_ context.Context, network, addr string) (net.Conn, error) {
 		dialled = append(dialled, addr)
 		return nil, errors.New("not dialled in this test")
 	}
 	p := Policy{}
-	d := p.dialer(res, connect)
+	d := p.dialer(res, connect, nil)
 	ctx := context.Background()
 	var pe *access.PolicyError
 	if _, err := d(ctx, "tcp", "rebind.test:70"); !errors.As(err, &pe) || !strings.Contains(err.Error(), "loopback") {
@@ -249,17 +249,36 @@ func TestPathSafe(t *testing.T) {
 	}
 }
 
-func TestMaskRaw(t *testing.T) {
+// TestMaskURLs: the access log masks the password of every URL a line
+// carries, whatever its form: a URL that does not parse, one inside
+// another (a Gopher h item's URL: selector), one escaped in the start
+// page's query, once or twice.
+func TestMaskURLs(t *testing.T) {
 	for in, want := range map[string]string{
-		"ftp://u:secret@h/x":  "ftp://u:****@h/x",
-		"ftp://u@h/x":         "ftp://u@h/x",
-		"ftp://h/x@y":         "ftp://h/x@y",
-		"ftp://u:p:q@h/":      "ftp://u:****@h/",
-		"/favicon.ico":        "/favicon.ico",
-		"gopher://a:b@c?d@e/": "gopher://a:****@c?d@e/",
+		"ftp://u:secret@h/x":                             "ftp://u:****@h/x",
+		"ftp://u@h/x":                                    "ftp://u@h/x",
+		"ftp://h/x@y":                                    "ftp://h/x@y",
+		"ftp://u:p:q@h/":                                 "ftp://u:****@h/",
+		"/favicon.ico":                                   "/favicon.ico",
+		"gopher://a:b@c?d@e/":                            "gopher://a:****@e/",
+		"gopher://x/hURL:ftp://u:pw@h/":                  "gopher://x/hURL:ftp://u:****@h/",
+		"gopher://x/hURL:ftp%3A%2F%2Fu%3Apw%40h%2F":      "gopher://x/hURL:ftp%3A%2F%2Fu%3A****%40h%2F",
+		"/-/get?url=ftp%3A%2F%2Fu%3Asekrit%40h%2F%zz":    "/-/get?url=ftp%3A%2F%2Fu%3A****%40h%2F%zz",
+		"/-/get?url=ftp%253A%252F%252Fu%253Apw%2540h":    "/-/get?url=ftp%253A%252F%252Fu%253A****%2540h",
+		"/-/get?url=ftp://u:p%40w@h%20more":              "/-/get?url=ftp://u:****@h%20more",
+		"redirect to ftp://a:1@b/ and telnet://c:2@d":    "redirect to ftp://a:****@b/ and telnet://c:****@d",
+		"ftp://u:pw@h":                                   "ftp://u:****@h",
+		"://:@":                                          "://:****@",
+		"%":                                              "%",
+		"gopher://h:70/1/":                               "gopher://h:70/1/",
+		"gopher://x/hURL:telnet://user:hunter2@[::1]:23": "gopher://x/hURL:telnet://user:****@[::1]:23",
+		"ftp://a%2Fb:pw@h/":                              "ftp://a%2Fb:****@h/",
+		"url=ftp%3A%2F%2Fa%252Fb%3Apw%40h%2Fx":           "url=ftp%3A%2F%2Fa%252Fb%3A****%40h%2Fx",
+		"parse \"ftp://a b:pw@h\": offset 7":             "parse \"ftp://a b:****@h\": offset 7",
+		"gopher://x/hURL:ftp%3A//u:pw@h/":                "gopher://x/hURL:ftp%3A//u:****@h/",
 	} {
-		if got := maskRaw(in); got != want {
-			t.Errorf("maskRaw(%q) = %q, want %q", in, got, want)
+		if got := maskURLs(in); got != want {
+			t.Errorf("maskURLs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

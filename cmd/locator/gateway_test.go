@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestGatewayUsage: a rule that cannot be read, or an argument, is a
@@ -67,6 +68,57 @@ func TestGatewayServes(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), " GET gopher://127.0.0.1:7/ 403 ") {
 		t.Errorf("log %q", log.String())
+	}
+}
+
+// TestGatewayMaxPerClient: --max-per-client bounds the connections
+// one client address holds open (a slowloris client sends nothing):
+// one more is closed at once, and another address is still served.
+func TestGatewayMaxPerClient(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &gatewayOptions{}
+	if err := newGatewayFlagSet(o).Parse([]string{"--max-per-client", "2", "--log", "none"}); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() { done <- serveGateway(&env{stdout: io.Discard, stderr: io.Discard}, l, o, stop) }()
+	addr := l.Addr().String()
+	var silent []net.Conn
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		silent = append(silent, c)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// A bound against a hang: the gateway closes this one at once.
+	c.SetReadDeadline(time.Now().Add(time.Minute))
+	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("a third connection from 127.0.0.1: %v, want it closed (EOF)", err)
+	}
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
+	client := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: time.Minute}
+	res, err := client.Get("http://" + addr + "/")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("a request from 127.0.0.2: %v %v", res, err)
+	}
+	res.Body.Close()
+	for _, c := range silent {
+		c.Close()
+	}
+	close(stop)
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }
 
