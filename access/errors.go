@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net"
 	"strconv"
+
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // A ServerError says the server answered that the object does not exist
@@ -23,7 +25,9 @@ type ServerError struct {
 }
 
 // Error returns "URL: the server says CODE TEXT (to "COMMAND"): RULE",
-// each part left out when empty.
+// each part left out when empty, made printable (package printable): the
+// server's text may hold controls meant for a terminal, and an error's
+// message ends up on one or in a log. The fields keep what was sent.
 func (e *ServerError) Error() string {
 	s := "the server says " + e.Code
 	if e.URL != "" {
@@ -38,7 +42,7 @@ func (e *ServerError) Error() string {
 	if e.Rule != "" {
 		s += ": " + e.Rule
 	}
-	return s
+	return printable.String(s)
 }
 
 // A PolicyError says local policy refuses a URL before any connection:
@@ -51,6 +55,8 @@ type PolicyError struct {
 	Reason string
 }
 
+// Error returns "URL: refused by local policy (RULE, at OFFSET): REASON",
+// made printable (the reason may quote a decoded part of the URL).
 func (e *PolicyError) Error() string {
 	s := "refused by local policy"
 	if e.URL != "" {
@@ -59,7 +65,7 @@ func (e *PolicyError) Error() string {
 	if e.Rule != "" {
 		s += " (" + e.Rule + ", at " + strconv.Itoa(e.Offset) + ")"
 	}
-	return s + ": " + e.Reason
+	return printable.String(s + ": " + e.Reason)
 }
 
 // A ProtocolError says the server's reply broke its protocol: malformed,
@@ -69,11 +75,13 @@ type ProtocolError struct {
 	Msg string
 }
 
+// Error returns "URL: protocol error: MSG", made printable (the message
+// may quote what the server sent).
 func (e *ProtocolError) Error() string {
 	if e.URL == "" {
-		return "protocol error: " + e.Msg
+		return printable.String("protocol error: " + e.Msg)
 	}
-	return e.URL + ": protocol error: " + e.Msg
+	return printable.String(e.URL + ": protocol error: " + e.Msg)
 }
 
 // ErrTooLarge is returned by a Body (or a listing read) that exceeds

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
@@ -52,11 +53,11 @@ func init() {
 				if *asJSON {
 					writeJSON(e.stdout, rec) // a write error is seen by run
 				} else if rec.Error != "" {
-					fmt.Fprintf(e.stderr, "locator equal: %s\n", printable(rec.Error))
+					fmt.Fprintf(e.stderr, "locator equal: %s\n", printable.String(rec.Error))
 				} else if rec.Equal {
-					fmt.Fprintf(e.stdout, "equal: %s\n", printable(rec.NormalA))
+					fmt.Fprintf(e.stdout, "equal: %s\n", printable.String(rec.NormalA))
 				} else {
-					fmt.Fprintf(e.stdout, "not equal:\n  %s\n  %s\n", printable(rec.NormalA), printable(rec.NormalB))
+					fmt.Fprintf(e.stdout, "not equal:\n  %s\n  %s\n", printable.String(rec.NormalA), printable.String(rec.NormalB))
 				}
 				switch {
 				case rec.Error != "":

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/other"
 	_ "github.com/rfc1738/locator/schemes"
 )
@@ -117,15 +118,15 @@ func generic(u *locator.URL) string {
 // writeExplanation prints one block per URL for a person: the input, the
 // explanation indented, then the problems. Control characters, in the
 // input or in what the explanation quotes of it, are shown as '?'
-// (printable): the input does not drive the terminal.
+// (printable.Columns): the input does not drive the terminal.
 func writeExplanation(w io.Writer, rec *explained) {
-	fmt.Fprintf(w, "%s\n", printable(rec.Input))
+	fmt.Fprintf(w, "%s\n", printable.Columns(rec.Input))
 	if !rec.OK {
 		fmt.Fprintf(w, "  not a URL\n")
 	}
 	if rec.Explanation != "" {
 		for _, line := range strings.Split(strings.TrimSuffix(rec.Explanation, "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", printable(line))
+			fmt.Fprintf(w, "  %s\n", printable.Columns(line))
 		}
 	}
 	if len(rec.Problems) > 0 {

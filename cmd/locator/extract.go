@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/text"
 )
 
@@ -68,7 +69,7 @@ func init() {
 							// said; run reports the write error once.
 							return 2
 						}
-						fmt.Fprintf(e.stderr, "locator extract: %v\n", err)
+						fmt.Fprintf(e.stderr, "locator extract: %s\n", printable.String(err.Error()))
 						status = 2
 					}
 				}
@@ -76,9 +77,9 @@ func init() {
 					return 2 // run reports the write error once
 				}
 				if x.partials > 0 {
-					fmt.Fprintf(e.stderr, "locator extract: %d partial form(s) in <URL:...> wrappers not resolved, no --base given "+
-						"(the first: %s, line %d, column %d: %q)\n", x.partials, x.firstPartial.label, x.firstPartial.Line,
-						x.firstPartial.Column, x.firstPartial.Ref)
+					fmt.Fprintf(e.stderr, "locator extract: %s\n", printable.String(fmt.Sprintf("%d partial form(s) in <URL:...> wrappers not resolved, no --base given "+
+						"(the first: %s, line %d, column %d: %q)", x.partials, x.firstPartial.label, x.firstPartial.Line,
+						x.firstPartial.Column, x.firstPartial.Ref)))
 				}
 				if status == 0 && x.found == 0 {
 					status = 1 // a negative result, as grep says it
@@ -166,7 +167,7 @@ func (x *extractor) input(name string) error {
 	head, _ := br.Peek(htmlSniff)
 	opts.HTML = x.html || text.LooksLikeHTML(head)
 	opts.Skipped = func(le *text.LimitError) {
-		fmt.Fprintf(x.e.stderr, "locator extract: %s: %v\n", label, le)
+		fmt.Fprintf(x.e.stderr, "locator extract: %s\n", printable.String(label+": "+le.Error()))
 	}
 	opts.Partial = func(p text.Partial) {
 		if x.partials == 0 {

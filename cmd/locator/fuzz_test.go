@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/rfc1738/locator/internal/octets"
+	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/octets"
 )
 
 // FuzzParseRecord runs every scheme's rules together, as `locator parse
@@ -62,6 +65,41 @@ func FuzzParseRecord(f *testing.F) {
 			line2, _ := octets.Marshal(exact(parseRecord(string(other), v, verr)))
 			if string(line2) == string(line) {
 				t.Fatalf("%q and %q give the same JSON %s", in, other, line)
+			}
+		}
+	})
+}
+
+// FuzzWriteJSONControls: whatever a listing entry's name and URL hold,
+// the NDJSON line writeJSON gives has no control (DEL and C1 included)
+// but its final LF, is valid JSON, and gives back the strings when they
+// are UTF-8; maskedText never panics, and for a URL that parses with a
+// password, shows "****" in its place and leaves the rest as given.
+func FuzzWriteJSONControls(f *testing.F) {
+	for _, s := range []string{"plain", "del\x7f", "c1 \u009b2J", "esc\x1b]0;x\x07", "bad \xc2", "\xc2\x9f\xc2", "ftp://u:p@h/x", "ftp://u:@h:99999999/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b bytes.Buffer
+		if err := writeJSON(&b, listed{URL: s, Name: s, Type: "file"}); err != nil {
+			t.Fatal(err)
+		}
+		line := b.String()
+		if !strings.HasSuffix(line, "\n") || firstControl(line) >= 0 {
+			t.Fatalf("%q: written as %q", s, line)
+		}
+		var back map[string]any
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+			t.Fatalf("%q: %q: %v", s, line, err)
+		}
+		if utf8.ValidString(s) && (back["name"] != s || back["url"] != s) {
+			t.Fatalf("%q: reads back as %q", s, back)
+		}
+		m := maskedText(s)
+		if u, err := locator.Parse(s); err == nil && u.HasPassword() {
+			off := u.Offset(locator.PasswordComponent)
+			if m != s[:off]+"****"+s[off+len(u.Password()):] {
+				t.Fatalf("maskedText(%q) = %q", s, m)
 			}
 		}
 	})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // answerList is the repeatable --ask NAME=VALUE flag. A value may hold
@@ -46,10 +47,10 @@ func (a *answerList) Set(v string) error {
 
 // listViews writes the representations the server offers of u's object
 // (access.Views): a table, or NDJSON with --json.
-func listViews(e *env, u *locator.URL, opts access.Options, o *getOptions) int {
-	views, err := access.Views(context.Background(), u, opts)
+func listViews(ctx context.Context, e *env, u *locator.URL, opts access.Options, o *getOptions) int {
+	views, err := access.Views(ctx, u, opts)
 	if err != nil {
-		return getFailed(e, err, o)
+		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
 	}
 	if o.json {
 		for _, v := range views {
@@ -66,7 +67,7 @@ func listViews(e *env, u *locator.URL, opts access.Options, o *getOptions) int {
 		if v.Size >= 0 {
 			size = strconv.FormatInt(v.Size, 10)
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", v.Name, size)
+		fmt.Fprintf(tw, "%s\t%s\n", printable.String(v.Name), size)
 	}
 	tw.Flush()
 	return 0
@@ -86,17 +87,20 @@ func terminalAsker(in *bufio.Reader, out io.Writer, secret func() (string, error
 		return strings.TrimRight(l, "\r\n"), nil
 	}
 	return func(q access.Question) (string, error) {
+		// The server's texts (prompt, choices, default) are shown made
+		// printable; an answer is still the server's own choice.
+		prompt, def := printable.String(q.Prompt), printable.String(q.Default)
 		switch {
 		case q.Kind == "Note":
-			fmt.Fprintln(out, q.Prompt)
+			fmt.Fprintln(out, prompt)
 			return "", nil
 		case q.Secret:
-			fmt.Fprintf(out, "%s ", q.Prompt)
+			fmt.Fprintf(out, "%s ", prompt)
 			s, err := secret()
 			fmt.Fprintln(out)
 			return s, err
 		case q.Lines:
-			fmt.Fprintf(out, "%s (end with a line holding only \".\")\n", q.Prompt)
+			fmt.Fprintf(out, "%s (end with a line holding only \".\")\n", prompt)
 			var lines []string
 			for {
 				l, err := readLine()
@@ -110,12 +114,12 @@ func terminalAsker(in *bufio.Reader, out io.Writer, secret func() (string, error
 			}
 		case len(q.Choices) > 0:
 			for i, c := range q.Choices {
-				fmt.Fprintf(out, "  %d) %s\n", i+1, c)
+				fmt.Fprintf(out, "  %d) %s\n", i+1, printable.String(c))
 			}
 			for {
-				fmt.Fprintf(out, "%s [1-%d", q.Prompt, len(q.Choices))
+				fmt.Fprintf(out, "%s [1-%d", prompt, len(q.Choices))
 				if q.Default != "" {
-					fmt.Fprintf(out, ", default %s", q.Default)
+					fmt.Fprintf(out, ", default %s", def)
 				}
 				fmt.Fprint(out, "] ")
 				l, err := readLine()
@@ -134,13 +138,13 @@ func terminalAsker(in *bufio.Reader, out io.Writer, secret func() (string, error
 						return c, nil
 					}
 				}
-				fmt.Fprintf(out, "%q is none of the choices\n", l)
+				fmt.Fprintf(out, "%s is none of the choices\n", printable.String(strconv.Quote(l)))
 			}
 		}
 		if q.Default != "" {
-			fmt.Fprintf(out, "%s [%s] ", q.Prompt, q.Default)
+			fmt.Fprintf(out, "%s [%s] ", prompt, def)
 		} else {
-			fmt.Fprintf(out, "%s ", q.Prompt)
+			fmt.Fprintf(out, "%s ", prompt)
 		}
 		l, err := readLine()
 		if err != nil {

@@ -19,7 +19,10 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // Exit statuses (see the package comment and README "Commands").
@@ -92,7 +95,7 @@ func run(args []string, e *env) int {
 	inner.stdout = out
 	name, code := dispatch(args, &inner)
 	if out.err != nil {
-		fmt.Fprintf(e.stderr, "%s: writing standard output: %v\n", prefix(name), out.err)
+		fmt.Fprintf(e.stderr, "%s: writing standard output: %s\n", prefix(name), printable.String(out.err.Error()))
 		return exitTrouble
 	}
 	return code
@@ -117,7 +120,7 @@ func dispatch(args []string, e *env) (string, int) {
 		if len(args) > 1 {
 			c := commands[args[1]]
 			if c == nil {
-				fmt.Fprintf(e.stderr, "locator help: unknown command %q\n", args[1])
+				fmt.Fprintf(e.stderr, "locator help: unknown command %s\n", printable.String(strconv.Quote(args[1])))
 				usage(e.stderr)
 				return "help", exitTrouble
 			}
@@ -130,7 +133,7 @@ func dispatch(args []string, e *env) (string, int) {
 	}
 	c := commands[name]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "locator: unknown command %q\n", name)
+		fmt.Fprintf(e.stderr, "locator: unknown command %s\n", printable.String(strconv.Quote(name)))
 		usage(e.stderr)
 		return "", exitTrouble
 	}
@@ -229,9 +232,10 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// usageError reports a usage mistake and returns exitTrouble.
+// usageError reports a usage mistake and returns exitTrouble. msg is
+// made printable: it may quote an argument.
 func usageError(e *env, c string, msg string) int {
-	fmt.Fprintf(e.stderr, "locator %s: %s\nusage: locator %s %s\n", c, msg, c, commands[c].args)
+	fmt.Fprintf(e.stderr, "locator %s: %s\nusage: locator %s %s\n", c, printable.String(msg), c, commands[c].args)
 	return exitTrouble
 }
 
@@ -346,7 +350,7 @@ func eachInput(e *env, name string, args []string, fn, gap func(item) error) (in
 func finish(e *env, name string, status, streamStatus int, err error) int {
 	if err != nil {
 		if e.writeFailed() == nil {
-			fmt.Fprintf(e.stderr, "%s: %s\n", prefix(name), message(err))
+			fmt.Fprintf(e.stderr, "%s: %s\n", prefix(name), printable.String(message(err)))
 		}
 		return exitTrouble
 	}

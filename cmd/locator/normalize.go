@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
@@ -37,7 +38,7 @@ func init() {
 						return writeJSON(w, rec)
 					}
 					if perr != nil {
-						fmt.Fprintf(e.stderr, "locator normalize: %s%s\n", it.where(), printable(rec.Error))
+						fmt.Fprintf(e.stderr, "locator normalize: %s%s\n", it.where(), printable.String(rec.Error))
 						_, werr := fmt.Fprintln(w)
 						return werr
 					}

@@ -3,48 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/rfc1738/locator/internal/octets"
 	"io"
 	"reflect"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/rfc1738/locator/internal/octets"
 )
-
-// printable returns s as it may be shown on a terminal: every C0 control
-// (including TAB, CR and LF), DEL, every C1 control (U+0080–U+009F) and
-// every octet that is not part of valid UTF-8 (which a terminal could
-// read as an 8-bit C1 control) is shown as '?', one column each, so that
-// input cannot move the cursor, set the window title or ring the bell,
-// and a caret under an offset stays in its column.
-func printable(s string) string {
-	clean := true
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if isControl(r, n) {
-			clean = false
-			break
-		}
-		i += n
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if isControl(r, n) {
-			b.WriteByte('?')
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-func isControl(r rune, n int) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r == utf8.RuneError && n == 1)
-}
 
 // escapedSuffix names the sibling key that carries a value's octets
 // exactly (README, "Octets that are not UTF-8").
@@ -139,18 +103,54 @@ func isEmpty(v reflect.Value) bool {
 
 // writeJSON writes rec (see exact) as one line of NDJSON. A record
 // whose strings are all valid UTF-8, the common case, is written by
-// encoding/json directly: exact would give the same object.
+// encoding/json directly: exact would give the same object. DEL and the
+// C1 controls, which encoding/json writes as they are, are written as
+// \u escapes (jsonControls), so that a line shown on a terminal does not
+// drive it, and decodes to the same strings.
 func writeJSON(w io.Writer, rec any) error {
+	var b []byte
 	if !octets.HasInvalid(reflect.ValueOf(rec)) {
-		enc := json.NewEncoder(w)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(rec)
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+		b = buf.Bytes()
+	} else {
+		var err error
+		if b, err = octets.Marshal(exact(rec)); err != nil {
+			return err
+		}
+		b = append(b, '\n')
 	}
-	b, err := octets.Marshal(exact(rec))
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	_, err := w.Write(jsonControls(b))
 	return err
+}
+
+// jsonControls returns the JSON text b with DEL (0x7f) and every C1
+// control (U+0080–U+009F, in UTF-8 0xc2 0x80–0x9f) written as \u00XX,
+// the other controls that package printable's rule names (encoding/json
+// escapes C0 itself). Outside strings JSON text is ASCII without DEL, so
+// only strings change, and they decode the same. b is returned as it is
+// when it holds neither, the common case.
+func jsonControls(b []byte) []byte {
+	if bytes.IndexByte(b, 0x7f) < 0 && bytes.IndexByte(b, 0xc2) < 0 {
+		return b
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+12)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == 0x7f:
+			out = append(out, `\u007f`...)
+		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			i++
+			out = append(out, '\\', 'u', '0', '0', hex[b[i]>>4&15], hex[b[i]&15])
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 	_ "github.com/rfc1738/locator/schemes"
 )
 
@@ -32,7 +33,7 @@ func init() {
 					if perr != nil {
 						status = exitNegative
 						if it.line > 0 && !*asJSON { // a JSON record says it itself
-							fmt.Fprintf(e.stderr, "locator parse: %snot a URL: %s\n", it.where(), printable(message(perr)))
+							fmt.Fprintf(e.stderr, "locator parse: %snot a URL: %s\n", it.where(), printable.String(message(perr)))
 						}
 					}
 					if *asJSON {
@@ -106,7 +107,7 @@ func parseRecord(in string, u *locator.URL, err error) *parsed {
 
 // writeReadable prints one block per URL for a person.
 func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
-	fmt.Fprintf(w, "%s\n", printable(in))
+	fmt.Fprintf(w, "%s\n", printable.Columns(in))
 	if err != nil {
 		fmt.Fprintf(w, "  not a URL\n")
 		if pe, ok := err.(*locator.ParseError); ok {
@@ -115,7 +116,7 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 		fmt.Fprintln(w)
 		return
 	}
-	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, printable(v)) }
+	field := func(name, v string) { fmt.Fprintf(w, "  %-15s %s\n", name, printable.Columns(v)) }
 	field("scheme", u.Scheme())
 	if u.HasUser() {
 		field("user", fmt.Sprintf("%q", locator.Decode(u.User())))
@@ -154,7 +155,7 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 			if s := x.Explain(u); s != "" {
 				fmt.Fprintf(w, "  meaning:\n")
 				for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-					fmt.Fprintf(w, "    %s\n", printable(line))
+					fmt.Fprintf(w, "    %s\n", printable.Columns(line))
 				}
 			}
 		}
@@ -170,6 +171,6 @@ func writeReadable(w io.Writer, in string, u *locator.URL, err error) {
 
 func writeProblems(w io.Writer, in string, probs []locator.Problem) {
 	for _, p := range probs {
-		fmt.Fprintf(w, "  %-9s at %d: %s: %s\n", p.Severity, p.Offset, printable(p.Rule), printable(p.Message))
+		fmt.Fprintf(w, "  %-9s at %d: %s: %s\n", p.Severity, p.Offset, printable.Columns(p.Rule), printable.Columns(p.Message))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // failWriter accepts ok octets, then fails every write, as /dev/full or
@@ -115,7 +117,7 @@ func TestNoControlsOnTerminal(t *testing.T) {
 func firstControl(s string) int {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r != '\n' && isControl(r, n) {
+		if r != '\n' && printable.Control(r, n) {
 			return i
 		}
 		i += n

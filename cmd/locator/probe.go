@@ -17,6 +17,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
@@ -48,7 +49,8 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.perHost, "per-host", 2, "probes under way at once to one host (connections a server sees)")
 	fs.IntVar(&o.retries, "retries", 2, "tries again after a transient failure (a timeout, a reset, an FTP 4yz, HTTP 503), with doubling waits; never after a refused connection")
 	fs.DurationVar(&o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again; each next one is twice as long")
-	fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "bound on one URL's probe, its retries included")
+	fs.DurationVar(&o.deadline, "max-time", 30*time.Second, "bound on one URL's whole probe (connecting, the dialogue, redirections), its retries included, as curl's --max-time")
+	fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "the same as --max-time")
 	fs.DurationVar(&o.connect, "connect-timeout", 10*time.Second, "bound on establishing each connection")
 	fs.DurationVar(&o.idle, "timeout", 15*time.Second, "bound on each read and write")
 	fs.IntVar(&o.maxRedirects, "max-redirects", access.DefaultMaxRedirects, "redirections followed at most (0: none)")
@@ -87,6 +89,7 @@ type probeRecord struct {
 	Text     string `json:"text,omitempty"`
 	Command  string `json:"command,omitempty"`
 	Size     *int64 `json:"size,omitempty"`
+	Approx   bool   `json:"size_approx,omitempty"` // size is the server's estimate (Gopher+)
 	Modified string `json:"modified,omitempty"`
 	Listing  bool   `json:"listing,omitempty"`
 	Final    string `json:"final,omitempty"`
@@ -100,7 +103,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		return usageError(e, "probe", "want URLs, or - for standard input")
 	}
 	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.deadline <= 0 || o.connect <= 0 || o.idle <= 0 || o.maxRedirects < 0 || o.backoff < 0 {
-		return usageError(e, "probe", "--jobs, --per-host, --deadline, --connect-timeout and --timeout must be positive; --retries, --backoff and --max-redirects not negative")
+		return usageError(e, "probe", "--jobs, --per-host, --max-time, --connect-timeout and --timeout must be positive; --retries, --backoff and --max-redirects not negative")
 	}
 	switch o.method {
 	case "", "rfc1738", "singlecwd", "nocwd":
@@ -124,7 +127,12 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		}
 		u, perr := locator.Parse(in.text)
 		if perr != nil {
+			// The message may quote the input: quoted masked, as the
+			// output shows it.
 			in.err = message(perr)
+			if m := maskedText(in.text); m != in.text {
+				in.err = strings.ReplaceAll(in.err, in.text, m)
+			}
 		} else {
 			in.u, in.key = u, u.String()
 		}
@@ -188,7 +196,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	for _, in := range inputs {
 		var rec probeRecord
 		if in.u == nil {
-			rec = probeRecord{URL: in.text, Status: string(access.Broken), Error: in.err}
+			rec = probeRecord{URL: maskedText(in.text), Status: string(access.Broken), Error: in.err}
 			worst = exitTrouble
 			counts[access.Broken]++
 		} else {
@@ -206,7 +214,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 			if err != nil {
 				break
 			}
-			rec = record(in.text, r)
+			rec = record(in, r)
 			counts[r.st.State]++
 			if r.st.State != access.Present {
 				worst = max(worst, exitNegative)
@@ -275,33 +283,68 @@ func syntaxOnly(u *locator.URL) *access.Status {
 	return st
 }
 
-// probeWithRetries probes u under the per-URL deadline, trying again
-// after a transient failure, after o.backoff, then twice as long, ...
+// probeWithRetries probes u under the per-URL deadline (--max-time),
+// trying again after a transient failure, after o.backoff, then twice
+// as long, ... A probe that the deadline ended says so: its error is
+// the deadline, not the read or the dial it cut short.
 func probeWithRetries(u *locator.URL, opts access.Options, o *probeOptions) (*access.Status, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), o.deadline)
 	defer cancel()
 	wait := o.backoff
 	var st *access.Status
-	for try := 0; ; try++ {
+	tries := 0
+	for {
 		st = access.Probe(ctx, u, opts)
-		if !st.Transient || try >= o.retries || ctx.Err() != nil {
-			return st, try + 1
+		tries++
+		if !st.Transient || tries > o.retries || ctx.Err() != nil {
+			break
 		}
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			return st, try + 1
+		}
+		if ctx.Err() != nil {
+			break
 		}
 		wait *= 2
 	}
+	if st.State == access.Broken && expired(ctx) {
+		about := u
+		if st.URL != nil {
+			about = st.URL // the last URL a redirection led to
+		}
+		st.Err = &maxTimeError{url: access.Masked(about), max: o.deadline, tries: tries, err: st.Err}
+	}
+	return st, tries
 }
 
-func record(text string, r *probeResult) probeRecord {
+// A maxTimeError says that a probe's --max-time ran out.
+type maxTimeError struct {
+	url   string
+	max   time.Duration
+	tries int
+	err   error // the last try's error
+}
+
+func (e *maxTimeError) Error() string {
+	s := fmt.Sprintf("%s: the probe exceeded its maximum time (--max-time %v)", e.url, e.max)
+	if e.tries > 1 {
+		s += fmt.Sprintf(" in %d tries", e.tries)
+	}
+	return s
+}
+
+func (e *maxTimeError) Unwrap() error { return e.err }
+
+// record is the output record of input in, whose probe gave r: every
+// URL in it with its password masked (access.Masked).
+func record(in *probeInput, r *probeResult) probeRecord {
 	st := r.st
-	rec := probeRecord{URL: text, Status: string(st.State), Code: st.Code, Text: st.Text, Command: st.Command, Listing: st.Listing, Tries: r.tries, MS: r.ms}
+	text := in.text
+	rec := probeRecord{URL: maskedText(text), Status: string(st.State), Code: st.Code, Text: st.Text, Command: st.Command, Listing: st.Listing, Tries: r.tries, MS: r.ms}
 	if st.Size >= 0 {
 		n := st.Size
-		rec.Size = &n
+		rec.Size, rec.Approx = &n, st.SizeApprox
 	}
 	if !st.Modified.IsZero() {
 		rec.Modified = st.Modified.UTC().Format(time.RFC3339)
@@ -321,24 +364,60 @@ func record(text string, r *probeResult) probeRecord {
 // then what is known (size, date, the server's text or the error).
 func probeLine(r probeRecord) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-7s %-4s %s", r.Status, orDash(r.Code), printable(r.URL))
+	fmt.Fprintf(&b, "%-7s %-4s %s", r.Status, orDash(r.Code), printable.String(r.URL))
 	if r.Size != nil {
-		fmt.Fprintf(&b, " size=%d", *r.Size)
+		approx := ""
+		if r.Approx {
+			approx = "~"
+		}
+		fmt.Fprintf(&b, " size=%s%d", approx, *r.Size)
 	}
 	if r.Modified != "" {
 		b.WriteString(" modified=" + r.Modified)
 	}
 	if r.Final != "" {
-		b.WriteString(" -> " + printable(r.Final))
+		b.WriteString(" -> " + printable.String(r.Final))
 	}
 	switch {
 	case r.Error != "":
-		b.WriteString(" (" + printable(r.Error) + ")")
+		b.WriteString(" (" + printable.String(r.Error) + ")")
 	case r.Text != "" && r.Status != string(access.Present):
-		b.WriteString(" (" + printable(r.Text) + ")")
+		b.WriteString(" (" + printable.String(r.Text) + ")")
 	}
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// maskedText is s, a URL as given, with the password of its
+// "//user:password@host" part written as "****" (as access.Masked does)
+// and nothing else changed, for output. An unparsable URL may carry a
+// password all the same: its text is masked by the same reading, up to
+// the last "@" before the first "/", "?" or "#" after "//".
+func maskedText(s string) string {
+	if u, err := locator.Parse(s); err == nil {
+		if !u.HasPassword() {
+			return s
+		}
+		in, off := u.Input(), u.Offset(locator.PasswordComponent)
+		return in[:off] + "****" + in[off+len(u.Password()):]
+	}
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	auth := s[i+3:]
+	if end := strings.IndexAny(auth, "/?#"); end >= 0 {
+		auth = auth[:end]
+	}
+	at := strings.LastIndexByte(auth, '@')
+	if at < 0 {
+		return s
+	}
+	colon := strings.IndexByte(auth[:at], ':')
+	if colon < 0 {
+		return s
+	}
+	return s[:i+3+colon+1] + "****" + s[i+3+at:]
 }
 
 func orDash(s string) string {

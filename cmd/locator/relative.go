@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
@@ -26,7 +27,7 @@ func init() {
 				}
 				base, err := locator.Parse(args[0])
 				if err != nil {
-					fmt.Fprintf(e.stderr, "locator relative: base: %s\n", printable(message(err)))
+					fmt.Fprintf(e.stderr, "locator relative: base: %s\n", printable.String(message(err)))
 					return exitTrouble
 				}
 				w := bufio.NewWriter(e.stdout)
@@ -46,7 +47,7 @@ func init() {
 						return writeJSON(w, rec)
 					}
 					if perr != nil {
-						fmt.Fprintf(e.stderr, "locator relative: %s%s\n", it.where(), printable(rec.Error))
+						fmt.Fprintf(e.stderr, "locator relative: %s%s\n", it.where(), printable.String(rec.Error))
 						_, werr := fmt.Fprintln(w)
 						return werr
 					}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func init() {
 				}
 				base, err := locator.Parse(args[0])
 				if err != nil {
-					fmt.Fprintf(e.stderr, "locator resolve: base: %s\n", printable(message(err)))
+					fmt.Fprintf(e.stderr, "locator resolve: base: %s\n", printable.String(message(err)))
 					return exitTrouble
 				}
 				w := bufio.NewWriter(e.stdout)
@@ -42,7 +43,7 @@ func init() {
 						return writeJSON(w, resolveRecord(base, it.text, r, u, rerr))
 					}
 					if rerr != nil {
-						fmt.Fprintf(e.stderr, "locator resolve: %s%s\n", it.where(), printable(message(rerr)))
+						fmt.Fprintf(e.stderr, "locator resolve: %s%s\n", it.where(), printable.String(message(rerr)))
 						_, werr := fmt.Fprintln(w)
 						return werr
 					}

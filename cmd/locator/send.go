@@ -20,6 +20,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/mailto"
 )
 
@@ -45,6 +46,7 @@ func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&o.yes, "yes", false, "send without showing the message and asking first (asked only on a terminal)")
 	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing the connection")
 	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout, "bound on each read and write: a server silent this long is cut off")
+	fs.DurationVar(&o.maxTime, "max-time", 0, "bound on the whole submission: connecting, STARTTLS, authentication and the SMTP dialogue, as curl's --max-time (0: none; the editor and the question before sending are not counted)")
 	fs.Var((*sizeFlag)(&o.maxBody), "max-size", "bound on the body read from standard input, e.g. 512K, 10M")
 	fs.BoolVar(&o.verbose, "v", false, "the SMTP dialogue on standard error, credentials masked")
 	o.maxBody = 10 << 20
@@ -56,7 +58,7 @@ type sendOptions struct {
 	caFile                    string
 	requireTLS, dryRun, yes   bool
 	verbose                   bool
-	connect, idle             time.Duration
+	connect, idle, maxTime    time.Duration
 	maxBody                   int64
 	terminal                  *os.File // tests: the terminal to use; nil: stdin when it is one
 }
@@ -65,11 +67,11 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if len(args) != 1 {
 		return usageError(e, "send", fmt.Sprintf("want one mailto URL, got %d arguments", len(args)))
 	}
-	if o.connect <= 0 || o.idle <= 0 || o.maxBody <= 0 {
-		return usageError(e, "send", "--connect-timeout, --timeout and --max-size must be positive")
+	if o.connect <= 0 || o.idle <= 0 || o.maxBody <= 0 || o.maxTime < 0 {
+		return usageError(e, "send", "--connect-timeout, --timeout and --max-size must be positive, --max-time not negative")
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "locator send: "+format+"\n", a...)
+		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf(format, a...)))
 		return exitTrouble
 	}
 	u, err := locator.Parse(args[0])
@@ -99,7 +101,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 
 	m, dropped, err := mailto.Compose(u)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "locator send: %v\n", err)
+		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(err.Error()))
 		var pe *access.PolicyError
 		if errors.As(err, &pe) {
 			return int(access.Refused) // header injection: nothing is sent
@@ -108,7 +110,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	}
 	// RFC 6068 §7: nothing the URL asks for is dropped silently.
 	for _, d := range dropped {
-		fmt.Fprintf(e.stderr, "locator send: dropped the URL's header field %s=%q (offset %d): %s\n", d.Name, d.Value, d.Offset, d.Reason)
+		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf("dropped the URL's header field %s=%q (offset %d): %s", d.Name, d.Value, d.Offset, d.Reason)))
 	}
 	m.From = from
 	m.Date = time.Now()
@@ -156,7 +158,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 		if err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(e.stderr, "%s\nSend this message as electronic mail through %s? [y/N] ", strings.ReplaceAll(string(msg), "\r\n", "\n"), server)
+		fmt.Fprintf(e.stderr, "%s\nSend this message as electronic mail through %s? [y/N] ", showMessage(msg), printable.String(server))
 		answer, _ := bufio.NewReader(tty).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 			fmt.Fprintln(e.stderr, "locator send: not sent")
@@ -190,21 +192,44 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if o.user != "" {
 		so.Password = password(e, tty)
 	}
-	rc, err := mailto.Send(context.Background(), m, so)
+	// --max-time: one deadline over the submission, which every read
+	// and write on the connection observes (access.Request.Dial).
+	ctx := context.Background()
+	if o.maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.maxTime)
+		defer cancel()
+	}
+	rc, err := mailto.Send(ctx, m, so)
 	if err != nil {
 		msg := err.Error()
-		if access.Timeout(err) {
+		switch {
+		case expired(ctx):
+			msg = fmt.Sprintf("the submission through %s exceeded its maximum time (--max-time %v)", server, o.maxTime)
+		case access.Timeout(err):
 			msg += fmt.Sprintf(" (the server was silent for --timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
 		}
-		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", msg)
+		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", printable.String(msg))
 		var me *mailto.Error
 		if errors.As(err, &me) {
 			return exitTrouble // a bad --smtp, or a message Bytes refuses
 		}
 		return int(access.Classify(err))
 	}
-	fmt.Fprintf(e.stderr, "locator send: sent %s to %s through %s: %s (%s)\n", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))
+	fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf("sent %s to %s through %s: %s (%s)", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))))
 	return exitOK
+}
+
+// showMessage is the message as it is shown for approval: one line of
+// the terminal a line of the message (CR LF as LF), every line made
+// printable, for the URL's header fields and body reach the terminal
+// here (RFC 6068 §7: the full message is disclosed, not acted out).
+func showMessage(msg []byte) string {
+	lines := strings.Split(strings.ReplaceAll(string(msg), "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = printable.String(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (o *sendOptions) fromText() string {

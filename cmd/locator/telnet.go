@@ -10,6 +10,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/telnet"
 )
 
@@ -84,10 +85,10 @@ func runSession(e *env, name string, u *locator.URL, o sessionOptions) int {
 	}
 	var pe *access.PolicyError
 	if errors.As(err, &pe) && pe.Rule == "session" {
-		fmt.Fprintf(e.stderr, "locator %s: %v; use locator get\n", name, err)
+		fmt.Fprintf(e.stderr, "locator %s: %s; use locator get\n", name, printable.String(err.Error()))
 		return int(access.Refused)
 	}
-	fmt.Fprintf(e.stderr, "locator %s: %v\n", name, err)
+	fmt.Fprintf(e.stderr, "locator %s: %s\n", name, printable.String(err.Error()))
 	var se *telnet.SignalError
 	if errors.As(err, &se) {
 		if n, ok := se.Signal.(syscall.Signal); ok {
