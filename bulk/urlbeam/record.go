@@ -122,8 +122,10 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // the bytes `locator parse --json` writes for the same input. Keys come
 // in the contract's order; an absent part has no key; after a key whose
 // value holds a string that is not valid UTF-8 comes key_escaped with
-// the value's strings written by EscapeOctets.
+// the value's strings written by EscapeOctets. DEL and the C1 controls
+// are written as \u escapes (octets.JSONControls).
 func (r Record) AppendJSON(b []byte) []byte {
+	start := len(b)
 	b = append(b, '{')
 	b = appendKey(b, "input", false)
 	b = appendString(b, r.Input, "input")
@@ -174,7 +176,12 @@ func (r Record) AppendJSON(b []byte) []byte {
 			break
 		}
 	}
-	return append(b, '}', '\n')
+	b = append(b, '}', '\n')
+	// DEL and C1 controls as \u escapes, as the command writes them.
+	if esc := octets.JSONControls(b[start:]); len(esc) != len(b)-start {
+		b = append(b[:start], esc...)
+	}
+	return b
 }
 
 func appendKey(b []byte, k string, comma bool) []byte {

@@ -105,7 +105,7 @@ func isEmpty(v reflect.Value) bool {
 // whose strings are all valid UTF-8, the common case, is written by
 // encoding/json directly: exact would give the same object. DEL and the
 // C1 controls, which encoding/json writes as they are, are written as
-// \u escapes (jsonControls), so that a line shown on a terminal does not
+// \u escapes (octets.JSONControls), so that a line shown on a terminal does not
 // drive it, and decodes to the same strings.
 func writeJSON(w io.Writer, rec any) error {
 	var b []byte
@@ -124,33 +124,6 @@ func writeJSON(w io.Writer, rec any) error {
 		}
 		b = append(b, '\n')
 	}
-	_, err := w.Write(jsonControls(b))
+	_, err := w.Write(octets.JSONControls(b))
 	return err
-}
-
-// jsonControls returns the JSON text b with DEL (0x7f) and every C1
-// control (U+0080–U+009F, in UTF-8 0xc2 0x80–0x9f) written as \u00XX,
-// the other controls that package printable's rule names (encoding/json
-// escapes C0 itself). Outside strings JSON text is ASCII without DEL, so
-// only strings change, and they decode the same. b is returned as it is
-// when it holds neither, the common case.
-func jsonControls(b []byte) []byte {
-	if bytes.IndexByte(b, 0x7f) < 0 && bytes.IndexByte(b, 0xc2) < 0 {
-		return b
-	}
-	const hex = "0123456789abcdef"
-	out := make([]byte, 0, len(b)+12)
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == 0x7f:
-			out = append(out, `\u007f`...)
-		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
-			i++
-			out = append(out, '\\', 'u', '0', '0', hex[b[i]>>4&15], hex[b[i]&15])
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -139,3 +139,31 @@ func Marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
+
+// JSONControls returns the JSON text b with DEL (0x7f) and every C1
+// control (U+0080–U+009F, in UTF-8 0xc2 0x80–0x9f) written as \u00XX:
+// the controls of package printable's rule that encoding/json leaves as
+// they are (it escapes C0 itself), so that a line shown on a terminal
+// does not drive it. Outside strings JSON text is ASCII without DEL, so
+// only strings change, and they decode the same. b itself is returned
+// when it holds neither, the common case; else a new slice, longer.
+func JSONControls(b []byte) []byte {
+	if bytes.IndexByte(b, 0x7f) < 0 && bytes.IndexByte(b, 0xc2) < 0 {
+		return b
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+12)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == 0x7f:
+			out = append(out, `\u007f`...)
+		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			i++
+			out = append(out, '\\', 'u', '0', '0', hex[b[i]>>4&15], hex[b[i]&15])
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
