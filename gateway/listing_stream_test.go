@@ -4,12 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"net"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/internal/peer"
 )
 
 // TestListingCut: a menu longer than MaxEntries from a gopher server
@@ -17,38 +16,20 @@ import (
 // note that the listing was cut, after the entries: the page is
 // written as the menu is read (a listing is never held whole).
 func TestListingCut(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { l.Close(); wg.Wait() })
-	port := l.Addr().(*net.TCPAddr).Port
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
+	addr := peer.Hostile(t, func(c net.Conn) {
+		bufio.NewReader(c).ReadString('\n')
+		w := bufio.NewWriter(c)
+		port := c.LocalAddr().(*net.TCPAddr).Port
+		for n := 0; n < 1<<20; n++ { // without end for the client: cut well before
+			if _, err := fmt.Fprintf(w, "0item %d\t/i/%d\t127.0.0.1\t%d\r\n", n, n, port); err != nil {
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				bufio.NewReader(c).ReadString('\n')
-				w := bufio.NewWriter(c)
-				for n := 0; n < 1<<20; n++ { // without end for the client: cut well before
-					if _, err := fmt.Fprintf(w, "0item %d\t/i/%d\t127.0.0.1\t%d\r\n", n, n, port); err != nil {
-						return
-					}
-				}
-				w.Flush()
-			}()
 		}
-	}()
-	ts, _ := startGateway(t, gateway.Config{MaxEntries: 300, Policy: gateway.Policy{Allow: rules(t, "127.0.0.1:"+strconv.Itoa(port))}})
-	res, page := get(t, ts.URL+"/gopher://127.0.0.1:"+strconv.Itoa(port)+"/1/")
+		w.Flush()
+	})
+	_, port, _ := net.SplitHostPort(addr)
+	ts, _ := startGateway(t, gateway.Config{MaxEntries: 300, Policy: gateway.Policy{Allow: rules(t, "127.0.0.1:"+port)}})
+	res, page := get(t, ts.URL+"/gopher://127.0.0.1:"+port+"/1/")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %s", res.Status)
 	}

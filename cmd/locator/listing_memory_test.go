@@ -13,12 +13,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
 )
 
 // The memory a listing takes is bounded by a constant, not by the
@@ -44,45 +44,28 @@ func menuLine(n int, port int) string {
 // were sent) and returns its port. The server stops with the test.
 func menuServer(t *testing.T, total int64) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	var wg sync.WaitGroup
-	t.Cleanup(func() { l.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
+	addr := peer.Hostile(t, func(c net.Conn) {
+		port := c.LocalAddr().(*net.TCPAddr).Port
+		bufio.NewReader(c).ReadString('\n') // the selector
+		w := bufio.NewWriterSize(c, 64<<10)
+		limit := total
+		if limit < 0 {
+			limit = 4 << 30
+		}
+		var sent int64
+		for n := 0; sent < limit; n++ {
+			k, err := w.WriteString(menuLine(n, port))
 			if err != nil {
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				bufio.NewReader(c).ReadString('\n') // the selector
-				w := bufio.NewWriterSize(c, 64<<10)
-				limit := total
-				if limit < 0 {
-					limit = 4 << 30
-				}
-				var sent int64
-				for n := 0; sent < limit; n++ {
-					k, err := w.WriteString(menuLine(n, port))
-					if err != nil {
-						return
-					}
-					sent += int64(k)
-				}
-				w.WriteString(".\r\n")
-				w.Flush()
-			}()
+			sent += int64(k)
 		}
-	}()
-	return port
+		w.WriteString(".\r\n")
+		w.Flush()
+	})
+	_, port, _ := net.SplitHostPort(addr)
+	n, _ := strconv.Atoi(port)
+	return n
 }
 
 // locatorBin builds the command into a temporary directory, or returns

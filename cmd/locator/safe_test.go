@@ -25,36 +25,6 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// hostile starts a listener on 127.0.0.1 that runs serve for each
-// connection and closes it after; the listener closes when t ends. It is
-// for faults no real server makes on purpose.
-func hostile(t *testing.T, serve func(c net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				serve(c)
-			}()
-		}
-	}()
-	return ln.Addr().String()
-}
-
 // readRequest reads what the client sends first (a request's head, at
 // most 4 KiB), under a deadline.
 func readRequest(c net.Conn) {
@@ -217,7 +187,7 @@ func TestGetOutputFile(t *testing.T) {
 // and get, probe and send end with the deadline's own message. And a
 // real server sending slowly (nginx's limit_rate) is cut the same way.
 func TestMaxTime(t *testing.T) {
-	httpTrickle := hostile(t, func(c net.Conn) {
+	httpTrickle := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
 		trickle(c, strings.Repeat("x", 40))
@@ -229,7 +199,7 @@ func TestMaxTime(t *testing.T) {
 	}
 
 	// The reply's head trickled: probe's per-URL bound.
-	headTrickle := hostile(t, func(c net.Conn) {
+	headTrickle := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		trickle(c, "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
 	})
@@ -240,7 +210,7 @@ func TestMaxTime(t *testing.T) {
 	}
 
 	// An SMTP greeting trickled: send's bound; nothing is sent.
-	smtpTrickle := hostile(t, func(c net.Conn) { trickle(c, "220 slow.example ESMTP\r\n") })
+	smtpTrickle := peer.Hostile(t, func(c net.Conn) { trickle(c, "220 slow.example ESMTP\r\n") })
 	code, _, errs = runCLI(t, "hello\n", "send", "--max-time", "1s", "--timeout", "5s", "--from", "a@example.org", "--smtp", smtpTrickle, "mailto:b@example.org")
 	if code != 3 || !strings.Contains(errs, "exceeded its maximum time (--max-time 1s); nothing was sent") {
 		t.Errorf("send: exit %d %q", code, errs)
@@ -305,7 +275,7 @@ func TestGetFailureMessages(t *testing.T) {
 		t.Errorf("server killed: exit %d, %d octets, %q", code, out.Len(), errs.String())
 	}
 
-	stall := hostile(t, func(c net.Conn) {
+	stall := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello")
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -315,7 +285,7 @@ func TestGetFailureMessages(t *testing.T) {
 	if code != 3 || e != "locator get: http://"+stall+"/x: no data for --timeout 300ms after 5 octets, before the end of the object\n" {
 		t.Errorf("stalled: exit %d %q", code, e)
 	}
-	cut := hostile(t, func(c net.Conn) {
+	cut := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello")
 	})
@@ -323,7 +293,7 @@ func TestGetFailureMessages(t *testing.T) {
 	if code != 3 || e != "locator get: http://"+cut+"/x: the connection closed after 5 octets, before the end of the object\n" {
 		t.Errorf("cut: exit %d %q", code, e)
 	}
-	silent := hostile(t, func(c net.Conn) {
+	silent := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		c.Read(make([]byte, 1))
 	})
@@ -349,7 +319,7 @@ func TestServerTextNeverDrivesTheTerminal(t *testing.T) {
 	}
 
 	// An HTTP reason phrase (a hostile listener: nginx sends its own).
-	reason := hostile(t, func(c net.Conn) {
+	reason := peer.Hostile(t, func(c net.Conn) {
 		readRequest(c)
 		io.WriteString(c, "HTTP/1.1 404 Not "+evil+" Found\r\nContent-Length: 0\r\n\r\n")
 	})
