@@ -29,10 +29,11 @@ import (
 // accepts without a word until release: a destination whose
 // connections stay open as long as the test wants.
 type holder struct {
-	l    net.Listener
-	mu   sync.Mutex
-	held []net.Conn
-	n    int
+	l        net.Listener
+	mu       sync.Mutex
+	held     []net.Conn
+	n        int
+	released bool
 }
 
 func newHolder(t *testing.T) *holder {
@@ -48,8 +49,12 @@ func newHolder(t *testing.T) *holder {
 				return
 			}
 			h.mu.Lock()
-			h.held = append(h.held, c)
 			h.n++
+			if h.released {
+				c.Close() // accepted after release: not held
+			} else {
+				h.held = append(h.held, c)
+			}
 			h.mu.Unlock()
 		}
 	}()
@@ -68,6 +73,7 @@ func (h *holder) count() int {
 func (h *holder) release() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.released = true
 	for _, c := range h.held {
 		c.Close()
 	}
@@ -117,6 +123,11 @@ func TestMaxPerDestThroughRedirects(t *testing.T) {
 		case <-timeout:
 			t.Fatalf("only %d of 6 requests answered; the destination has %d connections (bound 2)", i, h.count())
 		}
+	}
+	// A slot is taken before its connection is accepted, so the second
+	// connection may arrive after the six refusals: wait for it.
+	for wait := time.Now().Add(10 * time.Second); h.count() < 2 && time.Now().Before(wait); {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if n := h.count(); n != 2 {
 		t.Errorf("the destination had %d connections, want 2", n)
