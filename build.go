@@ -1,13 +1,6 @@
 package locator
 
-import (
-	"strconv"
-	"strings"
-)
-
-// This file holds what the scheme packages' builders share: writing a
-// host and port as RFC 1738 §3.1's hostport, screening them beforehand,
-// and reading a built URL back to check that it conforms.
+import "strconv"
 
 // A BuildError says why components cannot be written as a conforming URL
 // of a scheme.
@@ -21,74 +14,19 @@ func (e *BuildError) Error() string {
 	return e.Scheme + ": cannot build a URL: " + strconv.Quote(e.URL) + ": " + e.Problem.String()
 }
 
-// WriteHostport writes host and port to b as RFC 1738 §3.1's
-// hostport, host [ ":" port ]: a host holding a ":" is an IPv6 address
-// and is written in brackets (RFC 2732, which RFC 1738 predates), an
-// empty port is left out. It returns the offset in b at which the host
-// begins, to be given to CheckBuilt.
-func WriteHostport(b *strings.Builder, host, port string) (hostAt int) {
-	hostAt = b.Len()
-	if strings.IndexByte(host, ':') >= 0 {
-		b.WriteString("[" + host + "]")
-	} else {
-		b.WriteString(host)
-	}
-	if port != "" {
-		b.WriteString(":" + port)
-	}
-	return hostAt
+// A SchemeError says why a URL does not have the structure its scheme
+// gives it (RFC 1738 §3), or why a field of a scheme's URL cannot be
+// written: the field, the offset in that field's text, the rule (a
+// grammar rule of §5 or the section of the text) and what is wrong. Every
+// scheme package reports its syntax errors with it.
+type SchemeError struct {
+	Scheme  string // "gopher", "news", ...
+	Field   string // "url", "selector", "group", ...
+	Offset  int    // octet offset in that field
+	Rule    string
+	Message string
 }
 
-// BadHostport reports the first octet of host or port that RFC 1738
-// §3.1 does not allow there, as the field ("host" or "port") and its
-// offset in that field; off is -1 when there is none. A host is made of
-// letters, digits, "-" and "." (hostname and hostnumber, §5), or, when
-// it holds a ":", of an IPv6 address's hex digits, ":" and "."; a port is
-// digits. Anything else ("/", "#", "@", ...) would change the structure
-// of the URL the host is written into, not just break a rule.
-func BadHostport(host, port string) (field string, off int) {
-	v6 := strings.IndexByte(host, ':') >= 0
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		ok := isDigit(c) || isAlpha(c) || c == '-' || c == '.'
-		if v6 {
-			ok = IsHex(c) || c == ':' || c == '.'
-		}
-		if !ok {
-			return "host", i
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if !isDigit(port[i]) {
-			return "port", i
-		}
-	}
-	return "", -1
-}
-
-// CheckBuilt reads back s, a URL that the builder of scheme wrote with
-// host and port at offset hostAt (as WriteHostport returned it), and
-// fails with a *BuildError when s does not conform to RFC 1738: when
-// Parse cannot read it, when it does not read the host and port that
-// were asked for (a "/", "#", "@" or the like in them ends the
-// hostport of §3.1 early), or at the first problem of severity Violation
-// or worse (§5's grammar). The one violation allowed is rule "host" at
-// hostAt for a host holding a ":": the IPv6 literal in brackets that the
-// builder writes when asked (RFC 2732).
-func CheckBuilt(scheme, s string, hostAt int, host, port string) error {
-	u, err := Parse(s)
-	if err != nil {
-		return &BuildError{Scheme: scheme, URL: s, Problem: err.(*ParseError).Problem}
-	}
-	if u.Host() != host || u.Port() != port || u.HasPort() != (port != "") {
-		return &BuildError{Scheme: scheme, URL: s, Problem: Problem{Offset: u.Offset(HostComponent), Severity: Error,
-			Rule: "hostport", Message: "host " + strconv.Quote(host) + " and port " + strconv.Quote(port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
-	}
-	v6 := strings.IndexByte(host, ':') >= 0
-	for _, q := range u.Problems() {
-		if q.Severity >= Violation && !(v6 && q.Offset == hostAt && q.Rule == "host") {
-			return &BuildError{Scheme: scheme, URL: s, Problem: q}
-		}
-	}
-	return nil
+func (e *SchemeError) Error() string {
+	return e.Scheme + ": " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
 }

@@ -98,16 +98,5 @@ func IsUnsafe(c byte) bool {
 
 func isAlpha(c byte) bool { return class[c]&cAlpha != 0 }
 func isDigit(c byte) bool { return class[c]&cDigit != 0 }
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10
-	}
-	return 0
-}
 
 const upperhex = "0123456789ABCDEF"

@@ -1,6 +1,10 @@
 package locator
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/rfc1738/locator/internal/hex"
+)
 
 // An Encoding names the characters a component may hold unencoded, per the
 // BNF of RFC 1738 §5; Escape encodes every other octet.
@@ -136,7 +140,7 @@ func Unescape(s string) (string, error) {
 			continue
 		}
 		if i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]) {
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			b = append(b, hex.Decode(s[i+1], s[i+2]))
 			i += 2
 			continue
 		}

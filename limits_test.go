@@ -5,12 +5,17 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
-// TestInputLimit: offsets are int32 (the URL value stays 208 bytes), so
-// Parse refuses an input longer than MaxInput with a *ParseError naming
-// the rule and the limit (issue 8.3), and Resolve a result that long.
+// TestInputLimit: offsets are int32, which keeps the URL value at 64
+// bytes (pinned here), so Parse refuses an input longer than MaxInput
+// with a *ParseError naming the rule and the limit, and Resolve a result
+// that long.
 func TestInputLimit(t *testing.T) {
+	if n := unsafe.Sizeof(URL{}); n != 64 {
+		t.Errorf("a URL value is %d bytes, want 64", n)
+	}
 	if MaxInput != math.MaxInt32 {
 		t.Fatalf("MaxInput = %d, want %d (the largest int32 offset)", MaxInput, math.MaxInt32)
 	}

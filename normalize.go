@@ -3,6 +3,8 @@ package locator
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rfc1738/locator/internal/hex"
 )
 
 // Normalize returns u in its normal form, a new URL; u is not changed.
@@ -160,7 +162,7 @@ func normEscapes(s string, search, host bool) string {
 		c := s[i]
 		if c == '%' {
 			if i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]) {
-				v := unhex(s[i+1])<<4 | unhex(s[i+2])
+				v := hex.Decode(s[i+1], s[i+2])
 				if IsUnreserved(v) && !(search && v == '+') {
 					b = append(b, v)
 				} else {

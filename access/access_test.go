@@ -62,9 +62,9 @@ var (
 )
 
 func init() {
-	Register("tst", Info{DefaultPort: 80, Methods: []string{"first", "second"}}, tst)
-	Register("tsu", Info{DefaultPort: 70}, tsu)
-	Register("tsl", Info{}, tsl)
+	Register("tst", Info{DefaultPort: 80, Methods: []string{"first", "second"}}, func() Fetcher { return tst })
+	Register("tsu", Info{DefaultPort: 70}, func() Fetcher { return tsu })
+	Register("tsl", Info{}, func() Fetcher { return tsl })
 }
 
 func mustParse(t testing.TB, s string) *locator.URL {
@@ -87,11 +87,14 @@ func redirect(loc string) route {
 }
 
 func TestRegistry(t *testing.T) {
-	f, info, ok := Lookup("tst")
-	if !ok || f != Fetcher(tst) || info.DefaultPort != 80 {
-		t.Fatalf("Lookup(tst) = %v %v %v", f, info, ok)
+	info, ok := Lookup("tst")
+	if !ok || info.DefaultPort != 80 {
+		t.Fatalf("Lookup(tst) = %v %v", info, ok)
 	}
-	if _, _, ok := Lookup("nope"); ok {
+	if f, _, err := new(Client).fetcher("tst"); err != nil || f != Fetcher(tst) {
+		t.Fatalf("a Client's tst client = %v %v", f, err)
+	}
+	if _, ok := Lookup("nope"); ok {
 		t.Fatal("Lookup(nope) found a client")
 	}
 	// The external tests of this package link every scheme's client in
@@ -105,7 +108,7 @@ func TestRegistry(t *testing.T) {
 			t.Error("a second Register for tst did not panic")
 		}
 	}()
-	Register("tst", Info{}, tst)
+	Register("tst", Info{}, func() Fetcher { return tst })
 }
 
 // RFC 1738 §6: a port of another service is refused unless allowed; a
@@ -134,14 +137,14 @@ func TestPolicyPorts(t *testing.T) {
 		tst.reset(map[string]route{})
 		tsu.reset(map[string]route{})
 		u := mustParse(t, tt.url)
-		_, err := Get(context.Background(), u, Options{Policy: Policy{AllowPorts: tt.allow}})
+		_, err := (&Client{Policy: Policy{AllowPorts: tt.allow}}).Get(context.Background(), u)
 		var pe *PolicyError
 		if got := errors.As(err, &pe); got != tt.refuse {
 			t.Errorf("%s allow %v: err %v, refused %v, want %v", tt.url, tt.allow, err, got, tt.refuse)
 			continue
 		}
 		if tt.refuse {
-			if pe.Offset != tt.offset || pe.Rule != "RFC 1738 §6" || Classify(err) != Refused {
+			if pe.Offset != tt.offset || pe.Rule != "RFC 1738 §6" || Classify(err) != Forbidden {
 				t.Errorf("%s: offset %d rule %q outcome %d, want offset %d", tt.url, pe.Offset, pe.Rule, Classify(err), tt.offset)
 			}
 			if len(tst.fetched)+len(tsu.fetched) != 0 {
@@ -182,7 +185,7 @@ func TestPolicyHosts(t *testing.T) {
 	}
 	// Through Get: the offset is the host's.
 	tst.reset(nil)
-	_, err := Get(context.Background(), mustParse(t, "tst://u@bad.example/x"), Options{Policy: Policy{DenyHosts: []string{".example"}}})
+	_, err := (&Client{Policy: Policy{DenyHosts: []string{".example"}}}).Get(context.Background(), mustParse(t, "tst://u@bad.example/x"))
 	var pe *PolicyError
 	if !errors.As(err, &pe) || pe.Offset != 8 || pe.Rule != "host" || len(tst.fetched) != 0 {
 		t.Fatalf("denied host: %v %+v fetched %v", err, pe, tst.fetched)
@@ -206,7 +209,7 @@ func TestPolicyDelimiters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tst.reset(nil)
-		_, err := Get(context.Background(), mustParse(t, tt.url), Options{})
+		_, err := (&Client{}).Get(context.Background(), mustParse(t, tt.url))
 		var pe *PolicyError
 		refused := errors.As(err, &pe)
 		if refused != (tt.offset >= 0) {
@@ -278,7 +281,7 @@ func TestMasked(t *testing.T) {
 func TestDialogue(t *testing.T) {
 	var log strings.Builder
 	u := mustParse(t, "tst://joe:p@h/")
-	req := &Request{Options: &Options{Dialogue: &log}, URL: u}
+	req := &Request{Client: &Client{Dialogue: &log}, URL: u}
 	req.Sent("USER joe")
 	req.SentSecret("PASS")
 	req.Received("530 local policy\r\x1b[31m\u009b2J")
@@ -288,7 +291,7 @@ func TestDialogue(t *testing.T) {
 		t.Errorf("dialogue:\n%q\nwant\n%q", log.String(), want)
 	}
 	// No writer: nothing happens.
-	(&Request{Options: &Options{}, URL: u}).Sent("x")
+	(&Request{Client: &Client{}, URL: u}).Sent("x")
 }
 
 func TestLimit(t *testing.T) {
@@ -305,7 +308,7 @@ func TestLimit(t *testing.T) {
 		{1, 0, false, 0},
 		{0, 5000, false, 5000}, // no limit
 	} {
-		req := &Request{Options: &Options{MaxSize: tt.max}}
+		req := &Request{Client: &Client{MaxSize: tt.max}}
 		src := io.NopCloser(strings.NewReader(strings.Repeat("x", tt.n)))
 		got, err := io.ReadAll(req.Limit(src))
 		if errors.Is(err, ErrTooLarge) != tt.tooBig || (!tt.tooBig && err != nil) || len(got) != tt.deliver {
@@ -385,9 +388,9 @@ func TestClassify(t *testing.T) {
 		{nil, Delivered},
 		{&ServerError{Code: "404"}, Absent},
 		{fmt.Errorf("wrapped: %w", &ServerError{Code: "550"}), Absent},
-		{&PolicyError{Rule: "port"}, Refused},
-		{&UnsupportedError{Scheme: "x"}, Refused},
-		{ErrNoPassword, Refused},
+		{&PolicyError{Rule: "port"}, Forbidden},
+		{&UnsupportedError{Scheme: "x"}, Forbidden},
+		{ErrNoPassword, Forbidden},
 		{ErrTooLarge, Failed},
 		{fmt.Errorf("reading: %w", ErrTooLarge), Failed},
 		{&ProtocolError{Msg: "bad"}, Failed},
@@ -431,7 +434,7 @@ func TestErrorMessages(t *testing.T) {
 
 func TestGet(t *testing.T) {
 	tst.reset(map[string]route{"tst://h/a": body("hello")})
-	res, err := Get(context.Background(), mustParse(t, "<URL:tst://h/a>"), Options{})
+	res, err := (&Client{}).Get(context.Background(), mustParse(t, "<URL:tst://h/a>"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,18 +443,18 @@ func TestGet(t *testing.T) {
 	if string(b) != "hello" || res.URL.String() != "tst://h/a" || res.Size != 5 {
 		t.Errorf("got %q from %s size %d", b, res.URL, res.Size)
 	}
-	if _, err := Get(context.Background(), nil, Options{}); Classify(err) != Refused {
+	if _, err := (&Client{}).Get(context.Background(), nil); Classify(err) != Forbidden {
 		t.Errorf("Get(nil): %v", err)
 	}
-	_, err = Get(context.Background(), mustParse(t, "zz://h/"), Options{})
+	_, err = (&Client{}).Get(context.Background(), mustParse(t, "zz://h/"))
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || Classify(err) != Refused {
+	if !errors.As(err, &ue) || Classify(err) != Forbidden {
 		t.Errorf("unsupported scheme: %v", err)
 	}
 	// The client's Check runs before Fetch and its refusal stops Get.
 	tst.reset(map[string]route{"tst://h/a": body("x")})
 	tst.checkFn = func(u *locator.URL) error { return &PolicyError{Rule: "test", Reason: "no"} }
-	if _, err := Get(context.Background(), mustParse(t, "tst://h/a"), Options{}); Classify(err) != Refused || len(tst.fetched) != 0 {
+	if _, err := (&Client{}).Get(context.Background(), mustParse(t, "tst://h/a")); Classify(err) != Forbidden || len(tst.fetched) != 0 {
 		t.Errorf("Check refusal: %v, fetched %v", err, tst.fetched)
 	}
 }
@@ -468,7 +471,7 @@ func TestGetRedirect(t *testing.T) {
 	})
 	tsu.reset(map[string]route{"tsu://b/x": body("there")})
 	var log strings.Builder
-	res, err := Get(context.Background(), mustParse(t, "tst://a/start"), Options{Dialogue: &log})
+	res, err := (&Client{Dialogue: &log}).Get(context.Background(), mustParse(t, "tst://a/start"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,22 +483,22 @@ func TestGetRedirect(t *testing.T) {
 		t.Errorf("dialogue %q", log.String())
 	}
 
-	res, err = Get(context.Background(), mustParse(t, "tst://a/rel"), Options{})
+	res, err = (&Client{}).Get(context.Background(), mustParse(t, "tst://a/rel"))
 	if err != nil || res.URL.String() != "tst://a/c/d?q" {
 		t.Errorf("relative redirect: %v %v", res, err)
 	}
 
 	tsu.reset(map[string]route{})
-	_, err = Get(context.Background(), mustParse(t, "tst://a/bad"), Options{})
+	_, err = (&Client{}).Get(context.Background(), mustParse(t, "tst://a/bad"))
 	var pe *PolicyError
 	if !errors.As(err, &pe) || len(tsu.fetched) != 0 {
 		t.Errorf("redirect to a bad port: %v, fetched %v", err, tsu.fetched)
 	}
-	if _, err = Get(context.Background(), mustParse(t, "tst://a/bad"), Options{Policy: Policy{AllowPorts: []int{25}}}); Classify(err) != Absent || len(tsu.fetched) != 1 {
+	if _, err = (&Client{Policy: Policy{AllowPorts: []int{25}}}).Get(context.Background(), mustParse(t, "tst://a/bad")); Classify(err) != Absent || len(tsu.fetched) != 1 {
 		t.Errorf("redirect to an allowed port: %v, fetched %v", err, tsu.fetched)
 	}
 
-	_, err = Get(context.Background(), mustParse(t, "tst://a/junk"), Options{})
+	_, err = (&Client{}).Get(context.Background(), mustParse(t, "tst://a/junk"))
 	var pre *ProtocolError
 	if !errors.As(err, &pre) {
 		t.Errorf("redirect to junk: %v", err)
@@ -512,7 +515,7 @@ func TestGetRedirectLoop(t *testing.T) {
 		{-1, 1},
 	} {
 		tst.reset(map[string]route{"tst://a/loop": redirect("tst://a/loop")})
-		_, err := Get(context.Background(), mustParse(t, "tst://a/loop"), Options{MaxRedirects: tt.max})
+		_, err := (&Client{MaxRedirects: tt.max}).Get(context.Background(), mustParse(t, "tst://a/loop"))
 		var pe *ProtocolError
 		if !errors.As(err, &pe) || len(tst.fetched) != tt.fetches {
 			t.Errorf("MaxRedirects %d: %v after %d fetches, want a protocol error after %d", tt.max, err, len(tst.fetched), tt.fetches)
@@ -521,7 +524,7 @@ func TestGetRedirectLoop(t *testing.T) {
 }
 
 func TestMethod(t *testing.T) {
-	_, info, _ := Lookup("tst")
+	info, _ := Lookup("tst")
 	for _, tt := range []struct {
 		method, want string
 		bad          bool
@@ -530,8 +533,8 @@ func TestMethod(t *testing.T) {
 		{"second", "second", false},
 		{"third", "", true},
 	} {
-		req := &Request{Options: &Options{Method: tt.method}, URL: mustParse(t, "tst://h/"), info: info}
-		got, err := req.Method()
+		req := &Request{Client: &Client{}, URL: mustParse(t, "tst://h/"), info: info}
+		got, err := req.Method(tt.method)
 		var pe *PolicyError
 		if got != tt.want || errors.As(err, &pe) != tt.bad {
 			t.Errorf("Method %q: %q %v", tt.method, got, err)
@@ -540,22 +543,25 @@ func TestMethod(t *testing.T) {
 			t.Errorf("the error does not list the methods: %v", err)
 		}
 	}
-	req := &Request{Options: &Options{}, URL: mustParse(t, "tsu://h/")}
-	if m, err := req.Method(); m != "" || err != nil {
+	req := &Request{Client: &Client{}, URL: mustParse(t, "tsu://h/")}
+	if m, err := req.Method(""); m != "" || err != nil {
 		t.Errorf("no methods: %q %v", m, err)
 	}
 }
 
-func TestOptionsDefaults(t *testing.T) {
-	var o Options
-	if o.connectTimeout() != DefaultConnectTimeout || o.idleTimeout() != DefaultIdleTimeout ||
-		o.maxLine() != DefaultMaxLine || o.maxEntries() != DefaultMaxEntries || o.maxRedirects() != DefaultMaxRedirects {
-		t.Error("zero Options do not take the defaults")
+func TestClientDefaults(t *testing.T) {
+	var c Client
+	if c.connectTimeout() != DefaultConnectTimeout || c.idleTimeout() != DefaultIdleTimeout ||
+		c.maxLine() != DefaultMaxLine || c.maxEntries() != DefaultMaxEntries || c.maxRedirects() != DefaultMaxRedirects {
+		t.Error("a zero Client does not take the defaults")
 	}
-	o = Options{MaxLine: 7, MaxEntries: 8, MaxRedirects: -1}
-	req := &Request{Options: &o}
-	if req.MaxLine() != 7 || req.MaxEntries() != 8 || o.maxRedirects() != 0 || req.IdleTimeout() != DefaultIdleTimeout {
-		t.Error("set Options not kept")
+	o := &Client{MaxLine: 7, MaxEntries: 8, MaxRedirects: -1, MaxSize: 9}
+	req := &Request{Client: o}
+	if req.MaxLine() != 7 || req.MaxEntries() != 8 || o.maxRedirects() != 0 || req.IdleTimeout() != DefaultIdleTimeout || req.MaxSize() != 9 {
+		t.Error("a Client's settings not kept")
+	}
+	if _, err := req.Password("p: "); err != ErrNoPassword {
+		t.Errorf("Password without a function: %v, want ErrNoPassword", err)
 	}
 }
 
@@ -583,8 +589,8 @@ func TestDial(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	var log strings.Builder
 	u := mustParse(t, "tst://127.0.0.1/")
-	_, info, _ := Lookup("tst")
-	req := &Request{Options: &Options{IdleTimeout: 50e6, Dialogue: &log}, URL: u, info: info}
+	info, _ := Lookup("tst")
+	req := &Request{Client: &Client{IdleTimeout: 50e6, Dialogue: &log}, URL: u, info: info}
 
 	c, err := req.Dial(context.Background(), "127.0.0.1", port)
 	if err != nil {
@@ -613,7 +619,7 @@ func TestDial(t *testing.T) {
 
 	// ... and one under way.
 	ctx3, cancel3 := context.WithCancel(context.Background())
-	slow := &Request{Options: &Options{IdleTimeout: time.Hour}, URL: u, info: info}
+	slow := &Request{Client: &Client{IdleTimeout: time.Hour}, URL: u, info: info}
 	c3, err := slow.Dial(ctx3, "127.0.0.1", port)
 	if err != nil {
 		t.Fatal(err)
@@ -634,7 +640,7 @@ func TestDial(t *testing.T) {
 		{"127.0.0.1", port, Policy{DenyHosts: []string{"127.0.0.1"}}},
 		{"127.0.0.1", port, Policy{AllowHosts: []string{"localhost"}}},
 	} {
-		r := &Request{Options: &Options{Policy: tt.pol}, URL: u, info: info}
+		r := &Request{Client: &Client{Policy: tt.pol}, URL: u, info: info}
 		var pe *PolicyError
 		if _, err := r.Dial(context.Background(), tt.host, tt.port); !errors.As(err, &pe) {
 			t.Errorf("Dial %s:%d with %+v: %v, want a policy refusal", tt.host, tt.port, tt.pol, err)
@@ -643,7 +649,7 @@ func TestDial(t *testing.T) {
 	// The scheme's default port is fine even when it is in BadPorts, and
 	// an allowed port too; the options' Dial is used.
 	var dialed []string
-	r := &Request{Options: &Options{Policy: Policy{AllowPorts: []int{25}}, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	r := &Request{Client: &Client{Policy: Policy{AllowPorts: []int{25}}, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dialed = append(dialed, addr)
 		return nil, errors.New("test dialer")
 	}}, URL: mustParse(t, "tsu://[::1]/"), info: Info{DefaultPort: 21}}
@@ -685,7 +691,7 @@ func TestLimitWriteTo(t *testing.T) {
 		{big, big + 1, true, big, []int{copyBuffer, copyBuffer, big - 2*copyBuffer, 1}},
 		{big - 1, big, true, big - 1, []int{copyBuffer, copyBuffer, big - 1 - 2*copyBuffer, 1}},
 	} {
-		req := &Request{Options: &Options{MaxSize: tt.max}}
+		req := &Request{Client: &Client{MaxSize: tt.max}}
 		src := &readSizes{r: strings.NewReader(strings.Repeat("x", tt.n))}
 		var out bytes.Buffer
 		n, err := io.Copy(&out, req.Limit(src))
@@ -720,7 +726,7 @@ func TestDialSame(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	var log strings.Builder
 	u := mustParse(t, "tst://localhost/")
-	_, info, _ := Lookup("tst")
+	info, _ := Lookup("tst")
 	// A name-only allow list, as --allow-host localhost gives. The
 	// test's dialer sends "localhost" to 127.0.0.1 whatever the
 	// resolver's order.
@@ -729,7 +735,7 @@ func TestDialSame(t *testing.T) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", p))
 	}
-	req := &Request{Options: &Options{Dialogue: &log, Dial: dial, Policy: Policy{AllowHosts: []string{"localhost"}}}, URL: u, info: info}
+	req := &Request{Client: &Client{Dialogue: &log, Dial: dial, Policy: Policy{AllowHosts: []string{"localhost"}}}, URL: u, info: info}
 	ctrl, err := req.Dial(context.Background(), "localhost", port)
 	if err != nil {
 		t.Fatal(err)
@@ -753,7 +759,7 @@ func TestDialSame(t *testing.T) {
 	}
 	// A connection this request did not open: another request's, or one
 	// of the caller's own.
-	other := &Request{Options: &Options{Dial: dial}, URL: u, info: info}
+	other := &Request{Client: &Client{Dial: dial}, URL: u, info: info}
 	if _, err := other.DialSame(context.Background(), ctrl, port); !errors.As(err, &pe) || pe.Rule != "host" {
 		t.Errorf("DialSame on another request's connection: %v, want a host refusal", err)
 	}
@@ -789,7 +795,7 @@ func TestRedirectLocal(t *testing.T) {
 		tst.reset(routes)
 		tsu.reset(routes)
 		tsl.reset(routes)
-		res, err := Get(context.Background(), mustParse(t, tt.first), Options{})
+		res, err := (&Client{}).Get(context.Background(), mustParse(t, tt.first))
 		var pe *PolicyError
 		if refused := errors.As(err, &pe) && pe.Rule == "redirect"; refused != tt.refused {
 			t.Errorf("%s: %v, refused %v, want %v", tt.first, err, refused, tt.refused)

@@ -4,8 +4,8 @@ package access
 // scheme designates is acted on, not fetched (RFC 6068 §3: a URL that
 // designates a mailbox "is not intended as a way of retrieving such
 // objects"; the client "creates a message to the designated address").
-// A client's Check returns it before any connection, so Get contacts
-// nobody. Classify counts it Refused, as it does a scheme with no client:
+// A client's Check returns it before any connection, so the Client contacts
+// nobody. Classify counts it Forbidden, as it does a scheme with no client:
 // nothing was contacted and nothing can be delivered.
 type ActionError struct {
 	URL    string // the URL, password masked
@@ -29,7 +29,7 @@ func (e *ActionError) Error() string {
 }
 
 // As lets errors.As see an ActionError as the *PolicyError it amounts to
-// (refused before any connection), so that Classify returns Refused.
+// (refused before any connection), so that Classify returns Forbidden.
 func (e *ActionError) As(target any) bool {
 	p, ok := target.(**PolicyError)
 	if !ok {

@@ -23,15 +23,15 @@ func (c actionClient) Fetch(ctx context.Context, u *locator.URL, req *Request) (
 }
 
 // TestActionError: Get stops at Check, nothing is fetched, the error says
-// what the URL is for, and Classify counts it Refused (exit 4).
+// what the URL is for, and Classify counts it Forbidden (exit 4).
 func TestActionError(t *testing.T) {
 	fetched := false
-	Register("x-action", Info{}, actionClient{&fetched})
+	Register("x-action", Info{}, func() Fetcher { return actionClient{&fetched} })
 	u, err := locator.Parse("x-action:someone")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Get(context.Background(), u, Options{})
+	_, err = (&Client{}).Get(context.Background(), u)
 	var ae *ActionError
 	if !errors.As(err, &ae) || fetched {
 		t.Fatalf("Get = %v (fetched %v), want an *ActionError before Fetch", err, fetched)
@@ -40,8 +40,8 @@ func TestActionError(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
-	if got := Classify(err); got != Refused {
-		t.Errorf("Classify = %d, want Refused", got)
+	if got := Classify(err); got != Forbidden {
+		t.Errorf("Classify = %d, want Forbidden", got)
 	}
 	var pe *PolicyError
 	if !errors.As(err, &pe) || pe.Rule != "RFC 6068 §3" || !strings.Contains(pe.Reason, "its action is to send a message") {

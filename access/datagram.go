@@ -26,23 +26,23 @@ import (
 // set (SetReadDeadline, a protocol's retransmission timer), but never
 // longer than the idle timeout, and returns at once when ctx ends.
 func (r *Request) DialPacket(ctx context.Context, host string, port int, replyPorts ...int) (net.Conn, error) {
-	if !r.Options.Policy.allowsHost(host) {
+	if !r.Client.Policy.allowsHost(host) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
 	}
-	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
+	if port != r.info.DefaultPort && BadPort(port) && !r.Client.Policy.allowsPort(port) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
 			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())
+	dctx, cancel := context.WithTimeout(ctx, r.Client.connectTimeout())
 	defer cancel()
-	if r.Options.Dial != nil {
+	if r.Client.Dial != nil {
 		r.Notef("datagrams to %s", addr)
-		c, err := r.Options.Dial(dctx, "udp", addr)
+		c, err := r.Client.Dial(dctx, "udp", addr)
 		if err != nil {
 			return nil, err
 		}
-		return newPacketConn(ctx, r, c, nil, nil, r.Options.idleTimeout()), nil
+		return newPacketConn(ctx, r, c, nil, nil, r.Client.idleTimeout()), nil
 	}
 	ip, err := resolvePreferV4(dctx, host)
 	if err != nil {
@@ -64,7 +64,7 @@ func (r *Request) DialPacket(ctx context.Context, host string, port int, replyPo
 			ok[uint16(p)] = true
 		}
 	}
-	return newPacketConn(ctx, r, pc, raddr, ok, r.Options.idleTimeout()), nil
+	return newPacketConn(ctx, r, pc, raddr, ok, r.Client.idleTimeout()), nil
 }
 
 // resolvePreferV4 returns host's first IPv4 address, or else its first
@@ -91,10 +91,10 @@ func resolvePreferV4(ctx context.Context, host string) (netip.Addr, error) {
 // packetConn is a datagram socket bound to one peer: writes go to raddr,
 // reads accept only datagrams from raddr's address on one of ports.
 // With raddr nil the underlying connection is already connected (a
-// caller's Options.Dial).
+// caller's Client.Dial).
 type packetConn struct {
 	net.Conn
-	pc    *net.UDPConn // nil when Conn is a connected socket from Options.Dial
+	pc    *net.UDPConn // nil when Conn is a connected socket from Client.Dial
 	raddr *net.UDPAddr
 	ports map[uint16]bool
 	req   *Request

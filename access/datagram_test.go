@@ -29,7 +29,7 @@ func TestDialPacket(t *testing.T) {
 
 	var log bytes.Buffer
 	u := mustParse(t, "tsu://127.0.0.1:"+strconv.Itoa(port)+"/x")
-	req := &Request{Options: &Options{Dialogue: &log, IdleTimeout: 5 * time.Second}, URL: u, info: Info{DefaultPort: 70}}
+	req := &Request{Client: &Client{Dialogue: &log, IdleTimeout: 5 * time.Second}, URL: u, info: Info{DefaultPort: 70}}
 	c, err := req.DialPacket(context.Background(), "127.0.0.1", port)
 	if err != nil {
 		t.Fatal(err)
@@ -65,12 +65,12 @@ func TestDialPacket(t *testing.T) {
 	}
 
 	// Policy: a denied host, a port of another service.
-	req.Options.Policy = Policy{DenyHosts: []string{"127.0.0.1"}}
+	req.Client.Policy = Policy{DenyHosts: []string{"127.0.0.1"}}
 	var pe *PolicyError
 	if _, err := req.DialPacket(context.Background(), "127.0.0.1", port); !errors.As(err, &pe) || pe.Rule != "host" {
 		t.Errorf("denied host: %v", err)
 	}
-	req.Options.Policy = Policy{}
+	req.Client.Policy = Policy{}
 	if _, err := req.DialPacket(context.Background(), "127.0.0.1", 25); !errors.As(err, &pe) || pe.Rule != "RFC 1738 §6" {
 		t.Errorf("port 25: %v", err)
 	}
@@ -86,7 +86,7 @@ func TestDialPacketContext(t *testing.T) {
 	defer server.Close()
 	port := server.LocalAddr().(*net.UDPAddr).Port
 	u := mustParse(t, "tsu://127.0.0.1:"+strconv.Itoa(port)+"/x")
-	req := &Request{Options: &Options{IdleTimeout: time.Minute}, URL: u, info: Info{DefaultPort: 70}}
+	req := &Request{Client: &Client{IdleTimeout: time.Minute}, URL: u, info: Info{DefaultPort: 70}}
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := req.DialPacket(ctx, "127.0.0.1", port)
 	if err != nil {
@@ -96,12 +96,5 @@ func TestDialPacketContext(t *testing.T) {
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	if _, err := c.Read(make([]byte, 8)); err == nil {
 		t.Fatal("read returned without error after the context ended")
-	}
-}
-
-// TestWithFollow: the wish to follow travels in the context.
-func TestWithFollow(t *testing.T) {
-	if Following(context.Background()) || !Following(WithFollow(context.Background())) {
-		t.Fatal("Following")
 	}
 }

@@ -85,27 +85,40 @@ func (e *ProtocolError) Error() string {
 }
 
 // ErrTooLarge is returned by a Body (or a listing read) that exceeds
-// Options.MaxSize.
+// Client.MaxSize.
 var ErrTooLarge = errors.New("access: object larger than the size limit")
 
 // ErrNoPassword is returned when the URL names a user without a password,
-// the server asks for one, and Options.Password is nil (nobody to ask).
+// the server asks for one, and Client.Password is nil (nobody to ask).
 var ErrNoPassword = errors.New("access: the server asks for a password, the URL gives none, and there is no terminal to ask (RFC 1738 §3.2.1)")
 
-// An Outcome classifies the result of following a URL, as DESIGN.md's
-// exit statuses do.
+// An Outcome classifies the result of following a URL: a program maps
+// it to what it reports (the locator command to its exit status).
 type Outcome int
 
-// Outcomes, numbered as the exit statuses of "locator get".
+// The Outcomes.
 const (
-	Delivered Outcome = 0 // the object was delivered
-	Absent    Outcome = 1 // the server says it does not exist or refuses it
-	Failed    Outcome = 3 // network or protocol failure
-	Refused   Outcome = 4 // refused by local policy before connecting
+	// Delivered: the object was delivered.
+	Delivered Outcome = iota
+	// Absent: the server says the object does not exist, or refuses it.
+	Absent
+	// Failed: a network or protocol failure, or a limit reached.
+	Failed
+	// Forbidden: local policy refused the URL before any connection.
+	Forbidden
 )
 
-// Classify returns the Outcome of an error returned by Get or read from a
-// Body.
+var outcomeNames = [...]string{"delivered", "absent", "failed", "forbidden"}
+
+func (o Outcome) String() string {
+	if o >= 0 && int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "Outcome(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Classify returns the Outcome of an error returned by a Client or read
+// from a Body.
 func Classify(err error) Outcome {
 	var se *ServerError
 	var pe *PolicyError
@@ -116,7 +129,7 @@ func Classify(err error) Outcome {
 	case errors.As(err, &se):
 		return Absent
 	case errors.As(err, &pe), errors.As(err, &ue), errors.Is(err, ErrNoPassword):
-		return Refused
+		return Forbidden
 	}
 	return Failed
 }

@@ -1,14 +1,68 @@
 package access_test
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/file"
+	_ "github.com/rfc1738/locator/schemes"
 )
 
-// Classify maps the error of a Get, or of reading a Body, to the exit
-// status of "locator get".
+// A Client holds the rules every URL is followed under; a scheme's own
+// settings go in that scheme's client. A file URL names a file of this
+// machine (RFC 1738 §3.10), so it needs no server.
+func ExampleClient() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "motd"), []byte("welcome\n"), 0o644)
+	s, _ := file.FromLocalPath(filepath.Join(dir, "motd"), file.Unix)
+
+	c := &access.Client{
+		MaxSize: 1 << 20,
+		Policy:  access.Policy{DenyHosts: []string{".example.com"}},
+	}
+	u, _ := locator.Parse(s)
+	res, err := c.Get(context.Background(), u)
+	if err != nil {
+		fmt.Println(access.Classify(err), err)
+		return
+	}
+	defer res.Close()
+	b, _ := io.ReadAll(res.Body)
+	fmt.Printf("%q, %d octets\n", b, res.Size)
+
+	u, _ = locator.Parse("ftp://ftp.example.com/pub/")
+	_, err = c.Get(context.Background(), u)
+	fmt.Println(access.Classify(err))
+	// Output:
+	// "welcome\n", 8 octets
+	// forbidden
+}
+
+// Stat says what a server says of an object without its body; a
+// missing object is a *ServerError.
+func ExampleClient_Stat() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("12345"), 0o644)
+	for _, name := range []string{"a.txt", "b.txt"} {
+		s, _ := file.FromLocalPath(filepath.Join(dir, name), file.Unix)
+		u, _ := locator.Parse(s)
+		st, err := access.DefaultClient.Stat(context.Background(), u)
+		fmt.Println(name, st.State, st.Size, access.Classify(err))
+	}
+	// Output:
+	// a.txt ok 5 delivered
+	// b.txt gone -1 absent
+}
+
+// Classify maps the error of a Get, or of reading a Body, to an Outcome;
+// the locator command maps each Outcome to its exit status.
 func ExampleClassify() {
 	for _, err := range []error{
 		nil,
@@ -19,10 +73,10 @@ func ExampleClassify() {
 		fmt.Println(access.Classify(err), err)
 	}
 	// Output:
-	// 0 <nil>
-	// 1 ftp://h/x: the server says 550 No such file
-	// 3 access: object larger than the size limit
-	// 4 http://h:25/: refused by local policy (RFC 1738 §6, at 0): port 25
+	// delivered <nil>
+	// absent ftp://h/x: the server says 550 No such file
+	// failed access: object larger than the size limit
+	// forbidden http://h:25/: refused by local policy (RFC 1738 §6, at 0): port 25
 }
 
 // Masked is how every message and log line writes a URL.

@@ -15,7 +15,7 @@ import (
 //
 // Next returns the entries in the server's order, then io.EOF; a
 // *TruncatedError when the collection has more entries than
-// Options.MaxEntries (the rest are not read); or the error that ended
+// Client.MaxEntries (the rest are not read); or the error that ended
 // the transfer (a *ProtocolError, ErrTooLarge, a network error). Once
 // Next has returned an error it returns the same error again, and the
 // transfer is over: its connection is released (or closed) at once.
@@ -165,7 +165,7 @@ func (l *Listing) ReadAll() ([]Entry, error) {
 }
 
 // A TruncatedError says that a listing has more entries than
-// Options.MaxEntries: the entries up to the limit were delivered, the
+// Client.MaxEntries: the entries up to the limit were delivered, the
 // rest not read. access.Classify counts it a failure (the collection was
 // not delivered whole).
 type TruncatedError struct {

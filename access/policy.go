@@ -7,12 +7,12 @@ import (
 	"github.com/rfc1738/locator"
 )
 
-// Policy is local policy on what may be followed, applied by Get before
+// Policy is local policy on what may be followed, applied by a Client before
 // any connection. The zero value applies RFC 1738 §6's cautions with the
 // defaults below.
 type Policy struct {
 	// AllowPorts lists ports that may be used although they belong to
-	// another service (see BadPorts).
+	// another service (see BadPort).
 	AllowPorts []int
 	// AllowHosts, when not empty, lists the only hosts that may be
 	// contacted; DenyHosts lists hosts that may not. A name matches
@@ -21,29 +21,30 @@ type Policy struct {
 	AllowHosts, DenyHosts []string
 }
 
-// BadPorts are ports of other well-known services. RFC 1738 §6: "a URL
+// BadPort reports whether port is one of the ports of other well-known
+// services. RFC 1738 §6: "a URL
 // with a port number other than the default for the scheme ... may cause
 // a client to send data to a service that is not expecting it (for
 // example, sending a mail command ... to an SMTP server)"; browsers keep
 // this list (the "bad ports" of the WHATWG Fetch standard) for that
 // reason. A URL whose port is in the list and is not its scheme's
 // default is refused unless Policy.AllowPorts names it.
-var BadPorts = []int{
+func BadPort(port int) bool {
+	for _, b := range badPorts {
+		if b == port {
+			return true
+		}
+	}
+	return false
+}
+
+var badPorts = [...]int{
 	1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69,
 	77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119,
 	123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
 	526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
 	993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000,
 	6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-}
-
-func isBadPort(p int) bool {
-	for _, b := range BadPorts {
-		if b == p {
-			return true
-		}
-	}
-	return false
 }
 
 // check applies p and the checks every scheme shares to u: a port of
@@ -54,7 +55,7 @@ func (p *Policy) check(u *locator.URL, info Info) error {
 	masked := Masked(u)
 	if u.HasPort() && u.Port() != "" {
 		port := u.EffectivePort()
-		if port != info.DefaultPort && isBadPort(port) && !p.allowsPort(port) {
+		if port != info.DefaultPort && BadPort(port) && !p.allowsPort(port) {
 			return &PolicyError{URL: masked, Offset: u.Offset(locator.PortComponent), Rule: "RFC 1738 §6",
 				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme() + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
 		}

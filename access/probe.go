@@ -14,22 +14,22 @@ import (
 // A State is the answer of a probe: is the object a URL names there?
 type State string
 
-// The states of a probe (Status.State), as `locator probe` prints them.
+// The states of a probe (Status.State), each named after its value.
 const (
-	// Present: the server says the object is there.
-	Present State = "ok"
-	// Gone: the server says it does not exist (FTP 550, HTTP 404 and 410,
-	// a Gopher type-3 error, NNTP 411/423/430, a missing file).
-	Gone State = "gone"
-	// Denied: the server answered but will not say or give (a login
-	// refused, HTTP 401/403, a 5xx, a file that may not be read).
-	Denied State = "refused"
-	// Broken: the question could not be asked or answered: connection
-	// refused, a timeout, a reply that breaks the protocol.
-	Broken State = "error"
-	// Forbidden: local policy refused the URL before any connection
+	// StateOK: the server says the object is there.
+	StateOK State = "ok"
+	// StateGone: the server says it does not exist (FTP 550, HTTP 404
+	// and 410, a Gopher type-3 error, NNTP 411/423/430, a missing file).
+	StateGone State = "gone"
+	// StateRefused: the server answered but will not say or give (a
+	// login refused, HTTP 401/403, a 5xx, a file that may not be read).
+	StateRefused State = "refused"
+	// StateError: the question could not be asked or answered:
+	// connection refused, a timeout, a reply that breaks the protocol.
+	StateError State = "error"
+	// StatePolicy: local policy refused the URL before any connection
 	// (RFC 1738 §6: ports, hosts, decoded delimiters; no client).
-	Forbidden State = "policy"
+	StatePolicy State = "policy"
 )
 
 // A Status is what a probe learned of the object a URL names, without
@@ -65,36 +65,20 @@ type Status struct {
 // is there without transferring it (FTP SIZE/MDTM or the directory's
 // CWD, HTTP HEAD, Gopher+ attributes, NNTP STAT, a file's stat).
 //
-// Probe returns a Status for every answer the server gives (Present,
-// Gone or Denied, with the protocol's code and text), and an error for
-// everything else: a *PolicyError, a network error, a *ProtocolError, or
-// a *Redirect to have access.Probe follow another URL. It opens
-// connections only through req.Dial, as Fetch does.
+// Probe returns a Status for every answer the server gives (StateOK,
+// StateGone or StateRefused, with the protocol's code and text), and an
+// error for everything else: a *PolicyError, a network error, a
+// *ProtocolError, or a *Redirect to have the Client follow another URL.
+// It opens connections only through req.Dial, as Fetch does.
 type Prober interface {
 	Probe(ctx context.Context, u *locator.URL, req *Request) (*Status, error)
 }
 
-// An IdleCloser is a Prober that keeps sessions open between probes of
-// one server (an FTP login reused for several URLs); CloseIdle ends
-// them (QUIT) and is called by CloseIdle when the caller is done.
+// An IdleCloser is a scheme client that keeps sessions open between
+// requests to one server (an FTP login reused for several URLs);
+// CloseIdle ends them (QUIT). Client.CloseIdle calls it.
 type IdleCloser interface {
 	CloseIdle()
-}
-
-// CloseIdle ends the sessions every registered client keeps open
-// between probes (IdleCloser).
-func CloseIdle() {
-	mu.RLock()
-	var cs []IdleCloser
-	for _, e := range fetchers {
-		if c, ok := e.f.(IdleCloser); ok {
-			cs = append(cs, c)
-		}
-	}
-	mu.RUnlock()
-	for _, c := range cs {
-		c.CloseIdle()
-	}
 }
 
 // probeOctets is how many octets the fallback reads of a body before it
@@ -103,66 +87,56 @@ func CloseIdle() {
 // by the client before the Body is returned).
 const probeOctets = 16
 
-// Probe says whether the object u names is there, without transferring
-// it. Like Get it applies opts.Policy and the client's Check before any
-// connection (a refusal is State Forbidden) and follows redirections
-// (each hop checked anew) at most opts.MaxRedirects times.
+// Stat returns what the server says of the object u names, without its
+// body: its size, modification time and whether it is a listing. Like
+// Get it applies the Policy and the scheme client's Check before any
+// connection and follows redirects (each hop checked anew) at most
+// MaxRedirects times.
 //
 // When the scheme's client is a Prober, its Probe is asked. Otherwise
-// Probe falls back to Get: a Resource is Present (its Size, Modified,
+// Stat falls back to Fetch: a Resource is there (its Size, Modified,
 // and whether it is a listing), after at most probeOctets (16) octets of
 // its Body were read and the Body closed, which ends the transfer (FTP
-// ABOR, a closed connection); a *ServerError is Gone (the fallback
-// cannot tell "absent" from "refused": the client's own Prober can);
-// anything else as below.
+// ABOR, a closed connection).
 //
-// Probe never returns nil. An error the client returns becomes a Status
-// with Err set: a *PolicyError, *UnsupportedError or ErrNoPassword is
-// Forbidden, a *ServerError Gone, anything else Broken (Transient when
-// it is a timeout or a reset connection, not when the connection was
-// refused).
-func Probe(ctx context.Context, u *locator.URL, opts Options) *Status {
-	if u == nil {
-		return fromError(nil, &PolicyError{Rule: "url", Reason: "no URL"})
+// The error is nil only when the object is there (State StateOK); when
+// the server says it is gone or refuses it, a *ServerError with the
+// protocol's code and text; otherwise an error as Get returns.
+func (c *Client) Stat(ctx context.Context, u *locator.URL) (*Status, error) {
+	st, err := c.stat(ctx, u)
+	if err == nil && st.State != StateOK {
+		return st, &ServerError{URL: Masked(st.URL), Command: st.Command, Code: st.Code, Text: st.Text}
 	}
-	var via []*locator.URL
-	for hops := 0; ; hops++ {
-		req := &Request{Options: &opts, URL: u, hop: hops}
-		f, info, ok := Lookup(u.Scheme())
-		if !ok {
-			return fromError(u, &UnsupportedError{Scheme: u.Scheme()})
-		}
-		req.info = info
-		if err := opts.Policy.check(u, info); err != nil {
-			return fromError(u, err)
-		}
-		if err := f.Check(u, req); err != nil {
-			return fromError(u, err)
-		}
-		var st *Status
-		var err error
+	return st, err
+}
+
+// stat is Stat, a server's negative answer left as a Status.
+func (c *Client) stat(ctx context.Context, u *locator.URL) (*Status, error) {
+	st, last, err := follow(c, u, func(f Fetcher, u *locator.URL, req *Request) (*Status, error) {
 		if p, ok := f.(Prober); ok {
-			st, err = p.Probe(ctx, u, req)
-		} else {
-			st, err = fallback(ctx, f, u, req)
+			return p.Probe(ctx, u, req)
 		}
-		var rd *Redirect
-		if !errors.As(err, &rd) {
-			if err != nil {
-				return fromError(u, err)
-			}
-			if st.URL == nil {
-				st.URL = u
-			}
-			return st
-		}
-		via = append(via, u)
-		next, err := opts.redirect(req, via, rd)
-		if err != nil {
-			return fromError(u, err)
-		}
-		u = next
+		return fallback(ctx, f, u, req)
+	})
+	if err != nil {
+		return fromError(last, err), err
 	}
+	if st.URL == nil {
+		st.URL = last
+	}
+	return st, nil
+}
+
+// Probe says whether the object u names is there, without transferring
+// it, as Stat does, and never fails: every error becomes a Status with
+// Err set. A *PolicyError, *UnsupportedError or ErrNoPassword is
+// StatePolicy, a *ServerError StateGone (the fallback through Fetch
+// cannot tell "absent" from "refused": a client's own Prober can),
+// anything else StateError (Transient when it is a timeout or a reset
+// connection, not when the connection was refused).
+func (c *Client) Probe(ctx context.Context, u *locator.URL) *Status {
+	st, _ := c.stat(ctx, u)
+	return st
 }
 
 // fallback probes through Fetch: the object's first octets at most.
@@ -171,7 +145,7 @@ func fallback(ctx context.Context, f Fetcher, u *locator.URL, req *Request) (*St
 	if err != nil {
 		return nil, err
 	}
-	st := &Status{State: Present, Size: res.Size, Modified: res.Modified, URL: res.URL}
+	st := &Status{State: StateOK, Size: res.Size, Modified: res.Modified, URL: res.URL}
 	if res.Listing != nil {
 		// Nothing of a listing is read: closing it ends the transfer.
 		st.Listing = true
@@ -191,13 +165,13 @@ func fallback(ctx context.Context, f Fetcher, u *locator.URL, req *Request) (*St
 
 // fromError is the Status of an error a probe ended with.
 func fromError(u *locator.URL, err error) *Status {
-	st := &Status{State: Broken, Size: -1, URL: u, Err: err}
+	st := &Status{State: StateError, Size: -1, URL: u, Err: err}
 	var se *ServerError
 	switch {
 	case errors.As(err, &se):
-		st.State, st.Code, st.Text, st.Command = Gone, se.Code, se.Text, se.Command
-	case Classify(err) == Refused:
-		st.State = Forbidden
+		st.State, st.Code, st.Text, st.Command = StateGone, se.Code, se.Text, se.Command
+	case Classify(err) == Forbidden:
+		st.State = StatePolicy
 	default:
 		st.Transient = Transient(err)
 	}

@@ -58,33 +58,33 @@ func TestProbeFallback(t *testing.T) {
 		transient bool
 		final     string
 	}{
-		{"tst://h/big", Present, "", 1 << 20, false, false, "tst://h/big"},
-		{"tst://h/dir", Present, "", -1, true, false, "tst://h/dir"},
-		{"tst://h/moved", Present, "", -1, true, false, "tst://h/dir"},
-		{"tst://h/none", Gone, "404", -1, false, false, "tst://h/none"},
-		{"tst://h/25", Forbidden, "", -1, false, false, "tst://h:25/x"},
-		{"tst://h:25/", Forbidden, "", -1, false, false, "tst://h:25/"},
-		{"tst://h/slow", Broken, "", -1, false, true, "tst://h/slow"},
-		{"tst://h/closed", Broken, "", -1, false, false, "tst://h/closed"},
-		{"tst://h/broken", Broken, "", -1, false, false, "tst://h/broken"},
-		{"zz://h/", Forbidden, "", -1, false, false, "zz://h/"},
+		{"tst://h/big", StateOK, "", 1 << 20, false, false, "tst://h/big"},
+		{"tst://h/dir", StateOK, "", -1, true, false, "tst://h/dir"},
+		{"tst://h/moved", StateOK, "", -1, true, false, "tst://h/dir"},
+		{"tst://h/none", StateGone, "404", -1, false, false, "tst://h/none"},
+		{"tst://h/25", StatePolicy, "", -1, false, false, "tst://h:25/x"},
+		{"tst://h:25/", StatePolicy, "", -1, false, false, "tst://h:25/"},
+		{"tst://h/slow", StateError, "", -1, false, true, "tst://h/slow"},
+		{"tst://h/closed", StateError, "", -1, false, false, "tst://h/closed"},
+		{"tst://h/broken", StateError, "", -1, false, false, "tst://h/broken"},
+		{"zz://h/", StatePolicy, "", -1, false, false, "zz://h/"},
 	} {
-		st := Probe(context.Background(), mustParse(t, c.url), Options{})
+		st := (&Client{}).Probe(context.Background(), mustParse(t, c.url))
 		if st.State != c.state || st.Code != c.code || st.Size != c.size || st.Listing != c.listing || st.Transient != c.transient || st.URL.String() != c.final {
 			t.Errorf("%s: %s %q size %d listing %v transient %v at %s (%v)", c.url, st.State, st.Code, st.Size, st.Listing, st.Transient, st.URL, st.Err)
 		}
-		if (st.State == Present) != (st.Err == nil) {
+		if (st.State == StateOK) != (st.Err == nil) {
 			t.Errorf("%s: state %s with error %v", c.url, st.State, st.Err)
 		}
 	}
 	if big.read > probeOctets || !big.closed {
 		t.Errorf("the fallback read %d octets (at most %d) and closed %v", big.read, probeOctets, big.closed)
 	}
-	st := Probe(context.Background(), mustParse(t, "tst://h/big"), Options{})
+	st := (&Client{}).Probe(context.Background(), mustParse(t, "tst://h/big"))
 	if !st.Modified.Equal(when) {
 		t.Errorf("modified %v", st.Modified)
 	}
-	if st := Probe(context.Background(), nil, Options{}); st.State != Forbidden {
+	if st := (&Client{}).Probe(context.Background(), nil); st.State != StatePolicy {
 		t.Errorf("Probe(nil): %s", st.State)
 	}
 }
@@ -107,30 +107,17 @@ func (p *probeFake) Probe(ctx context.Context, u *locator.URL, req *Request) (*S
 	if u.Path() == "moved" {
 		return nil, &Redirect{Location: "/there", Code: "301"}
 	}
-	return &Status{State: Present, Code: "213", Size: 7, Command: "SIZE " + u.Path()}, nil
-}
-
-// asProber makes the test client of scheme a Prober for the test's
-// length (the registry's list of schemes stays TestRegistry's).
-func asProber(t *testing.T, scheme string) {
-	mu.Lock()
-	old := fetchers[scheme]
-	fetchers[scheme] = entry{&probeFake{}, old.info}
-	mu.Unlock()
-	t.Cleanup(func() {
-		mu.Lock()
-		fetchers[scheme] = old
-		mu.Unlock()
-	})
+	return &Status{State: StateOK, Code: "213", Size: 7, Command: "SIZE " + u.Path()}, nil
 }
 
 func TestProbeProber(t *testing.T) {
-	asProber(t, "tsu")
-	st := Probe(context.Background(), mustParse(t, "tsu://h/moved"), Options{})
-	if st.State != Present || st.Code != "213" || st.Command != "SIZE there" || st.URL.String() != "tsu://h/there" {
+	c := &Client{Schemes: map[string]Fetcher{"tsu": &probeFake{}}}
+	st := c.Probe(context.Background(), mustParse(t, "tsu://h/moved"))
+	if st.State != StateOK || st.Code != "213" || st.Command != "SIZE there" || st.URL.String() != "tsu://h/there" {
 		t.Errorf("%+v", st)
 	}
-	if st := Probe(context.Background(), mustParse(t, "tsu://h/moved"), Options{MaxRedirects: -1}); st.State != Broken {
+	c = &Client{MaxRedirects: -1, Schemes: c.Schemes}
+	if st := c.Probe(context.Background(), mustParse(t, "tsu://h/moved")); st.State != StateError {
 		t.Errorf("redirections off: %s", st.State)
 	}
 }

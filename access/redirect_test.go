@@ -28,7 +28,7 @@ func parse(t *testing.T, s string) *locator.URL {
 // rule "redirect", before anything of next's scheme was done.
 func redirectRefused(err error) bool {
 	var pe *access.PolicyError
-	return errors.As(err, &pe) && pe.Rule == "redirect" && access.Classify(err) == access.Refused
+	return errors.As(err, &pe) && pe.Rule == "redirect" && access.Classify(err) == access.Forbidden
 }
 
 // TestRedirectNeverIntoFile: RFC 1738 §3.10 and §6. A file URL names a
@@ -42,15 +42,15 @@ func TestRedirectNeverIntoFile(t *testing.T) {
 		"gopher://x.invalid/hURL:file:///var/",
 		"gopher://x.invalid/hURL:file://localhost/proc/kmsg",
 	} {
-		res, err := access.Get(context.Background(), parse(t, raw), access.Options{})
+		res, err := (&access.Client{}).Get(context.Background(), parse(t, raw))
 		if res != nil {
 			res.Close()
 		}
 		if !redirectRefused(err) {
 			t.Errorf("Get(%s): %v, want a refusal of the redirect", raw, err)
 		}
-		if st := access.Probe(context.Background(), parse(t, raw), access.Options{}); st.State != access.Forbidden || !redirectRefused(st.Err) {
-			t.Errorf("Probe(%s): %s %v, want %s", raw, st.State, st.Err, access.Forbidden)
+		if st := (&access.Client{}).Probe(context.Background(), parse(t, raw)); st.State != access.StatePolicy || !redirectRefused(st.Err) {
+			t.Errorf("Probe(%s): %s %v, want %s", raw, st.State, st.Err, access.StatePolicy)
 		}
 	}
 }
@@ -79,7 +79,7 @@ func startRedirects(t *testing.T) string {
 func TestRedirectHTTPToFile(t *testing.T) {
 	base := startRedirects(t)
 	for _, path := range []string{"/to-file", "/to-file-dir"} {
-		res, err := access.Get(context.Background(), parse(t, base+path), access.Options{})
+		res, err := (&access.Client{}).Get(context.Background(), parse(t, base+path))
 		if res != nil {
 			b, _ := io.ReadAll(res.Body)
 			res.Close()
@@ -90,21 +90,21 @@ func TestRedirectHTTPToFile(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "file") || !strings.Contains(err.Error(), base+path) {
 			t.Errorf("Get %s: the refusal does not say what and why: %v", path, err)
 		}
-		st := access.Probe(context.Background(), parse(t, base+path), access.Options{})
-		if st.State != access.Forbidden || st.Size != -1 || !st.Modified.IsZero() {
+		st := (&access.Client{}).Probe(context.Background(), parse(t, base+path))
+		if st.State != access.StatePolicy || st.Size != -1 || !st.Modified.IsZero() {
 			t.Errorf("Probe %s: %s size %d modified %v (%v)", path, st.State, st.Size, st.Modified, st.Err)
 		}
 	}
 }
 
-// TestRedirectSchemes: Options.RedirectSchemes lists the schemes a
+// TestRedirectSchemes: Client.RedirectSchemes lists the schemes a
 // redirect may reach (curl's CURLOPT_REDIR_PROTOCOLS); nil means every
 // scheme that makes a connection.
 func TestRedirectSchemes(t *testing.T) {
 	base := startRedirects(t)
 	ctx := context.Background()
 
-	res, err := access.Get(ctx, parse(t, base+"/to-ok"), access.Options{})
+	res, err := (&access.Client{}).Get(ctx, parse(t, base+"/to-ok"))
 	if err != nil {
 		t.Fatalf("default list, same scheme: %v", err)
 	}
@@ -115,24 +115,24 @@ func TestRedirectSchemes(t *testing.T) {
 	}
 
 	// Only ftp: an http redirect is refused before it is followed.
-	_, err = access.Get(ctx, parse(t, base+"/to-ok"), access.Options{RedirectSchemes: []string{"ftp"}})
+	_, err = (&access.Client{RedirectSchemes: []string{"ftp"}}).Get(ctx, parse(t, base+"/to-ok"))
 	if !redirectRefused(err) || !strings.Contains(err.Error(), "only ftp") {
 		t.Errorf("RedirectSchemes [ftp], http redirect: %v", err)
 	}
 	// http to gopher is allowed by default, refused by a list of http
 	// alone; port 1 is a bad port, so the default case ends in the
 	// next hop's own policy check (RFC 1738 §6), not in a connection.
-	_, err = access.Get(ctx, parse(t, base+"/to-gopher"), access.Options{})
+	_, err = (&access.Client{}).Get(ctx, parse(t, base+"/to-gopher"))
 	var pe *access.PolicyError
 	if !errors.As(err, &pe) || pe.Rule != "RFC 1738 §6" {
 		t.Errorf("http to gopher, default: %v, want the next hop's port policy", err)
 	}
-	_, err = access.Get(ctx, parse(t, base+"/to-gopher"), access.Options{RedirectSchemes: []string{"HTTP", "https"}})
+	_, err = (&access.Client{RedirectSchemes: []string{"HTTP", "https"}}).Get(ctx, parse(t, base+"/to-gopher"))
 	if !redirectRefused(err) {
 		t.Errorf("http to gopher, list http https: %v", err)
 	}
 	// A list naming file does not let a network URL reach it.
-	_, err = access.Get(ctx, parse(t, base+"/to-file"), access.Options{RedirectSchemes: []string{"http", "file"}})
+	_, err = (&access.Client{RedirectSchemes: []string{"http", "file"}}).Get(ctx, parse(t, base+"/to-file"))
 	if !redirectRefused(err) {
 		t.Errorf("list with file: %v", err)
 	}
@@ -147,19 +147,19 @@ func TestCheckRedirect(t *testing.T) {
 	stop := errors.New("stop here")
 	var seen []string
 	var vias []int
-	_, err := access.Get(ctx, parse(t, base+"/to-ok"), access.Options{CheckRedirect: func(next *locator.URL, via []*locator.URL) error {
+	_, err := (&access.Client{CheckRedirect: func(next *locator.URL, via []*locator.URL) error {
 		seen = append(seen, next.String())
 		vias = append(vias, len(via))
 		if via[0].String() != base+"/to-ok" {
 			t.Errorf("via[0] = %s", via[0])
 		}
 		return stop
-	}})
+	}}).Get(ctx, parse(t, base+"/to-ok"))
 	if !errors.Is(err, stop) || len(seen) != 1 || seen[0] != base+"/ok.txt" || vias[0] != 1 {
 		t.Errorf("CheckRedirect: %v, saw %v %v", err, seen, vias)
 	}
 	n := 0
-	_, err = access.Get(ctx, parse(t, base+"/loop"), access.Options{MaxRedirects: 3, CheckRedirect: func(*locator.URL, []*locator.URL) error { n++; return nil }})
+	_, err = (&access.Client{MaxRedirects: 3, CheckRedirect: func(*locator.URL, []*locator.URL) error { n++; return nil }}).Get(ctx, parse(t, base+"/loop"))
 	var pe *access.ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "more than 3 redirections") || n != 3 {
 		t.Errorf("loop: %v after %d hooks", err, n)

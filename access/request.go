@@ -8,7 +8,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rfc1738/locator"
@@ -18,30 +17,49 @@ import (
 // A DialFunc opens a connection, as net.Dialer.DialContext does.
 type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
-// A Request is one attempt to follow a URL, handed by Get to a Fetcher:
-// the caller's Options and what every client needs to honour them.
+// A Request is one attempt to follow a URL, handed by a Client to its
+// scheme's client: the Client's limits and policy, and what every
+// protocol needs to honour them.
 type Request struct {
-	Options *Options
-	URL     *locator.URL // the URL being followed
-	info    Info
-	hop     int
-	logMu   sync.Mutex
+	// Client is the Client following the URL. A scheme client reads its
+	// settings and never changes them.
+	Client *Client
+	URL    *locator.URL // the URL being followed
+	// Dialogue, when not nil, is where this request's dialogue goes
+	// instead of Client.Dialogue: a scheme client may set it to a wrapper
+	// of Client.Dialogue for its own request.
+	Dialogue io.Writer
+	info     Info
+	hop      int
 }
 
 // MaxLine returns the bound on one line of a protocol's replies.
-func (r *Request) MaxLine() int { return r.Options.maxLine() }
+func (r *Request) MaxLine() int { return r.Client.maxLine() }
 
 // MaxEntries returns the bound on a listing's entries.
-func (r *Request) MaxEntries() int { return r.Options.maxEntries() }
+func (r *Request) MaxEntries() int { return r.Client.maxEntries() }
+
+// MaxSize returns the bound on the object's octets, or 0 for none.
+func (r *Request) MaxSize() int64 { return r.Client.MaxSize }
 
 // IdleTimeout returns the bound on each read and write.
-func (r *Request) IdleTimeout() time.Duration { return r.Options.idleTimeout() }
+func (r *Request) IdleTimeout() time.Duration { return r.Client.idleTimeout() }
 
-// Method returns the retrieval method chosen: Options.Method, or the
-// client's first (default) method. It returns an error naming the methods
-// offered when Options.Method is not one of them.
-func (r *Request) Method() (string, error) {
-	m := r.Options.Method
+// Password asks the person for a password the URL does not give, with
+// prompt (RFC 1738 §3.2.1), through Client.Password; without one it
+// returns ErrNoPassword.
+func (r *Request) Password(prompt string) (string, error) {
+	if r.Client.Password == nil {
+		return "", ErrNoPassword
+	}
+	return r.Client.Password(prompt)
+}
+
+// Method returns the retrieval method m names (a scheme client's Method
+// field), or the scheme's first (default) method when m is empty. It
+// returns a *PolicyError naming the methods offered when m is not one of
+// them.
+func (r *Request) Method(m string) (string, error) {
 	if m == "" {
 		if len(r.info.Methods) > 0 {
 			return r.info.Methods[0], nil
@@ -62,7 +80,7 @@ func (r *Request) Method() (string, error) {
 // the host and port policy to it too (a redirection's host, an address a
 // server names), and notes the connection in the dialogue.
 func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, error) {
-	if !r.Options.Policy.allowsHost(host) {
+	if !r.Client.Policy.allowsHost(host) {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
 	}
 	if err := r.checkPort(host, port); err != nil {
@@ -106,7 +124,7 @@ func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Co
 // checkPort refuses a port of another service (RFC 1738 §6's caution)
 // unless it is the scheme's default or Policy.AllowPorts lists it.
 func (r *Request) checkPort(host string, port int) error {
-	if port != r.info.DefaultPort && isBadPort(port) && !r.Options.Policy.allowsPort(port) {
+	if port != r.info.DefaultPort && BadPort(port) && !r.Client.Policy.allowsPort(port) {
 		return &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
 			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}
@@ -116,12 +134,12 @@ func (r *Request) checkPort(host string, port int) error {
 func (r *Request) dial(ctx context.Context, host string, port int) (net.Conn, error) {
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	r.Notef("connect %s", addr)
-	dctx, cancel := context.WithTimeout(ctx, r.Options.connectTimeout())
+	dctx, cancel := context.WithTimeout(ctx, r.Client.connectTimeout())
 	defer cancel()
 	var c net.Conn
 	var err error
-	if r.Options.Dial != nil {
-		c, err = r.Options.Dial(dctx, "tcp", addr)
+	if r.Client.Dial != nil {
+		c, err = r.Client.Dial(dctx, "tcp", addr)
 	} else {
 		var d net.Dialer
 		c, err = d.DialContext(dctx, "tcp", addr)
@@ -129,7 +147,7 @@ func (r *Request) dial(ctx context.Context, host string, port int) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	ic := &idleConn{Conn: c, idle: r.Options.idleTimeout(), ctx: ctx, req: r}
+	ic := &idleConn{Conn: c, idle: r.Client.idleTimeout(), ctx: ctx, req: r}
 	// The caller's context ending interrupts a read or write under way.
 	ic.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	return ic, nil
@@ -194,7 +212,10 @@ func (r *Request) Notef(format string, args ...any) {
 }
 
 func (r *Request) logLine(prefix, line string) {
-	w := r.Options.Dialogue
+	w := r.Dialogue
+	if w == nil {
+		w = r.Client.Dialogue
+	}
 	if w == nil {
 		return
 	}
@@ -202,19 +223,19 @@ func (r *Request) logLine(prefix, line string) {
 	// argument by SentSecret, a URL's password by Masked), never by
 	// looking for the password's text in a line: that would garble a
 	// line that happens to contain it and show where its letters are.
-	r.logMu.Lock()
-	defer r.logMu.Unlock()
+	r.Client.logMu.Lock()
+	defer r.Client.logMu.Unlock()
 	io.WriteString(w, prefix+printable.String(line)+"\n")
 }
 
-// Limit returns body bounded by Options.MaxSize: a read past the limit
+// Limit returns body bounded by Client.MaxSize: a read past the limit
 // fails with ErrTooLarge (the octets up to the limit are delivered
 // first). With no limit it returns body.
 func (r *Request) Limit(body io.ReadCloser) io.ReadCloser {
-	if r.Options.MaxSize <= 0 {
+	if r.Client.MaxSize <= 0 {
 		return body
 	}
-	return &limited{rc: body, left: r.Options.MaxSize}
+	return &limited{rc: body, left: r.Client.MaxSize}
 }
 
 type limited struct {

@@ -35,8 +35,8 @@ type Terminal struct {
 // sessions", whose information "cannot be addressed individually or, in
 // general, automatically retrieved").
 //
-// Its Fetch, which Get calls, fails with a clear error saying so; a
-// program that has a person at hand calls Interact instead, which
+// Its Fetch, which Client.Get calls, fails with a clear error saying so;
+// a program that has a person at hand calls Client.Interact instead, which
 // applies the same policy and Check and then hands the person over to
 // Session.
 type Sessioner interface {
@@ -46,49 +46,6 @@ type Sessioner interface {
 	// ends. It opens connections only through req.DialSession (or
 	// req.Dial). It returns nil for a session that ended normally.
 	Session(ctx context.Context, u *locator.URL, req *Request, t Terminal) error
-}
-
-// IsSession reports whether scheme's client is a Sessioner: its URLs
-// are opened as interactive sessions, not retrieved.
-func IsSession(scheme string) bool {
-	f, _, ok := Lookup(scheme)
-	if !ok {
-		return false
-	}
-	_, ok = f.(Sessioner)
-	return ok
-}
-
-// Interact opens the interactive session u designates on t: it applies
-// opts.Policy and the client's Check, as Get does, before any
-// connection, then runs the client's Session. A scheme without a client
-// is an *UnsupportedError; a scheme whose client retrieves objects
-// rather than holding sessions is a *PolicyError (rule "session")
-// pointing to Get.
-func Interact(ctx context.Context, u *locator.URL, opts Options, t Terminal) error {
-	if u == nil {
-		return &PolicyError{Rule: "url", Reason: "no URL"}
-	}
-	f, info, ok := Lookup(u.Scheme())
-	if !ok {
-		return &UnsupportedError{Scheme: u.Scheme()}
-	}
-	s, ok := f.(Sessioner)
-	if !ok {
-		return &PolicyError{URL: Masked(u), Rule: "session",
-			Reason: u.Scheme() + " URLs designate objects to retrieve, not interactive sessions (follow it with Get)"}
-	}
-	if t.Msg == nil {
-		t.Msg = t.Out
-	}
-	req := &Request{Options: &opts, URL: u, info: info}
-	if err := opts.Policy.check(u, info); err != nil {
-		return err
-	}
-	if err := f.Check(u, req); err != nil {
-		return err
-	}
-	return s.Session(ctx, u, req, t)
 }
 
 // Keep-alive probes of a session connection (DialSession): after
@@ -120,7 +77,7 @@ func (r *Request) DialSession(ctx context.Context, host string, port int) (net.C
 		return c, nil
 	}
 	if tc, ok := ic.Conn.(*net.TCPConn); ok {
-		tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: r.Options.idleTimeout(),
+		tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: r.Client.idleTimeout(),
 			Interval: SessionProbeInterval, Count: SessionProbeCount})
 	}
 	return &sessionConn{ic}, nil

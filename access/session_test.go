@@ -18,9 +18,9 @@ import (
 // telnetd.)
 func TestInteractNotSession(t *testing.T) {
 	tst.reset(nil)
-	err := Interact(context.Background(), mustParse(t, "tst://127.0.0.1/x"), Options{}, Terminal{})
+	err := (&Client{}).Interact(context.Background(), mustParse(t, "tst://127.0.0.1/x"), Terminal{})
 	var pe *PolicyError
-	if !errors.As(err, &pe) || pe.Rule != "session" || Classify(err) != Refused ||
+	if !errors.As(err, &pe) || pe.Rule != "session" || Classify(err) != Forbidden ||
 		err.Error() != "tst://127.0.0.1/x: refused by local policy (session, at 0): tst URLs designate objects to retrieve, not interactive sessions (follow it with Get)" {
 		t.Errorf("Interact(tst:) = %v", err)
 	}
@@ -28,10 +28,10 @@ func TestInteractNotSession(t *testing.T) {
 		t.Errorf("fetched %v", tst.fetched)
 	}
 	var ue *UnsupportedError
-	if err := Interact(context.Background(), mustParse(t, "nope://h/"), Options{}, Terminal{}); !errors.As(err, &ue) {
+	if err := (&Client{}).Interact(context.Background(), mustParse(t, "nope://h/"), Terminal{}); !errors.As(err, &ue) {
 		t.Errorf("Interact(nope:) = %v", err)
 	}
-	if err := Interact(context.Background(), nil, Options{}, Terminal{}); err == nil {
+	if err := (&Client{}).Interact(context.Background(), nil, Terminal{}); err == nil {
 		t.Errorf("Interact(nil) = nil")
 	}
 	if IsSession("tst") || IsSession("nope") {
@@ -62,11 +62,11 @@ func TestDialSession(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	var log strings.Builder
 	u := mustParse(t, "tst://127.0.0.1/")
-	_, info, _ := Lookup("tst")
+	info, _ := Lookup("tst")
 	// An idle timeout of 1 ns has passed before any read begins: a read
 	// with the idle deadline fails whatever has arrived; a session's read
 	// does not.
-	req := &Request{Options: &Options{IdleTimeout: 1, Dialogue: &log}, URL: u, info: info}
+	req := &Request{Client: &Client{IdleTimeout: 1, Dialogue: &log}, URL: u, info: info}
 	c, err := req.Dial(context.Background(), "127.0.0.1", port)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestDialSession(t *testing.T) {
 	}
 	c.Close()
 
-	req.Options.IdleTimeout = 45e9
+	req.Client = &Client{IdleTimeout: 45e9, Dialogue: &log}
 	s, err := req.DialSession(context.Background(), "127.0.0.1", port)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestDialSession(t *testing.T) {
 		t.Errorf("read after cancel: %v", err)
 	}
 	// Policy applies to the address.
-	req.Options.Policy.DenyHosts = []string{"127.0.0.1"}
+	req.Client.Policy.DenyHosts = []string{"127.0.0.1"}
 	var pe *PolicyError
 	if _, err := req.DialSession(context.Background(), "127.0.0.1", port); !errors.As(err, &pe) {
 		t.Errorf("a denied host: %v", err)

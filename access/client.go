@@ -1,0 +1,421 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+)
+
+// The registry of scheme clients: what each scheme package registers
+// from its init function, read by every Client. It is the package's only
+// mutable state, written before main runs.
+var (
+	mu       sync.RWMutex
+	registry = map[string]registered{}
+)
+
+type registered struct {
+	info    Info
+	newFunc func() Fetcher
+}
+
+// Register makes newClient the constructor of scheme's client (scheme in
+// lower case): a Client that is not given a configured client for the
+// scheme (Client.Schemes) makes one with it, once, and keeps it, so that
+// the connections the scheme client keeps belong to that Client. It
+// panics when a scheme is registered twice, as a programming error.
+func Register(scheme string, info Info, newClient func() Fetcher) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[scheme]; dup {
+		panic("access: Register called twice for scheme " + scheme)
+	}
+	registry[scheme] = registered{info, newClient}
+}
+
+// Lookup returns what scheme's client said of itself when it was
+// registered, or ok false when no client is registered for scheme.
+func Lookup(scheme string) (info Info, ok bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	r, ok := registry[scheme]
+	return r.info, ok
+}
+
+// Schemes returns the schemes that have a client, sorted.
+func Schemes() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	s := make([]string, 0, len(registry))
+	for k := range registry {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+// IsSession reports whether scheme's client is a Sessioner: its URLs
+// are opened as interactive sessions (Client.Interact), not retrieved.
+func IsSession(scheme string) bool {
+	mu.RLock()
+	r, ok := registry[scheme]
+	mu.RUnlock()
+	if !ok {
+		return false
+	}
+	_, ok = r.newFunc().(Sessioner)
+	return ok
+}
+
+// Defaults of a Client's zero fields.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultIdleTimeout    = 60 * time.Second
+	DefaultMaxLine        = 64 << 10
+	DefaultMaxEntries     = 1 << 20
+	DefaultMaxRedirects   = 10
+)
+
+// A Client follows URLs of every registered scheme under one set of
+// rules: local policy, limits and deadlines, the redirect rule and the
+// dialogue log, each protocol carried out by the scheme's own client
+// (Schemes). The zero value is usable, each zero field taking the
+// default named beside it.
+//
+// A Client keeps connections open between requests where a protocol
+// allows it (an FTP login, an NNTP session), so it should be made once
+// and reused; it is safe for concurrent use by several goroutines. Its
+// fields must not be changed once it is in use.
+type Client struct {
+	// ConnectTimeout bounds each connection's establishment
+	// (DefaultConnectTimeout).
+	ConnectTimeout time.Duration
+	// IdleTimeout bounds each read and write on a connection: a server
+	// that sends nothing for this long is cut off (DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// MaxSize bounds the object's octets; 0 means no limit. An object
+	// larger than this fails with ErrTooLarge while it is read.
+	MaxSize int64
+	// MaxLine bounds one line of a protocol's replies (DefaultMaxLine).
+	MaxLine int
+	// MaxEntries bounds the entries of a listing (DefaultMaxEntries).
+	MaxEntries int
+	// MaxRedirects bounds how many redirects are followed
+	// (DefaultMaxRedirects); negative means none is followed.
+	MaxRedirects int
+	// RedirectSchemes lists the schemes a redirect may lead into; nil
+	// means every scheme whose client makes a connection (Info's
+	// DefaultPort is not 0). Whatever the list says, a redirect never
+	// leads into a scheme that makes no connection (file) unless the
+	// URL the Client was given is of such a scheme: what a server sends
+	// may not name a file of the machine that follows it (RFC 1738
+	// §3.10, §6), as curl's CURLOPT_REDIR_PROTOCOLS keeps file out.
+	RedirectSchemes []string
+	// CheckRedirect, when not nil, is asked before each redirect is
+	// followed, after the rules above and before any connection to next:
+	// via holds the URLs followed so far, the first the one given. Its
+	// error ends the request with that error (net/http's
+	// Client.CheckRedirect).
+	CheckRedirect func(next *locator.URL, via []*locator.URL) error
+
+	// Policy is local policy, applied before any connection and to every
+	// address a connection is made to.
+	Policy Policy
+
+	// Password asks the person for a password the URL does not give
+	// (RFC 1738 §3.2.1: the client "should request one from the user"),
+	// without echo. Nil means there is nobody to ask: the request fails
+	// with ErrNoPassword instead.
+	Password func(prompt string) (string, error)
+
+	// Dialogue, when not nil, receives the protocol dialogue, one line
+	// per command and reply ("> USER anonymous", "< 230 Login
+	// successful."), and notes ("* connect 127.0.0.1:21"); passwords
+	// are masked. Lines of concurrent requests are not interleaved
+	// within a line.
+	Dialogue io.Writer
+
+	// Dial, when not nil, replaces the network dialer (tests, proxies).
+	Dial DialFunc
+
+	// Schemes holds configured scheme clients by scheme, in lower case
+	// (&ftp.Client{UserAddress: "me@example.org"}). A scheme it does not
+	// name is followed by a client made with the constructor its package
+	// registered, once for this Client.
+	Schemes map[string]Fetcher
+
+	mu    sync.Mutex
+	made  map[string]Fetcher
+	logMu sync.Mutex // one dialogue line at a time
+}
+
+// DefaultClient is the Client with every default.
+var DefaultClient = &Client{}
+
+func (c *Client) connectTimeout() time.Duration {
+	if c.ConnectTimeout > 0 {
+		return c.ConnectTimeout
+	}
+	return DefaultConnectTimeout
+}
+
+func (c *Client) idleTimeout() time.Duration {
+	if c.IdleTimeout > 0 {
+		return c.IdleTimeout
+	}
+	return DefaultIdleTimeout
+}
+
+func (c *Client) maxLine() int {
+	if c.MaxLine > 0 {
+		return c.MaxLine
+	}
+	return DefaultMaxLine
+}
+
+func (c *Client) maxEntries() int {
+	if c.MaxEntries > 0 {
+		return c.MaxEntries
+	}
+	return DefaultMaxEntries
+}
+
+func (c *Client) maxRedirects() int {
+	switch {
+	case c.MaxRedirects < 0:
+		return 0
+	case c.MaxRedirects == 0:
+		return DefaultMaxRedirects
+	}
+	return c.MaxRedirects
+}
+
+// fetcher returns the scheme client c follows scheme's URLs with: the
+// configured one, or the one c made with the registered constructor.
+func (c *Client) fetcher(scheme string) (Fetcher, Info, error) {
+	mu.RLock()
+	r, ok := registry[scheme]
+	mu.RUnlock()
+	if !ok {
+		return nil, Info{}, &UnsupportedError{Scheme: scheme}
+	}
+	if f, ok := c.Schemes[scheme]; ok && f != nil {
+		return f, r.info, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.made[scheme]
+	if !ok {
+		if c.made == nil {
+			c.made = map[string]Fetcher{}
+		}
+		f = r.newFunc()
+		c.made[scheme] = f
+	}
+	return f, r.info, nil
+}
+
+// start makes the Request for one hop to u, and applies the policy and
+// the scheme client's Check before any connection.
+func (c *Client) start(u *locator.URL, hop int) (Fetcher, *Request, error) {
+	if u == nil {
+		return nil, nil, &PolicyError{Rule: "url", Reason: "no URL"}
+	}
+	f, info, err := c.fetcher(u.Scheme())
+	if err != nil {
+		return nil, nil, err
+	}
+	req := &Request{Client: c, URL: u, info: info, hop: hop}
+	if err := c.Policy.check(u, info); err != nil {
+		return nil, nil, err
+	}
+	if err := f.Check(u, req); err != nil {
+		return nil, nil, err
+	}
+	return f, req, nil
+}
+
+// follow runs do for u and for each URL a redirect leads to, under the
+// one redirect rule (redirect), until do returns something other than a
+// *Redirect.
+func follow[T any](c *Client, u *locator.URL, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
+	var via []*locator.URL
+	var zero T
+	for hop := 0; ; hop++ {
+		f, req, err := c.start(u, hop)
+		if err != nil {
+			return zero, u, err
+		}
+		v, err := do(f, u, req)
+		var rd *Redirect
+		if !errors.As(err, &rd) {
+			return v, u, err
+		}
+		via = append(via, u)
+		next, err := c.redirect(req, via, rd)
+		if err != nil {
+			return zero, u, err
+		}
+		u = next
+	}
+}
+
+// Get retrieves the object u names: it applies the Policy and the
+// scheme client's own Check before any connection, then fetches through
+// the scheme's client, following a Redirect (to a URL of any scheme,
+// checked anew) at most MaxRedirects times.
+//
+// The error, when not nil, is a *PolicyError (refused before
+// connecting), a *ServerError (the server says the object does not exist
+// or refuses it), a *ProtocolError (a malformed or oversized reply),
+// ErrTooLarge, context.DeadlineExceeded or a network error; Classify
+// gives its Outcome.
+func (c *Client) Get(ctx context.Context, u *locator.URL) (*Resource, error) {
+	res, last, err := follow(c, u, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
+		return f.Fetch(ctx, u, req)
+	})
+	if res != nil && res.URL == nil {
+		res.URL = last
+	}
+	return res, err
+}
+
+// redirect is the one rule by which a Client follows rd, the Redirect
+// that fetching the last URL of via returned: the bound on hops, the
+// location read as a URL (or a reference resolved against the URL that
+// sent it), the schemes a redirect may reach, and CheckRedirect. The
+// next URL's own policy is applied as for the first.
+func (c *Client) redirect(req *Request, via []*locator.URL, rd *Redirect) (*locator.URL, error) {
+	u := via[len(via)-1]
+	hops := len(via) - 1
+	if c.MaxRedirects < 0 {
+		return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("redirected (%s) to %s, and following redirections is off", rd.Code, maskedRef(rd.Location))}
+	}
+	if hops >= c.maxRedirects() {
+		return nil, &ProtocolError{URL: Masked(u), Msg: fmt.Sprintf("more than %d redirections; the last to %s", c.maxRedirects(), maskedRef(rd.Location))}
+	}
+	next, perr := locator.Parse(rd.Location)
+	if perr != nil {
+		next, perr = locator.Resolve(u, rd.Location, locator.RFC3986)
+	}
+	if perr != nil {
+		return nil, &ProtocolError{URL: Masked(u), Msg: "redirection to a location that is not a URL: " + perr.Error()}
+	}
+	req.Notef("redirect %d to %s", hops+1, Masked(next))
+	if err := c.redirectScheme(via[0], u, next); err != nil {
+		return nil, err
+	}
+	if c.CheckRedirect != nil {
+		if err := c.CheckRedirect(next, via); err != nil {
+			return nil, err
+		}
+	}
+	return next, nil
+}
+
+// redirectScheme says whether a redirect from u (first being the URL
+// the Client was given) may lead to next's scheme.
+func (c *Client) redirectScheme(first, u, next *locator.URL) error {
+	scheme := next.Scheme()
+	info, ok := Lookup(scheme)
+	if !ok {
+		return &UnsupportedError{Scheme: scheme}
+	}
+	refuse := func(why string) error {
+		return &PolicyError{URL: Masked(next), Rule: "redirect", Reason: "the server of " + Masked(u) + " redirects to a " + scheme + " URL: " + why}
+	}
+	if info.DefaultPort == 0 {
+		if fi, _ := Lookup(first.Scheme()); fi.DefaultPort != 0 {
+			return refuse(scheme + " makes no connection: it names something of this machine, and only a URL given by the user may do that")
+		}
+	}
+	if c.RedirectSchemes == nil {
+		return nil
+	}
+	for _, s := range c.RedirectSchemes {
+		if strings.EqualFold(s, scheme) {
+			return nil
+		}
+	}
+	return refuse("local policy lets a redirect reach only " + strings.Join(c.RedirectSchemes, ", "))
+}
+
+// maskedRef is a redirect's location as messages show it: the
+// password of a URL removed, any other text as it is.
+func maskedRef(loc string) string {
+	if u, err := locator.Parse(loc); err == nil {
+		return Masked(u)
+	}
+	return loc
+}
+
+// Views returns the representations the server offers of the object u
+// names, in the server's order (the first its preferred one). Policy
+// and the scheme client's Check apply as for Get. A scheme with no
+// client fails with an *UnsupportedError, one whose client is not a
+// Describer with a *PolicyError (rule "views"): both are refused before
+// connecting.
+func (c *Client) Views(ctx context.Context, u *locator.URL) ([]View, error) {
+	f, req, err := c.start(u, 0)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := f.(Describer)
+	if !ok {
+		return nil, &PolicyError{URL: Masked(u), Rule: "views", Reason: "the " + u.Scheme() + " client cannot say which representations a server offers"}
+	}
+	return d.Views(ctx, u, req)
+}
+
+// Interact opens the interactive session u designates on t: it applies
+// the Policy and the scheme client's Check, as Get does, before any
+// connection, then runs the client's Session. A scheme without a client
+// is an *UnsupportedError; a scheme whose client retrieves objects
+// rather than holding sessions is a *PolicyError (rule "session")
+// pointing to Get.
+func (c *Client) Interact(ctx context.Context, u *locator.URL, t Terminal) error {
+	if u != nil {
+		if f, _, err := c.fetcher(u.Scheme()); err == nil {
+			if _, ok := f.(Sessioner); !ok {
+				return &PolicyError{URL: Masked(u), Rule: "session",
+					Reason: u.Scheme() + " URLs designate objects to retrieve, not interactive sessions (follow it with Get)"}
+			}
+		}
+	}
+	f, req, err := c.start(u, 0)
+	if err != nil {
+		return err
+	}
+	if t.Msg == nil {
+		t.Msg = t.Out
+	}
+	return f.(Sessioner).Session(ctx, u, req, t)
+}
+
+// CloseIdle ends the sessions c's scheme clients keep open between
+// requests (IdleCloser): an FTP login, an NNTP session.
+func (c *Client) CloseIdle() {
+	c.mu.Lock()
+	var cs []IdleCloser
+	for _, f := range c.made {
+		if ic, ok := f.(IdleCloser); ok {
+			cs = append(cs, ic)
+		}
+	}
+	c.mu.Unlock()
+	for _, f := range c.Schemes {
+		if ic, ok := f.(IdleCloser); ok {
+			cs = append(cs, ic)
+		}
+	}
+	for _, ic := range cs {
+		ic.CloseIdle()
+	}
+}

@@ -1,0 +1,83 @@
+// Package urlbuild holds what the scheme packages' builders share:
+// writing a host and port as RFC 1738 §3.1's hostport, screening them
+// beforehand, and reading a built URL back to check that it conforms.
+package urlbuild
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rfc1738/locator"
+)
+
+// WriteHostport writes host and port to b as RFC 1738 §3.1's
+// hostport, host [ ":" port ]: a host holding a ":" is an IPv6 address
+// and is written in brackets (RFC 2732, which RFC 1738 predates), an
+// empty port is left out. It returns the offset in b at which the host
+// begins, to be given to CheckBuilt.
+func WriteHostport(b *strings.Builder, host, port string) (hostAt int) {
+	hostAt = b.Len()
+	if strings.IndexByte(host, ':') >= 0 {
+		b.WriteString("[" + host + "]")
+	} else {
+		b.WriteString(host)
+	}
+	if port != "" {
+		b.WriteString(":" + port)
+	}
+	return hostAt
+}
+
+// BadHostport reports the first octet of host or port that RFC 1738
+// §3.1 does not allow there, as the field ("host" or "port") and its
+// offset in that field; off is -1 when there is none. A host is made of
+// letters, digits, "-" and "." (hostname and hostnumber, §5), or, when
+// it holds a ":", of an IPv6 address's hex digits, ":" and "."; a port is
+// digits. Anything else ("/", "#", "@", ...) would change the structure
+// of the URL the host is written into, not just break a rule.
+func BadHostport(host, port string) (field string, off int) {
+	v6 := strings.IndexByte(host, ':') >= 0
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		ok := '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '.'
+		if v6 {
+			ok = locator.IsHex(c) || c == ':' || c == '.'
+		}
+		if !ok {
+			return "host", i
+		}
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return "port", i
+		}
+	}
+	return "", -1
+}
+
+// CheckBuilt reads back s, a URL that the builder of scheme wrote with
+// host and port at offset hostAt (as WriteHostport returned it), and
+// fails with a *BuildError when s does not conform to RFC 1738: when
+// Parse cannot read it, when it does not read the host and port that
+// were asked for (a "/", "#", "@" or the like in them ends the
+// hostport of §3.1 early), or at the first problem of severity Violation
+// or worse (§5's grammar). The one violation allowed is rule "host" at
+// hostAt for a host holding a ":": the IPv6 literal in brackets that the
+// builder writes when asked (RFC 2732).
+func CheckBuilt(scheme, s string, hostAt int, host, port string) error {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return &locator.BuildError{Scheme: scheme, URL: s, Problem: err.(*locator.ParseError).Problem}
+	}
+	if u.Host() != host || u.Port() != port || u.HasPort() != (port != "") {
+		return &locator.BuildError{Scheme: scheme, URL: s, Problem: locator.Problem{Offset: u.Offset(locator.HostComponent), Severity: locator.Error,
+			Rule: "hostport", Message: "host " + strconv.Quote(host) + " and port " + strconv.Quote(port) + " cannot be written as hostport (RFC 1738 §3.1)"}}
+	}
+	v6 := strings.IndexByte(host, ':') >= 0
+	for _, q := range u.Problems() {
+		if q.Severity >= locator.Violation && !(v6 && q.Offset == hostAt && q.Rule == "host") {
+			return &locator.BuildError{Scheme: scheme, URL: s, Problem: q}
+		}
+	}
+	return nil
+}
