@@ -15,13 +15,14 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 go version
 
-# The servers the protocol tests use (../shared/peers/debian.md): one
+# The servers the protocol tests use: one
 # apt-get call, with man-db's trigger (15-20 s a call) turned off. No daemon
 # starts on install here (policy-rc.d); each test starts its own on a free
 # port of 127.0.0.1 and stops it.
 packages=(
 	curl openssl build-essential patch socat tmux # tools; the peers in ../shared/peers build with gcc and patch
 	vsftpd python3-pyftpdlib nginx-light          # ftp, http
+	squid                                         # an HTTP proxy (http/proxy_test.go)
 	pygopherd gophernicus                         # gopher (UMN gopherd is built from ../shared/peers)
 	inetutils-telnetd inetutils-telnet busybox-static # telnet
 	python3-aiosmtpd exim4-daemon-light           # mailto
@@ -38,8 +39,7 @@ if ((${#missing[@]})); then
 		apt-get update -qq
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 		# INN's postinst fails on a host name without a domain: install it on
-		# its own, give inn.conf a domain, and finish configuring
-		# (../shared/peers/debian.md §4). The tests run their own innd on a
+		# its own, give inn.conf a domain, and finish configuring. The tests run their own innd on a
 		# free port with a copy of inn.conf.
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends inn2 >/dev/null 2>&1 || true
 		if [[ -f /etc/news/inn.conf ]]; then

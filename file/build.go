@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// A Ref is what a file URL says, decoded: the host and the path. Build
-// writes it; Decode reads one back.
-type Ref struct {
+// A URL is what a file URL says, decoded: the host and the path (RFC
+// 1738 §3.10). Parse and From read one; Build writes it back as a URL.
+type URL struct {
 	// Host is a host name or number, "localhost", or "" for this machine.
 	Host string
 	// Path is the decoded path with its leading "/"; "/" separates
@@ -17,44 +18,55 @@ type Ref struct {
 	Path string
 }
 
-// Decode returns the host and decoded path of the file URL u ("/" for
-// file://host, which has none).
-func Decode(u *locator.URL) Ref {
+// Parse reads s with locator.Parse and decodes it with From.
+func Parse(s string) (*URL, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return From(u)
+}
+
+// From returns the host and decoded path of the file URL u ("/" for
+// file://host, which has none). Problems of the structure are in
+// u.Problems (Parse applies this package's rules); From fails, with a
+// *locator.SchemeError of field "url", only when u is not a file URL.
+func From(u *locator.URL) (*URL, error) {
+	if u.Scheme() != "file" {
+		return nil, &locator.SchemeError{Scheme: "file", Field: "url", Rule: "fileurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not file"}
+	}
 	p, ok := urlPath(u)
 	if !ok {
 		p = "/"
 	}
-	r := Ref{Path: locator.Decode(p)}
+	f := &URL{Path: locator.Decode(p)}
 	if u.HasAuthority() { // a host is written only after "//"
-		r.Host = u.Host()
+		f.Host = u.Host()
 	}
-	return r
+	return f, nil
 }
 
-// A BuildError says why components cannot be written as a conforming URL.
-type BuildError = locator.BuildError
-
-// Build writes r as file://<host>/<path> (RFC 1738 §3.10), each name of
+// Build writes u as file://<host>/<path> (RFC 1738 §3.10), each name of
 // the path encoded as an fsegment (";", "#", "%", space and the unsafe
 // characters encoded; "?" ":" "@" "&" "=" kept). It fails with a
-// *BuildError when the path does not begin with "/" or the host is not a
-// host name or number.
-func Build(r Ref) (string, error) {
+// *locator.BuildError when the path does not begin with "/" or the host
+// is not a host name or number.
+func (u *URL) Build() (string, error) {
 	var b strings.Builder
 	b.WriteString("file://")
-	b.WriteString(r.Host)
-	if !strings.HasPrefix(r.Path, "/") {
-		return "", &BuildError{Scheme: "file", URL: b.String(), Problem: locator.Problem{Offset: b.Len(), Severity: locator.Error, Rule: "fileurl", Message: "the path begins with \"/\""}}
+	b.WriteString(u.Host)
+	if !strings.HasPrefix(u.Path, "/") {
+		return "", &locator.BuildError{Scheme: "file", URL: b.String(), Problem: locator.Problem{Offset: b.Len(), Severity: locator.Error, Rule: "fileurl", Message: "the path begins with \"/\""}}
 	}
-	for _, s := range strings.Split(r.Path[1:], "/") {
+	for _, s := range strings.Split(u.Path[1:], "/") {
 		b.WriteByte('/')
 		b.WriteString(locator.Escape(s, locator.EncodeFSegment))
 	}
 	s := b.String()
-	if !isHostname(r.Host) {
-		return "", &BuildError{Scheme: "file", URL: s, Problem: locator.Problem{Offset: len("file://"), Severity: locator.Error, Rule: "host", Message: "not a host name or number: " + strconv.Quote(r.Host)}}
+	if !isHostname(u.Host) {
+		return "", &locator.BuildError{Scheme: "file", URL: s, Problem: locator.Problem{Offset: len("file://"), Severity: locator.Error, Rule: "host", Message: "not a host name or number: " + strconv.Quote(u.Host)}}
 	}
-	if err := locator.CheckBuilt("file", s, len("file://"), r.Host, ""); err != nil {
+	if err := urlbuild.CheckBuilt("file", s, len("file://"), u.Host, ""); err != nil {
 		return "", err
 	}
 	return s, nil

@@ -17,25 +17,29 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The client follows file URLs for package access: a file of this
-// machine is its octets, a directory a listing whose entries are file
-// URLs written by Build. It makes no connection (DefaultPort 0).
 func init() {
-	access.Register("file", access.Info{DefaultPort: 0}, client{})
+	access.Register("file", access.Info{DefaultPort: 0}, func() access.Fetcher { return Client{} })
 }
 
 // NoAccessMethod is RFC 1738 §3.10's own sentence on why a file URL of
 // another host cannot be followed.
 const NoAccessMethod = "The file URL scheme is unusual in that it does not specify an Internet protocol or access method for such files"
 
-type client struct{}
+// Client follows file URLs for package access: a file of this machine
+// is its octets, a directory a listing whose entries are file URLs
+// written by URL.Build. It makes no connection (DefaultPort 0) and holds
+// nothing: its zero value is the client, registered for the scheme
+// "file", and it implements access.Fetcher and access.Prober. The
+// access.Client's deadlines and limits apply to its reads as to a
+// connection's.
+type Client struct{}
 
 // Check refuses, before anything is opened, a file URL of another host
 // (RFC 1738 §3.10: only "localhost" and the empty string mean "the
 // machine from which the URL is being interpreted", and the scheme names
 // no way to reach another), and a path that names no local file (a
 // segment whose decoded form holds "/" or NUL).
-func (client) Check(u *locator.URL, req *access.Request) error {
+func (Client) Check(u *locator.URL, req *access.Request) error {
 	if !IsLocal(u) {
 		return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.HostComponent), Rule: "RFC 1738 §3.10",
 			Reason: "host " + strconv.Quote(u.Host()) + " is not this machine, and a file URL gives no way to reach another: \"" + NoAccessMethod + "\""}
@@ -53,7 +57,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 // Fetch opens the local file u names. A regular file is its octets, with
 // its size and modification time and the media type its extension
 // suggests; a directory is a listing sorted by name, each entry's URL
-// written by Build on u's host (a directory's with a trailing "/"). A
+// written by URL.Build on u's host (a directory's with a trailing "/"). A
 // file that does not exist or may not be read is an *access.ServerError
 // (outcome Absent, as a server's "no such file"), its Code the error
 // number's name (ENOENT, EACCES, ENOTDIR, ELOOP). Anything but a regular
@@ -61,13 +65,13 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 // refused.
 //
 // The octets are read under the same deadlines as a connection's: each
-// read waits at most the idle timeout (Options.IdleTimeout) and never
-// past ctx's deadline, and ends when ctx does. A disk file's reads do
+// read waits at most the idle timeout (access.Client.IdleTimeout) and
+// never past ctx's deadline, and ends when ctx does. A disk file's reads do
 // not wait on anyone; a file that the kernel lets wait for data (a
 // "regular" file of /proc such as /proc/kmsg, which gives what arrives
 // and then waits for more) is held by the runtime's poller, since it is
 // opened with O_NONBLOCK, and so obeys the deadline.
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := LocalPath(u, Unix)
 	if err != nil {
 		return nil, err
@@ -92,7 +96,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		return nil, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "file",
 			Reason: p + " is not a regular file or a directory (" + info.Mode().Type().String() + ")"}
 	}
-	if max := req.Options.MaxSize; max > 0 && info.Size() > max {
+	if max := req.MaxSize(); max > 0 && info.Size() > max {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w: the file has %d octets, the limit is %d", access.Masked(u), access.ErrTooLarge, info.Size(), max)
 	}

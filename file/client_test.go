@@ -53,16 +53,21 @@ func tree(t *testing.T) string {
 
 func fileURL(t *testing.T, host, p string) string {
 	t.Helper()
-	s, err := Build(Ref{Host: host, Path: p})
+	s, err := (&URL{Host: host, Path: p}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func get(t *testing.T, u string, opts access.Options) (*access.Resource, []byte, error) {
+// get follows u with c (nil: a zero Client) and reads the body or the
+// listing.
+func get(t *testing.T, u string, c *access.Client) (*access.Resource, []byte, error) {
 	t.Helper()
-	res, err := access.Get(context.Background(), loctest.MustParse(t, u), opts)
+	if c == nil {
+		c = &access.Client{}
+	}
+	res, err := c.Get(context.Background(), loctest.MustParse(t, u))
 	if err = listingErr(res, err); err != nil {
 		return nil, nil, err
 	}
@@ -79,7 +84,7 @@ func TestFetchFile(t *testing.T) {
 	for _, host := range []string{"", "localhost", "LocalHost"} {
 		u := fileURL(t, host, dir+"/a.txt")
 		var dia strings.Builder
-		res, b, err := get(t, u, access.Options{Dialogue: &dia})
+		res, b, err := get(t, u, &access.Client{Dialogue: &dia})
 		if err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
@@ -91,11 +96,11 @@ func TestFetchFile(t *testing.T) {
 		}
 	}
 	// A name with a space and ";" comes back from its encoded form.
-	if _, b, err := get(t, "file://"+dir+"/sp%20ace%3B1.txt", access.Options{}); err != nil || string(b) != "space\n" {
+	if _, b, err := get(t, "file://"+dir+"/sp%20ace%3B1.txt", nil); err != nil || string(b) != "space\n" {
 		t.Errorf("encoded name: %q %v", b, err)
 	}
 	// A link is followed.
-	if _, b, err := get(t, "file://"+dir+"/link", access.Options{}); err != nil || string(b) != "alpha\n" {
+	if _, b, err := get(t, "file://"+dir+"/link", nil); err != nil || string(b) != "alpha\n" {
 		t.Errorf("link: %q %v", b, err)
 	}
 }
@@ -103,7 +108,7 @@ func TestFetchFile(t *testing.T) {
 func TestFetchDirectory(t *testing.T) {
 	dir := tree(t)
 	for _, u := range []string{"file://" + dir, "file://" + dir + "/", "file://localhost" + dir + "/"} {
-		res, _, err := get(t, u, access.Options{})
+		res, _, err := get(t, u, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
@@ -140,19 +145,19 @@ func TestFetchDirectory(t *testing.T) {
 			if e.Name == "dangling" {
 				continue
 			}
-			if _, _, err := get(t, e.URL, access.Options{}); err != nil {
+			if _, _, err := get(t, e.URL, nil); err != nil {
 				t.Errorf("entry %s: %v", e.URL, err)
 			}
 		}
 	}
-	res, _, err := get(t, "file://"+dir+"/", access.Options{MaxEntries: 4})
+	res, _, err := get(t, "file://"+dir+"/", &access.Client{MaxEntries: 4})
 	if err != nil || !truncated(res.Listing) || len(entries(res.Listing)) != 4 {
 		t.Errorf("MaxEntries 4: %v %+v", err, res)
 	}
 }
 
 // A file that is not there, or not a directory on the way, is the file
-// system's "no": outcome Absent, exit 1.
+// system's "no": outcome Absent.
 func TestFetchAbsent(t *testing.T) {
 	dir := tree(t)
 	for _, tt := range []struct{ path, code string }{
@@ -160,7 +165,7 @@ func TestFetchAbsent(t *testing.T) {
 		{"/a.txt/x", "ENOTDIR"},
 		{"/dangling", "ENOENT"},
 	} {
-		_, _, err := get(t, "file://"+dir+tt.path, access.Options{})
+		_, _, err := get(t, "file://"+dir+tt.path, nil)
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != tt.code || access.Classify(err) != access.Absent {
 			t.Errorf("%s: %v, want %s", tt.path, err, tt.code)
@@ -175,7 +180,7 @@ func TestFetchPermission(t *testing.T) {
 	dir := tree(t)
 	p := filepath.Join(dir, "a.txt")
 	os.Chmod(p, 0)
-	_, _, err := get(t, "file://"+p, access.Options{})
+	_, _, err := get(t, "file://"+p, nil)
 	var se *access.ServerError
 	if !errors.As(err, &se) || se.Code != "EACCES" {
 		t.Errorf("mode 000: %v", err)
@@ -198,9 +203,9 @@ func TestFetchRefused(t *testing.T) {
 		{"file:///a/b%00", 10, "fsegment", ""},
 		{"file:relative", 5, "fileurl", ""},
 	} {
-		_, _, err := get(t, tt.url, access.Options{})
+		_, _, err := get(t, tt.url, nil)
 		var pe *access.PolicyError
-		if !errors.As(err, &pe) || pe.Offset != tt.offset || pe.Rule != tt.rule || !strings.Contains(pe.Reason, tt.msg) || access.Classify(err) != access.Refused {
+		if !errors.As(err, &pe) || pe.Offset != tt.offset || pe.Rule != tt.rule || !strings.Contains(pe.Reason, tt.msg) || access.Classify(err) != access.Forbidden {
 			t.Errorf("%s: %v (%+v)", tt.url, err, pe)
 		}
 	}
@@ -209,7 +214,7 @@ func TestFetchRefused(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := get(t, "file://"+fifo, access.Options{})
+	_, _, err := get(t, "file://"+fifo, nil)
 	var pe *access.PolicyError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "not a regular file") {
 		t.Errorf("fifo: %v", err)
@@ -218,11 +223,11 @@ func TestFetchRefused(t *testing.T) {
 
 func TestFetchLimit(t *testing.T) {
 	dir := tree(t)
-	_, _, err := get(t, "file://"+dir+"/a.txt", access.Options{MaxSize: 5})
+	_, _, err := get(t, "file://"+dir+"/a.txt", &access.Client{MaxSize: 5})
 	if !errors.Is(err, access.ErrTooLarge) || !strings.Contains(err.Error(), "the file has 6 octets, the limit is 5") || access.Classify(err) != access.Failed {
 		t.Errorf("over the limit: %v", err)
 	}
-	if _, b, err := get(t, "file://"+dir+"/a.txt", access.Options{MaxSize: 6}); err != nil || string(b) != "alpha\n" {
+	if _, b, err := get(t, "file://"+dir+"/a.txt", &access.Client{MaxSize: 6}); err != nil || string(b) != "alpha\n" {
 		t.Errorf("at the limit: %q %v", b, err)
 	}
 }

@@ -45,7 +45,7 @@ func TestFileReadDeadline(t *testing.T) {
 			ctx, cancel = context.WithTimeout(ctx, c.max)
 			defer cancel()
 		}
-		res, err := access.Get(ctx, u, access.Options{IdleTimeout: c.idle})
+		res, err := (&access.Client{IdleTimeout: c.idle}).Get(ctx, u)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -72,16 +72,16 @@ func TestFileBodyOfDiskFile(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, b, err := get(t, fileURL(t, "", full), access.Options{IdleTimeout: time.Millisecond})
+	res, b, err := get(t, fileURL(t, "", full), &access.Client{IdleTimeout: time.Millisecond})
 	if err != nil || len(b) != 100 || res.Size != 100 {
 		t.Errorf("full: %d octets, size %d, %v", len(b), res.Size, err)
 	}
-	res, b, err = get(t, fileURL(t, "", empty), access.Options{})
+	res, b, err = get(t, fileURL(t, "", empty), nil)
 	if err != nil || len(b) != 0 || res.Size != -1 {
 		t.Errorf("empty: %d octets, size %d, %v", len(b), res.Size, err)
 	}
 	u, _ := locator.Parse(fileURL(t, "", full))
-	res, err = access.Get(ctx, u, access.Options{})
+	res, err = (&access.Client{}).Get(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}

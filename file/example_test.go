@@ -28,8 +28,9 @@ func ExampleFromLocalPath() {
 	// file://server/share/a.txt
 }
 
-func ExampleBuild() {
-	s, _ := file.Build(file.Ref{Host: "vms.host.edu", Path: "/disk$user/my/notes/note12345.txt"})
+func ExampleURL_Build() {
+	u := &file.URL{Host: "vms.host.edu", Path: "/disk$user/my/notes/note12345.txt"}
+	s, _ := u.Build()
 	fmt.Println(s)
 	// Output: file://vms.host.edu/disk$user/my/notes/note12345.txt
 }

@@ -22,9 +22,10 @@
 //   - "fsegment": an unencoded ";" in the path (§5: fpath is made of
 //     fsegments, which leave ";" out).
 //
-// LocalPath and FromLocalPath convert to and from local paths; see
-// their docs and docs/schemes-a.md for where they depart from
-// libwww-perl's URI::file.
+// URL is a file URL decoded: Parse and From read it, its Build method
+// writes it back. LocalPath and FromLocalPath convert to and from local
+// paths; see their docs and docs/schemes-a.md for where they depart
+// from libwww-perl's URI::file.
 package file
 
 import (
@@ -42,7 +43,7 @@ func init() {
 // locator.Explainer and locator.Normalizer.
 type Rules struct{}
 
-// Parts is the decoded structure of a file URL, as DESIGN.md's parts.
+// Parts is the decoded structure of a file URL, as its JSON parts.
 type Parts struct {
 	Host *string `json:"host,omitempty"` // as written; "" for this machine
 	Path *string `json:"path,omitempty"` // decoded, with its leading "/"

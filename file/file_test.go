@@ -123,21 +123,51 @@ func TestFromLocalPath(t *testing.T) {
 
 func TestBuild(t *testing.T) {
 	tests := []struct {
-		r    Ref
+		r    URL
 		want string
 	}{
-		{Ref{Host: "vms.host.edu", Path: "/disk$user/my/notes/note12345.txt"}, "file://vms.host.edu/disk$user/my/notes/note12345.txt"},
-		{Ref{Path: "/a b;c"}, "file:///a%20b%3Bc"},
-		{Ref{Host: "localhost", Path: "/"}, "file://localhost/"},
+		{URL{Host: "vms.host.edu", Path: "/disk$user/my/notes/note12345.txt"}, "file://vms.host.edu/disk$user/my/notes/note12345.txt"},
+		{URL{Path: "/a b;c"}, "file:///a%20b%3Bc"},
+		{URL{Host: "localhost", Path: "/"}, "file://localhost/"},
 	}
 	for _, tt := range tests {
-		if got, err := Build(tt.r); err != nil || got != tt.want {
+		if got, err := tt.r.Build(); err != nil || got != tt.want {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{{Path: "rel"}, {Host: "a/b", Path: "/x"}, {Host: "a_b", Path: "/x"}, {Host: "h:1", Path: "/"}} {
-		if _, err := Build(r); err == nil {
-			t.Errorf("Build(%+v) did not fail", r)
+	for _, r := range []URL{{Path: "rel"}, {Host: "a/b", Path: "/x"}, {Host: "a_b", Path: "/x"}, {Host: "h:1", Path: "/"}} {
+		if s, err := r.Build(); err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", r, s)
+		} else if _, ok := err.(*locator.BuildError); !ok {
+			t.Errorf("Build(%+v) error %T, want *locator.BuildError", r, err)
+		}
+	}
+}
+
+// TestFrom: From reads every file URL, and refuses a URL of another
+// scheme with a *locator.SchemeError of field "url"; Parse is
+// locator.Parse then From.
+func TestFrom(t *testing.T) {
+	for in, want := range map[string]URL{
+		"file://vms.host.edu/disk$user/a%20b": {Host: "vms.host.edu", Path: "/disk$user/a b"},
+		"file:///etc/motd":                    {Path: "/etc/motd"},
+		"file://h":                            {Host: "h", Path: "/"},
+		"file:/etc/motd":                      {Path: "/etc/motd"},
+	} {
+		if f, err := Parse(in); err != nil || *f != want {
+			t.Errorf("Parse(%s) = %+v %v, want %+v", in, f, err, want)
+		}
+	}
+	if f, err := Parse("file://h:99999/x"); err == nil {
+		t.Errorf("Parse(file://h:99999/x) = %+v, want a *locator.ParseError", f)
+	} else if _, ok := err.(*locator.ParseError); !ok {
+		t.Errorf("Parse(file://h:99999/x) error %T, want *locator.ParseError", err)
+	}
+	for _, s := range []string{"ftp://h/x", "http://h/"} {
+		f, err := From(loctest.MustParse(t, s))
+		se, ok := err.(*locator.SchemeError)
+		if f != nil || !ok || se.Scheme != "file" || se.Field != "url" {
+			t.Errorf("From(%s) = %+v %v, want a *locator.SchemeError of field url", s, f, err)
 		}
 	}
 }
@@ -284,7 +314,10 @@ func TestRFCExample(t *testing.T) {
 		}
 		n++
 		u := loctest.MustParse(t, f[1])
-		r := Decode(u)
+		r, err := From(u)
+		if err != nil {
+			t.Fatal(err)
+		}
 		segs := strings.Split(strings.TrimPrefix(r.Path, "/"), "/")
 		want := `host="` + r.Host + `"; path segments ` + strings.Join(segs, ", ")
 		if !strings.HasPrefix(f[3], want+" ") || !u.Conforms() {

@@ -12,7 +12,8 @@ import (
 // FuzzParse applies the package to any file URL: no panic, offsets in
 // the input, and a local path holds no NUL and, for Unix, a name per
 // segment of the url-path. Then the URL's exported fields are
-// overwritten with fuzzed values (issue 8.2): Decode, IsLocal, LocalPath
+// overwritten with fuzzed values (so that no field is trusted to be what
+// Parse made): From, IsLocal, LocalPath
 // and the rules must not panic, and must answer as on the URL its String
 // reads back as.
 func FuzzParse(f *testing.F) {
@@ -68,7 +69,8 @@ func FuzzParse(f *testing.F) {
 // view writes what the package's accessors answer for u (a path error by
 // its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
-	s := fmt.Sprintf("decode %#v local %v\n", Decode(u), IsLocal(u))
+	f, ferr := From(u)
+	s := fmt.Sprintf("from %#v %v local %v\n", f, ferr, IsLocal(u))
 	for _, st := range []Style{Unix, Windows} {
 		p, err := LocalPath(u, st)
 		if err != nil {
@@ -132,21 +134,24 @@ func FuzzFromLocalPath(f *testing.F) {
 	})
 }
 
-// FuzzBuild: Build either fails or writes a conforming URL that decodes
+// FuzzBuild: Build either fails with a *locator.BuildError or writes a conforming URL that decodes
 // to the same host and path.
 func FuzzBuild(f *testing.F) {
 	f.Add("vms.host.edu", "/disk$user/my;notes/n 1.txt")
 	f.Fuzz(func(t *testing.T, host, path string) {
-		r := Ref{Host: host, Path: path}
-		s, err := Build(r)
+		r := URL{Host: host, Path: path}
+		s, err := r.Build()
 		if err != nil {
+			if _, ok := err.(*locator.BuildError); !ok {
+				t.Fatalf("Build(%+v) error %T", r, err)
+			}
 			return
 		}
 		u, err := locator.Parse(s)
 		if err != nil || !u.Conforms() {
 			t.Fatalf("Build(%+v) = %q: %v", r, s, err)
 		}
-		if got := Decode(u); got != r {
+		if got, err := From(u); err != nil || *got != r {
 			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
 		}
 	})

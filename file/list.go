@@ -105,7 +105,7 @@ func entry(u *locator.URL, p string, de fs.DirEntry) (access.Entry, error) {
 			e.Size = info.Size()
 		}
 	}
-	s, err := Build(Ref{Host: u.Host(), Path: full})
+	s, err := (&URL{Host: u.Host(), Path: full}).Build()
 	if err != nil {
 		return access.Entry{}, err
 	}

@@ -41,7 +41,7 @@ func TestProbe(t *testing.T) {
 		}{"file://" + dir + "/closed.txt", "refused", "EACCES", -1, false})
 	}
 	for _, c := range cases {
-		st := access.Probe(context.Background(), loctest.MustParse(t, c.url), access.Options{})
+		st := (&access.Client{}).Probe(context.Background(), loctest.MustParse(t, c.url))
 		if string(st.State) != c.state || st.Code != c.code || st.Size != c.size || st.Listing != c.listing {
 			t.Errorf("%s: %s %q size %d listing %v (%v), want %s %q %d %v", c.url, st.State, st.Code, st.Size, st.Listing, st.Err, c.state, c.code, c.size, c.listing)
 		}

@@ -23,8 +23,9 @@ func BenchmarkRetrieveVsftpd(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(size)
+	c := &access.Client{}
 	for b.Loop() {
-		res, err := access.Get(context.Background(), u, access.Options{})
+		res, err := c.Get(context.Background(), u)
 		if err != nil {
 			b.Fatal(err)
 		}

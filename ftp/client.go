@@ -16,8 +16,8 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The retrieval methods the client offers (access.Options.Method), the
-// first the default.
+// The retrieval methods the client offers (Client.Method), the first
+// the default.
 const (
 	// MethodRFC1738 carries out RFC 1738 §3.2.2 exactly: one CWD per
 	// <cwd> segment (an empty one as "CWD " with an empty argument), then
@@ -41,16 +41,16 @@ const (
 	// and date (a probe): FEAT (RFC 2389) after the login, and before
 	// RETR, when FEAT lists them, SIZE (TYPE I only: in TYPE A it counts
 	// the CRLF form, RFC 3659 §4) and MDTM (RFC 3659 §3). A size above
-	// Options.MaxSize then fails before RETR. RFC 1738 §3.2.2 sends none
-	// of these, so it is not the default.
+	// access.Client.MaxSize then fails before RETR. RFC 1738 §3.2.2
+	// sends none of these, so it is not the default.
 	MethodMetadata = "metadata"
 )
 
 // NeutralAddress is the anonymous FTP password sent when the caller
-// gives no end-user address (access.Options.UserAddress). RFC 1738
-// §3.2.1 asks for "the end user's email address"; without one the client
-// sends this address in the reserved example.com domain (RFC 2606), as
-// curl does, rather than invent or guess a real one.
+// gives no end-user address (Client.UserAddress). RFC 1738 §3.2.1 asks
+// for "the end user's email address"; without one the client sends this
+// address in the reserved example.com domain (RFC 2606), as curl does,
+// rather than invent or guess a real one.
 const NeutralAddress = "ftp@example.com"
 
 // copyBuffer is the size of the buffer a Body's WriteTo copies through:
@@ -59,7 +59,7 @@ const NeutralAddress = "ftp@example.com"
 const copyBuffer = 256 << 10
 
 func init() {
-	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD, MethodMetadata}}, Client{})
+	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD, MethodMetadata}}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows ftp URLs (RFC 1738 §3.2) by FTP (RFC 959), in passive
@@ -78,12 +78,12 @@ func init() {
 // In TYPE I, Resource.Size is the count the RETR's preliminary reply
 // states ("150 ... (N bytes)", TransferSize), when it states one: vsftpd
 // does; pyftpdlib states none, and Size is -1. A stated count above
-// Options.MaxSize aborts the transfer at once. In TYPE A Size is -1:
-// vsftpd's count is of the file as stored, which the Body delivers only
-// when no CR LF is stored (vsftpd sends each stored LF as CR LF, a
-// stored CR LF as is, and the Body turns each CR LF into LF: "a\r\nb\n",
-// 5 stored, is delivered as "a\nb\n"). Modified is known only with
-// MethodMetadata (MDTM).
+// access.Client.MaxSize aborts the transfer at once. In TYPE A Size is
+// -1: vsftpd's count is of the file as stored, which the Body delivers
+// only when no CR LF is stored (vsftpd sends each stored LF as CR LF, a
+// stored CR LF as is, and the Body turns each CR LF into LF:
+// "a\r\nb\n", 5 stored, is delivered as "a\nb\n"). Modified is known
+// only with MethodMetadata (MDTM).
 //
 // In TYPE A the data are NVT-ASCII with CRLF line ends (RFC 959
 // §3.1.1.1); the Body undoes that: each CR LF pair becomes LF, a CR not
@@ -99,10 +99,25 @@ func init() {
 // asks FEAT (RFC 2389), and when it lists MLST lists the same directory
 // with MLSD (RFC 3659 §7), else, as a last resort, with LIST, read in
 // the common Unix "ls -l" form. An entry that neither describes is
-// reported as a file. Each entry's URL is written by Build from the
+// reported as a file. Each entry's URL is written by URL.Build from the
 // listed URL's user (not its password), host, port and directory: a
 // directory's URL ends in "/" (an empty name), which lists it.
-type Client struct{}
+//
+// A Client keeps the logged-in sessions of probes for the next probe of
+// the same server and login (see Probe; CloseIdle ends them), so that
+// each access.Client, which makes its own ftp Client or is given one,
+// has its own. Its zero value is ready; it is safe for concurrent use,
+// and its fields must not be changed once it is in use.
+type Client struct {
+	// Method is the retrieval method, one of the Method constants; ""
+	// is MethodRFC1738.
+	Method string
+	// UserAddress is the end user's e-mail address, the password of an
+	// anonymous login (RFC 1738 §3.2.1); "" sends NeutralAddress.
+	UserAddress string
+
+	sessions pool // idle probe sessions
+}
 
 // Check refuses, before any connection, an ftp URL that stands for no
 // FTP commands (ftp.NewPlan's errors: no host, a typecode other than a,
@@ -110,13 +125,13 @@ type Client struct{}
 // NUL, which would end a command early and begin another (RFC 1738 §6):
 // a *access.PolicyError with the offset in the URL and the rule. It also
 // refuses a method the client does not offer.
-func (Client) Check(u *locator.URL, req *access.Request) error {
-	for _, c := range []struct {
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
+	for _, p := range []struct {
 		comp locator.Component
 		s    string
 	}{{locator.UserComponent, u.User()}, {locator.PasswordComponent, u.Password()}, {locator.PathComponent, u.Path()}} {
-		if i := access.DelimiterAt(c.s); i >= 0 {
-			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(c.comp) + i, Rule: "RFC 1738 §6",
+		if i := access.DelimiterAt(p.s); i >= 0 {
+			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(p.comp) + i, Rule: "RFC 1738 §6",
 				Reason: "a decoded CR, LF or NUL here would end the FTP command early and begin another"}
 		}
 	}
@@ -127,17 +142,17 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return err
 	}
-	_, err := req.Method()
+	_, err := req.Method(c.Method)
 	return err
 }
 
 // Fetch retrieves the file or lists the directory u names. See Client.
-func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	method, err := req.Method()
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	method, err := req.Method(c.Method)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := NewPlan(u, req.Options.UserAddress)
+	plan, err := NewPlan(u, c.UserAddress)
 	if err != nil {
 		return nil, err
 	}
@@ -309,10 +324,7 @@ func (s *session) login(plan *Plan) error {
 			word = NeutralAddress
 			s.req.Notef("anonymous login: the password is the neutral address %s (no end-user address configured; RFC 1738 §3.2.1)", NeutralAddress)
 		} else {
-			if s.req.Options.Password == nil {
-				return access.ErrNoPassword
-			}
-			w, err := s.req.Options.Password("Password for " + user.Arg + " at " + plan.Host + ": ")
+			w, err := s.req.Password("Password for " + user.Arg + " at " + plan.Host + ": ")
 			if err != nil {
 				return err
 			}
@@ -409,7 +421,7 @@ func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, er
 // where FEAT offers them) and returns the file with a Body streaming it.
 func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resource, error) {
 	res := &access.Resource{Size: -1, MediaType: mediaType(name, typ)}
-	max := s.req.Options.MaxSize
+	max := s.req.MaxSize()
 	if s.meta {
 		if err := s.metadata(res, name, typ); err != nil {
 			return nil, err
@@ -445,8 +457,8 @@ func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resou
 // metadata sends, for MethodMetadata, SIZE (TYPE I only: in TYPE A it
 // counts the CRLF form, not what the Body delivers; RFC 3659 §4) and
 // MDTM (RFC 3659 §3) when FEAT lists them, and sets res's Size and
-// Modified from their 213 replies. A size above Options.MaxSize fails
-// with access.ErrTooLarge at once, before MDTM.
+// Modified from their 213 replies. A size above access.Client.MaxSize
+// fails with access.ErrTooLarge at once, before MDTM.
 func (s *session) metadata(res *access.Resource, name, typ string) error {
 	if typ == "I" && s.has("SIZE") {
 		if r, err := s.cmd("SIZE " + name); err != nil {
@@ -456,7 +468,7 @@ func (s *session) metadata(res *access.Resource, name, typ string) error {
 				res.Size = n
 			}
 		}
-		if max := s.req.Options.MaxSize; max > 0 && res.Size > max {
+		if max := s.req.MaxSize(); max > 0 && res.Size > max {
 			return access.ErrTooLarge
 		}
 	}

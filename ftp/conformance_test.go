@@ -203,7 +203,7 @@ func TestPythonFTPHandler(t *testing.T) {
 	for _, row := range rows {
 		url, host, port, user, pass, typ, dirs, file := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
 		u := loctest.MustParse(t, url)
-		r := Decode(u)
+		r := mustFrom(t, u)
 		p, err := NewPlan(u, "")
 		if err != nil {
 			t.Fatal(err)
@@ -262,7 +262,7 @@ func TestPerlURI(t *testing.T) {
 			}
 		case "ftp://gisle@aas.no:secret@ftp.example.com/path":
 			u := loctest.MustParse(t, in)
-			r := Decode(u)
+			r := mustFrom(t, u)
 			got := u.String() + "|" + u.User() + ":" + u.Password() + "|" + r.User + "|" + r.Password
 			if got != want {
 				t.Errorf("%s %s = %s, want %s", in, acc, got, want)
@@ -271,7 +271,7 @@ func TestPerlURI(t *testing.T) {
 				t.Errorf("%s: an unencoded '@' in the user must be a violation (RFC 1738 §3.1)", in)
 			}
 		case "ftp://ftp.example.com/path + userinfo(\"gisle@aas.no\")":
-			got, err := Build(Ref{Host: "ftp.example.com", User: "gisle@aas.no", HasUser: true, Path: Path{Name: "path", HasName: true}})
+			got, err := (&URL{Host: "ftp.example.com", User: "gisle@aas.no", HasUser: true, Path: Path{Name: "path", HasName: true}}).Build()
 			if err != nil || got != want {
 				t.Errorf("%s = %q %v, want %s", in, got, err, want)
 			}
@@ -279,7 +279,7 @@ func TestPerlURI(t *testing.T) {
 			// RFC 1738 §5: password = *[ uchar | ";" | "?" | "&" | "=" ],
 			// so ":" is encoded and "?" is not; URI follows RFC 3986's
 			// userinfo, which is the other way round.
-			got, err := Build(Ref{Host: "hst2", Port: "21", User: "@", HasUser: true, Password: ":-#-;-/-?", HasPassword: true})
+			got, err := (&URL{Host: "hst2", Port: "21", User: "@", HasUser: true, Password: ":-#-;-/-?", HasPassword: true}).Build()
 			const rfc1738 = "ftp://%40:%3A-%23-;-%2F-?@hst2:21"
 			if err != nil || got != rfc1738 || got == want {
 				t.Errorf("%s = %q %v, want %s (URI: %s)", in, got, err, rfc1738, want)
@@ -287,7 +287,7 @@ func TestPerlURI(t *testing.T) {
 		case "ftp://u:p@host/q?path":
 			// URI splits a query; for ftp "?" is part of the fsegment.
 			u := loctest.MustParse(t, in)
-			r := Decode(u)
+			r := mustFrom(t, u)
 			if r.User != "u" || r.Password != "p" || r.Host != "host" || r.Name != "q?path" || u.EffectivePort() != 21 {
 				t.Errorf("%s: %+v", in, r)
 			}

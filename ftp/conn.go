@@ -277,7 +277,7 @@ func (s *session) quit() {
 
 // A TransferError says the server reported a failure (4yz or 5yz) at the
 // end of a transfer whose data had begun: the object was not delivered
-// whole. access.Classify counts it a failure (exit 3), not an absent
+// whole. access.Classify counts it a failure (Failed), not an absent
 // object.
 type TransferError struct {
 	URL     string

@@ -32,13 +32,20 @@ func ExampleSplit() {
 	// Output: ["pub" "www"] "doc" "d"
 }
 
-func ExampleBuild() {
-	s, _ := ftp.Build(ftp.Ref{
+func ExampleURL_Build() {
+	u := &ftp.URL{
 		User: "myname", HasUser: true, Host: "host.dom",
 		Path: ftp.Path{Cwd: []string{"/etc"}, Name: "motd", HasName: true},
-	})
+	}
+	s, _ := u.Build()
 	fmt.Println(s)
 	// Output: ftp://myname@host.dom/%2Fetc/motd
+}
+
+func ExampleParse() {
+	u, _ := ftp.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	fmt.Printf("%s %q %q %s\n", u.User, u.Cwd, u.Name, u.Typecode)
+	// Output: myname ["/etc"] "motd" a
 }
 
 func ExampleRules_Explain() {

@@ -1,7 +1,8 @@
 // Package ftp holds the ftp scheme of RFC 1738 §3.2: the structure of an
-// ftp url-path (directories, name and typecode), the scheme's rules, a
-// builder from components to a correctly encoded URL, and the FTP command
-// sequence (RFC 959) that a URL stands for.
+// ftp url-path (directories, name and typecode), the scheme's rules, the
+// decoded URL (URL: Parse and From read it, its Build method writes it
+// back, correctly encoded), the FTP command sequence (RFC 959) that a URL
+// stands for, and the client that fetches it.
 //
 // # Structure
 //
@@ -99,7 +100,7 @@ type Path struct {
 	Draft bool
 }
 
-// MarshalJSON writes the parts of DESIGN.md's contract:
+// MarshalJSON writes the JSON parts of an ftp URL:
 // {"cwd": [...], "name": ..., "typecode": ...}, leaving out name and
 // typecode when they are absent.
 func (p Path) MarshalJSON() ([]byte, error) {
@@ -221,7 +222,7 @@ func Split(u *locator.URL) Path {
 // locator.Explainer and locator.Normalizer.
 type Rules struct{}
 
-// Parts returns Split(u), which marshals as DESIGN.md's ftp parts.
+// Parts returns Split(u), which marshals as the ftp URL's JSON parts.
 func (Rules) Parts(u *locator.URL) any { return Split(u) }
 
 // Check adds to r the ftp-specific problems of u (RFC 1738 §3.2.2, §5

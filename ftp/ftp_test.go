@@ -243,25 +243,25 @@ func TestGuessType(t *testing.T) {
 
 func TestBuild(t *testing.T) {
 	tests := []struct {
-		r    Ref
+		r    URL
 		want string
 	}{
-		{Ref{Host: "host.dom", User: "myname", HasUser: true, Path: Path{Cwd: []string{"/etc"}, Name: "motd", HasName: true}},
+		{URL{Host: "host.dom", User: "myname", HasUser: true, Path: Path{Cwd: []string{"/etc"}, Name: "motd", HasName: true}},
 			"ftp://myname@host.dom/%2Fetc/motd"},
-		{Ref{Host: "host.dom", Path: Path{Cwd: []string{"", "etc"}, Name: "motd", HasName: true}}, "ftp://host.dom//etc/motd"},
-		{Ref{Host: "h", Path: Path{Name: "a/b;c d?e", HasName: true}}, "ftp://h/a%2Fb%3Bc%20d?e"},
-		{Ref{Host: "h", Path: Path{Cwd: []string{"pub"}, Name: "doc", HasName: true, Typecode: "D", HasTypecode: true}}, "ftp://h/pub/doc;type=d"},
-		{Ref{Host: "h", Path: Path{Cwd: []string{"pub"}}}, "ftp://h/pub/"},
-		{Ref{Host: "h"}, "ftp://h"},
-		{Ref{Host: "h", Path: Path{Typecode: "i", HasTypecode: true}}, "ftp://h/;type=i"},
-		{Ref{Host: "h", Path: Path{Name: "README!A", HasName: true}}, "ftp://h/README%21A"},
-		{Ref{Host: "h", Path: Path{Name: "README!A", HasName: true, Typecode: "a", HasTypecode: true}}, "ftp://h/README!A;type=a"},
-		{Ref{Host: "::1", Port: "2121", User: "a@b:c", HasUser: true, Password: "p/w", HasPassword: true},
+		{URL{Host: "host.dom", Path: Path{Cwd: []string{"", "etc"}, Name: "motd", HasName: true}}, "ftp://host.dom//etc/motd"},
+		{URL{Host: "h", Path: Path{Name: "a/b;c d?e", HasName: true}}, "ftp://h/a%2Fb%3Bc%20d?e"},
+		{URL{Host: "h", Path: Path{Cwd: []string{"pub"}, Name: "doc", HasName: true, Typecode: "D", HasTypecode: true}}, "ftp://h/pub/doc;type=d"},
+		{URL{Host: "h", Path: Path{Cwd: []string{"pub"}}}, "ftp://h/pub/"},
+		{URL{Host: "h"}, "ftp://h"},
+		{URL{Host: "h", Path: Path{Typecode: "i", HasTypecode: true}}, "ftp://h/;type=i"},
+		{URL{Host: "h", Path: Path{Name: "README!A", HasName: true}}, "ftp://h/README%21A"},
+		{URL{Host: "h", Path: Path{Name: "README!A", HasName: true, Typecode: "a", HasTypecode: true}}, "ftp://h/README!A;type=a"},
+		{URL{Host: "::1", Port: "2121", User: "a@b:c", HasUser: true, Password: "p/w", HasPassword: true},
 			"ftp://a%40b%3Ac:p%2Fw@[::1]:2121"},
-		{Ref{Host: "h", HasUser: true}, "ftp://@h"},
+		{URL{Host: "h", HasUser: true}, "ftp://@h"},
 	}
 	for _, tt := range tests {
-		got, err := Build(tt.r)
+		got, err := tt.r.Build()
 		if err != nil {
 			t.Errorf("Build(%+v): %v", tt.r, err)
 			continue
@@ -270,7 +270,7 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q, want %q", tt.r, got, tt.want)
 		}
 	}
-	for _, r := range []Ref{
+	for _, r := range []URL{
 		{Host: ""},
 		{Host: "a b"},
 		{Host: "h", Port: "x"},
@@ -280,12 +280,46 @@ func TestBuild(t *testing.T) {
 		{Host: "a@b"},
 		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "e", HasTypecode: true}},
 	} {
-		if s, err := Build(r); err == nil {
+		if s, err := r.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", r, s)
-		} else if _, ok := err.(*BuildError); !ok {
-			t.Errorf("Build(%+v) error %T, want *BuildError", r, err)
+		} else if _, ok := err.(*locator.BuildError); !ok {
+			t.Errorf("Build(%+v) error %T, want *locator.BuildError", r, err)
 		}
 	}
+}
+
+// TestFrom: From reads every ftp URL, and refuses a URL of another scheme
+// with a *locator.SchemeError of field "url"; Parse is locator.Parse then
+// From.
+func TestFrom(t *testing.T) {
+	f, err := Parse("ftp://myname:pw@host.dom:2121/%2Fetc/motd;type=a")
+	want := URL{User: "myname", HasUser: true, Password: "pw", HasPassword: true, Host: "host.dom", Port: "2121",
+		Path: Path{Cwd: []string{"/etc"}, Name: "motd", HasName: true, Typecode: "a", HasTypecode: true}}
+	if err != nil || !reflect.DeepEqual(*f, want) {
+		t.Errorf("Parse = %+v %v, want %+v", f, err, want)
+	}
+	if f, err := Parse("ftp://h:99999/x"); err == nil {
+		t.Errorf("Parse(ftp://h:99999/x) = %+v, want a *locator.ParseError", f)
+	} else if _, ok := err.(*locator.ParseError); !ok {
+		t.Errorf("Parse(ftp://h:99999/x) error %T, want *locator.ParseError", err)
+	}
+	for _, s := range []string{"http://host.dom/motd", "file:///etc/motd"} {
+		f, err := From(loctest.MustParse(t, s))
+		se, ok := err.(*locator.SchemeError)
+		if f != nil || !ok || se.Scheme != "ftp" || se.Field != "url" {
+			t.Errorf("From(%s) = %+v %v, want a *locator.SchemeError of field url", s, f, err)
+		}
+	}
+}
+
+// mustFrom returns From(u), failing the test when From fails.
+func mustFrom(t *testing.T, u *locator.URL) *URL {
+	t.Helper()
+	f, err := From(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // TestCheckAllocs: Parse runs Check on every ftp URL; a conforming one

@@ -14,7 +14,7 @@ import (
 // function of the package: none may panic; problem offsets must lie in
 // the input; Normalize must keep the structure; a plan's commands must
 // never hold a CR or LF. Then the URL's exported fields are overwritten
-// with fuzzed values (issue 8.2): Split, Decode, NewPlan and the rules
+// with fuzzed values (so that no field is trusted to be what Parse made): Split, From, NewPlan and the rules
 // must not panic, and must answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
@@ -76,7 +76,8 @@ func view(u *locator.URL) string {
 	var b strings.Builder
 	sp := Split(u)
 	j, err := sp.MarshalJSON()
-	fmt.Fprintf(&b, "split %#v %s %v\ndecode %#v\n", sp, j, err, Decode(u))
+	f, ferr := From(u)
+	fmt.Fprintf(&b, "split %#v %s %v\nfrom %#v %v\n", sp, j, err, f, ferr)
 	p, err := NewPlan(u, "me@example.org")
 	if err != nil {
 		pe, ok := err.(*PlanError)
@@ -96,7 +97,7 @@ func view(u *locator.URL) string {
 }
 
 // FuzzBuild builds a URL from components and parses it back: Build either
-// fails with a *BuildError or gives a URL with the same components that
+// fails with a *locator.BuildError or gives a URL with the same components that
 // conforms to RFC 1738 (Conforms), but for an IPv6 host: Build writes it
 // in RFC 2732's brackets, which RFC 1738 predates, and Parse reports that
 // as a violation of rule "host" and nothing else.
@@ -105,7 +106,7 @@ func FuzzBuild(f *testing.F) {
 	f.Add("a@b", "p:w", "::1", "2121", "a/b\x00c", "x!A", "", byte(7))
 	f.Add("", "", "h", "21", "", "README!I", "d", byte(4))
 	f.Fuzz(func(t *testing.T, user, pass, host, port, cwd, name, typ string, flags byte) {
-		r := Ref{
+		r := URL{
 			User: user, HasUser: flags&1 != 0,
 			Password: pass, HasPassword: flags&2 != 0,
 			Host: host, Port: port,
@@ -117,9 +118,9 @@ func FuzzBuild(f *testing.F) {
 		if cwd != "" || flags&16 != 0 {
 			r.Cwd = strings.Split(cwd, "\x00")
 		}
-		s, err := Build(r)
+		s, err := r.Build()
 		if err != nil {
-			if _, ok := err.(*BuildError); !ok {
+			if _, ok := err.(*locator.BuildError); !ok {
 				t.Fatalf("Build error %T", err)
 			}
 			return
@@ -132,7 +133,10 @@ func FuzzBuild(f *testing.F) {
 		if d := loctest.Departures(u, ipv6); len(d) > 0 {
 			t.Fatalf("Build(%+v) = %q does not conform: %v", r, s, d)
 		}
-		got := Decode(u)
+		got, err := From(u)
+		if err != nil {
+			t.Fatalf("Build(%+v) = %q: From: %v", r, s, err)
+		}
 		want := r
 		if want.Cwd == nil {
 			want.Cwd = []string{}
@@ -154,7 +158,7 @@ func FuzzBuild(f *testing.F) {
 		} else {
 			want.Typecode = ""
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !reflect.DeepEqual(*got, want) {
 			t.Fatalf("Build(%+v) = %q reads back as\n%+v", r, s, got)
 		}
 	})

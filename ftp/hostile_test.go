@@ -157,23 +157,23 @@ func TestHostile(t *testing.T) {
 
 	cases := []struct {
 		name, url string
-		opts      access.Options
+		client    *access.Client
 		want      string
 	}{
-		{"stalled control connection", "ftp://" + stall + "/f", access.Options{IdleTimeout: 300 * time.Millisecond}, "i/o timeout"},
-		{"reply line without end", "ftp://" + longLine + "/f", access.Options{MaxLine: 1024}, "a reply line longer than 1024 octets"},
-		{"multi-line reply without end (RFC 959 §4.2)", "ftp://" + endless + "/f", access.Options{}, "a multi-line reply (RFC 959 §4.2) of more than 1000 lines"},
-		{"not an FTP server", "ftp://" + notFTP + "/f", access.Options{}, `not an FTP reply (RFC 959 §4.2: three digits, then a space or "-"): "SSH-2.0-OpenSSH_9.2"`},
-		{"listing line without end", "ftp://" + endlessEntry + "/d/", access.Options{MaxLine: 4096}, "a reply line longer than 4096 octets"},
-		{"listing without end, bounded by MaxSize", "ftp://" + endlessList + "/d/", access.Options{MaxSize: 1 << 16, MaxEntries: 1 << 20}, "larger than the size limit"},
-		{"file without end, bounded by MaxSize", "ftp://" + endlessFile + "/f.bin", access.Options{MaxSize: 1 << 20}, "larger than the size limit"},
-		{"a 451 after the data", "ftp://" + failAfterData + "/f.bin", access.Options{}, `the transfer failed: the server says 451 Requested action aborted: local error in processing after the data of "RETR f.bin"`},
-		{"PASV names a third host (RFC 2577 §3)", "ftp://" + pasvElsewhere + "/f.bin", access.Options{}, "PASV reply names 10.9.8.7, not the control connection's host 127.0.0.1; refused"},
-		{"EPSV port out of range", "ftp://" + badEPSV + "/f.bin", access.Options{}, `malformed EPSV reply (RFC 2428 §3: "(|||port|)"): "Extended (|||99999|)"`},
+		{"stalled control connection", "ftp://" + stall + "/f", &access.Client{IdleTimeout: 300 * time.Millisecond}, "i/o timeout"},
+		{"reply line without end", "ftp://" + longLine + "/f", &access.Client{MaxLine: 1024}, "a reply line longer than 1024 octets"},
+		{"multi-line reply without end (RFC 959 §4.2)", "ftp://" + endless + "/f", nil, "a multi-line reply (RFC 959 §4.2) of more than 1000 lines"},
+		{"not an FTP server", "ftp://" + notFTP + "/f", nil, `not an FTP reply (RFC 959 §4.2: three digits, then a space or "-"): "SSH-2.0-OpenSSH_9.2"`},
+		{"listing line without end", "ftp://" + endlessEntry + "/d/", &access.Client{MaxLine: 4096}, "a reply line longer than 4096 octets"},
+		{"listing without end, bounded by MaxSize", "ftp://" + endlessList + "/d/", &access.Client{MaxSize: 1 << 16, MaxEntries: 1 << 20}, "larger than the size limit"},
+		{"file without end, bounded by MaxSize", "ftp://" + endlessFile + "/f.bin", &access.Client{MaxSize: 1 << 20}, "larger than the size limit"},
+		{"a 451 after the data", "ftp://" + failAfterData + "/f.bin", nil, `the transfer failed: the server says 451 Requested action aborted: local error in processing after the data of "RETR f.bin"`},
+		{"PASV names a third host (RFC 2577 §3)", "ftp://" + pasvElsewhere + "/f.bin", nil, "PASV reply names 10.9.8.7, not the control connection's host 127.0.0.1; refused"},
+		{"EPSV port out of range", "ftp://" + badEPSV + "/f.bin", nil, `malformed EPSV reply (RFC 2428 §3: "(|||port|)"): "Extended (|||99999|)"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := get(t, c.url, c.opts)
+			r := get(t, c.url, c.client)
 			if r.err == nil || !strings.Contains(r.err.Error(), c.want) {
 				t.Fatalf("error %v, want one containing %q\n%s", r.err, c.want, tail(r.dialog))
 			}
@@ -187,7 +187,7 @@ func TestHostile(t *testing.T) {
 	}
 
 	t.Run("listing without end, bounded by MaxEntries", func(t *testing.T) {
-		r := get(t, "ftp://"+endlessList+"/d/", access.Options{MaxEntries: 500})
+		r := get(t, "ftp://"+endlessList+"/d/", &access.Client{MaxEntries: 500})
 		if r.err != nil {
 			t.Fatalf("%v\n%s", r.err, tail(r.dialog))
 		}

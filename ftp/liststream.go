@@ -39,7 +39,7 @@ func (s *session) openTransfer(ctx context.Context, line string) (*transfer, err
 		return nil, err
 	}
 	var r io.Reader = data
-	if max := s.req.Options.MaxSize; max > 0 {
+	if max := s.req.MaxSize(); max > 0 {
 		r = &sizeLimit{r: data, left: max}
 	}
 	return &transfer{s: s, line: line, data: data, br: bufio.NewReaderSize(r, 16<<10)}, nil
@@ -244,7 +244,7 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 		ls.seen[name] = true // past MaxDescribed names, repeats are not looked for
 	}
 	e = access.Entry{Name: name, Type: access.TypeFile, Size: -1}
-	ref := Ref{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
+	ref := URL{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
 	ref.Cwd = ls.dirs
 	ref.Name, ref.HasName = name, true
 	if f, ok := ls.facts[name]; ok {
@@ -265,7 +265,7 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 			e.Type = access.TypeLink
 		}
 	}
-	u, err := Build(ref)
+	u, err := ref.Build()
 	if err != nil {
 		return e, false, &access.ProtocolError{URL: s.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
 	}

@@ -41,7 +41,7 @@ func FuzzListingStream(f *testing.F) {
 		f.Add([]byte(s), uint8(4))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
-		req := &access.Request{Options: &access.Options{MaxLine: 64, MaxEntries: int(max%8) + 1, MaxSize: 4096}}
+		req := &access.Request{Client: &access.Client{MaxLine: 64, MaxEntries: int(max%8) + 1, MaxSize: 4096}}
 		u, err := locator.Parse("ftp://h/d/")
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +86,7 @@ func FuzzListingStream(f *testing.F) {
 				continue
 			}
 			seen[name] = true
-			u, berr := Build(Ref{Host: "h", Path: Path{Cwd: []string{"d"}, Name: name, HasName: true}})
+			u, berr := (&URL{Host: "h", Path: Path{Cwd: []string{"d"}, Name: name, HasName: true}}).Build()
 			if berr != nil {
 				end = "error"
 				break

@@ -1,10 +1,9 @@
 package ftp_test
 
-// Integration tests against real FTP servers on loopback (DESIGN.md
-// "Test peers", shared/peers/debian.md §1): pyftpdlib, whose DEBUG log
-// records each raw command line, so that the exact command sequence of
-// RFC 1738 §3.2.2's examples is asserted; and vsftpd, a second, stricter
-// implementation. Each server is started on a free port by the test and
+// Integration tests against real FTP servers on loopback (started by
+// internal/peer): pyftpdlib, whose DEBUG log records each raw command
+// line, so that the exact command sequence of RFC 1738 §3.2.2's examples
+// is asserted; and vsftpd, a second, stricter implementation. Each server is started on a free port by the test and
 // stopped by its process id; a test whose server is not installed is
 // skipped with a one-line reason.
 
@@ -23,7 +22,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	_ "github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -119,20 +118,41 @@ type result struct {
 	dialog  string
 }
 
-func get(t *testing.T, raw string, opts access.Options) result {
+// withFTP returns the Schemes of an access.Client that follows ftp URLs
+// with f.
+func withFTP(f *ftp.Client) map[string]access.Fetcher {
+	return map[string]access.Fetcher{"ftp": f}
+}
+
+// ftpOf returns the ftp client c is given (a zero one when none).
+func ftpOf(c *access.Client) *ftp.Client {
+	if c != nil {
+		if f, ok := c.Schemes["ftp"].(*ftp.Client); ok {
+			return f
+		}
+	}
+	return &ftp.Client{}
+}
+
+// get follows raw with c, a Client made for this one call (nil: a zero
+// one), its dialogue logged and its idle timeout 20 s unless c sets one.
+func get(t *testing.T, raw string, c *access.Client) result {
 	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatalf("Parse(%q): %v", raw, err)
 	}
+	if c == nil {
+		c = &access.Client{}
+	}
 	var dlg bytes.Buffer
-	opts.Dialogue = &dlg
-	if opts.IdleTimeout == 0 {
-		opts.IdleTimeout = 20 * time.Second
+	c.Dialogue = &dlg
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = 20 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := access.Get(ctx, u, opts)
+	res, err := c.Get(ctx, u)
 	r := result{res: res, err: err}
 	if err == nil {
 		if res.Listing != nil {
@@ -177,55 +197,55 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 	}()
 	cases := []struct {
 		name, url string
-		opts      access.Options
+		client    *access.Client
 		cmds      []string
 		body      string
 		size      int64    // Resource.Size of a file
 		entries   []string // "type name url"
 	}{
-		{"§3.2.2 %2Fetc/motd, a user without password", "ftp://ftpuser@" + h + "/%2Fetc/motd", access.Options{Password: askFtppass},
+		{"§3.2.2 %2Fetc/motd, a user without password", "ftp://ftpuser@" + h + "/%2Fetc/motd", &access.Client{Password: askFtppass},
 			seq(user, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
-		{"§3.2.2 etc/motd, a user with password", "ftp://ftpuser:ftppass@" + h + "/etc/motd", access.Options{},
+		{"§3.2.2 etc/motd, a user with password", "ftp://ftpuser:ftppass@" + h + "/etc/motd", nil,
 			seq(user, "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
-		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", access.Options{},
+		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", nil,
 			seq(user, "CWD ", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
-		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", access.Options{},
+		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", nil,
 			seq(anon, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", -1, nil},
-		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
+		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", nil,
 			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
-		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{},
+		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", nil,
 			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", -1, nil},
-		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", access.Options{},
+		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", nil,
 			seq(anon, "TYPE A", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
-		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", access.Options{},
+		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", nil,
 			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
-		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", access.Options{},
+		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", nil,
 			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
-		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", access.Options{},
+		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", nil,
 			seq(anon, "EPSV", "NLST pub", "FEAT", "EPSV", "MLSD pub", "QUIT"), "", 0, nil},
-		{"empty name lists", "ftp://" + h + "/pub/sub/", access.Options{},
+		{"empty name lists", "ftp://" + h + "/pub/sub/", nil,
 			seq(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "FEAT", "EPSV", "MLSD", "QUIT"), "", 0,
 			[]string{"file deep.txt ftp://" + h + "/pub/sub/deep.txt", "directory inner ftp://" + h + "/pub/sub/inner/"}},
-		{"an empty directory: no FEAT, nothing to describe", "ftp://" + h + "/pub/empty/", access.Options{},
+		{"an empty directory: no FEAT, nothing to describe", "ftp://" + h + "/pub/empty/", nil,
 			seq(anon, "CWD pub", "CWD empty", "EPSV", "NLST", "QUIT"), "", 0, []string{}},
-		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", access.Options{UserAddress: "someone@example.org"},
+		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", &access.Client{Schemes: withFTP(&ftp.Client{UserAddress: "someone@example.org"})},
 			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
-		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "direct"},
+		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
 			seq(anon, "TYPE A", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", -1, nil},
-		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", access.Options{Method: "singlecwd"},
+		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "singlecwd"})},
 			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
-		{"method nocwd", "ftp://" + h + "//etc/motd", access.Options{Method: "nocwd"},
+		{"method nocwd", "ftp://" + h + "//etc/motd", &access.Client{Schemes: withFTP(&ftp.Client{Method: "nocwd"})},
 			seq(anon, "TYPE I", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", -1, nil},
-		{"method metadata, TYPE I: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat;type=i", access.Options{Method: "metadata"},
+		{"method metadata, TYPE I: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat;type=i", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			seq(anon, "FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", 7, nil},
-		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt", access.Options{Method: "metadata"},
+		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			seq(anon, "FEAT", "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 	}
 	off := 0
 	_, off = srv.commands(t, 0)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := get(t, c.url, c.opts)
+			r := get(t, c.url, c.client)
 			srv.waitQuit(t, off)
 			var cmds []string
 			cmds, off = srv.commands(t, off)
@@ -243,15 +263,16 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 					t.Errorf("%s: Size %d, want %d", c.url, r.res.Size, c.size)
 				}
 				// Modified comes only from MDTM.
-				if r.res.Modified.IsZero() != (c.opts.Method != "metadata") {
-					t.Errorf("%s: Modified %v with method %q", c.url, r.res.Modified, c.opts.Method)
+				if method := ftpOf(c.client).Method; r.res.Modified.IsZero() != (method != "metadata") {
+					t.Errorf("%s: Modified %v with method %q", c.url, r.res.Modified, method)
 				}
 			}
 			// §3.2.1: the anonymous password is the user's address, else
 			// the neutral one, said in the dialogue.
 			neutral := strings.Contains(r.dialog, "* anonymous login: the password is the neutral address ftp@example.com")
-			if anonymous := !strings.Contains(c.url, "ftpuser"); neutral != (anonymous && c.opts.UserAddress == "") {
-				t.Errorf("%s: neutral-address note %v with UserAddress %q\n%s", c.url, neutral, c.opts.UserAddress, r.dialog)
+			addr := ftpOf(c.client).UserAddress
+			if anonymous := !strings.Contains(c.url, "ftpuser"); neutral != (anonymous && addr == "") {
+				t.Errorf("%s: neutral-address note %v with UserAddress %q\n%s", c.url, neutral, addr, r.dialog)
 			}
 			if c.entries != nil {
 				got := []string{}
@@ -277,7 +298,7 @@ func (p *pyftpd) bigFile(t *testing.T, name string, n int) {
 }
 
 // TestPyftpdlibOutcomes asserts what the server's refusals become
-// (access.Classify: Absent for a *ServerError, Refused for a missing
+// (access.Classify: Absent for a *ServerError, Forbidden for a missing
 // password or a policy refusal, Failed for a transfer cut short) and the
 // commands that end each session.
 func TestPyftpdlibOutcomes(t *testing.T) {
@@ -286,31 +307,31 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 	h := host(srv.Server)
 	cases := []struct {
 		name, url string
-		opts      access.Options
+		client    *access.Client
 		outcome   access.Outcome
 		want      string // in the error's text
 		cmds      []string
 	}{
-		{"§3.2.1 user without password, nobody to ask", "ftp://ftpuser@" + h + "/etc/motd", access.Options{},
-			access.Refused, "no terminal to ask", []string{"USER ftpuser", "QUIT"}},
-		{"wrong password", "ftp://ftpuser:nope@" + h + "/etc/motd", access.Options{},
+		{"§3.2.1 user without password, nobody to ask", "ftp://ftpuser@" + h + "/etc/motd", nil,
+			access.Forbidden, "no terminal to ask", []string{"USER ftpuser", "QUIT"}},
+		{"wrong password", "ftp://ftpuser:nope@" + h + "/etc/motd", nil,
 			access.Absent, `the server says 530 Authentication failed. (to "PASS ****"): login refused`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
-		{"no such file", "ftp://" + h + "/pub/nothere.txt", access.Options{},
+		{"no such file", "ftp://" + h + "/pub/nothere.txt", nil,
 			access.Absent, `the server says 550 No such file or directory. (to "RETR nothere.txt")`,
 			[]string{"USER anonymous", "PASS ******", "CWD pub", "TYPE A", "EPSV", "RETR nothere.txt", "QUIT"}},
-		{"no such directory", "ftp://" + h + "/nodir/x.txt", access.Options{},
+		{"no such directory", "ftp://" + h + "/nodir/x.txt", nil,
 			access.Absent, `(to "CWD nodir"): RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed`,
 			[]string{"USER anonymous", "PASS ******", "CWD nodir", "QUIT"}},
-		{"size limit known from SIZE (method metadata)", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000, Method: "metadata"},
+		{"size limit known from SIZE (method metadata)", "ftp://" + h + "/big.bin", &access.Client{MaxSize: 1000, Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			access.Failed, "larger than the size limit",
 			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "QUIT"}},
-		{"size limit while reading (TYPE I: pyftpdlib's 150 states no count)", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+		{"size limit while reading (TYPE I: pyftpdlib's 150 states no count)", "ftp://" + h + "/big.bin", &access.Client{MaxSize: 1000},
 			access.Failed, "larger than the size limit",
 			[]string{"USER anonymous", "PASS ******", "TYPE I", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
-		{"size limit while reading (TYPE A)", "ftp://" + h + "/big.bin;type=a", access.Options{MaxSize: 1000},
+		{"size limit while reading (TYPE A)", "ftp://" + h + "/big.bin;type=a", &access.Client{MaxSize: 1000},
 			access.Failed, "larger than the size limit",
 			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
-		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", access.Options{Method: "direct"},
+		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
 			access.Delivered, "",
 			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR pub/sub//top.txt",
 				"CWD pub", "CWD sub", "CWD ", "TYPE A", "EPSV", "RETR top.txt", "QUIT"}},
@@ -318,7 +339,7 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 	_, off := srv.commands(t, 0)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := get(t, c.url, c.opts)
+			r := get(t, c.url, c.client)
 			srv.waitQuit(t, off)
 			var cmds []string
 			cmds, off = srv.commands(t, off)
@@ -344,7 +365,7 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 	_, off := srv.commands(t, 0)
 	u, _ := locator.Parse("ftp://ftpuser:ftppass@" + srv.Addr + "/%2F..%2F..%2Fetc/motd")
 	var dlg bytes.Buffer
-	res, err := access.Get(context.Background(), u, access.Options{Dialogue: &dlg})
+	res, err := (&access.Client{Dialogue: &dlg}).Get(context.Background(), u)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dlg.String())
 	}
@@ -365,7 +386,7 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 	_, off = srv.commands(t, off)
 
 	u, _ = locator.Parse("ftp://" + srv.Addr + "/big.bin")
-	res, err = access.Get(context.Background(), u, access.Options{Method: "metadata"})
+	res, err = (&access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})}).Get(context.Background(), u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +413,7 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 
 // TestCheckRefusesDelimiters: a decoded CR, LF or NUL in any part that
 // reaches the control connection is refused before any connection (RFC
-// 1738 §6), with its offset: exit status 4.
+// 1738 §6), with its offset: outcome Forbidden.
 func TestCheckRefusesDelimiters(t *testing.T) {
 	cases := []struct {
 		url    string
@@ -407,17 +428,17 @@ func TestCheckRefusesDelimiters(t *testing.T) {
 		{"ftp://127.0.0.1:2121/f;type=x", 22, "ftptype"},
 	}
 	for _, c := range cases {
-		r := get(t, c.url, access.Options{})
+		r := get(t, c.url, nil)
 		var pe *access.PolicyError
 		if !errors.As(r.err, &pe) || pe.Offset != c.offset || pe.Rule != c.rule {
 			t.Errorf("%s: %v, want a PolicyError at %d (%s)", c.url, r.err, c.offset, c.rule)
 			continue
 		}
-		if access.Classify(r.err) != access.Refused || strings.Contains(r.dialog, "connect") {
-			t.Errorf("%s: outcome %d, dialogue %q: want Refused before any connection", c.url, access.Classify(r.err), r.dialog)
+		if access.Classify(r.err) != access.Forbidden || strings.Contains(r.dialog, "connect") {
+			t.Errorf("%s: outcome %d, dialogue %q: want Forbidden before any connection", c.url, access.Classify(r.err), r.dialog)
 		}
 	}
-	r := get(t, "ftp://127.0.0.1:2121/f", access.Options{Method: "tftp"})
+	r := get(t, "ftp://127.0.0.1:2121/f", &access.Client{Schemes: withFTP(&ftp.Client{Method: "tftp"})})
 	var pe *access.PolicyError
 	if !errors.As(r.err, &pe) || !strings.Contains(pe.Reason, "rfc1738, direct, singlecwd, nocwd, metadata") {
 		t.Errorf("unknown method: %v", r.err)
@@ -431,7 +452,7 @@ func TestCheckRefusesDelimiters(t *testing.T) {
 func TestPyftpdlibPASV(t *testing.T) {
 	srv := startPyftpd(t, "noepsv")
 	_, off := srv.commands(t, 0)
-	r := get(t, "ftp://"+srv.Addr+"/pub/;type=d", access.Options{})
+	r := get(t, "ftp://"+srv.Addr+"/pub/;type=d", nil)
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.dialog)
 	}
@@ -457,11 +478,11 @@ func TestPyftpdlibPASV(t *testing.T) {
 // address in brackets (RFC 2732).
 func TestPyftpdlibIPv6(t *testing.T) {
 	srv := startPyftpd(t, "host=::1")
-	r := get(t, "ftp://"+srv.Addr+"/pub/hello.txt;type=a", access.Options{})
+	r := get(t, "ftp://"+srv.Addr+"/pub/hello.txt;type=a", nil)
 	if r.err != nil || r.body != "line1\nline2\n" {
 		t.Fatalf("%q %v\n%s", r.body, r.err, r.dialog)
 	}
-	r = get(t, "ftp://"+srv.Addr+"/pub/sub/", access.Options{})
+	r = get(t, "ftp://"+srv.Addr+"/pub/sub/", nil)
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.dialog)
 	}
@@ -484,9 +505,9 @@ func TestPyftpdlibIPv6(t *testing.T) {
 func TestPyftpdlibAllowHost(t *testing.T) {
 	srv := startPyftpd(t)
 	_, port, _ := strings.Cut(srv.Addr, ":")
-	opts := access.Options{Policy: access.Policy{AllowHosts: []string{"localhost"}}}
+	allow := func() *access.Client { return &access.Client{Policy: access.Policy{AllowHosts: []string{"localhost"}}} }
 	_, off := srv.commands(t, 0)
-	r := get(t, "ftp://localhost:"+port+"/pub/hello.txt", opts)
+	r := get(t, "ftp://localhost:"+port+"/pub/hello.txt", allow())
 	if r.err != nil || r.body != "line1\nline2\n" {
 		t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
 	}
@@ -498,12 +519,12 @@ func TestPyftpdlibAllowHost(t *testing.T) {
 	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
 		t.Errorf("dialogue:\n%s", r.dialog)
 	}
-	r = get(t, "ftp://localhost:"+port+"/pub/", opts)
+	r = get(t, "ftp://localhost:"+port+"/pub/", allow())
 	if r.err != nil || len(r.listing) != 5 {
 		t.Fatalf("listing of %d entries, %v\n%s", len(r.listing), r.err, r.dialog)
 	}
 	srv.waitQuit(t, off)
-	r = get(t, "ftp://"+srv.Addr+"/pub/hello.txt", opts)
+	r = get(t, "ftp://"+srv.Addr+"/pub/hello.txt", allow())
 	var pe *access.PolicyError
 	if !errors.As(r.err, &pe) || pe.Rule != "host" || strings.Contains(r.dialog, "connect") {
 		t.Errorf("an address the allow list does not name: %v\n%s", r.err, r.dialog)

@@ -15,8 +15,8 @@ import (
 )
 
 var (
-	_ access.Prober     = Client{}
-	_ access.IdleCloser = Client{}
+	_ access.Prober     = (*Client)(nil)
+	_ access.IdleCloser = (*Client)(nil)
 )
 
 // ProbeIdle is how long a logged-in session waits, unused, for another
@@ -25,36 +25,38 @@ const ProbeIdle = 5 * time.Second
 
 // Probe says whether the file or directory u names is there without a
 // data connection: the login and the CWD sequence RFC 1738 §3.2.2 plans
-// (or the one Options.Method picks: singlecwd, nocwd), then for a file
+// (or the one Client.Method picks: singlecwd, nocwd), then for a file
 // SIZE and MDTM (RFC 3659 §3–4; TYPE I first, so that SIZE counts the
 // octets as stored), for a directory named by ";type=d" a CWD into it;
 // a directory whose URL ends in "/" is there when its CWDs succeed.
 //
-// A 213 to SIZE or MDTM is Present with the size and the time; a 5yz to
-// a CWD, SIZE or MDTM is Gone, unless CWD into the name then succeeds
-// (the name is a directory: Present, Listing); a 4yz anywhere (RFC 959
-// §4.2, "transient negative completion", 421 too many connections) is
-// Denied and Transient; a refused login (530) is Denied. A server that
-// offers neither SIZE nor MDTM (FEAT) is probed the way Get retrieves,
-// its transfer ended after the first octets.
+// A 213 to SIZE or MDTM is StateOK with the size and the time; a 5yz to
+// a CWD, SIZE or MDTM is StateGone, unless CWD into the name then
+// succeeds (the name is a directory: StateOK, Listing); a 4yz anywhere
+// (RFC 959 §4.2, "transient negative completion", 421 too many
+// connections) is StateRefused and Transient; a refused login (530) is
+// StateRefused. A server that offers neither SIZE nor MDTM (FEAT) is
+// probed the way Fetch retrieves, its transfer ended after the first
+// octets.
 //
 // Sessions are reused: after a probe the logged-in control connection
-// waits ProbeIdle for another probe of the same host, port, user and
-// password, which begins with a CWD back to the login directory (PWD
-// after the login, RFC 959 §4.1.3) before its own CWD sequence. At most
-// as many sessions are open to a server as probes of it run at once;
-// access.CloseIdle ends the idle ones with QUIT.
-func (c Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	method, err := req.Method()
+// waits ProbeIdle for another probe by c, for the same access.Client, of
+// the same host, port, user and password, which begins with a CWD back
+// to the login directory (PWD after the login, RFC 959 §4.1.3) before
+// its own CWD sequence. At most as many sessions are open to a server as
+// probes of it run at once; CloseIdle (access.Client.CloseIdle) ends the
+// idle ones with QUIT.
+func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
+	method, err := req.Method(c.Method)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := NewPlan(u, req.Options.UserAddress)
+	plan, err := NewPlan(u, c.UserAddress)
 	if err != nil {
 		return nil, err
 	}
 	key := poolKey(plan, req)
-	s, err := sessions.get(ctx, key, u, plan, req)
+	s, err := c.sessions.get(ctx, key, u, plan, req)
 	if err != nil {
 		return statusOf(err)
 	}
@@ -68,10 +70,10 @@ func (c Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 		s.s.close()
 	case errors.Is(err, errFallback):
 		s.s.req = req
-		sessions.put(key, s)
+		c.sessions.put(key, s)
 		return probeByFetch(ctx, c, u, req)
 	default:
-		sessions.put(key, s)
+		c.sessions.put(key, s)
 	}
 	if err != nil {
 		return statusOf(err)
@@ -79,20 +81,20 @@ func (c Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 	return st, nil
 }
 
-// CloseIdle ends every idle probe session with QUIT.
-func (Client) CloseIdle() { sessions.closeAll() }
+// CloseIdle ends every idle probe session of c with QUIT.
+func (c *Client) CloseIdle() { c.sessions.closeAll() }
 
 // errFallback says the server offers neither SIZE nor MDTM.
 var errFallback = errors.New("ftp: neither SIZE nor MDTM is offered")
 
 // probeByFetch probes through Fetch, reading at most a few octets.
-func probeByFetch(ctx context.Context, c Client, u *locator.URL, req *access.Request) (*access.Status, error) {
+func probeByFetch(ctx context.Context, c *Client, u *locator.URL, req *access.Request) (*access.Status, error) {
 	req.Notef("the server offers neither SIZE nor MDTM: the object is retrieved and the transfer ended after its first octets")
 	res, err := c.Fetch(ctx, u, req)
 	if err != nil {
 		return statusOf(err)
 	}
-	st := &access.Status{State: access.Present, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
+	st := &access.Status{State: access.StateOK, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
 	if res.Body != nil {
 		var b [16]byte
 		res.Body.Read(b[:])
@@ -109,7 +111,7 @@ func isAnswer(err error) bool {
 }
 
 // statusOf turns a server's answer into a Status; other errors are
-// returned as they are, for access.Probe to classify.
+// returned as they are, for access.Client.Probe to classify.
 func statusOf(err error) (*access.Status, error) {
 	var se *access.ServerError
 	if !errors.As(err, &se) {
@@ -118,11 +120,11 @@ func statusOf(err error) (*access.Status, error) {
 	st := &access.Status{Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}
 	switch {
 	case strings.HasPrefix(se.Code, "4"):
-		st.State, st.Transient = access.Denied, true
+		st.State, st.Transient = access.StateRefused, true
 	case se.Command == "" || strings.HasPrefix(se.Command, "USER") || strings.HasPrefix(se.Command, "PASS"):
-		st.State = access.Denied // the greeting or the login refused
+		st.State = access.StateRefused // the greeting or the login refused
 	default:
-		st.State = access.Gone
+		st.State = access.StateGone
 	}
 	return st, nil
 }
@@ -136,37 +138,28 @@ type pooled struct {
 	timer *time.Timer
 }
 
+// A sessionKey says which probes may share a session: those of one
+// access.Client (its policy, deadlines, dialer and dialogue log applied
+// when the session was opened) to one server under one login. A
+// configured Client given to several access.Clients keeps their sessions
+// apart.
 type sessionKey struct {
-	host         string
-	port         int
-	user, pass   string
-	userAddress  string
-	allow, deny  string
-	allowedPorts string
+	client     *access.Client
+	host       string
+	port       int
+	user, pass string
 }
 
 func poolKey(plan *Plan, req *access.Request) sessionKey {
-	p := req.Options.Policy
-	return sessionKey{host: strings.ToLower(plan.Host), port: plan.Port, user: plan.Commands[0].Arg, pass: plan.Commands[1].Arg,
-		userAddress: req.Options.UserAddress, allow: strings.Join(p.AllowHosts, ","), deny: strings.Join(p.DenyHosts, ","),
-		allowedPorts: fmtInts(p.AllowPorts)}
+	return sessionKey{client: req.Client, host: strings.ToLower(plan.Host), port: plan.Port, user: plan.Commands[0].Arg, pass: plan.Commands[1].Arg}
 }
 
-func fmtInts(a []int) string {
-	var b strings.Builder
-	for _, n := range a {
-		b.WriteString(strconv.Itoa(n))
-		b.WriteByte(' ')
-	}
-	return b.String()
-}
-
+// A pool holds a Client's idle probe sessions. Its zero value is empty;
+// the map is made on the first put.
 type pool struct {
 	mu   sync.Mutex
 	idle map[sessionKey][]*pooled
 }
-
-var sessions = &pool{idle: map[sessionKey][]*pooled{}}
 
 // get returns an idle session for key, or logs in anew.
 func (p *pool) get(ctx context.Context, key sessionKey, u *locator.URL, plan *Plan, req *access.Request) (*pooled, error) {
@@ -227,6 +220,9 @@ func (p *pool) put(key sessionKey, ps *pooled) {
 	ps.used = true
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.idle == nil {
+		p.idle = map[sessionKey][]*pooled{}
+	}
 	ps.timer = time.AfterFunc(ProbeIdle, func() {
 		p.mu.Lock()
 		l := p.idle[key]
@@ -315,7 +311,7 @@ func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access
 		case "TYPE":
 			// SIZE is asked in TYPE I below, whatever the typecode.
 		case "NLST":
-			st := &access.Status{State: access.Present, Size: -1, Listing: true, Code: "250", Command: "CWD"}
+			st := &access.Status{State: access.StateOK, Size: -1, Listing: true, Code: "250", Command: "CWD"}
 			if c.HasArg && c.Arg != "" {
 				line := "CWD " + c.Arg
 				r, err := s.cmd(line)
@@ -341,7 +337,7 @@ func (ps *pooled) file(name string) (*access.Status, error) {
 	if !s.has("SIZE") && !s.has("MDTM") {
 		return nil, errFallback
 	}
-	st := &access.Status{State: access.Present, Size: -1}
+	st := &access.Status{State: access.StateOK, Size: -1}
 	var refusal error
 	if s.has("SIZE") {
 		if r, err := s.cmd("TYPE I"); err != nil {
@@ -394,7 +390,7 @@ func (ps *pooled) file(name string) (*access.Status, error) {
 			return nil, err
 		}
 		if r.Class() == 2 {
-			return &access.Status{State: access.Present, Size: -1, Listing: true, Code: strconv.Itoa(r.Code), Text: r.Text, Command: line}, nil
+			return &access.Status{State: access.StateOK, Size: -1, Listing: true, Code: strconv.Itoa(r.Code), Text: r.Text, Command: line}, nil
 		}
 	}
 	return nil, refusal

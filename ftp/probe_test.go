@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/loctest"
 )
 
@@ -29,12 +30,14 @@ var probeCases = []probeCase{
 	{"/pub/nodir/", "gone", "550", -1, false},
 }
 
-func probeAll(t *testing.T, addr string, opts access.Options) string {
+// probeAll probes probeCases on addr with a Client of its own, which it
+// ends with CloseIdle, and returns the dialogue.
+func probeAll(t *testing.T, addr string) string {
 	t.Helper()
 	var log bytes.Buffer
-	opts.Dialogue = &log
+	ac := &access.Client{Dialogue: &log}
 	for _, c := range probeCases {
-		st := access.Probe(context.Background(), loctest.MustParse(t, "ftp://"+addr+c.path), opts)
+		st := ac.Probe(context.Background(), loctest.MustParse(t, "ftp://"+addr+c.path))
 		if string(st.State) != c.state || st.Code != c.code || st.Size != c.size || st.Listing != c.listing {
 			t.Errorf("%s: %s %s size %d listing %v (%v), want %s %s %d %v\n%s", c.path, st.State, st.Code, st.Size, st.Listing, st.Err, c.state, c.code, c.size, c.listing, log.String())
 		}
@@ -42,7 +45,7 @@ func probeAll(t *testing.T, addr string, opts access.Options) string {
 			t.Errorf("%s: no MDTM time", c.path)
 		}
 	}
-	access.CloseIdle()
+	ac.CloseIdle()
 	return log.String()
 }
 
@@ -51,7 +54,7 @@ func probeAll(t *testing.T, addr string, opts access.Options) string {
 func TestProbePyftpdlib(t *testing.T) {
 	p := startPyftpd(t)
 	_, from := p.commands(t, 0)
-	log := probeAll(t, host(p.Server), access.Options{})
+	log := probeAll(t, host(p.Server))
 	p.waitQuit(t, from)
 	cmds, _ := p.commands(t, from)
 	all := strings.Join(cmds, " | ")
@@ -75,18 +78,19 @@ func TestProbePyftpdlib(t *testing.T) {
 // TestProbeVsftpd: the same answers from vsftpd.
 func TestProbeVsftpd(t *testing.T) {
 	v := startVsftpd(t)
-	probeAll(t, host(v.Server), access.Options{})
+	probeAll(t, host(v.Server))
 }
 
 // TestProbeSingleCWD: --ftp-method singlecwd sends one CWD.
 func TestProbeSingleCWD(t *testing.T) {
 	p := startPyftpd(t)
 	_, from := p.commands(t, 0)
-	st := access.Probe(context.Background(), loctest.MustParse(t, "ftp://"+host(p.Server)+"/pub/sub/deep.txt"), access.Options{Method: "singlecwd"})
-	access.CloseIdle()
+	ac := &access.Client{Schemes: withFTP(&ftp.Client{Method: "singlecwd"})}
+	st := ac.Probe(context.Background(), loctest.MustParse(t, "ftp://"+host(p.Server)+"/pub/sub/deep.txt"))
+	ac.CloseIdle()
 	p.waitQuit(t, from)
 	cmds, _ := p.commands(t, from)
-	if st.State != access.Present || !strings.Contains(strings.Join(cmds, " | "), "CWD pub/sub | TYPE I | SIZE deep.txt") {
+	if st.State != access.StateOK || !strings.Contains(strings.Join(cmds, " | "), "CWD pub/sub | TYPE I | SIZE deep.txt") {
 		t.Errorf("%s: %v", st.State, cmds)
 	}
 }

@@ -70,7 +70,7 @@ func FuzzCRLFReader(f *testing.F) {
 	})
 }
 
-// TestMethodSteps: the commands each method (access.Options.Method)
+// TestMethodSteps: the commands each method (Client.Method)
 // sends after the login, from RFC 1738 §3.2.2's plan; no server needed.
 func TestMethodSteps(t *testing.T) {
 	cases := []struct {

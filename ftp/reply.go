@@ -14,7 +14,7 @@ import (
 // MaxReplyLines bounds the lines of one multi-line reply (RFC 959 §4.2,
 // "123-First line" ... "123 The last line"), so that a server cannot
 // hold the client in a reply without end. A FEAT list or a login banner
-// is tens of lines; each line is bounded by Options.MaxLine.
+// is tens of lines; each line is bounded by access.Client.MaxLine.
 const MaxReplyLines = 1000
 
 // A Reply is one FTP reply (RFC 959 §4.2): a three-digit code and its

@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// vsftpdConf is debian.md §1's configuration: anonymous only here (a
+// vsftpdConf is vsftpd's configuration for the tests: anonymous only (a
 // local user needs a system account), ASCII downloads converted (LF →
 // CRLF on the wire), every command and reply logged.
 const vsftpdConf = `listen=YES
@@ -114,7 +115,7 @@ func TestVsftpd(t *testing.T) {
 	seq := func(cmds ...string) []string { return append(append([]string{}, login...), cmds...) }
 	for _, c := range []struct {
 		name, url string
-		opts      access.Options
+		client    *access.Client
 		cmds      []string
 		body      string
 		size      int64
@@ -125,24 +126,24 @@ func TestVsftpd(t *testing.T) {
 		// 12 octets stored, 14 on the wire: each LF went as CR LF. The
 		// 150 reply says "(12 bytes)", the stored count; Size stays -1
 		// in TYPE A (next case).
-		{"§3.2.3 TYPE A: CRLF on the wire, LF delivered", "ftp://" + h + "/pub/hello.txt;type=a", access.Options{},
+		{"§3.2.3 TYPE A: CRLF on the wire, LF delivered", "ftp://" + h + "/pub/hello.txt;type=a", nil,
 			seq("CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, 14, "(12 bytes)", ""},
 		// "a\r\nb\n" (5 stored, "(5 bytes)" in the 150 reply) goes as
 		// "a\r\nb\r\n" (6: a stored CR LF is sent as is) and is
 		// delivered as "a\nb\n" (4): the stored count is not what the
 		// Body delivers, so TYPE A takes no Size from it.
-		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt", access.Options{},
+		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt", nil,
 			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
-		{"TYPE I: every octet, Size from the 150 reply", "ftp://" + h + "/pub/bin.dat", access.Options{},
+		{"TYPE I: every octet, Size from the 150 reply", "ftp://" + h + "/pub/bin.dat", nil,
 			seq("CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
-		{"TYPE I: a stated count above MaxSize aborts at once", "ftp://" + h + "/big.bin", access.Options{MaxSize: 1000},
+		{"TYPE I: a stated count above MaxSize aborts at once", "ftp://" + h + "/big.bin", &access.Client{MaxSize: 1000},
 			seq("TYPE I", "EPSV", "RETR big.bin", "ABOR", "QUIT"), "", 0, -1, "(1048576 bytes)", "larger than the size limit"},
-		{"method metadata: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat", access.Options{Method: "metadata"},
+		{"method metadata: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			seq("FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, off := v.commands(t, 0)
-			r := get(t, c.url, c.opts)
+			r := get(t, c.url, c.client)
 			if c.err != "" {
 				if r.err == nil || !strings.Contains(r.err.Error(), c.err) {
 					t.Errorf("%s: %v, want an error containing %q\n%s", c.url, r.err, c.err, r.dialog)
@@ -166,14 +167,14 @@ func TestVsftpd(t *testing.T) {
 		})
 	}
 	t.Run("§3.2.2 %2Fetc/motd in the anonymous chroot", func(t *testing.T) {
-		r := get(t, "ftp://"+h+"/%2Fetc/motd", access.Options{})
+		r := get(t, "ftp://"+h+"/%2Fetc/motd", nil)
 		if r.err != nil || r.body != "anonymous motd\n" {
 			t.Fatalf("body %q, %v\n%s", r.body, r.err, r.dialog)
 		}
 	})
 	t.Run("§3.2.2 //etc/motd: vsftpd refuses the empty CWD", func(t *testing.T) {
 		_, off := v.commands(t, 0)
-		r := get(t, "ftp://"+h+"//etc/motd", access.Options{})
+		r := get(t, "ftp://"+h+"//etc/motd", nil)
 		var se *access.ServerError
 		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "CWD " || se.Text != "Failed to change directory." || !strings.HasPrefix(se.Rule, "RFC 1738 §3.2.2: an empty <cwd>") {
 			t.Fatalf("got %v, want a 550 to \"CWD \" naming §3.2.2\n%s", r.err, r.dialog)
@@ -181,7 +182,7 @@ func TestVsftpd(t *testing.T) {
 		if access.Classify(r.err) != access.Absent {
 			t.Errorf("outcome %d, want Absent", access.Classify(r.err))
 		}
-		// vsftpd's log drops the trailing space of "CWD " (debian.md §1).
+		// vsftpd's log drops the trailing space of "CWD ".
 		var cmds []string
 		cmds, off = v.commands(t, off)
 		if want := append(login, "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
@@ -192,7 +193,7 @@ func TestVsftpd(t *testing.T) {
 			{"nocwd", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
 			{"direct", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
 		} {
-			r := get(t, "ftp://"+h+"//etc/motd", access.Options{Method: m.method})
+			r := get(t, "ftp://"+h+"//etc/motd", &access.Client{Schemes: withFTP(&ftp.Client{Method: m.method})})
 			if r.err != nil || r.body != "anonymous motd\n" {
 				t.Errorf("method %s: body %q, %v\n%s", m.method, r.body, r.err, r.dialog)
 			}
@@ -204,7 +205,7 @@ func TestVsftpd(t *testing.T) {
 	})
 	t.Run("listing from NLST and LIST", func(t *testing.T) {
 		_, off := v.commands(t, 0)
-		r := get(t, "ftp://"+h+"/pub/", access.Options{})
+		r := get(t, "ftp://"+h+"/pub/", nil)
 		if r.err != nil {
 			t.Fatalf("%v\n%s", r.err, r.dialog)
 		}
@@ -232,13 +233,13 @@ func TestVsftpd(t *testing.T) {
 		}
 	})
 	t.Run("an empty directory", func(t *testing.T) {
-		r := get(t, "ftp://"+h+"/pub/empty/", access.Options{})
+		r := get(t, "ftp://"+h+"/pub/empty/", nil)
 		if r.err != nil || r.res.Listing == nil || len(r.listing) != 0 || truncated(r.res.Listing) {
 			t.Fatalf("%v %+v\n%s", r.err, r.res, r.dialog)
 		}
 	})
 	t.Run("no such file", func(t *testing.T) {
-		r := get(t, "ftp://"+h+"/pub/nothere", access.Options{})
+		r := get(t, "ftp://"+h+"/pub/nothere", nil)
 		var se *access.ServerError
 		if !errors.As(r.err, &se) || se.Code != "550" || se.Command != "RETR nothere" {
 			t.Fatalf("got %v, want 550 to RETR", r.err)

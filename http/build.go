@@ -1,14 +1,16 @@
 package http
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// A Ref is what an http or https URL says, decoded. Build writes a Ref as
-// a URL; Decode reads one back.
-type Ref struct {
+// A URL is what an http or https URL says, decoded (RFC 1738 §3.3).
+// Parse and From read one; Build writes it back as a URL.
+type URL struct {
 	// Scheme is "http" (when empty) or "https".
 	Scheme string
 	// Host is a host name or number, or an IPv6 address without brackets.
@@ -22,55 +24,67 @@ type Ref struct {
 	HasSearch bool
 }
 
-// Decode returns the components of the http URL u, decoded. The fragment,
-// which RFC 1738 leaves outside the URL, is not among them.
-func Decode(u *locator.URL) Ref {
-	r := Ref{Scheme: u.Scheme(), Host: u.Host(), Port: u.Port(), Segments: Segments(u), HasSearch: u.HasSearch()}
-	if u.HasSearch() {
-		r.Search = locator.Decode(u.Search())
+// Parse reads s with locator.Parse and decodes it with From.
+func Parse(s string) (*URL, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
 	}
-	return r
+	return From(u)
 }
 
-// A BuildError says why components cannot be written as a conforming URL.
-type BuildError = locator.BuildError
+// From returns the components of the http or https URL u, decoded. The
+// fragment, which RFC 1738 leaves outside the URL, is not among them.
+// Problems of the structure are in u.Problems (Parse applies this
+// package's rules); From fails, with a *locator.SchemeError of field
+// "url", only when u is neither http nor https.
+func From(u *locator.URL) (*URL, error) {
+	if u.Scheme() != "http" && u.Scheme() != "https" {
+		return nil, &locator.SchemeError{Scheme: "http", Field: "url", Rule: "httpurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not http or https"}
+	}
+	h := &URL{Scheme: u.Scheme(), Host: u.Host(), Port: u.Port(), Segments: Segments(u), HasSearch: u.HasSearch()}
+	if u.HasSearch() {
+		h.Search = locator.Decode(u.Search())
+	}
+	return h, nil
+}
 
-// Build writes r as an http (or https) URL, encoding each segment as an
+// Build writes u as an http (or https) URL, encoding each segment as an
 // hsegment and the search as search (RFC 1738 §5: uchar and ";" ":" "@"
 // "&" "=" are written as they are, everything else encoded, "/" and "?"
 // included). A search without a path is written after "/" as httpurl
 // requires.
 //
-// Build fails with a *BuildError when the result would not conform to
-// RFC 1738: a scheme other than http or https, a host that is empty or
-// not a host name, number or IPv6 address (written in brackets, RFC
-// 2732), a port that is not digits in range.
-func Build(r Ref) (string, error) {
-	scheme := r.Scheme
+// Build fails with a *locator.BuildError when the result would not
+// conform to RFC 1738: a scheme other than http or https, a host that is
+// empty or not a host name, number or IPv6 address (written in brackets,
+// RFC 2732), a port that is not digits in range.
+func (u *URL) Build() (string, error) {
+	scheme := u.Scheme
 	if scheme == "" {
 		scheme = "http"
 	}
 	var b strings.Builder
 	b.WriteString(scheme)
 	b.WriteString("://")
-	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
-	segs := r.Segments
-	if segs == nil && r.HasSearch {
+	hostAt := urlbuild.WriteHostport(&b, u.Host, u.Port)
+	segs := u.Segments
+	if segs == nil && u.HasSearch {
 		segs = []string{""}
 	}
 	for _, s := range segs {
 		b.WriteByte('/')
 		b.WriteString(locator.Escape(s, locator.EncodeHSegment))
 	}
-	if r.HasSearch {
+	if u.HasSearch {
 		b.WriteByte('?')
-		b.WriteString(locator.Escape(r.Search, locator.EncodeHSegment))
+		b.WriteString(locator.Escape(u.Search, locator.EncodeHSegment))
 	}
 	s := b.String()
 	if scheme != "http" && scheme != "https" {
-		return "", &BuildError{Scheme: "http", URL: s, Problem: locator.Problem{Severity: locator.Error, Rule: "httpurl", Message: "the scheme is http or https"}}
+		return "", &locator.BuildError{Scheme: "http", URL: s, Problem: locator.Problem{Severity: locator.Error, Rule: "httpurl", Message: "the scheme is http or https"}}
 	}
-	if err := locator.CheckBuilt("http", s, hostAt, r.Host, r.Port); err != nil {
+	if err := urlbuild.CheckBuilt("http", s, hostAt, u.Host, u.Port); err != nil {
 		return "", err
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -20,32 +21,53 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The client follows http and https URLs for package access: it sends
-// the request NewRequest plans, through net/http, over connections made
-// by access.Request.Dial (so that local policy, the connect and idle
-// deadlines and the dialogue log apply), and hands every redirection
-// back to access.Get as an *access.Redirect, so that each hop is checked
-// by policy and shown in the dialogue.
 func init() {
-	access.Register("http", access.Info{DefaultPort: 80}, client{})
-	access.Register("https", access.Info{DefaultPort: 443}, client{})
+	access.Register("http", access.Info{DefaultPort: 80}, func() access.Fetcher { return new(Client) })
+	access.Register("https", access.Info{DefaultPort: 443}, func() access.Fetcher { return new(Client) })
 }
 
 // UserAgent is the User-Agent header the client sends.
 const UserAgent = "locator (RFC 1738)"
 
-// tlsConfig, when not nil, is the TLS configuration of https
-// connections (tests set it to trust their own server).
-var tlsConfig *tls.Config
-
-type client struct{}
+// Client follows http and https URLs for package access: it sends the
+// request NewRequest plans (NewProxyRequest's through a proxy), through
+// net/http, over connections made by access.Request.Dial (so that local
+// policy, the connect and idle deadlines and the dialogue log apply),
+// and hands every redirection back to the access.Client as an
+// *access.Redirect, so that each hop is checked by policy and shown in
+// the dialogue. It implements access.Fetcher and access.Prober and is
+// registered for the schemes "http" and "https"; a configured Client is
+// given for both (access.Client.Schemes "http" and "https").
+//
+// A Client keeps no connection between requests: each is made for one
+// request and closed after it. Its zero value connects to the server
+// itself, with crypto/tls's defaults for https. It is safe for
+// concurrent use, and its fields must not be changed once it is in use.
+type Client struct {
+	// TLSConfig is the TLS configuration of https connections (RFC
+	// 2818): the roots trusted, the versions; nil means crypto/tls's
+	// defaults, the system's roots. The server name is the URL's host
+	// unless it sets one.
+	TLSConfig *tls.Config
+	// Proxy, when not "", is the host:port of an HTTP proxy (the
+	// drafts' gateway) that every request goes through instead of to
+	// the server: an http URL is asked of it with the whole URL as the
+	// request target (RFC 1945 §5.1.2's absoluteURI, "GET
+	// http://host/path"), an https URL through a tunnel it is asked to
+	// open, "CONNECT host:port" (RFC 9110 §9.3.6), TLS to the server
+	// running inside the tunnel. The proxy is connected to under the
+	// access.Client's policy, as a server is; the URL's host is judged
+	// by the same policy before anything is sent. The environment's
+	// HTTP_PROXY is never read.
+	Proxy string
+}
 
 // Check refuses, before any connection, an http URL that names no host
-// (RFC 1738 §3.1, §3.3). Nothing in an http URL becomes a protocol
-// delimiter: the path and search are sent still encoded (unsafe octets
-// encoded, %0D%0A kept as written), never decoded, so §6's CR and LF
-// cannot reach the request line.
-func (client) Check(u *locator.URL, req *access.Request) error {
+// (RFC 1738 §3.1, §3.3), and a Proxy that is not host:port. Nothing in
+// an http URL becomes a protocol delimiter: the path and search are sent
+// still encoded (unsafe octets encoded, %0D%0A kept as written), never
+// decoded, so §6's CR and LF cannot reach the request line.
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	if _, err := NewRequest(u); err != nil {
 		var re *RequestError
 		if errors.As(err, &re) {
@@ -53,7 +75,169 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return err
 	}
+	if c.Proxy != "" {
+		if _, _, err := splitAddr(c.Proxy); err != nil {
+			return &access.PolicyError{URL: access.Masked(u), Rule: "proxy", Reason: "the proxy " + strconv.Quote(c.Proxy) + " is not host:port: " + err.Error()}
+		}
+	}
 	return nil
+}
+
+// plan returns the request to send for u, directly or to c.Proxy: its
+// Target is the request line's (the absolute URL for an http URL through
+// the proxy); for an https URL through the proxy it is the request inside
+// the tunnel, and tunnel the CONNECT that opens it.
+func (c *Client) plan(u *locator.URL) (plan, tunnel *Request, err error) {
+	if c.Proxy == "" {
+		plan, err = NewRequest(u)
+		return plan, nil, err
+	}
+	p, err := NewProxyRequest(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.Method == "CONNECT" {
+		return p.Tunnel, p, nil
+	}
+	p.Addr = c.Proxy // the connection goes to the proxy
+	return p, nil, nil
+}
+
+// transport returns the net/http Transport that carries one request for
+// u: over a connection req.Dial opens to the server or to c.Proxy, or
+// through the tunnel tunnel asks the proxy for.
+func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request) *nethttp.Transport {
+	return &nethttp.Transport{
+		Proxy: nil, // never from the environment: c.Proxy or the URL's host
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if tunnel != nil {
+				return c.connect(ctx, u, req, tunnel)
+			}
+			if c.Proxy != "" {
+				req.Notef("proxy %s: the whole URL as the request target (RFC 1945 §5.1.2)", c.Proxy)
+				addr = c.Proxy
+			}
+			host, port, err := splitAddr(addr)
+			if err != nil {
+				return nil, err
+			}
+			return req.Dial(ctx, host, port)
+		},
+		TLSClientConfig:        c.TLSConfig.Clone(),
+		TLSHandshakeTimeout:    req.IdleTimeout(),
+		ResponseHeaderTimeout:  req.IdleTimeout(),
+		DisableCompression:     true, // the octets as the server has them
+		DisableKeepAlives:      true,
+		MaxResponseHeaderBytes: int64(req.MaxLine()) * 16,
+		ForceAttemptHTTP2:      false,
+	}
+}
+
+// splitAddr splits "host:port" ("[::1]:80") into the host without
+// brackets and the port's number.
+func splitAddr(addr string) (string, int, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, err
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 1 || p > 65535 || host == "" {
+		return "", 0, fmt.Errorf("no host, or port %q is not a number from 1 to 65535", port)
+	}
+	return host, p, nil
+}
+
+// maxConnectHeaders bounds the header lines of a proxy's reply to
+// CONNECT (each line bounded by MaxLine).
+const maxConnectHeaders = 100
+
+// connect opens the tunnel tunnel asks c.Proxy for (RFC 9110 §9.3.6:
+// "CONNECT host:port HTTP/1.1" and the same authority in Host) and
+// returns the connection, through which the Transport sets up TLS with
+// the server. A 2xx reply opens the tunnel; any other is the proxy's
+// refusal, an *access.ServerError with its status.
+func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Request, tunnel *Request) (net.Conn, error) {
+	host, port, err := splitAddr(c.Proxy)
+	if err != nil {
+		return nil, err
+	}
+	req.Notef("proxy %s: a tunnel to %s (RFC 9110 §9.3.6)", c.Proxy, tunnel.Target)
+	conn, err := req.Dial(ctx, host, port)
+	if err != nil {
+		return nil, err
+	}
+	lines := []string{tunnel.Line(), "Host: " + tunnel.Host, "User-Agent: " + UserAgent}
+	var b strings.Builder
+	for _, l := range lines {
+		req.Sent(l)
+		b.WriteString(l + "\r\n")
+	}
+	b.WriteString("\r\n")
+	if _, err := io.WriteString(conn, b.String()); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	// The reply is read octet by octet: after its empty line the
+	// connection belongs to TLS, and nothing of it may be read ahead.
+	br := bufio.NewReaderSize(oneOctet{conn}, 16)
+	status, err := access.ReadLine(br, req.MaxLine())
+	if err != nil {
+		conn.Close()
+		return nil, connectError(u, err)
+	}
+	req.Received(status)
+	for n := 0; ; n++ {
+		l, err := access.ReadLine(br, req.MaxLine())
+		if err != nil {
+			conn.Close()
+			return nil, connectError(u, err)
+		}
+		if l == "" {
+			break
+		}
+		req.Received(l)
+		if n == maxConnectHeaders {
+			conn.Close()
+			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT has more than " + strconv.Itoa(maxConnectHeaders) + " header lines"}
+		}
+	}
+	proto, rest, _ := strings.Cut(status, " ")
+	code, text, _ := strings.Cut(rest, " ")
+	if !strings.HasPrefix(proto, "HTTP/") || len(code) != 3 || code[0] < '1' || code[0] > '5' || strings.Trim(code, "0123456789") != "" {
+		conn.Close()
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT is not an HTTP status line: " + strconv.Quote(status)}
+	}
+	if code[0] != '2' {
+		conn.Close()
+		return nil, &access.ServerError{URL: access.Masked(u), Command: tunnel.Method + " " + tunnel.Target, Code: code, Text: text,
+			Rule: "the proxy " + c.Proxy + " does not open the tunnel (RFC 9110 §9.3.6)"}
+	}
+	return conn, nil
+}
+
+// connectError says what broke the proxy's reply to CONNECT: a line
+// too long, or the end of the connection before the reply's end, each a
+// *access.ProtocolError naming the URL; a network error is returned as
+// it is.
+func connectError(u *locator.URL, err error) error {
+	var pe *access.ProtocolError
+	switch {
+	case errors.As(err, &pe):
+		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT: " + pe.Msg}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy closed the connection before the end of its reply to CONNECT"}
+	}
+	return err
+}
+
+// oneOctet reads at most one octet at a time.
+type oneOctet struct{ r io.Reader }
+
+func (o oneOctet) Read(p []byte) (int, error) {
+	if len(p) > 1 {
+		p = p[:1]
+	}
+	return o.r.Read(p)
 }
 
 // Fetch sends GET with the request target NewRequest plans, exactly as
@@ -65,8 +249,8 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 // reply is an *access.ServerError: the server answered, and says it will
 // not deliver the object (a 5xx is its own trouble, not ours or the
 // network's).
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	plan, err := NewRequest(u)
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	plan, tunnel, err := c.plan(u)
 	if err != nil {
 		return nil, err
 	}
@@ -77,28 +261,8 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	if err != nil {
 		return nil, err
 	}
-	tr := &nethttp.Transport{
-		Proxy: nil, // never from the environment: the URL's host is the server
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, port, err := net.SplitHostPort(addr)
-			if err != nil {
-				return nil, err
-			}
-			p, err := strconv.Atoi(port)
-			if err != nil {
-				return nil, err
-			}
-			return req.Dial(ctx, host, p)
-		},
-		TLSClientConfig:        tlsConfig.Clone(),
-		TLSHandshakeTimeout:    req.IdleTimeout(),
-		ResponseHeaderTimeout:  req.IdleTimeout(),
-		DisableCompression:     true, // the octets as the server has them
-		DisableKeepAlives:      true,
-		MaxResponseHeaderBytes: int64(req.MaxLine()) * 16,
-		ForceAttemptHTTP2:      false,
-	}
-	c := &nethttp.Client{
+	tr := c.transport(u, req, tunnel)
+	hc := &nethttp.Client{
 		Transport: tr,
 		CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error {
 			return nethttp.ErrUseLastResponse
@@ -124,7 +288,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		},
 	}
 	nreq = nreq.WithContext(httptrace.WithClientTrace(ctx, trace))
-	resp, err := c.Do(nreq)
+	resp, err := hc.Do(nreq)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -164,7 +328,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		closeAll()
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply status " + resp.Status + " is not one HTTP defines"}
 	}
-	if max := req.Options.MaxSize; max > 0 && resp.ContentLength > max {
+	if max := req.MaxSize(); max > 0 && resp.ContentLength > max {
 		closeAll()
 		return nil, fmt.Errorf("%s: %w: the server says Content-Length %d, the limit is %d", access.Masked(u), access.ErrTooLarge, resp.ContentLength, max)
 	}
@@ -189,11 +353,15 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 // which net/http writes unchanged, so that escapes are sent as written.
 // A target beginning "//" (http://h//x) would be read by net/http as a
 // network path; it goes out as RawPath instead, which net/http keeps as
-// long as it is a valid encoding, as MakeSafe's output is.
+// long as it is a valid encoding, as MakeSafe's output is. An absolute
+// target (to a proxy) goes out as "//host/path" in Opaque, which
+// net/http writes after the scheme and ":".
 func newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp.Request, error) {
 	pathPart, query, hasQuery := strings.Cut(plan.Target, "?")
 	nu := &url.URL{Scheme: u.Scheme(), Host: plan.Addr, RawQuery: query, ForceQuery: hasQuery && query == ""}
-	if strings.HasPrefix(pathPart, "//") {
+	if abs, ok := strings.CutPrefix(pathPart, u.Scheme()+":"); ok {
+		nu.Opaque = abs
+	} else if strings.HasPrefix(pathPart, "//") {
 		p, err := url.PathUnescape(pathPart)
 		if err == nil {
 			nu.Path, nu.RawPath = p, pathPart

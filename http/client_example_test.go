@@ -12,9 +12,9 @@ import (
 	_ "github.com/rfc1738/locator/http" // registers the http and https clients
 )
 
-// Following an http URL through package access: the client registered
-// by this package sends the request NewRequest plans and returns the
-// object, its media type and size.
+// Following an http URL through package access: an access.Client hands
+// it to the client this package registers, which sends the request
+// NewRequest plans and returns the object, its media type and size.
 func Example_get() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -22,10 +22,11 @@ func Example_get() {
 	}))
 	defer srv.Close()
 
+	c := &access.Client{MaxSize: 1 << 20}
 	u, _ := locator.Parse(srv.URL + "/a%2Fb?x#fragment")
-	res, err := access.Get(context.Background(), u, access.Options{MaxSize: 1 << 20})
+	res, err := c.Get(context.Background(), u)
 	if err != nil {
-		fmt.Println("exit", access.Classify(err), err)
+		fmt.Println(access.Classify(err), err)
 		return
 	}
 	defer res.Close()
@@ -35,10 +36,10 @@ func Example_get() {
 
 	// RFC 1738 §6: a port of another service is refused before connecting.
 	u, _ = locator.Parse("http://127.0.0.1:25/")
-	_, err = access.Get(context.Background(), u, access.Options{})
-	fmt.Println("exit", access.Classify(err))
+	_, err = c.Get(context.Background(), u)
+	fmt.Println(access.Classify(err))
 	// Output:
 	// you asked for /a%2Fb?x
 	// text/plain 23
-	// exit 4
+	// forbidden
 }

@@ -1,10 +1,13 @@
 package http
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,9 +55,9 @@ func FuzzReply(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, reply []byte) {
 		go func() { replies <- reply }()
-		opts := access.Options{MaxSize: 16, MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
+		c := &access.Client{MaxSize: 16, MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
 			Policy: access.Policy{AllowHosts: []string{"127.0.0.1"}}}
-		res, err := access.Get(context.Background(), u, opts)
+		res, err := c.Get(context.Background(), u)
 		if err == nil {
 			b, rerr := io.ReadAll(res.Body)
 			res.Close()
@@ -72,6 +75,79 @@ func FuzzReply(f *testing.F) {
 			}
 		default:
 			t.Fatalf("outcome %d: %v", access.Classify(err), err)
+		}
+	})
+}
+
+// FuzzConnectReply serves arbitrary octets as a proxy's reply to CONNECT
+// (RFC 9110 §9.3.6) and checks what the client makes of them: no panic,
+// nothing delivered (no TLS server is behind the proxy: after a 2xx the
+// handshake fails), every outcome absent or failed, and a ServerError
+// only for a status line the reply gave, of a code that is not 2xx,
+// naming the CONNECT.
+func FuzzConnectReply(f *testing.F) {
+	f.Add([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+	f.Add([]byte("HTTP/1.1 403 Forbidden\r\nContent-Length: 3\r\n\r\nno!"))
+	f.Add([]byte("HTTP/1.0 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"x\"\r\n\r\n"))
+	f.Add([]byte("HTTP/1.1 503 Service Unavailable\r\n"))
+	f.Add([]byte("HTTP/1.1 2000 OK\r\n\r\n"))
+	f.Add([]byte("garbage"))
+	f.Add([]byte(strings.Repeat("X: y\r\n", 120)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ln.Close()
+	replies := make(chan []byte)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			reply := <-replies
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				// The whole CONNECT request first, so that the reply
+				// answers it rather than racing it.
+				br := bufio.NewReader(c)
+				for {
+					l, err := br.ReadString('\n')
+					if err != nil || l == "\r\n" {
+						break
+					}
+				}
+				c.Write(reply)
+			}()
+		}
+	}()
+	u, err := locator.Parse("https://example.org/x")
+	if err != nil {
+		f.Fatal(err)
+	}
+	c := &access.Client{MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
+		Schemes: with(&Client{Proxy: ln.Addr().String()})}
+	f.Fuzz(func(t *testing.T, reply []byte) {
+		go func() { replies <- reply }()
+		res, err := c.Get(context.Background(), u)
+		if err == nil {
+			res.Close()
+			t.Fatalf("delivered through a tunnel to no TLS server, reply %q", reply)
+		}
+		var se *access.ServerError
+		switch access.Classify(err) {
+		case access.Failed:
+			if errors.As(err, &se) {
+				t.Fatalf("failed with a ServerError: %v", err)
+			}
+		case access.Absent:
+			if !errors.As(err, &se) || len(se.Code) != 3 || se.Code[0] == '2' || se.Command != "CONNECT example.org:443" ||
+				!bytes.HasPrefix(reply, []byte("HTTP/")) || !bytes.Contains(reply, []byte(" "+se.Code)) {
+				t.Fatalf("absent with %v, reply %q", err, reply)
+			}
+		default:
+			t.Fatalf("outcome %v: %v", access.Classify(err), err)
 		}
 	})
 }

@@ -83,9 +83,13 @@ func handler(s *seen) nethttp.Handler {
 	})
 }
 
-func get(t *testing.T, u string, opts access.Options) (*access.Resource, []byte, error) {
+// get follows u with c (nil: a zero Client) and reads the body.
+func get(t *testing.T, u string, c *access.Client) (*access.Resource, []byte, error) {
 	t.Helper()
-	res, err := access.Get(context.Background(), loctest.MustParse(t, u), opts)
+	if c == nil {
+		c = &access.Client{}
+	}
+	res, err := c.Get(context.Background(), loctest.MustParse(t, u))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +102,7 @@ func TestFetch(t *testing.T) {
 	var s seen
 	srv := testServer(t, &s)
 	base := srv.URL // http://127.0.0.1:PORT
-	res, b, err := get(t, base+"/a.txt", access.Options{})
+	res, b, err := get(t, base+"/a.txt", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +116,11 @@ func TestFetch(t *testing.T) {
 
 	// Without Content-Type the name's extension says it; without a
 	// length the size is unknown.
-	res, b, err = get(t, base+"/untyped.txt", access.Options{})
+	res, b, err = get(t, base+"/untyped.txt", nil)
 	if err != nil || string(b) != "plain" || res.MediaType != "text/plain; charset=utf-8" {
 		t.Errorf("untyped: %q %v %+v", b, err, res)
 	}
-	res, b, err = get(t, base+"/big", access.Options{})
+	res, b, err = get(t, base+"/big", nil)
 	if err != nil || len(b) != 1000 || res.Size != -1 {
 		t.Errorf("big: %d octets, %v, size %d", len(b), err, res.Size)
 	}
@@ -143,7 +147,7 @@ func TestRequestTarget(t *testing.T) {
 		{"http://" + hostport + "/;p=1;q?s", "/;p=1;q?s"},
 	}
 	for _, tt := range tests {
-		if _, _, err := get(t, tt.url, access.Options{}); err != nil {
+		if _, _, err := get(t, tt.url, nil); err != nil {
 			t.Errorf("%s: %v", tt.url, err)
 			continue
 		}
@@ -158,12 +162,12 @@ func TestRequestTarget(t *testing.T) {
 }
 
 // Every 4xx and 5xx reply is the server's answer: *access.ServerError,
-// outcome Absent (exit 1).
+// outcome Absent.
 func TestServerErrors(t *testing.T) {
 	var s seen
 	srv := testServer(t, &s)
 	for _, code := range []int{400, 403, 404, 410, 451, 500, 503} {
-		_, _, err := get(t, srv.URL+"/status/"+strconv.Itoa(code), access.Options{})
+		_, _, err := get(t, srv.URL+"/status/"+strconv.Itoa(code), nil)
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != strconv.Itoa(code) || access.Classify(err) != access.Absent {
 			t.Errorf("%d: %v", code, err)
@@ -176,7 +180,7 @@ func TestServerErrors(t *testing.T) {
 	// A status HTTP does not define, or a redirection without Location,
 	// is a protocol failure.
 	for _, code := range []int{399, 600} {
-		_, _, err := get(t, srv.URL+"/status/"+strconv.Itoa(code), access.Options{})
+		_, _, err := get(t, srv.URL+"/status/"+strconv.Itoa(code), nil)
 		var pe *access.ProtocolError
 		if !errors.As(err, &pe) || access.Classify(err) != access.Failed {
 			t.Errorf("%d: %v", code, err)
@@ -184,12 +188,13 @@ func TestServerErrors(t *testing.T) {
 	}
 }
 
-// Redirections come back to access.Get, which checks each hop anew.
+// Redirections come back to the access.Client, which checks each hop
+// anew.
 func TestRedirects(t *testing.T) {
 	var s seen
 	srv := testServer(t, &s)
 	var log strings.Builder
-	res, b, err := get(t, srv.URL+"/redir/"+srv.URL+"/redir//final.txt", access.Options{Dialogue: &log})
+	res, b, err := get(t, srv.URL+"/redir/"+srv.URL+"/redir//final.txt", &access.Client{Dialogue: &log})
 	if err != nil || string(b) != "hello" || res.URL.String() != srv.URL+"/final.txt" {
 		t.Fatalf("redirected: %q %v %v", b, err, res)
 	}
@@ -206,20 +211,20 @@ func TestRedirects(t *testing.T) {
 	}
 
 	// To a port of another service: refused by policy (RFC 1738 §6).
-	_, _, err = get(t, srv.URL+"/redir/http://127.0.0.1:25/", access.Options{})
+	_, _, err = get(t, srv.URL+"/redir/http://127.0.0.1:25/", nil)
 	var pe *access.PolicyError
-	if !errors.As(err, &pe) || access.Classify(err) != access.Refused {
+	if !errors.As(err, &pe) || access.Classify(err) != access.Forbidden {
 		t.Errorf("redirect to port 25: %v", err)
 	}
 	// To a denied host.
-	_, _, err = get(t, srv.URL+"/redir/http://localhost/", access.Options{Policy: access.Policy{DenyHosts: []string{"localhost"}}})
+	_, _, err = get(t, srv.URL+"/redir/http://localhost/", &access.Client{Policy: access.Policy{DenyHosts: []string{"localhost"}}})
 	if !errors.As(err, &pe) {
 		t.Errorf("redirect to a denied host: %v", err)
 	}
 	// A loop is cut.
 	n := len(s.reqs)
 	loop := srv.URL + "/redir/" + srv.URL + "/redir/" + srv.URL + "/redir/" + srv.URL + "/a"
-	_, _, err = get(t, loop, access.Options{MaxRedirects: 2})
+	_, _, err = get(t, loop, &access.Client{MaxRedirects: 2})
 	var pre *access.ProtocolError
 	if !errors.As(err, &pre) || len(s.reqs)-n != 3 {
 		t.Errorf("three redirections with at most 2: %v after %d requests", err, len(s.reqs)-n)
@@ -233,7 +238,7 @@ func TestDialogue(t *testing.T) {
 	srv := testServer(t, &s)
 	hostport := strings.TrimPrefix(srv.URL, "http://")
 	var log strings.Builder
-	if _, _, err := get(t, "http://joe:secret@"+hostport+"/x.txt", access.Options{Dialogue: &log}); err != nil {
+	if _, _, err := get(t, "http://joe:secret@"+hostport+"/x.txt", &access.Client{Dialogue: &log}); err != nil {
 		t.Fatal(err)
 	}
 	got := log.String()
@@ -270,15 +275,15 @@ func TestLimits(t *testing.T) {
 	var s seen
 	srv := testServer(t, &s)
 	// A length over the limit fails before the body is read.
-	_, _, err := get(t, srv.URL+"/a.txt", access.Options{MaxSize: 4})
+	_, _, err := get(t, srv.URL+"/a.txt", &access.Client{MaxSize: 4})
 	if !errors.Is(err, access.ErrTooLarge) || !strings.Contains(err.Error(), "Content-Length 5, the limit is 4") {
 		t.Errorf("declared length over the limit: %v", err)
 	}
-	if _, b, err := get(t, srv.URL+"/a.txt", access.Options{MaxSize: 5}); err != nil || string(b) != "hello" {
+	if _, b, err := get(t, srv.URL+"/a.txt", &access.Client{MaxSize: 5}); err != nil || string(b) != "hello" {
 		t.Errorf("at the limit: %q %v", b, err)
 	}
 	// A body without length is cut exactly past the limit.
-	res, err := access.Get(context.Background(), loctest.MustParse(t, srv.URL+"/big"), access.Options{MaxSize: 999})
+	res, err := (&access.Client{MaxSize: 999}).Get(context.Background(), loctest.MustParse(t, srv.URL+"/big"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +292,7 @@ func TestLimits(t *testing.T) {
 	if !errors.Is(err, access.ErrTooLarge) || len(b) != 999 || access.Classify(err) != access.Failed {
 		t.Errorf("chunked body over the limit: %d octets, %v", len(b), err)
 	}
-	if _, b, err := get(t, srv.URL+"/big", access.Options{MaxSize: 1000}); err != nil || len(b) != 1000 {
+	if _, b, err := get(t, srv.URL+"/big", &access.Client{MaxSize: 1000}); err != nil || len(b) != 1000 {
 		t.Errorf("chunked body at the limit: %d %v", len(b), err)
 	}
 }
@@ -336,7 +341,7 @@ func TestStall(t *testing.T) {
 		{"HTTP/1.1 200 OK\r\nContent-Le", false},                   // half a header
 	} {
 		addr := stallServer(t, tt.send)
-		res, err := access.Get(context.Background(), loctest.MustParse(t, "http://"+addr+"/"), access.Options{IdleTimeout: 100 * time.Millisecond})
+		res, err := (&access.Client{IdleTimeout: 100 * time.Millisecond}).Get(context.Background(), loctest.MustParse(t, "http://"+addr+"/"))
 		if err == nil {
 			_, err = io.ReadAll(res.Body)
 			res.Close()
@@ -354,7 +359,7 @@ func TestMalformedReply(t *testing.T) {
 		"HTTP/1.1 200 OK\r\nX: " + strings.Repeat("a", 2<<20) + "\r\n\r\n",
 	} {
 		addr := stallServer(t, send)
-		_, err := access.Get(context.Background(), loctest.MustParse(t, "http://"+addr+"/"), access.Options{IdleTimeout: 5 * time.Second, MaxLine: 1024})
+		_, err := (&access.Client{IdleTimeout: 5 * time.Second, MaxLine: 1024}).Get(context.Background(), loctest.MustParse(t, "http://"+addr+"/"))
 		if err == nil || access.Classify(err) != access.Failed || access.Timeout(err) {
 			t.Errorf("reply %.30q: %v", send, err)
 		}
@@ -376,21 +381,21 @@ func TestPolicy(t *testing.T) {
 		{"http:///path", 7, "host"},
 		{"http:path", 5, "host"},
 	} {
-		_, err := access.Get(context.Background(), loctest.MustParse(t, tt.url), access.Options{})
+		_, err := (&access.Client{}).Get(context.Background(), loctest.MustParse(t, tt.url))
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || pe.Offset != tt.offset || pe.Rule != tt.rule {
 			t.Errorf("%s: %v", tt.url, err)
 		}
 	}
-	// The client connects only through req.Dial: a dialer of the options
-	// sees every connection, and a denied host is never dialled.
+	// The client connects only through req.Dial: the access.Client's
+	// dialer sees every connection, and a denied host is never dialled.
 	var dialed []string
-	opts := access.Options{IdleTimeout: 50 * time.Millisecond, Dial: func(ctx context.Context, network, a string) (net.Conn, error) {
+	c := &access.Client{IdleTimeout: 50 * time.Millisecond, Dial: func(ctx context.Context, network, a string) (net.Conn, error) {
 		dialed = append(dialed, a)
 		var d net.Dialer
 		return d.DialContext(ctx, network, a)
 	}}
-	access.Get(context.Background(), loctest.MustParse(t, "http://127.0.0.1:"+port+"/"), opts)
+	c.Get(context.Background(), loctest.MustParse(t, "http://127.0.0.1:"+port+"/"))
 	if strings.Join(dialed, " ") != "127.0.0.1:"+port {
 		t.Errorf("dialled %v", dialed)
 	}
@@ -403,7 +408,7 @@ func TestNoProxyFromEnvironment(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
 	t.Setenv("http_proxy", "http://127.0.0.1:1")
 	t.Setenv("NO_PROXY", "")
-	if _, b, err := get(t, srv.URL+"/a", access.Options{}); err != nil || string(b) != "hello" {
+	if _, b, err := get(t, srv.URL+"/a", nil); err != nil || string(b) != "hello" {
 		t.Errorf("%q %v", b, err)
 	}
 }
@@ -415,10 +420,9 @@ func TestHTTPS(t *testing.T) {
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake below
 	srv.StartTLS()
 	defer srv.Close()
-	tlsConfig = srv.Client().Transport.(*nethttp.Transport).TLSClientConfig
-	defer func() { tlsConfig = nil }()
+	trusting := &Client{TLSConfig: srv.Client().Transport.(*nethttp.Transport).TLSClientConfig}
 	var dia strings.Builder
-	res, b, err := get(t, srv.URL+"/secure.txt#f", access.Options{Dialogue: &dia})
+	res, b, err := get(t, srv.URL+"/secure.txt#f", &access.Client{Dialogue: &dia, Schemes: with(trusting)})
 	if err != nil || string(b) != "hello" || res.MediaType != "text/plain; charset=utf-8" {
 		t.Fatalf("%q %v", b, err)
 	}
@@ -429,8 +433,7 @@ func TestHTTPS(t *testing.T) {
 		t.Errorf("dialogue:\n%s", dia.String())
 	}
 	// Without trusting the test's certificate the handshake fails.
-	tlsConfig = nil
-	if _, _, err := get(t, srv.URL+"/x", access.Options{}); err == nil || access.Classify(err) != access.Failed {
+	if _, _, err := get(t, srv.URL+"/x", nil); err == nil || access.Classify(err) != access.Failed {
 		t.Errorf("untrusted certificate: %v", err)
 	}
 }
@@ -449,7 +452,7 @@ func TestIPv6(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	var dia strings.Builder
 	u := "http://[::1]:" + strconv.Itoa(port) + "/six.txt"
-	if _, b, err := get(t, u, access.Options{Dialogue: &dia}); err != nil || string(b) != "hello" {
+	if _, b, err := get(t, u, &access.Client{Dialogue: &dia}); err != nil || string(b) != "hello" {
 		t.Fatalf("%s: %q %v", u, b, err)
 	}
 	if r := s.last(t); r.Host != "[::1]:"+strconv.Itoa(port) || r.RequestURI != "/six.txt" {
@@ -458,4 +461,10 @@ func TestIPv6(t *testing.T) {
 	if !strings.HasPrefix(dia.String(), "* connect [::1]:"+strconv.Itoa(port)+"\n") {
 		t.Errorf("dialogue:\n%s", dia.String())
 	}
+}
+
+// with returns the Schemes of an access.Client that follows http and
+// https URLs with c.
+func with(c *Client) map[string]access.Fetcher {
+	return map[string]access.Fetcher{"http": c, "https": c}
 }

@@ -36,8 +36,9 @@ func ExampleNewProxyRequest() {
 	// Host: xn--bcher-kva.example
 }
 
-func ExampleBuild() {
-	s, _ := http.Build(http.Ref{Host: "example.com", Segments: []string{"a b", "c/d"}, Search: "q=x y", HasSearch: true})
+func ExampleURL_Build() {
+	u := &http.URL{Host: "example.com", Segments: []string{"a b", "c/d"}, Search: "q=x y", HasSearch: true}
+	s, _ := u.Build()
 	fmt.Println(s)
 	// Output: http://example.com/a%20b/c%2Fd?q=x%20y
 }

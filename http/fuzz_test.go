@@ -38,22 +38,22 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzBuild: Build either fails with a *BuildError or writes a URL that
+// FuzzBuild: Build either fails with a *locator.BuildError or writes a URL that
 // reads back as the same components.
 func FuzzBuild(f *testing.F) {
 	f.Add(false, "host", "", "a b\x00c/d", "q=1&r=/", true)
 	f.Add(true, "::1", "8443", "", "", false)
 	f.Fuzz(func(t *testing.T, https bool, host, port, path, search string, hasSearch bool) {
-		r := Ref{Scheme: "http", Host: host, Port: port, Search: search, HasSearch: hasSearch}
+		r := URL{Scheme: "http", Host: host, Port: port, Search: search, HasSearch: hasSearch}
 		if https {
 			r.Scheme = "https"
 		}
 		if path != "" {
 			r.Segments = strings.Split(path, "\x00")
 		}
-		s, err := Build(r)
+		s, err := r.Build()
 		if err != nil {
-			if _, ok := err.(*BuildError); !ok {
+			if _, ok := err.(*locator.BuildError); !ok {
 				t.Fatalf("error %T", err)
 			}
 			return
@@ -69,7 +69,7 @@ func FuzzBuild(f *testing.F) {
 		if !want.HasSearch {
 			want.Search = ""
 		}
-		if got := Decode(u); !reflect.DeepEqual(got, want) {
+		if got, err := From(u); err != nil || !reflect.DeepEqual(*got, want) {
 			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
 		}
 	})

@@ -1,6 +1,7 @@
 // Package http holds the http scheme of RFC 1738 §3.3, and https with the
 // same rules: the structure of an http URL (path and search), the rules
-// of §3.3 and §5 (httpurl, hpath, hsegment, search), a builder, and the
+// of §3.3 and §5 (httpurl, hpath, hsegment, search), the decoded URL
+// (URL: Parse and From read it, its Build method writes it back), and the
 // request an http URL stands for.
 //
 // https is not in RFC 1738: it is HTTP over TLS (RFC 2818), written with
@@ -40,6 +41,12 @@
 // form sent to a proxy, for a URL of any scheme (draft 03: when an http
 // server is used as a gateway or proxy "the entire URI, whether HTTP or
 // some other scheme" is sent).
+//
+// # Client
+//
+// Client follows http and https URLs for package access, to the server
+// or through a proxy (Client.Proxy: the absolute form for http, a
+// CONNECT tunnel for https).
 package http
 
 import (
@@ -57,7 +64,7 @@ func init() {
 // locator.Rules and locator.Explainer.
 type Rules struct{}
 
-// Parts is the decoded structure of an http URL, as DESIGN.md's parts.
+// Parts is the decoded structure of an http URL, as its JSON parts.
 type Parts struct {
 	Path   *string `json:"path,omitempty"`   // §3.3 <path>, decoded, without its leading "/"
 	Search *string `json:"search,omitempty"` // §3.3 <searchpart>, decoded

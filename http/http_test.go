@@ -101,7 +101,7 @@ func TestRequest(t *testing.T) {
 		// https through a proxy: CONNECT to open a tunnel (RFC 9110 §9.3.6).
 		{"https://[::1]/x", "GET /x HTTP/1.0", "[::1]", "[::1]:443", "CONNECT [::1]:443 HTTP/1.1"},
 		// A host name with non-ASCII characters goes on the wire as its
-		// A-label (issue 8.7); an ASCII host stays as written.
+		// A-label (RFC 5890 §2.3.2.1); an ASCII host stays as written.
 		{"http://BÜCHER.example:8080/a", "GET /a HTTP/1.0", "xn--bcher-kva.example:8080", "xn--bcher-kva.example:8080", "GET http://xn--bcher-kva.example:8080/a HTTP/1.0"},
 		{"http://u:p@h/x", "GET /x HTTP/1.0", "h", "h:80", "GET http://h/x HTTP/1.0"},
 		// Spaces and other unsafe octets are encoded for the request line;
@@ -149,7 +149,7 @@ func TestRequest(t *testing.T) {
 // TestProxyConnect: an https URL through a proxy is a CONNECT request in
 // authority form, the port always written, Host the same authority, and
 // the origin-form request inside the tunnel (RFC 9110 §9.3.6, RFC 7231
-// §4.3.6; issue 8.8). http and other schemes keep the absolute form.
+// §4.3.6). http and other schemes keep the absolute form.
 func TestProxyConnect(t *testing.T) {
 	tests := []struct {
 		in, line, host, tunnelLine, tunnelHost string
@@ -193,27 +193,50 @@ func TestProxyConnect(t *testing.T) {
 
 func TestBuild(t *testing.T) {
 	tests := []struct {
-		r    Ref
+		r    URL
 		want string
 	}{
-		{Ref{Host: "host"}, "http://host"},
-		{Ref{Host: "host", Segments: []string{""}}, "http://host/"},
-		{Ref{Scheme: "https", Host: "h", Port: "8443", Segments: []string{"a b", "c/d", "e;f?"}},
+		{URL{Host: "host"}, "http://host"},
+		{URL{Host: "host", Segments: []string{""}}, "http://host/"},
+		{URL{Scheme: "https", Host: "h", Port: "8443", Segments: []string{"a b", "c/d", "e;f?"}},
 			"https://h:8443/a%20b/c%2Fd/e;f%3F"},
-		{Ref{Host: "h", Search: "q=a b&r=/x?", HasSearch: true}, "http://h/?q=a%20b&r=%2Fx%3F"},
-		{Ref{Host: "::1", Segments: []string{"x"}}, "http://[::1]/x"},
+		{URL{Host: "h", Search: "q=a b&r=/x?", HasSearch: true}, "http://h/?q=a%20b&r=%2Fx%3F"},
+		{URL{Host: "::1", Segments: []string{"x"}}, "http://[::1]/x"},
 	}
 	for _, tt := range tests {
-		got, err := Build(tt.r)
+		got, err := tt.r.Build()
 		if err != nil || got != tt.want {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{{Host: ""}, {Host: "a_b c"}, {Host: "h", Port: "80x"}, {Scheme: "ftp", Host: "h"}, {Host: "a#b"}, {Host: "h", Port: "1/"}, {Host: "a?b"}} {
-		if s, err := Build(r); err == nil {
+	for _, r := range []URL{{Host: ""}, {Host: "a_b c"}, {Host: "h", Port: "80x"}, {Scheme: "ftp", Host: "h"}, {Host: "a#b"}, {Host: "h", Port: "1/"}, {Host: "a?b"}} {
+		if s, err := r.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", r, s)
-		} else if _, ok := err.(*BuildError); !ok {
+		} else if _, ok := err.(*locator.BuildError); !ok {
 			t.Errorf("Build(%+v) error %T", r, err)
+		}
+	}
+}
+
+// TestFrom: From reads http and https URLs, and refuses a URL of another
+// scheme with a *locator.SchemeError of field "url"; Parse is
+// locator.Parse then From.
+func TestFrom(t *testing.T) {
+	h, err := Parse("https://h:8443/a%20b/c%2Fd?q=x%20y#f")
+	want := URL{Scheme: "https", Host: "h", Port: "8443", Segments: []string{"a b", "c/d"}, Search: "q=x y", HasSearch: true}
+	if err != nil || !reflect.DeepEqual(*h, want) {
+		t.Errorf("Parse = %+v %v, want %+v", h, err, want)
+	}
+	if f, err := Parse("http://h:99999/x"); err == nil {
+		t.Errorf("Parse(http://h:99999/x) = %+v, want a *locator.ParseError", f)
+	} else if _, ok := err.(*locator.ParseError); !ok {
+		t.Errorf("Parse(http://h:99999/x) error %T, want *locator.ParseError", err)
+	}
+	for _, s := range []string{"ftp://h/x", "gopher://h/1"} {
+		h, err := From(loctest.MustParse(t, s))
+		se, ok := err.(*locator.SchemeError)
+		if h != nil || !ok || se.Scheme != "http" || se.Field != "url" {
+			t.Errorf("From(%s) = %+v %v, want a *locator.SchemeError of field url", s, h, err)
 		}
 	}
 }
@@ -294,8 +317,8 @@ func TestPerlURI(t *testing.T) {
 			if "http://"+r.Host+r.Target != want {
 				t.Errorf("%s: request %s%s, want %s", in, r.Host, r.Target, want)
 			}
-			if s, err := Build(Decode(u)); err != nil || s != want {
-				t.Errorf("%s: Build(Decode) = %q %v, want %s", in, s, err, want)
+			if s, err := mustFrom(t, u).Build(); err != nil || s != want {
+				t.Errorf("%s: From(u).Build() = %q %v, want %s", in, s, err, want)
 			}
 		case strings.HasPrefix(in, "http://%65%78"):
 			// URI's canonical form decodes the host and path. The host's
@@ -306,9 +329,9 @@ func TestPerlURI(t *testing.T) {
 			if u.Conforms() {
 				t.Errorf("%s: an encoded host must be a violation", in)
 			}
-			r := Decode(u)
+			r := mustFrom(t, u)
 			r.Host = locator.Decode(r.Host)
-			if s, err := Build(r); err != nil || s != want {
+			if s, err := r.Build(); err != nil || s != want {
 				t.Errorf("%s: Build = %q %v, want %s", in, s, err, want)
 			}
 		case in == "http://host/path;param?query#frag":
@@ -329,3 +352,13 @@ var (
 	_ locator.Rules     = Rules{}
 	_ locator.Explainer = Rules{}
 )
+
+// mustFrom returns From(u), failing the test when From fails.
+func mustFrom(t *testing.T, u *locator.URL) *URL {
+	t.Helper()
+	h, err := From(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}

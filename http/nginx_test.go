@@ -13,14 +13,20 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// startNginx starts nginx (shared/peers/debian.md §2) on a free port of
-// 127.0.0.1 serving a small tree from t.TempDir(), and returns its
-// address and the directory of its files and logs. It skips when nginx
-// is not installed.
+// startNginx starts nginx on a free port of 127.0.0.1 serving a small
+// tree from t.TempDir(), and returns its address and the directory of its
+// files and logs. It skips when nginx is not installed.
 func startNginx(t *testing.T) (addr, dir string) {
 	t.Helper()
 	peer.Require(t, "/usr/sbin/nginx")
 	dir = t.TempDir()
+	return startNginxIn(t, dir, ""), dir
+}
+
+// startNginxIn is startNginx with its files in dir and more for the
+// server block (another listen).
+func startNginxIn(t *testing.T, dir, more string) (addr string) {
+	t.Helper()
 	www := filepath.Join(dir, "www")
 	files := map[string]string{
 		"index.html":   "<h1>index</h1>\n",
@@ -49,9 +55,10 @@ func startNginx(t *testing.T) (addr, dir string) {
     location /bad-port { return 302 http://127.0.0.1:25/; }
     location /secret { deny all; }
     location /gone { return 410; }
-    location /boom { return 500; }`,
+    location /boom { return 500; }
+` + more,
 	})
-	return srv.Addr, dir
+	return srv.Addr
 }
 
 // TestNginx follows URLs to nginx, an independent real server.
@@ -59,7 +66,7 @@ func TestNginx(t *testing.T) {
 	addr, dir := startNginx(t)
 	base := "http://" + addr
 
-	res, b, err := get(t, base+"/a.txt#frag", access.Options{})
+	res, b, err := get(t, base+"/a.txt#frag", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +80,7 @@ func TestNginx(t *testing.T) {
 		{"/dir/b.bin", strings.Repeat("b", 3000)},
 		{"/", "<h1>index</h1>\n"},
 	} {
-		if _, b, err := get(t, base+tt.path, access.Options{}); err != nil || string(b) != tt.body {
+		if _, b, err := get(t, base+tt.path, nil); err != nil || string(b) != tt.body {
 			t.Errorf("%s: %.20q %v", tt.path, b, err)
 		}
 	}
@@ -82,7 +89,7 @@ func TestNginx(t *testing.T) {
 		{"/missing", "404"}, {"/secret", "403"}, {"/gone", "410"}, {"/boom", "500"},
 		{"/a.txt%2F", "404"},
 	} {
-		_, _, err := get(t, base+tt.path, access.Options{})
+		_, _, err := get(t, base+tt.path, nil)
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != tt.code {
 			t.Errorf("%s: %v, want the server's %s", tt.path, err, tt.code)
@@ -90,7 +97,7 @@ func TestNginx(t *testing.T) {
 	}
 
 	var dia strings.Builder
-	res, b, err = get(t, base+"/redir", access.Options{Dialogue: &dia})
+	res, b, err = get(t, base+"/redir", &access.Client{Dialogue: &dia})
 	if err != nil || string(b) != "<h1>index</h1>\n" || res.URL.String() != base+"/index.html" {
 		t.Errorf("/redir: %q %v %v", b, err, res)
 	}
@@ -100,13 +107,13 @@ func TestNginx(t *testing.T) {
 		}
 	}
 
-	_, _, err = get(t, base+"/bad-port", access.Options{})
+	_, _, err = get(t, base+"/bad-port", nil)
 	var pe *access.PolicyError
 	if !errors.As(err, &pe) {
 		t.Errorf("redirect to port 25: %v", err)
 	}
 
-	_, err = access.Get(context.Background(), loctest.MustParse(t, base+"/dir/b.bin"), access.Options{MaxSize: 2999})
+	_, err = (&access.Client{MaxSize: 2999}).Get(context.Background(), loctest.MustParse(t, base+"/dir/b.bin"))
 	if !errors.Is(err, access.ErrTooLarge) {
 		t.Errorf("max size 2999: %v", err)
 	}

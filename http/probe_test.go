@@ -16,7 +16,7 @@ import (
 func probe(t *testing.T, u string) (*access.Status, string) {
 	t.Helper()
 	var log bytes.Buffer
-	st := access.Probe(context.Background(), loctest.MustParse(t, u), access.Options{Dialogue: &log})
+	st := (&access.Client{Dialogue: &log}).Probe(context.Background(), loctest.MustParse(t, u))
 	return st, log.String()
 }
 
@@ -50,7 +50,7 @@ func TestProbeNginx(t *testing.T) {
 		t.Errorf("modified %v, want %v", st.Modified, modified)
 	}
 	st, _ = probe(t, base+"/bad-port")
-	if st.State != access.Forbidden {
+	if st.State != access.StatePolicy {
 		t.Errorf("a redirection to port 25: %s, want policy (RFC 1738 §6)", st.State)
 	}
 }

@@ -1,0 +1,306 @@
+package http
+
+// Client.Proxy against squid, a real HTTP proxy, in front of nginx: an
+// http URL asked of the proxy in absolute form (RFC 1945 §5.1.2), an
+// https URL through a CONNECT tunnel (RFC 9110 §9.3.6) to nginx's TLS
+// listener, the proxy's refusals, and local policy on the proxy itself.
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// forbidden is the host squid's configuration denies (squid answers 403
+// without resolving it).
+const forbidden = "forbidden.example"
+
+// startSquid starts squid in the foreground on a free port of
+// 127.0.0.1, caching nothing, allowing every request from localhost but
+// those for the host forbidden, and returns its address and the path of
+// its access log (one line per request: "CONNECT host:port", "GET
+// http://..."). It skips when squid is not installed. Run as root, squid
+// drops to its user "proxy", which must be able to write the log: its
+// directory is then made outside the test's 0700 temporary directory
+// and given to that user.
+func startSquid(t *testing.T) (addr, log string) {
+	t.Helper()
+	peer.Require(t, "/usr/sbin/squid")
+	dir := t.TempDir()
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("proxy")
+		if err != nil {
+			t.Fatalf("squid runs as the user proxy: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if dir, err = os.MkdirTemp("", "squid-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		if err := os.Chown(dir, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log = filepath.Join(dir, "access.log")
+	srv := peer.Start(t, peer.Spec{
+		Name:    "squid",
+		Program: "/usr/sbin/squid",
+		Args: func(port int) ([]string, error) {
+			conf := fmt.Sprintf(`http_port 127.0.0.1:%[1]d
+pid_filename none
+cache deny all
+cache_mem 8 MB
+access_log stdio:%[2]s/access.log squid
+cache_log %[2]s/cache.log
+cache_store_log none
+coredump_dir %[2]s
+logfile_rotate 0
+pinger_enable off
+shutdown_lifetime 0 seconds
+via off
+forwarded_for delete
+acl forbidden dstdomain %[3]s
+http_access deny forbidden
+http_access allow localhost
+http_access deny all
+`, port, dir, forbidden)
+			p := filepath.Join(dir, "squid.conf")
+			return []string{"-N", "-f", p}, os.WriteFile(p, []byte(conf), 0o644)
+		},
+		// A request in origin form is no request for a proxy: squid
+		// answers it at once with an error page, contacting nobody.
+		Ready: func(c net.Conn) error {
+			fmt.Fprint(c, "GET / HTTP/1.0\r\n\r\n")
+			line, err := bufio.NewReader(c).ReadString('\n')
+			if !strings.HasPrefix(line, "HTTP/1.1 ") {
+				return fmt.Errorf("reply %q, %v", line, err)
+			}
+			return nil
+		},
+	})
+	return srv.Addr, log
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key to dir and
+// returns the pool that trusts it.
+func selfSigned(t *testing.T, dir string) (cert, key string, roots *x509.CertPool) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots = x509.NewCertPool()
+	roots.AddCert(c)
+	return cert, key, roots
+}
+
+// TestProxySquid follows http and https URLs to nginx through squid.
+func TestProxySquid(t *testing.T) {
+	proxy, squidLog := startSquid(t)
+	peer.Require(t, "/usr/sbin/nginx")
+	dir := t.TempDir()
+	cert, key, roots := selfSigned(t, dir)
+	tlsPort := peer.FreePort(t)
+	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
+	tlsAddr := "127.0.0.1:" + strconv.Itoa(tlsPort)
+	via := &Client{Proxy: proxy, TLSConfig: &tls.Config{RootCAs: roots}}
+	// client is an access.Client that goes through squid, its dialogue
+	// in dia.
+	client := func(dia *strings.Builder) *access.Client {
+		return &access.Client{Dialogue: dia, IdleTimeout: 20 * time.Second, Schemes: with(via)}
+	}
+	nginxLog := func() string {
+		b, err := os.ReadFile(filepath.Join(dir, "access.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	// squid writes its log line when the transaction ends, which may
+	// come after the client has its answer.
+	squidLogs := func(want string) bool {
+		for range 200 {
+			if b, _ := os.ReadFile(squidLog); strings.Contains(string(b), want) {
+				return true
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return false
+	}
+
+	t.Run("http: the whole URL to the proxy", func(t *testing.T) {
+		var dia strings.Builder
+		res, b, err := get(t, "http://joe:secret@"+addr+"/pct%252Fin.txt#frag", client(&dia))
+		if err != nil || string(b) != "percent\n" || res.Size != 8 {
+			t.Fatalf("%q %v\n%s", b, err, dia.String())
+		}
+		target := "http://" + addr + "/pct%252Fin.txt"
+		for _, want := range []string{
+			"* proxy " + proxy + ": the whole URL as the request target (RFC 1945 §5.1.2)\n",
+			"* connect " + proxy + "\n",
+			"> GET " + target + " HTTP/1.1\n",
+			"> Host: " + addr + "\n",
+			"< HTTP/1.1 200 OK\n",
+		} {
+			if !strings.Contains(dia.String(), want) {
+				t.Errorf("dialogue lacks %q:\n%s", want, dia.String())
+			}
+		}
+		// Only the proxy is connected to; no login, no fragment.
+		if strings.Count(dia.String(), "* connect ") != 1 || strings.Contains(dia.String(), "secret") {
+			t.Errorf("dialogue:\n%s", dia.String())
+		}
+		if !squidLogs(" GET " + target + " ") {
+			t.Errorf("squid's log has no GET %s", target)
+		}
+		if l := nginxLog(); !strings.Contains(l, `"GET /pct%252Fin.txt HTTP/1.1"`) || strings.Contains(l, "frag") {
+			t.Errorf("nginx's log:\n%s", l)
+		}
+	})
+
+	t.Run("http: the server's refusal comes back through the proxy", func(t *testing.T) {
+		_, _, err := get(t, "http://"+addr+"/missing", client(new(strings.Builder)))
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != "404" || se.Command != "GET http://"+addr+"/missing" || access.Classify(err) != access.Absent {
+			t.Errorf("%v, want nginx's 404 to GET http://%s/missing", err, addr)
+		}
+	})
+
+	t.Run("http: the proxy's own refusal", func(t *testing.T) {
+		_, _, err := get(t, "http://"+forbidden+"/x", client(new(strings.Builder)))
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != "403" || access.Classify(err) != access.Absent {
+			t.Errorf("%v, want squid's 403", err)
+		}
+	})
+
+	t.Run("https: a CONNECT tunnel, TLS to the server inside", func(t *testing.T) {
+		var dia strings.Builder
+		res, b, err := get(t, "https://"+tlsAddr+"/a.txt", client(&dia))
+		if err != nil || string(b) != "alpha\n" || res.MediaType != "text/plain" {
+			t.Fatalf("%q %v\n%s", b, err, dia.String())
+		}
+		for _, want := range []string{
+			"* proxy " + proxy + ": a tunnel to " + tlsAddr + " (RFC 9110 §9.3.6)\n* connect " + proxy + "\n",
+			"> CONNECT " + tlsAddr + " HTTP/1.1\n> Host: " + tlsAddr + "\n> User-Agent: " + UserAgent + "\n< HTTP/1.1 200 Connection established\n",
+			"< HTTP/1.1 200 Connection established\n* TLS 1.",
+			" established\n> GET /a.txt HTTP/1.1\n",
+		} {
+			if !strings.Contains(dia.String(), want) {
+				t.Errorf("dialogue lacks %q:\n%s", want, dia.String())
+			}
+		}
+		if strings.Count(dia.String(), "* connect ") != 1 {
+			t.Errorf("dialogue:\n%s", dia.String())
+		}
+		if !squidLogs(" CONNECT " + tlsAddr + " ") {
+			t.Errorf("squid's log has no CONNECT %s", tlsAddr)
+		}
+	})
+
+	t.Run("https: the proxy refuses the tunnel", func(t *testing.T) {
+		closed := "127.0.0.1:" + strconv.Itoa(peer.FreePort(t))
+		for _, c := range []struct{ host, code string }{
+			{forbidden, "403"}, // squid's policy
+			{closed, "503"},    // nothing listens there
+		} {
+			var dia strings.Builder
+			_, _, err := get(t, "https://"+c.host+"/x", client(&dia))
+			target := c.host
+			if !strings.Contains(target, ":") {
+				target += ":443"
+			}
+			var se *access.ServerError
+			if !errors.As(err, &se) || se.Code != c.code || se.Command != "CONNECT "+target || access.Classify(err) != access.Absent {
+				t.Errorf("%s: %v, want squid's %s to CONNECT %s\n%s", c.host, err, c.code, target, dia.String())
+			}
+			if strings.Contains(dia.String(), "TLS") || strings.Contains(dia.String(), "> GET") {
+				t.Errorf("%s: a request after the refusal:\n%s", c.host, dia.String())
+			}
+		}
+	})
+
+	t.Run("probe: HEAD through the proxy", func(t *testing.T) {
+		var dia strings.Builder
+		for _, u := range []string{"http://" + addr + "/a.txt", "https://" + tlsAddr + "/a.txt"} {
+			st := client(&dia).Probe(context.Background(), loctest.MustParse(t, u))
+			if st.State != access.StateOK || st.Size != 6 || !st.Modified.Equal(modified) {
+				t.Errorf("%s: %s size %d modified %v (%v)\n%s", u, st.State, st.Size, st.Modified, st.Err, dia.String())
+			}
+		}
+		if !strings.Contains(dia.String(), "> HEAD http://"+addr+"/a.txt HTTP/1.1\n") || !strings.Contains(dia.String(), "> HEAD /a.txt HTTP/1.1\n") {
+			t.Errorf("dialogue:\n%s", dia.String())
+		}
+	})
+
+	t.Run("the proxy is under local policy", func(t *testing.T) {
+		var dia strings.Builder
+		c := &access.Client{Dialogue: &dia, Schemes: with(via), Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}
+		_, err := c.Get(context.Background(), loctest.MustParse(t, "http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")+"/a.txt"))
+		var pe *access.PolicyError
+		if !errors.As(err, &pe) || pe.Rule != "host" || strings.Contains(dia.String(), "* connect") {
+			t.Errorf("a denied proxy host: %v\n%s", err, dia.String())
+		}
+	})
+}
+
+// TestProxyNotHostport: a Proxy that is not host:port is refused before
+// any connection.
+func TestProxyNotHostport(t *testing.T) {
+	for _, p := range []string{"127.0.0.1", "http://127.0.0.1:3128", "127.0.0.1:0", ":3128", "h:99999"} {
+		var dia strings.Builder
+		c := &access.Client{Dialogue: &dia, Schemes: with(&Client{Proxy: p})}
+		_, err := c.Get(context.Background(), loctest.MustParse(t, "http://127.0.0.1/"))
+		var pe *access.PolicyError
+		if !errors.As(err, &pe) || pe.Rule != "proxy" || dia.Len() != 0 {
+			t.Errorf("Proxy %q: %v, want a PolicyError of rule proxy\n%s", p, err, dia.String())
+		}
+	}
+}
