@@ -16,29 +16,52 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The client follows gopher URLs for package access (RFC 1738 §3.4,
-// RFC 1436, Gopher+): it connects through access.Request.Dial, sends the
-// request line the URL stands for, and reads the reply by the item type
-// and, for Gopher+, by the reply's header, every line bounded by
-// Options.MaxLine, every listing by MaxEntries and every body by
-// MaxSize.
 func init() {
-	access.Register("gopher", access.Info{DefaultPort: DefaultPort}, client{})
+	access.Register("gopher", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
 }
 
-type client struct{}
+// Client follows gopher URLs for package access (RFC 1738 §3.4, RFC 1436,
+// Gopher+): it connects through access.Request.Dial, sends the request
+// line the URL stands for, and reads the reply by the item type and, for
+// Gopher+, by the reply's header, every line bounded by the
+// access.Client's MaxLine, every listing by MaxEntries and every body by
+// MaxSize.
+//
+// A Client remembers, per server, whether its top menu says it speaks
+// Gopher+ (see Probe). Its zero value is ready; it is safe for
+// concurrent use, and its fields must not be changed once it is in use.
+type Client struct {
+	// View names the Gopher+ view to ask for (RFC 1738 §3.4.8) as
+	// access.View's Name writes it: the media type and, after a space,
+	// the language ("text/plain En_US"); "" asks for the item's default.
+	View string
+	// Search holds the search words for a type 7 item whose URL gives
+	// none (RFC 1738 §3.4.2).
+	Search string
+	// Answers fills an ASK form (RFC 1738 §3.4.5), by a field's prompt
+	// or its number from 1 (see FillForm).
+	Answers map[string]string
+	// Ask, when not nil, asks the person for an answer Answers does not
+	// give; nil means there is nobody to ask.
+	Ask func(access.Question) (string, error)
 
-var _ access.Describer = client{}
+	plus plusServers
+}
+
+var (
+	_ access.Describer = (*Client)(nil)
+	_ access.Prober    = (*Client)(nil)
+)
 
 // Check refuses, before any connection, a gopher URL whose selector or
 // search holds a decoded CR, LF, NUL or (in the search) TAB: sent, it
 // would end the request line early or add a field (RFC 1738 §3.4.1,
 // §6); a Gopher+ string that is none of §3.4.4–3.4.9's forms; a URL with
 // no host; a type 7 search with no search words (neither in the URL nor
-// Options.Search); a CSO (type 2) item, a session this client cannot
-// hold; and an Options.View or Options.Search that holds such octets,
-// or a view other than the one the URL names.
-func (client) Check(u *locator.URL, req *access.Request) error {
+// c.Search); a CSO (type 2) item, a session this client cannot hold; and
+// a c.View or c.Search that holds such octets, or a view other than the
+// one the URL names.
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	g, err := From(u)
 	if err != nil {
 		return &access.PolicyError{URL: access.Masked(u), Rule: "gopherurl", Reason: err.Error()}
@@ -86,32 +109,31 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 		}
 	}
 	if _, err := g.Plan(); err != nil {
-		var ge *Error
+		var ge *locator.SchemeError
 		if errors.As(err, &ge) {
 			return refuse(base, ge.Rule, ge.Message)
 		}
 		return refuse(base, "gopherurl", err.Error())
 	}
-	o := req.Options
-	if i := strings.IndexAny(o.Search, "\t\r\n\x00"); i >= 0 {
-		return refuse(0, "RFC 1738 §6", "the search words given hold a "+ctlName(o.Search[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	if i := strings.IndexAny(c.Search, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the search words given hold a "+ctlName(c.Search[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
 	}
-	if i := strings.IndexAny(o.View, "\t\r\n\x00"); i >= 0 {
-		return refuse(0, "RFC 1738 §6", "the view given holds a "+ctlName(o.View[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	if i := strings.IndexAny(c.View, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the view given holds a "+ctlName(c.View[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
 	}
 	if g.Type == "2" {
 		return refuse(base, "RFC 1436 §3.8", "a type 2 item is a CSO phone-book server, a session this client cannot hold")
 	}
-	if g.Type == "7" && g.Search == "" && o.Search == "" && !(g.HasPlus && g.Plus != "" && g.Plus[0] != '+') {
+	if g.Type == "7" && g.Search == "" && c.Search == "" && !(g.HasPlus && g.Plus != "" && g.Plus[0] != '+') {
 		return refuse(base, "RFC 1738 §3.4.2", "a type 7 item is a search: give the words in the URL (…%09words) or as the search option")
 	}
-	if o.View != "" && g.HasPlus {
+	if c.View != "" && g.HasPlus {
 		pl, _ := ParsePlus(g.Plus)
 		if pl.Command != '+' {
 			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "a view is asked for, and the URL's Gopher+ string "+strconv.Quote(g.Plus)+" asks for no data")
 		}
-		if pl.View != "" && !strings.EqualFold(viewName(pl.View, pl.Language), o.View) {
-			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "the URL names the view "+strconv.Quote(viewName(pl.View, pl.Language))+" and the view option asks "+strconv.Quote(o.View))
+		if pl.View != "" && !strings.EqualFold(viewName(pl.View, pl.Language), c.View) {
+			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "the URL names the view "+strconv.Quote(viewName(pl.View, pl.Language))+" and the view option asks "+strconv.Quote(c.View))
 		}
 	}
 	return nil
@@ -134,7 +156,7 @@ type exchange struct {
 	port   int
 }
 
-func newExchange(u *locator.URL, req *access.Request) (*exchange, error) {
+func (c *Client) newExchange(u *locator.URL) (*exchange, error) {
 	g, err := From(u)
 	if err != nil {
 		return nil, err
@@ -144,15 +166,15 @@ func newExchange(u *locator.URL, req *access.Request) (*exchange, error) {
 		return nil, err
 	}
 	x := &exchange{g: g, search: g.Search, host: pl.Host, port: pl.Port}
-	if x.search == "" && req.Options.Search != "" {
-		x.search = req.Options.Search
+	if x.search == "" && c.Search != "" {
+		x.search = c.Search
 	}
 	if g.HasPlus {
 		if x.plus, err = ParsePlus(g.Plus); err != nil {
 			return nil, err
 		}
 	}
-	if v := req.Options.View; v != "" {
+	if v := c.View; v != "" {
 		if x.plus == nil {
 			x.plus = &Plus{Command: '+'}
 		}
@@ -217,7 +239,8 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 
 // Fetch retrieves the object u names. A type 8 or T item is a telnet
 // or tn3270 session, and an "h" item whose selector is "URL:" a link:
-// both are handed back to access.Get as an *access.Redirect. Otherwise
+// both are handed back to the access.Client as an *access.Redirect.
+// Otherwise
 // the request is sent and the reply read:
 //
 //   - a Gopher0 reply (RFC 1436): a menu (types 1 and 7) is a listing,
@@ -236,12 +259,12 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 //   - "!" and "$" (attributes, §2.5, §2.7) give a listing of one entry
 //     per item, the typed attributes under parts.
 //   - "?" (an ASK form, RFC 1738 §3.4.5) fetches the item's +ASK block,
-//     fills it from Options.Answers and Options.Ask (FillForm), sends it
+//     fills it from c.Answers and c.Ask (FillForm), sends it
 //     as "selector TAB +[view] TAB 1" and a "+-1" data block (§3.4.9),
 //     and returns the reply, with Resource.URL set to the gopher URL
 //     that holds the filled form.
-func (c client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	x, err := newExchange(u, req)
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	x, err := c.newExchange(u)
 	if err != nil {
 		return nil, err
 	}
@@ -393,19 +416,17 @@ func (x *exchange) plusError(body io.Reader, req *access.Request, masked, comman
 	return se
 }
 
-// MaxAttributes bounds the octets of an attribute reply when
-// Options.MaxSize does not: attributes are a compact list (Gopher+
-// §2.5), and every line of them is held in memory.
+// MaxAttributes bounds the octets of an attribute reply when the
+// access.Client's MaxSize does not: attributes are a compact list
+// (Gopher+ §2.5), and every line of them is held in memory.
 const MaxAttributes = 16 << 20
 
-// bounded returns r limited to Options.MaxSize octets, or to def when
+// bounded returns r limited to req.MaxSize() octets, or to def when
 // MaxSize is 0 and def is not; past it a read fails with
 // access.ErrTooLarge.
 func bounded(r io.Reader, req *access.Request, def int64) io.Reader {
-	if req.Options.MaxSize <= 0 && def > 0 {
-		o := *req.Options
-		o.MaxSize = def
-		return (&access.Request{Options: &o}).Limit(io.NopCloser(r))
+	if req.MaxSize() <= 0 && def > 0 {
+		return (&access.Request{Client: &access.Client{MaxSize: def}}).Limit(io.NopCloser(r))
 	}
 	return req.Limit(io.NopCloser(r))
 }
@@ -665,7 +686,7 @@ func (a *Attributes) Entry() access.Entry {
 }
 
 // fillForm carries out an ASK form (RFC 1738 §3.4.5, Gopher+ §2.8).
-func (c client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *access.Request) (*access.Resource, error) {
+func (c *Client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *access.Request) (*access.Resource, error) {
 	masked := access.Masked(u)
 	attrs, err := x.attributes(ctx, req, masked, "!+ASK")
 	if err != nil {
@@ -681,7 +702,7 @@ func (c client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *
 	if fields == nil {
 		return nil, &access.ProtocolError{URL: masked, Msg: "the item is an ASK item (\"?\") but its attributes hold no +ASK block"}
 	}
-	answers, err := FillForm(fields, req.Options.Answers, req.Options.Ask)
+	answers, err := FillForm(fields, c.Answers, c.Ask)
 	if err != nil {
 		// An answer that cannot be sent is refused here, before the
 		// form is submitted (exit 4), as a URL's CR or LF is.
@@ -696,7 +717,7 @@ func (c client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req *
 		return nil, err
 	}
 	form := &Plus{Command: '+', HasForm: true, Form: answers}
-	if v := req.Options.View; v != "" {
+	if v := c.View; v != "" {
 		form.View, form.Language, _ = strings.Cut(v, " ")
 	}
 	// Which lines of the request are secret (AskP answers): the request
@@ -762,8 +783,8 @@ func (x *exchange) attributes(ctx context.Context, req *access.Request, masked, 
 
 // Views returns the views the server offers of the item u names, from
 // its +VIEWS attribute (Gopher+ §2.6): the request "selector TAB !".
-func (client) Views(ctx context.Context, u *locator.URL, req *access.Request) ([]access.View, error) {
-	x, err := newExchange(u, req)
+func (c *Client) Views(ctx context.Context, u *locator.URL, req *access.Request) ([]access.View, error) {
+	x, err := c.newExchange(u)
 	if err != nil {
 		return nil, err
 	}
@@ -855,8 +876,8 @@ func peekLine(br *bufio.Reader, max int) (line []byte, ok bool, err error) {
 // errorReply reports whether the reply waiting in br is one error line
 // and nothing else (a "." line at most): an item of type 3 (RFC 1436
 // §3.8), or UMN gopherd's Gopher0 error, a line whose host is
-// "error.host" (captures in shared/peers/umn-gopherd). It consumes the
-// reply when it is one.
+// "error.host" (as UMN gopherd 3.0.5 writes it). It consumes the reply
+// when it is one.
 func errorReply(br *bufio.Reader, max int) (Item, bool) {
 	first, ok, _ := peekLine(br, min(max+2, br.Size()))
 	if len(first) == 0 {

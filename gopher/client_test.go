@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/gopher"
 	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
 )
 
 // RFC 1738 §3.4.1 and §6: a decoded CR, LF, NUL or TAB in a selector or
@@ -19,45 +21,47 @@ import (
 // with its offset in the URL.
 func TestCheck(t *testing.T) {
 	dialed := false
-	opts := func(o access.Options) access.Options {
-		o.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			dialed = true
-			return nil, errors.New("no network in this test")
+	client := func(g *gopher.Client) *access.Client {
+		return &access.Client{
+			Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				dialed = true
+				return nil, errors.New("no network in this test")
+			},
+			Schemes: map[string]access.Fetcher{"gopher": g},
 		}
-		return o
 	}
 	for _, c := range []struct {
 		url  string
-		o    access.Options
+		g    *gopher.Client
 		want string // "offset rule"
 	}{
-		{"gopher://h/0a%0Db", access.Options{}, "13 RFC 1738 §6"},
-		{"gopher://h/0a%0ab", access.Options{}, "13 RFC 1738 §6"},
-		{"gopher://h/0a%00b", access.Options{}, "13 RFC 1738 §6"},
-		{"gopher://h/7find%09a%0Ab", access.Options{}, "20 RFC 1738 §6"},
-		{"gopher://h/7find%09a%00", access.Options{}, "20 RFC 1738 §6"},
-		{"gopher://h/%0Dsel", access.Options{}, "11 RFC 1738 §6"},
-		{"gopher://h/0sel%09%09+view%0D%0A", access.Options{}, "26 gopher+_string"},
-		{"gopher://h/0sel%09%09*", access.Options{}, "21 gopher+_string"},
-		{"gopher://h/7find", access.Options{}, "11 RFC 1738 §3.4.2"},
-		{"gopher://h/7find", access.Options{Search: "a\r\nb"}, "0 RFC 1738 §6"},
-		{"gopher://h/0x", access.Options{View: "text/plain\r\n"}, "0 RFC 1738 §6"},
-		{"gopher://h/0x%09%09+text/html", access.Options{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
-		{"gopher://h/0x%09%09!", access.Options{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
-		{"gopher://h/2", access.Options{}, "11 RFC 1436 §3.8"},
-		{"gopher:///0x", access.Options{}, "9 RFC 1738 §3.4.1"},
+		{"gopher://h/0a%0Db", &gopher.Client{}, "13 RFC 1738 §6"},
+		{"gopher://h/0a%0ab", &gopher.Client{}, "13 RFC 1738 §6"},
+		{"gopher://h/0a%00b", &gopher.Client{}, "13 RFC 1738 §6"},
+		{"gopher://h/7find%09a%0Ab", &gopher.Client{}, "20 RFC 1738 §6"},
+		{"gopher://h/7find%09a%00", &gopher.Client{}, "20 RFC 1738 §6"},
+		{"gopher://h/%0Dsel", &gopher.Client{}, "11 RFC 1738 §6"},
+		{"gopher://h/0sel%09%09+view%0D%0A", &gopher.Client{}, "26 gopher+_string"},
+		{"gopher://h/0sel%09%09*", &gopher.Client{}, "21 gopher+_string"},
+		{"gopher://h/7find", &gopher.Client{}, "11 RFC 1738 §3.4.2"},
+		{"gopher://h/7find", &gopher.Client{Search: "a\r\nb"}, "0 RFC 1738 §6"},
+		{"gopher://h/0x", &gopher.Client{View: "text/plain\r\n"}, "0 RFC 1738 §6"},
+		{"gopher://h/0x%09%09+text/html", &gopher.Client{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
+		{"gopher://h/0x%09%09!", &gopher.Client{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
+		{"gopher://h/2", &gopher.Client{}, "11 RFC 1436 §3.8"},
+		{"gopher:///0x", &gopher.Client{}, "9 RFC 1738 §3.4.1"},
 	} {
 		dialed = false
-		_, err := access.Get(context.Background(), loctest.MustParse(t, c.url), opts(c.o))
+		_, err := client(c.g).Get(context.Background(), loctest.MustParse(t, c.url))
 		var pe *access.PolicyError
-		if !errors.As(err, &pe) || errString(pe) != c.want || dialed || access.Classify(err) != access.Refused {
+		if !errors.As(err, &pe) || errString(pe) != c.want || dialed || access.Classify(err) != access.Forbidden {
 			t.Errorf("%s: %v (dialed %v), want %q", c.url, err, dialed, c.want)
 		}
 	}
 	// What Check lets through reaches the dialer.
 	for _, u := range []string{"gopher://h/7find%09words", "gopher://h/0a%20b", "gopher://h/0x%09%09+text/plain", "gopher://h/0x%09%09+TEXT/PLAIN"} {
 		dialed = false
-		_, err := access.Get(context.Background(), loctest.MustParse(t, u), opts(access.Options{View: "text/plain"}))
+		_, err := client(&gopher.Client{View: "text/plain"}).Get(context.Background(), loctest.MustParse(t, u))
 		if !dialed || access.Classify(err) != access.Failed {
 			t.Errorf("%s: %v (dialed %v)", u, err, dialed)
 		}
@@ -80,7 +84,8 @@ func itoa(n int) string {
 }
 
 // Type 8 and T items and "h" items with a URL: selector are handed back
-// to access.Get as redirections (RFC 1436 §3.8; the URL: convention).
+// to the access.Client as redirections (RFC 1436 §3.8; the URL:
+// convention).
 func TestRedirects(t *testing.T) {
 	for _, c := range []struct{ url, to string }{
 		{"gopher://lib.example.org:23/8guest", "telnet://guest@lib.example.org/"},
@@ -88,44 +93,27 @@ func TestRedirects(t *testing.T) {
 		{"gopher://h/hURL:http://www.example.org/", "http://www.example.org/"},
 	} {
 		var log strings.Builder
-		_, err := access.Get(context.Background(), loctest.MustParse(t, c.url), access.Options{Dialogue: &log, MaxRedirects: 1, Policy: access.Policy{AllowPorts: []int{23}},
+		ac := &access.Client{Dialogue: &log, MaxRedirects: 1, Policy: access.Policy{AllowPorts: []int{23}},
 			Dial: func(context.Context, string, string) (net.Conn, error) {
 				return nil, errors.New("no network in this test")
-			}})
+			}}
+		_, err := ac.Get(context.Background(), loctest.MustParse(t, c.url))
 		if !strings.Contains(log.String(), "redirect 1 to "+c.to) {
 			t.Errorf("%s: %v\n%s", c.url, err, log.String())
 		}
 	}
 }
 
-// hostile serves one misbehaviour per connection on 127.0.0.1: it reads
-// the request line, then runs act. Only the cases a real server cannot
-// be made to show (stall, flood, no end) are tested this way.
+// hostile serves one misbehaviour per connection (peer.Hostile): it
+// reads the request line, then runs act. Only the cases a real server
+// cannot be made to show (stall, flood, no end) are tested this way.
 func hostile(t *testing.T, act func(c net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
-					return
-				}
-				act(c)
-			}()
+	return peer.Hostile(t, func(c net.Conn) {
+		if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+			return
 		}
-	}()
-	t.Cleanup(func() { ln.Close(); <-done })
-	return ln.Addr().String()
+		act(c)
+	})
 }
 
 // endless writes line again and again until the client goes away.
@@ -152,47 +140,52 @@ func TestHostilePeers(t *testing.T) {
 	short := hostile(t, func(c net.Conn) { io.WriteString(c, "+100\r\nonly ten..") })
 	header := hostile(t, endless("+", "9"))
 
-	small := access.Options{IdleTimeout: 300 * time.Millisecond, MaxLine: 1024, MaxEntries: 50}
+	small := func() *access.Client {
+		return &access.Client{IdleTimeout: 300 * time.Millisecond, MaxLine: 1024, MaxEntries: 50}
+	}
+	limit := func(max int64) *access.Client {
+		return &access.Client{MaxSize: max, IdleTimeout: 5 * time.Second}
+	}
 	for _, c := range []struct {
 		name, url string
-		o         access.Options
+		ac        *access.Client
 		check     func(res *access.Resource, body []byte, err error) bool
 	}{
-		{"stall", "gopher://" + stall + "/0x", small, func(_ *access.Resource, _ []byte, err error) bool {
+		{"stall", "gopher://" + stall + "/0x", small(), func(_ *access.Resource, _ []byte, err error) bool {
 			return access.Timeout(err) && access.Classify(err) == access.Failed
 		}},
-		{"endless menu line", "gopher://" + flood + "/1", small, func(_ *access.Resource, _ []byte, err error) bool {
+		{"endless menu line", "gopher://" + flood + "/1", small(), func(_ *access.Resource, _ []byte, err error) bool {
 			var pe *access.ProtocolError
 			return errors.As(err, &pe) && strings.Contains(err.Error(), "longer than 1024 octets")
 		}},
-		{"endless menu", "gopher://" + menu + "/1", small, func(res *access.Resource, _ []byte, err error) bool {
+		{"endless menu", "gopher://" + menu + "/1", small(), func(res *access.Resource, _ []byte, err error) bool {
 			return err == nil && truncated(res.Listing) && len(entries(res.Listing)) == 50
 		}},
-		{"endless attribute block", "gopher://" + attrs + "/0x%09%09!", small, func(_ *access.Resource, _ []byte, err error) bool {
+		{"endless attribute block", "gopher://" + attrs + "/0x%09%09!", small(), func(_ *access.Resource, _ []byte, err error) bool {
 			return access.Classify(err) == access.Failed && strings.Contains(err.Error(), "more than 50 lines (MaxEntries)")
 		}},
-		{"endless attribute octets", "gopher://" + attrs + "/0x%09%09!", access.Options{MaxSize: 2000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, _ []byte, err error) bool {
+		{"endless attribute octets", "gopher://" + attrs + "/0x%09%09!", limit(2000), func(_ *access.Resource, _ []byte, err error) bool {
 			return errors.Is(err, access.ErrTooLarge)
 		}},
-		{"endless menu octets", "gopher://" + menu + "/1", access.Options{MaxSize: 2000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, _ []byte, err error) bool {
+		{"endless menu octets", "gopher://" + menu + "/1", limit(2000), func(_ *access.Resource, _ []byte, err error) bool {
 			return errors.Is(err, access.ErrTooLarge)
 		}},
-		{"endless text", "gopher://" + text + "/0x", access.Options{MaxSize: 10000, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, body []byte, err error) bool {
+		{"endless text", "gopher://" + text + "/0x", limit(10000), func(_ *access.Resource, body []byte, err error) bool {
 			return errors.Is(err, access.ErrTooLarge) && len(body) == 10000
 		}},
-		{"endless binary", "gopher://" + flood + "/9x", access.Options{MaxSize: 4096, IdleTimeout: 5 * time.Second}, func(_ *access.Resource, body []byte, err error) bool {
+		{"endless binary", "gopher://" + flood + "/9x", limit(4096), func(_ *access.Resource, body []byte, err error) bool {
 			return errors.Is(err, access.ErrTooLarge) && len(body) == 4096
 		}},
-		{"short +N", "gopher://" + short + "/0x%09%09+", small, func(_ *access.Resource, body []byte, err error) bool {
+		{"short +N", "gopher://" + short + "/0x%09%09+", small(), func(_ *access.Resource, body []byte, err error) bool {
 			var pe *access.ProtocolError
 			return errors.As(err, &pe) && string(body) == "only ten.." && strings.Contains(err.Error(), "90 octets before the length")
 		}},
-		{"endless header", "gopher://" + header + "/0x%09%09!", small, func(_ *access.Resource, _ []byte, err error) bool {
+		{"endless header", "gopher://" + header + "/0x%09%09!", small(), func(_ *access.Resource, _ []byte, err error) bool {
 			return access.Classify(err) == access.Failed && strings.Contains(err.Error(), "does not speak Gopher+")
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := access.Get(context.Background(), loctest.MustParse(t, c.url), c.o)
+			res, err := c.ac.Get(context.Background(), loctest.MustParse(t, c.url))
 			err = listingErr(res, err)
 			var body []byte
 			if err == nil && res.Body != nil {

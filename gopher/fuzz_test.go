@@ -13,9 +13,9 @@ import (
 // FuzzParse reads arbitrary gopher URLs: nothing panics, a URL whose
 // Check found no violation has a plan, and a plan's request line never
 // carries a CR or LF the URL did not place in an ASK block. Then the
-// URL's exported fields are overwritten with fuzzed values (issue 8.2):
-// From, Plan, ParsePlus and the rules must not panic, and must answer as
-// on the URL its String reads back as.
+// URL's exported fields are overwritten with fuzzed values: From, Plan,
+// ParsePlus and the rules must not panic, and must answer as on the URL
+// its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"gopher://host", "gopher://h/7foo%09bar%20baz", "gopher://h/1sel%0d%0aINJECT",
@@ -72,10 +72,6 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzBuild builds a URL from components and reads it back: the
-// components are the same, and the URL conforms to RFC 1738 (Build
-// refuses what would not, an IPv6 host included).
-
 // view writes what the package's accessors answer for u (errors by rule
 // and message: their offsets may refer to the input).
 func view(u *locator.URL) string {
@@ -101,11 +97,15 @@ func view(u *locator.URL) string {
 }
 
 func errView(err error) string {
-	if e, ok := err.(*Error); ok {
-		return fmt.Sprintf("%s %d %s %s", e.Field, e.Offset, e.Rule, e.Message)
+	if e, ok := err.(*locator.SchemeError); ok {
+		return fmt.Sprintf("%s %s %d %s %s", e.Scheme, e.Field, e.Offset, e.Rule, e.Message)
 	}
 	return fmt.Sprintf("%T %v", err, err)
 }
+
+// FuzzBuild builds a URL from components and reads it back: the
+// components are the same, and the URL conforms to RFC 1738 (Build
+// refuses what would not, an IPv6 host included).
 func FuzzBuild(f *testing.F) {
 	f.Add("h", "", "0", "sel", "", false, "", false)
 	f.Add("h", "7070", "7", "a b", "q%", true, "", false)

@@ -30,6 +30,8 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/hex"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 // DefaultPort is the port a gopher URL means when it names none (§3.4.1).
@@ -61,22 +63,16 @@ type URL struct {
 	HasPlus bool
 }
 
-// An Error reports a gopher URL, component or request that cannot be
-// used, with the offset in the text it is about and the rule it breaks.
-type Error struct {
-	Field   string // "url", "type", "selector", "search", "plus", "host"
-	Offset  int    // byte offset in that text
-	Rule    string // grammar rule of RFC 1738 §5 or section of the text
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "gopher: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+// schemeError is the *locator.SchemeError of a gopher URL's field: the
+// field ("url", "type", "selector", "search", "plus", "port", "host"),
+// the offset in its text and the rule broken.
+func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
+	return &locator.SchemeError{Scheme: "gopher", Field: field, Offset: off, Rule: rule, Message: msg}
 }
 
 // Parse reads s with locator.Parse and returns its gopher structure. The
-// error is a *locator.ParseError when s is not a URL at all, and an
-// *Error when it is not a gopher URL.
+// error is a *locator.ParseError when s is not a URL at all, and a
+// *locator.SchemeError when it is not a gopher URL.
 func Parse(s string) (*URL, error) {
 	u, err := locator.Parse(s)
 	if err != nil {
@@ -87,10 +83,10 @@ func Parse(s string) (*URL, error) {
 
 // From decodes the gopher structure of u. Problems of the structure are
 // in u.Problems (Parse applies this package's rules); From fails only
-// when u is not a gopher URL.
+// when u is not a gopher URL, with a *locator.SchemeError of field "url".
 func From(u *locator.URL) (*URL, error) {
 	if u.Scheme() != "gopher" {
-		return nil, &Error{Field: "url", Rule: "gopherurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not gopher"}
+		return nil, schemeError("url", 0, "gopherurl", "scheme is "+strconv.Quote(u.Scheme())+", not gopher")
 	}
 	g := &URL{Type: "1"}
 	if u.HasAuthority() { // a host and port are written only after "//"
@@ -162,59 +158,52 @@ func split(p string) pathSplit {
 func octet(s string, i int) (byte, int) {
 	c := s[i]
 	if c == '%' && i+2 < len(s) && locator.IsHex(s[i+1]) && locator.IsHex(s[i+2]) {
-		return unhex(s[i+1])<<4 | unhex(s[i+2]), 3
+		return hex.Decode(s[i+1], s[i+2]), 3
 	}
 	return c, 1
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // Build writes g as a correctly encoded gopher URL. Every octet outside
 // xchar is encoded (a "%" in the data becomes %25); the search is written
 // whenever a Gopher+ string is, empty if need be (§3.4.3: "the
-// %09<search> string must be supplied"). It fails when a field holds an
-// octet the protocol cannot carry (TAB, CR or LF in the type, selector or
-// search), when the Gopher+ string is not one of the forms of §3.4.4–3.4.9
-// (see ParsePlus), or when the host or port is not RFC 1738's.
+// %09<search> string must be supplied"). It fails, with a
+// *locator.SchemeError naming the field, when a field holds an octet the
+// protocol cannot carry (TAB, CR or LF in the type, selector or search),
+// when the Gopher+ string is not one of the forms of §3.4.4–3.4.9 (see
+// ParsePlus), or when the host or port is not RFC 1738's; and with a
+// *locator.BuildError when what it wrote does not conform (an IPv6 host,
+// which RFC 1738's hostport cannot write, among them).
 func (g *URL) Build() (string, error) {
 	t := g.Type
 	if t == "" {
 		t = "1"
 	}
 	if len(t) != 1 {
-		return "", &Error{Field: "type", Rule: "gtype", Message: "the gophertype is one octet, not " + strconv.Quote(t)}
+		return "", schemeError("type", 0, "gtype", "the gophertype is one octet, not "+strconv.Quote(t))
 	}
 	if i := strings.IndexAny(t, "\t\r\n"); i >= 0 {
-		return "", &Error{Field: "type", Rule: "gtype", Message: "the gophertype cannot be " + ctlName(t[i])}
+		return "", schemeError("type", 0, "gtype", "the gophertype cannot be "+ctlName(t[i]))
 	}
 	if i := strings.IndexAny(g.Selector, "\t\r\n"); i >= 0 {
-		return "", &Error{Field: "selector", Offset: i, Rule: "selector", Message: "a Gopher selector holds no " + ctlName(g.Selector[i]) + " (RFC 1738 §3.4.1)"}
+		return "", schemeError("selector", i, "selector", "a Gopher selector holds no "+ctlName(g.Selector[i])+" (RFC 1738 §3.4.1)")
 	}
 	if i := strings.IndexAny(g.Search, "\t\r\n"); i >= 0 {
-		return "", &Error{Field: "search", Offset: i, Rule: "search", Message: "a Gopher search string holds no " + ctlName(g.Search[i]) + " (RFC 1738 §3.4.2)"}
+		return "", schemeError("search", i, "search", "a Gopher search string holds no "+ctlName(g.Search[i])+" (RFC 1738 §3.4.2)")
 	}
 	if g.HasPlus {
 		if _, err := ParsePlus(g.Plus); err != nil {
 			return "", err
 		}
 	}
-	if f, i := locator.BadHostport(g.Host, g.Port); i >= 0 {
-		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
+	if f, i := urlbuild.BadHostport(g.Host, g.Port); i >= 0 {
+		return "", schemeError(f, i, "hostport", "the "+f+" holds a character RFC 1738 §3.1 does not allow there")
 	}
 	if g.Host == "" {
-		return "", &Error{Field: "host", Rule: "hostport", Message: "a gopher URL names a host (RFC 1738 §3.4.1)"}
+		return "", schemeError("host", 0, "hostport", "a gopher URL names a host (RFC 1738 §3.4.1)")
 	}
 	var b strings.Builder
 	b.WriteString("gopher://")
-	locator.WriteHostport(&b, g.Host, g.Port)
+	urlbuild.WriteHostport(&b, g.Host, g.Port)
 	b.WriteByte('/')
 	b.WriteString(locator.Escape(t, locator.EncodeXchar))
 	b.WriteString(locator.Escape(g.Selector, locator.EncodeXchar))
@@ -233,18 +222,19 @@ func (g *URL) Build() (string, error) {
 	return s, nil
 }
 
-// conforming checks that the built URL s is read back without an error or
-// violation; the fields were encoded by Build, so any problem is in the
-// host or port.
+// conforming reads the built URL s back and fails, with a
+// *locator.BuildError, at its first error or violation. The fields were
+// encoded by Build, so any problem is in the host or port; unlike
+// urlbuild.CheckBuilt it allows no IPv6 literal, so that every URL Build
+// writes conforms to RFC 1738.
 func conforming(s string) error {
 	u, err := locator.Parse(s)
 	if err != nil {
-		pe := err.(*locator.ParseError)
-		return &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+		return &locator.BuildError{Scheme: "gopher", URL: s, Problem: err.(*locator.ParseError).Problem}
 	}
 	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
-			return &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+			return &locator.BuildError{Scheme: "gopher", URL: s, Problem: p}
 		}
 	}
 	return nil

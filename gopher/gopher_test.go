@@ -49,6 +49,8 @@ func TestFrom(t *testing.T) {
 	}
 	if _, err := Parse("http://h/"); err == nil {
 		t.Error("Parse(http URL) succeeded")
+	} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "gopher" || se.Field != "url" || se.Rule != "gopherurl" {
+		t.Errorf("Parse(http URL) error %T %v, want a *locator.SchemeError of gopher field url", err, err)
 	}
 }
 
@@ -157,8 +159,8 @@ func TestParsePlus(t *testing.T) {
 	for _, bad := range []string{"", "x", "?a", "! a", "+ a", "+a ", "+a b c", "+\t", "+\t1\r\n", "+\t1\r\n+-1\r\n", "+\t1\n+-1\r\n.\r\n"} {
 		if p, err := ParsePlus(bad); err == nil {
 			t.Errorf("ParsePlus(%q) = %+v, want an error", bad, *p)
-		} else if _, ok := err.(*Error); !ok {
-			t.Errorf("ParsePlus(%q) error %T, want *Error", bad, err)
+		} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "gopher" || se.Field != "plus" {
+			t.Errorf("ParsePlus(%q) error %T %v, want a *locator.SchemeError of gopher field plus", bad, err, err)
 		}
 	}
 }
@@ -239,19 +241,34 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q, want %q", tt.g, s, tt.want)
 		}
 	}
-	for _, bad := range []URL{
-		{Host: "h", Selector: "a\tb"},
-		{Host: "h", Search: "a\r\nb", HasSearch: true},
-		{Host: "h", Type: "\t"},
-		{Host: "h", Type: "01"},
-		{Host: "h", Plus: "x", HasPlus: true},
-		{Host: ""},
-		{Host: "bad host"},
-		{Host: "h", Port: "x"},
+	for _, bad := range []struct {
+		g     URL
+		field string // of the *locator.SchemeError
+	}{
+		{URL{Host: "h", Selector: "a\tb"}, "selector"},
+		{URL{Host: "h", Search: "a\r\nb", HasSearch: true}, "search"},
+		{URL{Host: "h", Type: "\t"}, "type"},
+		{URL{Host: "h", Type: "01"}, "type"},
+		{URL{Host: "h", Plus: "x", HasPlus: true}, "plus"},
+		{URL{Host: ""}, "host"},
+		{URL{Host: "bad host"}, "host"},
+		{URL{Host: "h", Port: "x"}, "port"},
 	} {
-		if s, err := bad.Build(); err == nil {
-			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		s, err := bad.g.Build()
+		if err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad.g, s)
+			continue
 		}
+		if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "gopher" || se.Field != bad.field {
+			t.Errorf("Build(%+v) error %T %v, want a *locator.SchemeError of gopher field %s", bad.g, err, err, bad.field)
+		}
+	}
+	// An IPv6 host is written in brackets, which RFC 1738's hostport
+	// does not have: the read-back refuses it.
+	if s, err := (&URL{Host: "::1"}).Build(); err == nil {
+		t.Errorf("Build(IPv6 host) = %q, want an error", s)
+	} else if be, ok := err.(*locator.BuildError); !ok || be.Scheme != "gopher" {
+		t.Errorf("Build(IPv6 host) error %T %v, want a *locator.BuildError", err, err)
 	}
 }
 

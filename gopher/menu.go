@@ -132,11 +132,11 @@ func (it Item) URL() (string, error) {
 		if port == "0" || port == "23" {
 			port = "" // 0: "the port is irrelevant" in many menus; 23 is telnet's default
 		}
-		ref := telnet.Ref{Host: it.Host, Port: port}
+		ref := &telnet.URL{Host: it.Host, Port: port}
 		if it.Selector != "" {
 			ref.User, ref.HasUser = it.Selector, true
 		}
-		s, err := telnet.Build(ref)
+		s, err := ref.Build()
 		if err != nil {
 			return "", err
 		}

@@ -1,10 +1,10 @@
 package gopher_test
 
 // Integration tests against real Gopher servers on 127.0.0.1, started by
-// the tests (DESIGN.md "Test peers"): UMN gopherd 3.0.5 built from
-// shared/peers/umn-gopherd (Gopher+, ASK forms, --1 errors), pygopherd
-// (Gopher+ with "+-2" replies and no "." after menus) and gophernicus
-// (plain Gopher), both from Debian (shared/peers/debian.md §3).
+// the tests (internal/peer): UMN gopherd 3.0.5 built from its sources
+// (Gopher+, ASK forms, --1 errors), pygopherd (Gopher+ with "+-2"
+// replies and no "." after menus) and gophernicus (plain Gopher), both
+// from Debian.
 
 import (
 	"bytes"
@@ -20,21 +20,22 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator/access"
-	_ "github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/gopher"
 	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// get follows s with opts (a dialogue log added) and returns the
-// resource, its body read whole, and the dialogue.
-func get(t *testing.T, s string, opts access.Options) (*access.Resource, []byte, string, error) {
+// get follows s with the gopher client g (nil: the zero Client) and a
+// dialogue log, and returns the resource, its body read whole, and the
+// dialogue.
+func get(t *testing.T, s string, g *gopher.Client) (*access.Resource, []byte, string, error) {
 	t.Helper()
 	var log bytes.Buffer
-	opts.Dialogue = &log
-	if opts.IdleTimeout == 0 {
-		opts.IdleTimeout = 20 * time.Second
+	if g == nil {
+		g = &gopher.Client{}
 	}
-	res, err := access.Get(context.Background(), loctest.MustParse(t, s), opts)
+	ac := &access.Client{Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": g}}
+	res, err := ac.Get(context.Background(), loctest.MustParse(t, s))
 	if err = listingErr(res, err); err != nil {
 		return nil, nil, log.String(), err
 	}
@@ -46,9 +47,9 @@ func get(t *testing.T, s string, opts access.Options) (*access.Resource, []byte,
 	return res, body, log.String(), err
 }
 
-func mustGet(t *testing.T, s string, opts access.Options) (*access.Resource, []byte, string) {
+func mustGet(t *testing.T, s string, g *gopher.Client) (*access.Resource, []byte, string) {
 	t.Helper()
-	res, body, log, err := get(t, s, opts)
+	res, body, log, err := get(t, s, g)
 	if err != nil {
 		t.Fatalf("get %s: %v\n%s", s, err, log)
 	}
@@ -114,7 +115,7 @@ func TestUMNGopherd(t *testing.T) {
 			want[i] = at(want[i])
 		}
 		for _, u := range []string{base, base + "1%09%09+"} {
-			res, _, log := mustGet(t, u, access.Options{})
+			res, _, log := mustGet(t, u, nil)
 			if got := urls(res.Listing); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %q, want %q\n%s", u, got, want, log)
 			}
@@ -126,13 +127,13 @@ func TestUMNGopherd(t *testing.T) {
 
 	t.Run("text", func(t *testing.T) {
 		const want = "Hello from UMN gopherd.\nSecond line.\n"
-		// Gopher0: "." appended, no CRLF conversion (quirk 2).
-		res, body, _ := mustGet(t, base+"00/hello.txt", access.Options{})
+		// Gopher0: UMN gopherd appends a "." line and leaves the line ends as they are.
+		res, body, _ := mustGet(t, base+"00/hello.txt", nil)
 		if string(body) != want || res.MediaType != "text/plain" {
 			t.Errorf("Gopher0 text %q %q", body, res.MediaType)
 		}
 		// Gopher+ "+37": exactly 37 octets; the "." UMN sends after them is not data.
-		res, body, log := mustGet(t, base+"00/hello.txt%09%09+", access.Options{})
+		res, body, log := mustGet(t, base+"00/hello.txt%09%09+", nil)
 		if string(body) != want || res.Size != 37 {
 			t.Errorf("Gopher+ text %q size %d", body, res.Size)
 		}
@@ -140,23 +141,23 @@ func TestUMNGopherd(t *testing.T) {
 			t.Errorf("request line without the empty search (Gopher+ §2.4):\n%s", log)
 		}
 		// The same view named (RFC 1738 §3.4.8).
-		_, body, _ = mustGet(t, base+"00/hello.txt%09%09+Text/plain", access.Options{})
+		_, body, _ = mustGet(t, base+"00/hello.txt%09%09+Text/plain", nil)
 		if string(body) != want {
 			t.Errorf("view Text/plain %q", body)
 		}
 	})
 
 	t.Run("binary", func(t *testing.T) {
-		res, body, _ := mustGet(t, base+"99/blob.dat%09%09+", access.Options{})
+		res, body, _ := mustGet(t, base+"99/blob.dat%09%09+", nil)
 		if !bytes.Equal(body, blob) || res.Size != 256 {
 			t.Errorf("+256 binary: %d octets, size %d", len(body), res.Size)
 		}
-		_, body, _ = mustGet(t, base+"99/blob.dat", access.Options{})
+		_, body, _ = mustGet(t, base+"99/blob.dat", nil)
 		if !bytes.Equal(body, blob) {
 			t.Errorf("Gopher0 binary: %d octets", len(body))
 		}
-		// "+-2": to the close, a "." line inside is data (quirk 3).
-		res, body, _ = mustGet(t, base+"99/gen.dat%09%09+", access.Options{})
+		// "+-2": to the close, a "." line inside is data (UMN gopherd sends a script's output so).
+		res, body, _ = mustGet(t, base+"99/gen.dat%09%09+", nil)
 		if string(body) != "generated binary-ish output\r\n.\r\nafter a lone dot\r\n" || res.Size != -1 {
 			t.Errorf("+-2 %q size %d", body, res.Size)
 		}
@@ -164,7 +165,7 @@ func TestUMNGopherd(t *testing.T) {
 
 	t.Run("attributes", func(t *testing.T) {
 		// "$": every item's attributes (Gopher+ §2.7).
-		res, _, _ := mustGet(t, base+"1%09%09$", access.Options{})
+		res, _, _ := mustGet(t, base+"1%09%09$", nil)
 		l := res.Listing
 		if len(entries(l)) != 6 {
 			t.Fatalf("$: %d entries, want 6", len(entries(l)))
@@ -178,7 +179,7 @@ func TestUMNGopherd(t *testing.T) {
 			t.Errorf("form's +ASK: %+v", form.Parts["ask"])
 		}
 		// "!": one item's.
-		res, _, _ = mustGet(t, base+"00/hello.txt%09%09!", access.Options{})
+		res, _, _ = mustGet(t, base+"00/hello.txt%09%09!", nil)
 		if len(entries(res.Listing)) != 1 || entries(res.Listing)[0].URL != at("gopher://ADDR/00/hello.txt") {
 			t.Errorf("!: %q", urls(res.Listing))
 		}
@@ -196,14 +197,14 @@ func TestUMNGopherd(t *testing.T) {
 		}
 		// A probe reports the same estimate as one, not as a count
 		// (it said size=100 for this 37-octet file).
-		st := access.Probe(context.Background(), loctest.MustParse(t, base+"00/hello.txt"), access.Options{})
-		if st.State != access.Present || st.Size != e.Size || !st.SizeApprox {
+		st := new(access.Client).Probe(context.Background(), loctest.MustParse(t, base+"00/hello.txt"))
+		if st.State != access.StateOK || st.Size != e.Size || !st.SizeApprox {
 			t.Errorf("probe: %s size %d approximate %v (%v); want present, %d, approximate", st.State, st.Size, st.SizeApprox, st.Err, e.Size)
 		}
 	})
 
 	t.Run("views", func(t *testing.T) {
-		v, err := access.Views(context.Background(), loctest.MustParse(t, base+"11/subdir"), access.Options{})
+		v, err := new(access.Client).Views(context.Background(), loctest.MustParse(t, base+"11/subdir"))
 		want := []access.View{
 			{Name: "application/gopher-menu En_US", Type: "application/gopher-menu", Language: "En_US", Size: 4000},
 			{Name: "application/gopher+-menu En_US", Type: "application/gopher+-menu", Language: "En_US", Size: 4000},
@@ -212,29 +213,29 @@ func TestUMNGopherd(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(v, want) {
 			t.Errorf("views %+v, %v", v, err)
 		}
-		res, body, log := mustGet(t, base+"11/subdir", access.Options{View: "text/html En_US"})
+		res, body, log := mustGet(t, base+"11/subdir", &gopher.Client{View: "text/html En_US"})
 		if res.MediaType != "text/html" || !bytes.Contains(body, []byte(at(`<A HREF="gopher://ADDR/00/subdir/inner.txt">inner</A>`))) {
 			t.Errorf("text/html view %q %q\n%s", res.MediaType, body, log)
 		}
-		res, _, _ = mustGet(t, base+"11/subdir", access.Options{View: "application/gopher+-menu"})
+		res, _, _ = mustGet(t, base+"11/subdir", &gopher.Client{View: "application/gopher+-menu"})
 		if got := urls(res.Listing); len(got) != 1 || got[0] != at("file inner gopher://ADDR/00/subdir/inner.txt") {
 			t.Errorf("gopher+-menu view %q", got)
 		}
 	})
 
 	t.Run("errors", func(t *testing.T) {
-		// Gopher0: one type-0 line to error.host (quirk 6) is the whole answer.
-		_, _, _, err := get(t, base+"00/nonexistent", access.Options{})
+		// Gopher0: UMN gopherd's one type-0 line to error.host is the whole answer.
+		_, _, _, err := get(t, base+"00/nonexistent", nil)
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != "3" || se.Text != "'/nonexistent' does not exist!!" {
 			t.Errorf("Gopher0 missing item: %v", err)
 		}
 		// Gopher+ "--1": code 1 and the administrator.
-		_, _, _, err = get(t, base+"00/nonexistent%09%09+", access.Options{})
+		_, _, _, err = get(t, base+"00/nonexistent%09%09+", nil)
 		if !errors.As(err, &se) || se.Code != "1" || se.Text != "'/nonexistent' does not exist!! (administrator: Test Admin <admin@example.invalid>)" || access.Classify(err) != access.Absent {
 			t.Errorf("Gopher+ missing item: %v", err)
 		}
-		_, _, _, err = get(t, base+"00/nonexistent%09%09!", access.Options{})
+		_, _, _, err = get(t, base+"00/nonexistent%09%09!", nil)
 		if !errors.As(err, &se) || se.Code != "1" || !strings.HasPrefix(se.Text, "Cannot find item information for that item") {
 			t.Errorf("missing item's attributes: %v", err)
 		}
@@ -243,7 +244,7 @@ func TestUMNGopherd(t *testing.T) {
 	t.Run("ask", func(t *testing.T) {
 		// RFC 1738 §3.4.5: fetch +ASK, fill it, send "selector TAB + TAB 1" and a "+-1" block (§3.4.9).
 		answers := map[string]string{"Your name": "Alice", "Secret word": "sesame", "Subscribe?": "yes", "Colour": "green", "Comments": "first comment line\nsecond comment line"}
-		res, body, log := mustGet(t, base+"00/form%09%09?", access.Options{Answers: answers})
+		res, body, log := mustGet(t, base+"00/form%09%09?", &gopher.Client{Answers: answers})
 		const echo = "ASK script output\nline 1: [Alice]\nline 2: [sesame]\nline 3: [1]\nline 4: [green]\nline 5: [2]\nline 6: [first comment line]\nline 7: [second comment line]\ntotal lines: 7\n"
 		if string(body) != echo {
 			t.Errorf("script's reply %q, want %q\n%s", body, echo, log)
@@ -256,13 +257,13 @@ func TestUMNGopherd(t *testing.T) {
 			t.Errorf("dialogue (AskP answer masked):\n%s", log)
 		}
 		// The URL that holds the filled form gives the same reply (§3.4.9).
-		_, body, _ = mustGet(t, base+filled, access.Options{})
+		_, body, _ = mustGet(t, base+filled, nil)
 		if string(body) != echo {
 			t.Errorf("filled URL's reply %q", body)
 		}
 		// Asked in turn, the defaults offered.
 		var asked []string
-		_, body, _ = mustGet(t, base+"00/form%09%09?", access.Options{Ask: func(q access.Question) (string, error) {
+		_, body, _ = mustGet(t, base+"00/form%09%09?", &gopher.Client{Ask: func(q access.Question) (string, error) {
 			asked = append(asked, q.Kind+":"+q.Default)
 			switch q.Kind {
 			case "Choose":
@@ -281,14 +282,14 @@ func TestUMNGopherd(t *testing.T) {
 			t.Errorf("asked form's reply %q, want %q", body, want)
 		}
 		// An answer that is none of the choices: refused, nothing submitted.
-		_, _, log, err := get(t, base+"00/form%09%09?", access.Options{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
+		_, _, log, err := get(t, base+"00/form%09%09?", &gopher.Client{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || pe.Rule != "Gopher+ §2.8" || strings.Contains(log, "+\\x091") {
 			t.Errorf("bad choice: %v\n%s", err, log)
 		}
 		// Nobody to answer the password: refused, nothing submitted.
-		_, _, log, err = get(t, base+"00/form%09%09?", access.Options{})
-		if access.Classify(err) != access.Refused || strings.Contains(log, "+\\x091") {
+		_, _, log, err = get(t, base+"00/form%09%09?", nil)
+		if access.Classify(err) != access.Forbidden || strings.Contains(log, "+\\x091") {
 			t.Errorf("unanswered form: %v\n%s", err, log)
 		}
 	})
@@ -309,45 +310,45 @@ func TestPygopherd(t *testing.T) {
 	// No "." after the menu: the close ends it; the abstract is an "i" line.
 	want := []string{at("directory docs gopher://ADDR/1/docs"), at("file hello gopher://ADDR/0/hello.txt"), "info This is an abstract for hello "}
 	for _, u := range []string{base, base + "1%09%09+"} {
-		res, _, log := mustGet(t, u, access.Options{})
+		res, _, log := mustGet(t, u, nil)
 		if got := urls(res.Listing); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %q, want %q\n%s", u, got, want, log)
 		}
 	}
-	res, body, _ := mustGet(t, base+"0/hello.txt%09%09+", access.Options{})
+	res, body, _ := mustGet(t, base+"0/hello.txt%09%09+", nil)
 	if string(body) != "Hello from gopher\n" || res.Size != 18 {
 		t.Errorf("+18 text %q size %d", body, res.Size)
 	}
-	res, _, _ = mustGet(t, base+"0/hello.txt%09%09!", access.Options{})
+	res, _, _ = mustGet(t, base+"0/hello.txt%09%09!", nil)
 	e := entries(res.Listing)[0]
 	if e.Parts["abstract"] != "This is an abstract for hello" || e.Size != 0 || e.Modified.IsZero() {
 		t.Errorf("! attributes %+v", e)
 	}
-	v, err := access.Views(context.Background(), loctest.MustParse(t, base+"0/hello.txt"), access.Options{})
+	v, err := new(access.Client).Views(context.Background(), loctest.MustParse(t, base+"0/hello.txt"))
 	if err != nil || !reflect.DeepEqual(v, []access.View{{Name: "text/plain", Type: "text/plain", Size: 0}}) {
 		t.Errorf("views %+v %v", v, err)
 	}
-	res, _, _ = mustGet(t, base+"1/docs%09%09$", access.Options{})
+	res, _, _ = mustGet(t, base+"1/docs%09%09$", nil)
 	if got := urls(res.Listing); !reflect.DeepEqual(got, []string{at("file dots gopher://ADDR/0/docs/dots.txt"), at("file inner gopher://ADDR/0/docs/inner.txt")}) {
 		t.Errorf("$ %q", got)
 	}
 	var se *access.ServerError
-	if _, _, _, err := get(t, base+"0/nonexist", access.Options{}); !errors.As(err, &se) || se.Code != "3" {
+	if _, _, _, err := get(t, base+"0/nonexist", nil); !errors.As(err, &se) || se.Code != "3" {
 		t.Errorf("type 3 reply: %v", err)
 	}
-	if _, _, _, err := get(t, base+"0/nonexist%09%09+", access.Options{}); !errors.As(err, &se) || se.Code != "1" || !strings.Contains(se.Text, "does not exist") {
+	if _, _, _, err := get(t, base+"0/nonexist%09%09+", nil); !errors.As(err, &se) || se.Code != "1" || !strings.Contains(se.Text, "does not exist") {
 		t.Errorf("--2 reply: %v", err)
 	}
 	// pygopherd sends text as it is, not dot-stuffed: a lone "." line
 	// would end the text early, which the client says rather than cut
 	// the text silently (RFC 1436 §3.8).
-	_, body, _, err = get(t, base+"0/docs/dots.txt", access.Options{})
+	_, body, _, err = get(t, base+"0/docs/dots.txt", nil)
 	var pe *access.ProtocolError
 	if string(body) != "inner\n" || !errors.As(err, &pe) {
 		t.Errorf("unstuffed lone dot: %q, %v", body, err)
 	}
 	// Through Gopher+ the length frames the text, and nothing is lost.
-	_, body, _ = mustGet(t, base+"0/docs/dots.txt%09%09+", access.Options{})
+	_, body, _ = mustGet(t, base+"0/docs/dots.txt%09%09+", nil)
 	if string(body) != "inner\n.\n..dots\n" {
 		t.Errorf("Gopher+ text %q", body)
 	}
@@ -365,7 +366,7 @@ func TestGophernicus(t *testing.T) {
 	write(t, filepath.Join(root, "cgi-bin", "find"), "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	s := peer.Gophernicus(t, root)
 	base := "gopher://" + s.Addr + "/"
-	res, _, log := mustGet(t, base, access.Options{})
+	res, _, log := mustGet(t, base, nil)
 	var got []string
 	for _, e := range entries(res.Listing) {
 		got = append(got, e.Type+" "+e.URL)
@@ -374,19 +375,19 @@ func TestGophernicus(t *testing.T) {
 		t.Errorf("menu %q, want %q\n%s", got, want, log)
 	}
 	// Text is sent with CR LF line ends, without a "." line.
-	_, body, _ := mustGet(t, base+"0/hello.txt", access.Options{})
+	_, body, _ := mustGet(t, base+"0/hello.txt", nil)
 	if string(body) != "Hello\r\nworld\r\n" {
 		t.Errorf("text %q", body)
 	}
 	// Nor are lines dot-stuffed: a lone "." line ends the text, and the
 	// octets after it are reported, not silently dropped (RFC 1436 §3.8).
-	_, body, _, err := get(t, base+"0/dots.txt", access.Options{})
+	_, body, _, err := get(t, base+"0/dots.txt", nil)
 	var pe *access.ProtocolError
 	if string(body) != "Hello\r\n" || !errors.As(err, &pe) || access.Classify(err) != access.Failed {
 		t.Errorf("unstuffed lone dot: %q, %v", body, err)
 	}
 	// It speaks no Gopher+: an attribute request is answered with the file.
-	_, _, _, err = get(t, base+"0/hello.txt%09%09!", access.Options{})
+	_, _, _, err = get(t, base+"0/hello.txt%09%09!", nil)
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "does not speak Gopher+") {
 		t.Errorf("! to a Gopher0 server: %v", err)
 	}
@@ -400,13 +401,13 @@ func TestGophernicus(t *testing.T) {
 		{base + "7/cgi-bin/find", "via the option", "file Result for via the option gopher://h/0/r"},
 		{base + "7/cgi-bin/find%09", "empty in the URL", "file Result for empty in the URL gopher://h/0/r"},
 	} {
-		res, _, log := mustGet(t, c.url, access.Options{Search: c.search})
+		res, _, log := mustGet(t, c.url, &gopher.Client{Search: c.search})
 		if got := urls(res.Listing); len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: %q, want %q\n%s", c.url, got, c.want, log)
 		}
 	}
 	// A missing file is a text, not a type-3 line: delivered as the server sent it.
-	_, body, _ = mustGet(t, base+"0/nonexistent.txt", access.Options{})
+	_, body, _ = mustGet(t, base+"0/nonexistent.txt", nil)
 	if !strings.HasPrefix(string(body), "Error: File or directory not found!") {
 		t.Errorf("missing file %q", body)
 	}

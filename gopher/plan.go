@@ -35,21 +35,22 @@ type Plan struct {
 }
 
 // Plan returns the exchange g stands for. It fails when a field would
-// change the request's lines (a CR or LF in the selector or search) or
-// the Gopher+ string is not one of RFC 1738's forms; then nothing may be
-// sent.
+// change the request's lines (a CR or LF in the selector or search), the
+// port is not a number from 1 to 65535, or the Gopher+ string is not one
+// of RFC 1738's forms; then nothing may be sent. The error is a
+// *locator.SchemeError naming the field.
 func (g *URL) Plan() (*Plan, error) {
 	if i := strings.IndexAny(g.Selector, "\t\r\n"); i >= 0 {
-		return nil, &Error{Field: "selector", Offset: i, Rule: "selector", Message: "decoded " + ctlName(g.Selector[i]) + " in the selector would be read as a protocol delimiter (RFC 1738 §3.4.1)"}
+		return nil, schemeError("selector", i, "selector", "decoded "+ctlName(g.Selector[i])+" in the selector would be read as a protocol delimiter (RFC 1738 §3.4.1)")
 	}
 	if i := strings.IndexAny(g.Search, "\t\r\n"); i >= 0 {
-		return nil, &Error{Field: "search", Offset: i, Rule: "search", Message: "decoded " + ctlName(g.Search[i]) + " in the search string would be read as a protocol delimiter (RFC 1738 §3.4.2)"}
+		return nil, schemeError("search", i, "search", "decoded "+ctlName(g.Search[i])+" in the search string would be read as a protocol delimiter (RFC 1738 §3.4.2)")
 	}
 	pl := &Plan{Host: g.Host, Port: DefaultPort}
 	if g.Port != "" {
 		n, err := strconv.Atoi(g.Port)
 		if err != nil || n < 1 || n > 65535 {
-			return nil, &Error{Field: "port", Rule: "port", Message: "port " + strconv.Quote(g.Port) + " is not a number from 1 to 65535"}
+			return nil, schemeError("port", 0, "port", "port "+strconv.Quote(g.Port)+" is not a number from 1 to 65535")
 		}
 		pl.Port = n
 	}

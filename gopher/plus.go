@@ -39,8 +39,9 @@ type Plus struct {
 	HasForm bool
 }
 
-// ParsePlus reads a decoded Gopher+ string. The error, an *Error, names
-// the offset in s and the rule broken.
+// ParsePlus reads a decoded Gopher+ string. The error, a
+// *locator.SchemeError of field "plus", names the offset in s and the
+// rule broken.
 func ParsePlus(s string) (*Plus, error) {
 	var pl Plus
 	if e := parsePlus(s, false, &pl, nil); e != nil {
@@ -98,13 +99,14 @@ type plusProblem struct {
 
 // parsePlus reads the Gopher+ string s into pl. When encoded is true, s
 // is still URL-encoded and escapes are decoded as they are read, so that
-// offsets refer to the URL. It returns the first problem as an *Error and
-// passes every problem to report, when report is not nil.
-func parsePlus(s string, encoded bool, pl *Plus, report func(plusProblem)) *Error {
-	var first *Error
+// offsets refer to the URL. It returns the first problem as a
+// *locator.SchemeError and passes every problem to report, when report
+// is not nil.
+func parsePlus(s string, encoded bool, pl *Plus, report func(plusProblem)) *locator.SchemeError {
+	var first *locator.SchemeError
 	bad := func(off int, msg string) {
 		if first == nil {
-			first = &Error{Field: "plus", Offset: off, Rule: "gopher+_string", Message: msg}
+			first = schemeError("plus", off, "gopher+_string", msg)
 		}
 		if report != nil {
 			report(plusProblem{off, "gopher+_string", msg})

@@ -14,41 +14,40 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-var _ access.Prober = client{}
-
 // Probe says whether the item u names is there without transferring it.
 //
 // Where the server speaks Gopher+ (the URL carries a Gopher+ string, or
 // the server's top menu marks its items with a fifth field "+" or "?",
 // Gopher+ §2.1), the item's attributes are asked, "selector TAB !"
 // (§2.5, RFC 1738 §3.4.6), and the reply's header says: "+..." is
-// Present, with the size of the first +VIEWS entry and +INFO's Mod-Date;
-// an error "--N" / "-N" (§2.3) with code 1 ("Item is not available") is
-// Gone, code 2 ("Try again later") Denied and Transient, code 3 ("Item
-// has moved") a redirection to the item's new place. The top menu is
-// read once per server (host and port) and remembered.
+// access.StateOK, with the size of the first +VIEWS entry and +INFO's
+// Mod-Date; an error "--N" / "-N" (§2.3) with code 1 ("Item is not
+// available") is StateGone, code 2 ("Try again later") StateRefused and
+// Transient, code 3 ("Item has moved") a redirection to the item's new
+// place. The top menu is read once per server (host and port) and
+// remembered by c.
 //
 // Otherwise the request the URL stands for is sent and the first octets
 // of the reply read, as Fetch reads them: a reply that is one type-3
-// line (RFC 1436 §3.8) is Gone, anything else Present, the transfer
+// line (RFC 1436 §3.8) is StateGone, anything else StateOK, the transfer
 // ended at once (a menu after its first line).
 // Sessions (types 8, T), "URL:" links and ASK forms are probed as Fetch
 // follows them.
-func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	x, err := newExchange(u, req)
+func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
+	x, err := c.newExchange(u)
 	if err != nil {
 		return nil, err
 	}
 	masked := access.Masked(u)
 	plain := x.g.Type != "8" && x.g.Type != "T" && !(x.g.Type == "h" && strings.HasPrefix(x.g.Selector, "URL:")) &&
 		(x.plus == nil || x.plus.Command != '?')
-	if plain && (x.plus != nil || speaksPlus(ctx, req, x.host, x.port)) {
+	if plain && (x.plus != nil || c.plus.speaks(ctx, req, x.host, x.port)) {
 		x.plus = &Plus{Command: '!'}
 		res, err := x.fetch(ctx, req, masked, x.line("!"), nil)
 		var se *access.ServerError
 		switch {
 		case err == nil:
-			st := &access.Status{State: access.Present, Size: -1, Code: "+", Command: strings.TrimRight(string(x.line("!")), "\r\n")}
+			st := &access.Status{State: access.StateOK, Size: -1, Code: "+", Command: strings.TrimRight(string(x.line("!")), "\r\n")}
 			if res.Listing != nil {
 				if e, err := res.Listing.Next(); err == nil {
 					// A Gopher+ size is an estimate (Gopher+ §2.5),
@@ -61,9 +60,9 @@ func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 			res.Close()
 			return st, nil
 		case errors.As(err, &se):
-			st := &access.Status{State: access.Gone, Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}
+			st := &access.Status{State: access.StateGone, Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}
 			if se.Code == "2" {
-				st.State, st.Transient = access.Denied, true
+				st.State, st.Transient = access.StateRefused, true
 			}
 			return st, nil
 		default:
@@ -78,12 +77,12 @@ func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 	res, err := c.Fetch(ctx, u, req)
 	var se *access.ServerError
 	if errors.As(err, &se) {
-		return &access.Status{State: access.Gone, Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}, nil
+		return &access.Status{State: access.StateGone, Code: se.Code, Text: se.Text, Command: se.Command, Size: -1, Err: err}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	st := &access.Status{State: access.Present, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
+	st := &access.Status{State: access.StateOK, Size: res.Size, Modified: res.Modified, Listing: res.Listing != nil}
 	defer res.Close() // ends the transfer: a menu is not read past its first line
 	if res.Listing != nil {
 		if _, lerr := res.Listing.Next(); lerr != nil && lerr != io.EOF {
@@ -104,8 +103,8 @@ func (c client) Probe(ctx context.Context, u *locator.URL, req *access.Request) 
 }
 
 // plusServers remembers, by host and port, whether a server's top menu
-// marks its items as Gopher+ ones.
-var plusServers struct {
+// marks its items as Gopher+ ones. Its zero value is ready.
+type plusServers struct {
 	mu sync.Mutex
 	m  map[string]*plusAnswer
 }
@@ -115,22 +114,22 @@ type plusAnswer struct {
 	plus bool
 }
 
-// speaksPlus says whether the server at host:port speaks Gopher+: its
-// top menu (the empty selector) has a line whose fifth field begins "+"
-// or "?" (Gopher+ §2.1). It asks once per server; probes of the same
-// server at the same time wait for the one answer.
-func speaksPlus(ctx context.Context, req *access.Request, host string, port int) bool {
+// speaks says whether the server at host:port speaks Gopher+: its top
+// menu (the empty selector) has a line whose fifth field begins "+" or
+// "?" (Gopher+ §2.1). It asks once per server; probes of the same server
+// at the same time wait for the one answer.
+func (ps *plusServers) speaks(ctx context.Context, req *access.Request, host string, port int) bool {
 	key := net.JoinHostPort(strings.ToLower(host), strconv.Itoa(port))
-	plusServers.mu.Lock()
-	if plusServers.m == nil {
-		plusServers.m = map[string]*plusAnswer{}
+	ps.mu.Lock()
+	if ps.m == nil {
+		ps.m = map[string]*plusAnswer{}
 	}
-	a, asked := plusServers.m[key]
+	a, asked := ps.m[key]
 	if !asked {
 		a = &plusAnswer{done: make(chan struct{})}
-		plusServers.m[key] = a
+		ps.m[key] = a
 	}
-	plusServers.mu.Unlock()
+	ps.mu.Unlock()
 	if asked {
 		select {
 		case <-a.done:

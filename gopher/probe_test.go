@@ -32,7 +32,8 @@ func TestProbePygopherd(t *testing.T) {
 		{base + "1/nodir", "gone", "1", false},
 	} {
 		var log bytes.Buffer
-		st := access.Probe(context.Background(), loctest.MustParse(t, c.url), access.Options{Dialogue: &log})
+		ac := &access.Client{Dialogue: &log}
+		st := ac.Probe(context.Background(), loctest.MustParse(t, c.url))
 		if string(st.State) != c.state || st.Code != c.code || st.Listing != c.listing {
 			t.Errorf("%s: %s %s listing %v (%v), want %s %s %v\n%s", c.url, st.State, st.Code, st.Listing, st.Err, c.state, c.code, c.listing, log.String())
 		}

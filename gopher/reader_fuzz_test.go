@@ -50,7 +50,7 @@ func FuzzMenuLine(f *testing.F) {
 }
 
 // FuzzReplyHeader: a header either parses to a length >= -2 that
-// formats back to the same text, or fails with an *Error.
+// formats back to the same text, or fails with a *ReplyError.
 func FuzzReplyHeader(f *testing.F) {
 	for _, s := range []string{"+37", "+-1", "+-2", "--1", "--2", "-5", "+", "", "+-3", "+0012", "Hello"} {
 		f.Add(s)
@@ -58,8 +58,8 @@ func FuzzReplyHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		h, err := ParseReplyHeader(line)
 		if err != nil {
-			var ge *Error
-			if !errors.As(err, &ge) {
+			var re *ReplyError
+			if !errors.As(err, &re) {
 				t.Fatalf("%q: %v", line, err)
 			}
 			return

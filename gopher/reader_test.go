@@ -14,7 +14,8 @@ import (
 )
 
 // RFC 1436 §3.8 menu lines, Gopher+ §2.1's fifth field, and the lines
-// real servers write (shared/peers captures).
+// real servers write (captured from UMN gopherd, pygopherd and
+// gophernicus).
 func TestParseMenuLine(t *testing.T) {
 	for _, c := range []struct {
 		line string
@@ -57,7 +58,7 @@ func errString(err error) string {
 		return itoa(e.Line) + ":" + itoa(e.Offset) + " " + e.Rule
 	case *AskError:
 		return itoa(e.Line) + ":" + itoa(e.Offset) + " " + e.Rule
-	case *Error:
+	case *ReplyError:
 		return itoa(e.Offset) + " " + e.Rule
 	case *access.PolicyError:
 		return itoa(e.Offset) + " " + e.Rule
@@ -183,7 +184,7 @@ func TestTextReader(t *testing.T) {
 }
 
 // Gopher+ §2.5, §2.7 and Appendix I, with UMN gopherd's and pygopherd's
-// own forms (shared/peers captures).
+// own forms (captured from the servers).
 func TestParseAttributes(t *testing.T) {
 	umn := strings.Split("+INFO: 0form\t0/form\t127.0.0.1\t17070\t?\n"+
 		"+ADMIN:\n Admin: Test Admin <admin@example.invalid>\n Mod-Date: Mon Nov 23 03:54:14 2026 <20261123035414>\n"+
@@ -350,7 +351,7 @@ func TestParseAsk(t *testing.T) {
 // code 3 ("item has moved") with the item's new menu line redirects.
 func TestPlusError(t *testing.T) {
 	x := &exchange{g: &URL{Type: "0"}}
-	req := &access.Request{Options: &access.Options{}}
+	req := &access.Request{Client: &access.Client{}}
 	for _, c := range []struct {
 		data string
 		want string

@@ -18,11 +18,24 @@ type ReplyHeader struct {
 	Length int64 // >= 0, -1 or -2
 }
 
+// A ReplyError reports a line that is not a Gopher+ reply header (Gopher+
+// §2.3), with the offset in the line and the rule. It is about the
+// server's reply, not a URL: a URL's errors are *locator.SchemeError.
+type ReplyError struct {
+	Offset  int
+	Rule    string
+	Message string
+}
+
+func (e *ReplyError) Error() string {
+	return "gopher: reply header: offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+}
+
 // ParseReplyHeader reads a Gopher+ reply header line (CR LF removed).
-// The error, an *Error, names the offset and the rule.
+// The error, a *ReplyError, names the offset and the rule.
 func ParseReplyHeader(line string) (ReplyHeader, error) {
 	bad := func(off int, msg string) error {
-		return &Error{Field: "reply", Offset: off, Rule: "Gopher+ §2.3", Message: msg}
+		return &ReplyError{Offset: off, Rule: "Gopher+ §2.3", Message: msg}
 	}
 	line = strings.TrimRight(line, " ")
 	if line == "" {

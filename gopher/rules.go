@@ -128,7 +128,7 @@ func (rules) Explain(u *locator.URL) string {
 	if g.HasPlus {
 		pl, err := ParsePlus(g.Plus)
 		if err != nil {
-			b.WriteString("The Gopher+ string " + strconv.Quote(g.Plus) + " is not one of RFC 1738's forms: " + err.(*Error).Message + ". ")
+			b.WriteString("The Gopher+ string " + strconv.Quote(g.Plus) + " is not one of RFC 1738's forms: " + err.(*locator.SchemeError).Message + ". ")
 		} else {
 			b.WriteString(explainPlus(pl))
 		}

@@ -19,7 +19,7 @@ func (c *countCloser) Close() error { c.n++; return nil }
 
 // streamRequest is a request with small limits, for the stream fuzzers.
 func streamRequest(maxEntries uint8) *access.Request {
-	return &access.Request{Options: &access.Options{MaxLine: 128, MaxEntries: int(maxEntries%8) + 1, MaxSize: 4096}}
+	return &access.Request{Client: &access.Client{MaxLine: 128, MaxEntries: int(maxEntries%8) + 1, MaxSize: 4096}}
 }
 
 // FuzzMenuReader: a menu read as a stream (RFC 1436 §3.8) gives, entry
@@ -119,7 +119,7 @@ func FuzzAttributeReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, reply []byte, max uint8) {
 		req := streamRequest(max)
-		req.Options.MaxEntries = 64 // lines of one item; items are counted by the listing below
+		req.Client.MaxEntries = 64 // lines of one item; items are counted by the listing below
 		x := &exchange{g: &URL{Type: "1"}}
 		cc := &countCloser{}
 		res := x.attributeListing(bytes.NewReader(reply), cc, req, "gopher://h/1")

@@ -117,17 +117,32 @@ func TestBuild(t *testing.T) {
 			t.Errorf("got %q, %v; want %q", s, err, tt.want)
 		}
 	}
-	for _, bad := range []func() (string, error){
-		func() (string, error) { return BuildSession("telnet", "", "h", "") },
-		func() (string, error) { return BuildSession("rlogin", "", "", "") },
-		func() (string, error) { return BuildSession("rlogin", "", "a b", "") },
-		func() (string, error) { return BuildSession("rlogin", "", "h", "x") },
-		func() (string, error) { return BuildMID("foo", "") },
-		func() (string, error) { return BuildCID("") },
+	for _, bad := range []struct {
+		got           func() (string, error)
+		scheme, field string // of the *locator.SchemeError
+	}{
+		{func() (string, error) { return BuildSession("telnet", "", "h", "") }, "telnet", "url"},
+		{func() (string, error) { return BuildSession("rlogin", "", "", "") }, "rlogin", "host"},
+		{func() (string, error) { return BuildSession("rlogin", "", "a b", "") }, "rlogin", "host"},
+		{func() (string, error) { return BuildSession("tn3270", "", "h", "x") }, "tn3270", "port"},
+		{func() (string, error) { return BuildMID("foo", "") }, "mid", "message-id"},
+		{func() (string, error) { return BuildCID("") }, "cid", "content-id"},
 	} {
-		if s, err := bad(); err == nil {
+		s, err := bad.got()
+		if err == nil {
 			t.Errorf("built %q, want an error", s)
+			continue
 		}
+		if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != bad.scheme || se.Field != bad.field {
+			t.Errorf("error %T %v, want a *locator.SchemeError of %s field %s", err, err, bad.scheme, bad.field)
+		}
+	}
+	// An IPv6 host is written in brackets, which RFC 1738's hostport
+	// does not have: the read-back refuses it.
+	if s, err := BuildSession("rlogin", "", "::1", ""); err == nil {
+		t.Errorf("BuildSession(IPv6 host) = %q, want an error", s)
+	} else if be, ok := err.(*locator.BuildError); !ok || be.Scheme != "rlogin" {
+		t.Errorf("BuildSession(IPv6 host) error %T %v, want a *locator.BuildError", err, err)
 	}
 }
 
@@ -157,7 +172,7 @@ func TestPerlURI(t *testing.T) {
 // FuzzParse reads any text as a URL and applies the rules of its scheme
 // (rlogin, tn3270, mid, cid, afs or any other) and Describe: none may
 // panic, problem offsets lie in the input. Then the URL's exported fields
-// are overwritten with fuzzed values (issue 8.2): the rules must not
+// are overwritten with fuzzed values: the rules must not
 // panic, and must answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"rlogin://a@b/", "tn3270://h/x", "mid:a@b/c@d", "cid:x", "afs://c/p", "x-y:z"} {

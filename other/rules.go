@@ -1,10 +1,12 @@
 package other
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 	"github.com/rfc1738/locator/mailto"
 )
 
@@ -94,7 +96,8 @@ func (msgid) Check(u *locator.URL, r locator.Report) locator.Report {
 	}
 	id, _, partAt := split(u)
 	if _, _, err := mailto.SplitAddrSpec(locator.Decode(id)); err != nil {
-		r.Add(base, locator.Violation, rule, "the "+u.Scheme()+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+err.(*mailto.Error).Message)
+		_, msg := addrSpecError(err)
+		r.Add(base, locator.Violation, rule, "the "+u.Scheme()+" is an RFC 822 addr-spec without \"<\" \">\" (draft 03, RFC 1630): "+msg)
 	}
 	if partAt >= 0 {
 		r.Add(base+partAt-1, locator.Violation, rule, "a \"/\" and Content-ID after the Message-ID is RFC 2111's mid form, beyond RFC 1738 and the drafts")
@@ -162,48 +165,53 @@ func (reservedName) Explain(u *locator.URL) string {
 	return d
 }
 
-// An Error reports components that cannot be built into a URL.
-type Error struct {
-	Field   string
-	Offset  int
-	Rule    string
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "other: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+// addrSpecError returns the offset and message of an error of
+// mailto.SplitAddrSpec.
+func addrSpecError(err error) (off int, msg string) {
+	var se *locator.SchemeError
+	if errors.As(err, &se) {
+		return se.Offset, se.Message
+	}
+	return 0, err.Error()
 }
 
 // BuildSession writes an rlogin or tn3270 URL, scheme://[user@]host[:port]/,
-// the user encoded (§3.1). It fails for another scheme, an empty or bad
-// host or a bad port. A password is not taken: it would be visible to
-// anyone who sees the URL (RFC 1738 §6).
+// the user encoded (§3.1). It fails, with a *locator.SchemeError of the
+// scheme asked for, for another scheme (field "url"), an empty or bad
+// host or a bad port (field "host" or "port"); and with a
+// *locator.BuildError when what it wrote does not conform (an IPv6 host,
+// which RFC 1738's hostport cannot write, among them). A password is not
+// taken: it would be visible to anyone who sees the URL (RFC 1738 §6).
 func BuildSession(scheme, user, host, port string) (string, error) {
 	if scheme != "rlogin" && scheme != "tn3270" {
-		return "", &Error{Field: "scheme", Rule: "scheme", Message: "BuildSession writes rlogin and tn3270 URLs, not " + strconv.Quote(scheme)}
+		return "", &locator.SchemeError{Scheme: scheme, Field: "url", Rule: "scheme", Message: "BuildSession writes rlogin and tn3270 URLs, not " + strconv.Quote(scheme)}
 	}
-	if f, i := locator.BadHostport(host, port); i >= 0 {
-		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
+	if f, i := urlbuild.BadHostport(host, port); i >= 0 {
+		return "", &locator.SchemeError{Scheme: scheme, Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
+	}
+	if host == "" {
+		return "", &locator.SchemeError{Scheme: scheme, Field: "host", Rule: "hostport", Message: "an interactive-session URL names a host (RFC 1738 §3.8, the telnet form)"}
 	}
 	var b strings.Builder
 	b.WriteString(scheme + "://")
 	if user != "" {
 		b.WriteString(locator.Escape(user, locator.EncodeUser) + "@")
 	}
-	locator.WriteHostport(&b, host, port)
+	urlbuild.WriteHostport(&b, host, port)
 	b.WriteByte('/')
 	s := b.String()
-	return s, conforming(s, "host")
+	return s, conforming(scheme, s)
 }
 
 // BuildMID writes mid:message-id, and with a content-id RFC 2111's
 // mid:message-id/content-id (beyond RFC 1738). The message-id, without
-// "<" ">", must be an addr-spec; both are encoded.
+// "<" ">", must be an addr-spec (else a *locator.SchemeError of scheme
+// "mid", field "message-id"); both are encoded.
 func BuildMID(messageID, contentID string) (string, error) {
 	messageID = strings.TrimSuffix(strings.TrimPrefix(messageID, "<"), ">")
 	if _, _, err := mailto.SplitAddrSpec(messageID); err != nil {
-		e := err.(*mailto.Error)
-		return "", &Error{Field: "message-id", Offset: e.Offset, Rule: "midaddress", Message: e.Message}
+		off, msg := addrSpecError(err)
+		return "", &locator.SchemeError{Scheme: "mid", Field: "message-id", Offset: off, Rule: "midaddress", Message: msg}
 	}
 	s := "mid:" + locator.Escape(messageID, locator.EncodeHSegment)
 	contentID = strings.TrimSuffix(strings.TrimPrefix(contentID, "<"), ">")
@@ -214,28 +222,30 @@ func BuildMID(messageID, contentID string) (string, error) {
 }
 
 // BuildCID writes cid:content-id; the content-id, without "<" ">", must
-// be an addr-spec, and is encoded.
+// be an addr-spec (else a *locator.SchemeError of scheme "cid", field
+// "content-id"), and is encoded.
 func BuildCID(contentID string) (string, error) {
 	contentID = strings.TrimSuffix(strings.TrimPrefix(contentID, "<"), ">")
 	if _, _, err := mailto.SplitAddrSpec(contentID); err != nil {
-		e := err.(*mailto.Error)
-		return "", &Error{Field: "content-id", Offset: e.Offset, Rule: "cidaddress", Message: e.Message}
+		off, msg := addrSpecError(err)
+		return "", &locator.SchemeError{Scheme: "cid", Field: "content-id", Offset: off, Rule: "cidaddress", Message: msg}
 	}
 	return "cid:" + locator.Escape(contentID, locator.EncodeHSegment), nil
 }
 
-// conforming checks that a built URL reads back without an error or
-// violation; the encoded fields cannot cause one, so field names the
-// culprit.
-func conforming(s, field string) error {
+// conforming reads back s, a URL of scheme that BuildSession wrote, and
+// fails with a *locator.BuildError at its first error or violation (the
+// encoded user cannot cause one, so it is in the host or port). Unlike
+// urlbuild.CheckBuilt it allows no IPv6 literal: every URL BuildSession
+// writes conforms to RFC 1738.
+func conforming(scheme, s string) error {
 	u, err := locator.Parse(s)
 	if err != nil {
-		pe := err.(*locator.ParseError)
-		return &Error{Field: field, Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+		return &locator.BuildError{Scheme: scheme, URL: s, Problem: err.(*locator.ParseError).Problem}
 	}
 	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
-			return &Error{Field: field, Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+			return &locator.BuildError{Scheme: scheme, URL: s, Problem: p}
 		}
 	}
 	return nil

@@ -10,23 +10,25 @@ import (
 )
 
 func init() {
-	access.Register("rlogin", access.Info{DefaultPort: RloginPort}, sessionClient{})
-	access.Register("tn3270", access.Info{DefaultPort: TN3270Port}, sessionClient{})
+	access.Register("rlogin", access.Info{DefaultPort: RloginPort}, func() access.Fetcher { return Client{} })
+	access.Register("tn3270", access.Info{DefaultPort: TN3270Port}, func() access.Fetcher { return Client{} })
 }
 
-// sessionClient is the access client of rlogin and tn3270 URLs, the
+// Client is the access client of rlogin and tn3270 URLs, the
 // interactive sessions the drafts name beside telnet ("TELNET, RLOGIN,
 // TN3270", the 1993 draft: "information within the service cannot be
 // addressed individually or, in general, automatically retrieved"). It
 // is an access.Sessioner, so that locator telnet and locator get treat
 // these URLs as sessions, and it opens none: Check refuses every such
 // URL, before any connection, with a *SessionUnsupportedError that says
-// why and what a person can run instead.
-type sessionClient struct{}
+// why and what a person can run instead. It has no settings.
+type Client struct{}
+
+var _ access.Sessioner = Client{}
 
 // A SessionUnsupportedError says this build opens no session of the
 // scheme, why, and what a person can do instead. access.Classify reads
-// it as Refused (it wraps an *access.UnsupportedError).
+// it as Forbidden (it wraps an *access.UnsupportedError).
 type SessionUnsupportedError struct {
 	URL     string // masked
 	Scheme  string
@@ -41,17 +43,18 @@ func (e *SessionUnsupportedError) Error() string {
 func (e *SessionUnsupportedError) Unwrap() error { return &access.UnsupportedError{Scheme: e.Scheme} }
 
 // Check refuses the URL with a *SessionUnsupportedError.
-func (sessionClient) Check(u *locator.URL, req *access.Request) error {
+func (Client) Check(u *locator.URL, req *access.Request) error {
 	return unsupported(u)
 }
 
 // Fetch refuses as Check does: a session is not an object.
-func (sessionClient) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	return nil, unsupported(u)
 }
 
-// Session refuses as Check does (access.Interact calls Check first).
-func (sessionClient) Session(ctx context.Context, u *locator.URL, req *access.Request, t access.Terminal) error {
+// Session refuses as Check does (access.Client.Interact calls Check
+// first).
+func (Client) Session(ctx context.Context, u *locator.URL, req *access.Request, t access.Terminal) error {
 	return unsupported(u)
 }
 

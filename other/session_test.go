@@ -33,13 +33,13 @@ func TestSessionUnsupported(t *testing.T) {
 		if !access.IsSession(u.Scheme()) {
 			t.Errorf("%s: not a session", u.Scheme())
 		}
-		opts := access.Options{Dial: noDial}
-		for _, err := range []error{access.Interact(context.Background(), u, opts, access.Terminal{}), func() error {
-			_, err := access.Get(context.Background(), u, opts)
+		ac := &access.Client{Dial: noDial}
+		for _, err := range []error{ac.Interact(context.Background(), u, access.Terminal{}), func() error {
+			_, err := ac.Get(context.Background(), u)
 			return err
 		}()} {
 			var se *SessionUnsupportedError
-			if !errors.As(err, &se) || access.Classify(err) != access.Refused {
+			if !errors.As(err, &se) || access.Classify(err) != access.Forbidden {
 				t.Errorf("%s: %v", c.url, err)
 				continue
 			}

@@ -32,8 +32,8 @@ const (
 	optQueueStatus    = 254 // response to 253: flags, queue position, time
 )
 
-// Limits of the reference implementation (include/ardp.h of the server
-// built by shared/peers/prospero), which the protocol text leaves open.
+// Limits of the reference implementation (include/ardp.h of the
+// Prospero server the tests run), which the protocol text leaves open.
 const (
 	// MaxPacket bounds one datagram: the reference reads into a buffer
 	// of ARDP_PTXT_LEN_R (1405) data octets and twice the 64-octet
@@ -266,7 +266,7 @@ func newExchange(conn net.Conn, req *access.Request, cid uint16, text []byte) *e
 	if t <= 0 {
 		t = time.Millisecond
 	}
-	x := &exchange{conn: conn, req: req, cid: cid, timeout: t, idle: idle, maxSize: req.Options.MaxSize,
+	x := &exchange{conn: conn, req: req, cid: cid, timeout: t, idle: idle, maxSize: req.MaxSize(),
 		pending: map[uint16][]byte{}, buf: make([]byte, MaxPacket+1)}
 	x.request = appendHeader9(make([]byte, 0, 9+len(text)), cid, 1, 1, 0)
 	x.request = append(x.request, text...)

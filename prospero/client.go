@@ -36,10 +36,20 @@ const NameComponentField = "NAME-COMPONENT"
 const VersionField = "OBJECT-VERSION"
 
 func init() {
-	access.Register("prospero", access.Info{DefaultPort: DefaultPort}, client{})
+	access.Register("prospero", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
 }
 
-type client struct{}
+// Client follows Prospero URLs for package access (RFC 1738 §3.11),
+// speaking the Prospero Directory Service protocol over ARDP datagrams
+// (access.Request.DialPacket); see Fetch. Its zero value is ready; it
+// keeps no connection between requests.
+type Client struct {
+	// Follow has an object's access methods followed instead of listed:
+	// Fetch redirects to the first whose scheme has a client and that
+	// is not a file of this machine (RFC 1738 §3.11: an access method
+	// says how the object is retrieved).
+	Follow bool
+}
 
 // plan is what a Prospero URL asks of the server.
 type plan struct {
@@ -47,6 +57,7 @@ type plan struct {
 	version   string   // object-version, "" for the current
 	component string   // the link's name-component within the directory, or ""
 	attrs     []string // the 1993 draft's attributes, asked for too
+	follow    bool     // Client.Follow
 }
 
 func planOf(u *locator.URL) (*plan, error) {
@@ -134,7 +145,7 @@ func (p *plan) listRequest() []string {
 }
 
 // objectRequest is GET-OBJECT-INFO of every attribute (#ALL; the
-// server of shared/peers answers a request for ACCESS-METHOD alone with
+// reference server answers a request for ACCESS-METHOD alone with
 // NOT-FOUND, as its access methods are INTRINSIC).
 func (p *plan) objectRequest() []string {
 	v := p.version
@@ -147,7 +158,7 @@ func (p *plan) objectRequest() []string {
 // Check refuses, before any connection, a URL whose request cannot be
 // written: a field this client cannot honour, a NUL, a request longer
 // than one ARDP packet.
-func (client) Check(u *locator.URL, req *access.Request) error {
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	p, err := planOf(u)
 	if err != nil {
 		return err
@@ -167,15 +178,16 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 // Fetch asks the Prospero server for the object u names (RFC 1738
 // §3.11). A directory is a listing of its links. An object that is not
 // a directory, or a link named with NAME-COMPONENT that is not an object
-// of its own, is a listing of its access methods as URLs, or, when the
-// caller asked to follow (access.WithFollow), a *access.Redirect to the
-// first of them whose scheme has a client and that is not a file of this
-// machine. A link to a Prospero object redirects to that object's URL.
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+// of its own, is a listing of its access methods as URLs, or, with
+// c.Follow, a *access.Redirect to the first of them whose scheme has a
+// client and that is not a file of this machine. A link to a Prospero
+// object redirects to that object's URL.
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := planOf(u)
 	if err != nil {
 		return nil, err
 	}
+	p.follow = c.Follow
 	conn, err := req.DialPacket(ctx, u.Host(), u.EffectivePort(), PrivilegedPort)
 	if err != nil {
 		return nil, err
@@ -184,7 +196,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	rep, err := roundTrip(conn, req, p.listRequest())
 	var se *access.ServerError
 	if err == nil && p.component != "" {
-		return p.link(ctx, u, req, rep)
+		return p.link(u, req, rep)
 	}
 	if errors.As(err, &se) && se.Code == "NOT-A-DIRECTORY" && p.component == "" {
 		req.Notef("not a directory: asking for the object's attributes")
@@ -200,7 +212,7 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		if u.Port() != "" {
 			self.Host += "(" + u.Port() + ")"
 		}
-		return p.methods(ctx, u, req, self, rep.Attributes)
+		return p.methods(u, req, self, rep.Attributes)
 	}
 	if err != nil {
 		return nil, p.wrap(u, err)
@@ -399,7 +411,7 @@ func attributeParts(as []Attribute) []map[string]any {
 }
 
 // link handles a URL that names one link with NAME-COMPONENT.
-func (p *plan) link(ctx context.Context, u *locator.URL, req *access.Request, rep *Reply) (*access.Resource, error) {
+func (p *plan) link(u *locator.URL, req *access.Request, rep *Reply) (*access.Resource, error) {
 	var k *Link
 	for _, l := range rep.Links {
 		if l.Name == p.component { // LIST's wildcards may match more
@@ -417,12 +429,12 @@ func (p *plan) link(ctx context.Context, u *locator.URL, req *access.Request, re
 	if s != "" {
 		return nil, &access.Redirect{Location: s, Code: "LINK " + k.Target}
 	}
-	return p.methods(ctx, u, req, k, k.Attributes)
+	return p.methods(u, req, k, k.Attributes)
 }
 
 // methods is the object's access methods as a listing of their URLs, or
-// with access.Following a redirect to the first that can be followed.
-func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request, k *Link, attrs []Attribute) (*access.Resource, error) {
+// with p.follow a redirect to the first that can be followed.
+func (p *plan) methods(u *locator.URL, req *access.Request, k *Link, attrs []Attribute) (*access.Resource, error) {
 	ms, err := accessMethods(attrs, k)
 	if err != nil {
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
@@ -440,11 +452,11 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 		if err != nil {
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "access method " + m.Method + ": " + err.Error()}
 		}
-		if access.Following(ctx) {
+		if p.follow {
 			t, perr := locator.Parse(s)
 			ok := false
 			if perr == nil {
-				_, _, ok = access.Lookup(t.Scheme())
+				_, ok = access.Lookup(t.Scheme())
 			}
 			switch {
 			case s == "" || perr != nil:
@@ -467,7 +479,7 @@ func (p *plan) methods(ctx context.Context, u *locator.URL, req *access.Request,
 		e.Size, e.Modified = sizeAndTime(attrs)
 		entries = append(entries, e)
 	}
-	if access.Following(ctx) {
+	if p.follow {
 		why := "it has none"
 		if len(names) > 0 {
 			why = "it has " + strings.Join(names, ", ")

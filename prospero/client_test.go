@@ -13,8 +13,8 @@ import (
 )
 
 // TestParseHeader: every header length the ARDP chapter allows, as the
-// server of shared/peers sends them (README "Quirks": 3, 7, 9 and 12
-// octets; 1 and 11 octets from its code), and the refusals.
+// reference server sends them (3, 7, 9 and 12 octets; 1 and 11 octets
+// from its code), and the refusals.
 func TestParseHeader(t *testing.T) {
 	cases := []struct {
 		name string
@@ -215,7 +215,7 @@ func TestPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := ""
-		if err := (client{}).Check(u, &access.Request{Options: &access.Options{}, URL: u}); err != nil {
+		if err := (&Client{}).Check(u, &access.Request{Client: &access.Client{}, URL: u}); err != nil {
 			got = strings.TrimPrefix(err.Error(), access.Masked(u)+": ")
 		} else {
 			p, _ := planOf(u)
@@ -229,9 +229,10 @@ func TestPlan(t *testing.T) {
 }
 
 // TestExchangeNeedsNoMoreThanOnePacket: the request is one packet with a
-// 9-octet header: 09 cid 0001 0001 0000 (README "Quirks" 3).
+// 9-octet header: 09 cid 0001 0001 0000, as the reference client sends
+// it.
 func TestRequestPacket(t *testing.T) {
-	x := newExchange(nil, &access.Request{Options: &access.Options{}}, 0x1234, []byte("VERSION\n"))
+	x := newExchange(nil, &access.Request{Client: &access.Client{}}, 0x1234, []byte("VERSION\n"))
 	if want := append([]byte{9, 0x12, 0x34, 0, 1, 0, 1, 0, 0}, "VERSION\n"...); !bytes.Equal(x.request, want) {
 		t.Fatalf("% x", x.request)
 	}

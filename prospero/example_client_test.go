@@ -31,12 +31,13 @@ func ExampleParseHeader() {
 	// Output: 1234 16 19 true LINK <nil>
 }
 
-// Following a Prospero URL: a directory is a listing; with
-// access.WithFollow, a link's access method is fetched through its own
-// scheme (here it would be an ftp URL).
+// Following a Prospero URL: a directory is a listing; with Follow, a
+// link's access method is fetched through its own scheme (here it would
+// be an ftp URL).
 func Example_get() {
 	u, _ := locator.Parse("prospero://archie.example.org//pub;NAME-COMPONENT=README")
-	res, err := access.Get(access.WithFollow(context.Background()), u, access.Options{})
+	c := &access.Client{Schemes: map[string]access.Fetcher{"prospero": &prospero.Client{Follow: true}}}
+	res, err := c.Get(context.Background(), u)
 	if err != nil {
 		fmt.Println(access.Classify(err))
 		return

@@ -87,12 +87,12 @@ func packet(cid, seq, total uint16, flags byte, text string) []byte {
 
 const okReply = "VERSION 5 hostile\nLINK L FILE a INTERNET-D H(1) ASCII '/a' 0\n"
 
-func quick() access.Options { return access.Options{IdleTimeout: 1500 * time.Millisecond} }
+func quick() *access.Client { return &access.Client{IdleTimeout: 1500 * time.Millisecond} }
 
 // patient is for the tests that count retransmissions: its waits (400 ms,
 // 800 ms, 1.6 s, 3.2 s) leave a loaded machine time to send each one
 // before the idle timeout ends the fetch.
-func patient() access.Options { return access.Options{IdleTimeout: 6 * time.Second} }
+func patient() *access.Client { return &access.Client{IdleTimeout: 6 * time.Second} }
 
 // TestSilentServer: a server that never answers is sent the request four
 // times, the waits doubling (ARDP: "client-specified backoff algorithm";
@@ -158,7 +158,7 @@ func TestHostileReplies(t *testing.T) {
 	cases := []struct {
 		name  string
 		reply func(cid uint16) [][]byte
-		opts  access.Options
+		ac    *access.Client
 		want  string // in the error; "" for success
 	}{
 		{"header longer than the datagram", func(cid uint16) [][]byte { return [][]byte{{40, 0, 1}} }, quick(), "a header of 40 octets in a datagram of 3"},
@@ -175,10 +175,10 @@ func TestHostileReplies(t *testing.T) {
 		{"line over MaxLine", func(cid uint16) [][]byte {
 			return [][]byte{packet(cid, 1, 1, 0, "VERSION "+strings.Repeat("5", 200)+"\n")}
 		},
-			access.Options{IdleTimeout: 1500 * time.Millisecond, MaxLine: 100}, "a Prospero reply line longer than 100 octets"},
+			&access.Client{IdleTimeout: 1500 * time.Millisecond, MaxLine: 100}, "a Prospero reply line longer than 100 octets"},
 		{"reply over MaxSize", func(cid uint16) [][]byte {
 			return [][]byte{packet(cid, 1, 2, 0, okReply), packet(cid, 2, 2, 0, okReply)}
-		}, access.Options{IdleTimeout: 1500 * time.Millisecond, MaxSize: 100}, "larger than the size limit"},
+		}, &access.Client{IdleTimeout: 1500 * time.Millisecond, MaxSize: 100}, "larger than the size limit"},
 		{"stale connection id, then the reply", func(cid uint16) [][]byte {
 			return [][]byte{packet(cid+1, 1, 1, 0, "FAILURE NOT-FOUND\n"), packet(cid, 1, 1, 0, okReply)}
 		}, quick(), ""},
@@ -199,7 +199,7 @@ func TestHostileReplies(t *testing.T) {
 					}
 				}
 			})
-			g := fetch(t, h.url(), c.opts, false)
+			g := fetch(t, h.url(), c.ac, false)
 			if c.want == "" {
 				if g.err != nil {
 					t.Fatalf("%v\n%s", g.err, g.log)
@@ -307,7 +307,7 @@ func TestARDPRedirect(t *testing.T) {
 		t.Errorf("dialogue lacks %q:\n%s", want, g.log)
 	}
 	// The redirection's address is checked by policy like any URL.
-	g = fetch(t, strings.Replace(first.url(), "127.0.0.1", "localhost", 1), access.Options{IdleTimeout: 1500 * time.Millisecond, Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}, false)
+	g = fetch(t, strings.Replace(first.url(), "127.0.0.1", "localhost", 1), &access.Client{IdleTimeout: 1500 * time.Millisecond, Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}, false)
 	var pe *access.PolicyError
 	if !errors.As(g.err, &pe) {
 		t.Errorf("a denied host: %v", g.err)

@@ -190,7 +190,7 @@ func linkFrom(t []string, line string) (*Link, error) {
 // FIELD name [value-type] value... or ATTRIBUTE[>...] applies-to
 // (APPLICATION | INTRINSIC) name value-type value.... A FIELD line's
 // value type is optional (Prospero §"Link Attributes", footnote: older
-// servers leave it out, and the server of shared/peers does).
+// servers leave it out, and the Prospero server the tests run does).
 func ParseAttribute(line string) (*Attribute, error) {
 	t, err := Tokens(line)
 	if err != nil {
@@ -432,7 +432,7 @@ func (m AccessMethod) URL() (string, error) {
 	}
 	switch method {
 	case "AFTP", "FTP":
-		var r ftp.Ref
+		var r ftp.URL
 		r.Host, r.Port = host, port
 		p := m.HSOName
 		if method == "AFTP" {
@@ -457,7 +457,7 @@ func (m AccessMethod) URL() (string, error) {
 				r.Typecode, r.HasTypecode = "i", true
 			}
 		}
-		return ftp.Build(r)
+		return r.Build()
 	case "GOPHER":
 		g := &gopher.URL{Host: host, Port: port, Selector: m.HSOName}
 		if len(m.Args) > 0 && len(m.Args[0]) == 1 {
@@ -470,7 +470,7 @@ func (m AccessMethod) URL() (string, error) {
 		if !strings.HasPrefix(m.HSOName, "/") {
 			return "", nil
 		}
-		return file.Build(file.Ref{Path: m.HSOName})
+		return (&file.URL{Path: m.HSOName}).Build()
 	}
 	return "", nil
 }

@@ -1,8 +1,8 @@
 package prospero_test
 
 // Tests against the original Prospero server, dirsrv (Prospero
-// Alpha.5.2a as shipped with archie 3.5), built from
-// shared/peers/prospero and run on 127.0.0.1 (DESIGN.md "Test peers").
+// Alpha.5.2a as shipped with archie 3.5), built from its sources and run
+// on 127.0.0.1 (internal/peer).
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	_ "github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/internal/peer"
-	_ "github.com/rfc1738/locator/prospero"
+	"github.com/rfc1738/locator/prospero"
 )
 
 // fixture writes a Prospero tree under a fresh directory R as the
@@ -100,22 +100,25 @@ type got struct {
 	log string
 }
 
-func fetch(t *testing.T, raw string, opts access.Options, follow bool) got {
+// fetch follows raw with ac (nil: a new access.Client), to which it
+// gives a dialogue log, an idle timeout of 20 seconds when ac has none,
+// and a prospero.Client that follows access methods when follow is set.
+func fetch(t *testing.T, raw string, ac *access.Client, follow bool) got {
 	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ac == nil {
+		ac = &access.Client{}
+	}
 	var log bytes.Buffer
-	opts.Dialogue = &log
-	if opts.IdleTimeout == 0 {
-		opts.IdleTimeout = 20 * time.Second
+	ac.Dialogue = &log
+	if ac.IdleTimeout == 0 {
+		ac.IdleTimeout = 20 * time.Second
 	}
-	ctx := context.Background()
-	if follow {
-		ctx = access.WithFollow(ctx)
-	}
-	res, err := access.Get(ctx, u, opts)
+	ac.Schemes = map[string]access.Fetcher{"prospero": &prospero.Client{Follow: follow}}
+	res, err := ac.Get(context.Background(), u)
 	err = listingErr(res, err)
 	return got{res, err, log.String()}
 }
@@ -133,7 +136,7 @@ func TestDirsrvListingIsVls(t *testing.T) {
 	r := fixture(t, readmeLink)
 	s := startDirsrv(t, r)
 	tree := filepath.Join(r, "info-tree")
-	g := fetch(t, s.url(tree), access.Options{}, false)
+	g := fetch(t, s.url(tree), nil, false)
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
@@ -205,7 +208,7 @@ func TestDirsrv130Entries(t *testing.T) {
 		write(t, filepath.Join(big, fmt.Sprintf("entry-%03d-with-a-name-long-enough-to-fill-packets.txt", i)), strconv.Itoa(i)+"\n")
 	}
 	s := startDirsrv(t, r)
-	g := fetch(t, s.url(big), access.Options{}, false)
+	g := fetch(t, s.url(big), nil, false)
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
@@ -259,18 +262,18 @@ func TestDirsrvOutcomes(t *testing.T) {
 	s := startDirsrv(t, r)
 	tree := filepath.Join(r, "info-tree")
 
-	g := fetch(t, s.url(tree+"/nothing-here"), access.Options{}, false)
+	g := fetch(t, s.url(tree+"/nothing-here"), nil, false)
 	var se *access.ServerError
 	if !errors.As(g.err, &se) || se.Code != "NOT-FOUND" || access.Classify(g.err) != access.Absent {
 		t.Errorf("missing directory: %v", g.err)
 	}
 
-	g = fetch(t, s.url(tree, "NAME-COMPONENT=nothing"), access.Options{}, false)
+	g = fetch(t, s.url(tree, "NAME-COMPONENT=nothing"), nil, false)
 	if !errors.As(g.err, &se) || se.Code != "NONE-FOUND" {
 		t.Errorf("missing link: %v\n%s", g.err, g.log)
 	}
 
-	g = fetch(t, s.url(tree+"/readme.txt"), access.Options{}, false)
+	g = fetch(t, s.url(tree+"/readme.txt"), nil, false)
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
@@ -284,14 +287,14 @@ func TestDirsrvOutcomes(t *testing.T) {
 	if !strings.Contains(g.log, "> GET-OBJECT-INFO #ALL ASCII '"+tree+"/readme.txt' 0") {
 		t.Errorf("dialogue:\n%s", g.log)
 	}
-	g = fetch(t, s.url(tree+"/readme.txt"), access.Options{}, true)
+	g = fetch(t, s.url(tree+"/readme.txt"), nil, true)
 	if g.err == nil || !strings.Contains(g.err.Error(), "LOCAL (a file of this machine, never followed") {
 		t.Errorf("follow LOCAL: %v", g.err)
 	}
 
 	// A link to a Prospero object, named in its directory, is a
 	// redirection to the object's own URL, which lists it.
-	g = fetch(t, s.url(tree, "NAME-COMPONENT=docs"), access.Options{}, false)
+	g = fetch(t, s.url(tree, "NAME-COMPONENT=docs"), nil, false)
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}
@@ -304,7 +307,7 @@ func TestDirsrvOutcomes(t *testing.T) {
 }
 
 // TestDirsrvBody: the body of an ftp object reached through an AFTP
-// access method, with access.WithFollow (RFC 1738 §3.11), from the ftp
+// access method, with prospero.Client.Follow (RFC 1738 §3.11), from the ftp
 // server named by the link's host(port).
 func TestDirsrvFollowAFTP(t *testing.T) {
 	ftpd := startPyftpd(t, map[string]string{"pub/README": "the README\r\nof the ftp area\r\n"})
@@ -313,7 +316,7 @@ func TestDirsrvFollowAFTP(t *testing.T) {
 	r := fixture(t, link)
 	s := startDirsrv(t, r)
 	tree := filepath.Join(r, "info-tree")
-	g := fetch(t, s.url(tree, "NAME-COMPONENT=README-ftp"), access.Options{}, true)
+	g := fetch(t, s.url(tree, "NAME-COMPONENT=README-ftp"), nil, true)
 	if g.err != nil {
 		t.Fatalf("%v\n%s", g.err, g.log)
 	}

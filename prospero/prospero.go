@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 // DefaultPort is the port a Prospero URL means when it names none.
@@ -52,22 +53,16 @@ type Field struct {
 	Name, Value string
 }
 
-// An Error reports a Prospero URL or component that cannot be used, with
-// the offset in the text it is about and the rule it breaks.
-type Error struct {
-	Field   string // "url", "hsoname", "field", "version", "attribute", "host"
-	Offset  int
-	Rule    string
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "prospero: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+// schemeError is the *locator.SchemeError of a Prospero URL's field: the
+// field ("url", "hsoname", "version", "attribute", "host", "port"), the
+// offset in its text and the rule broken.
+func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
+	return &locator.SchemeError{Scheme: "prospero", Field: field, Offset: off, Rule: rule, Message: msg}
 }
 
 // Parse reads s with locator.Parse and returns its Prospero structure.
-// The error is a *locator.ParseError when s is not a URL at all, and an
-// *Error when it is not a prospero URL.
+// The error is a *locator.ParseError when s is not a URL at all, and a
+// *locator.SchemeError when it is not a prospero URL.
 func Parse(s string) (*URL, error) {
 	u, err := locator.Parse(s)
 	if err != nil {
@@ -77,9 +72,11 @@ func Parse(s string) (*URL, error) {
 }
 
 // From decodes the Prospero structure of u; problems are in u.Problems.
+// It fails only when u is not a prospero URL, with a
+// *locator.SchemeError of field "url".
 func From(u *locator.URL) (*URL, error) {
 	if u.Scheme() != "prospero" {
-		return nil, &Error{Field: "url", Rule: "prosperourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not prospero"}
+		return nil, schemeError("url", 0, "prosperourl", "scheme is "+strconv.Quote(u.Scheme())+", not prospero")
 	}
 	pr := &URL{}
 	if u.HasAuthority() { // a host and port are written only after "//"
@@ -170,26 +167,29 @@ func (sp pathSplit) pieces(p string) []string {
 // name and value with every octet outside uchar | "?" | ":" | "@" | "&"
 // encoded (so "=", ";" and "/" become escapes). A version or attributes
 // give the 1993 draft's %00 form, which cannot be combined with fields.
-// It fails when the hsoname holds a NUL (which %00 would turn into the
-// draft's separator), when the version is not digits or an attribute not letters and
-// digits (the draft's grammar), or the host or port is not RFC 1738's.
+// It fails, with a *locator.SchemeError naming the field, when the
+// hsoname holds a NUL (which %00 would turn into the draft's separator),
+// when the version is not digits or an attribute not letters and digits
+// (the draft's grammar), or the host or port is not RFC 1738's; and with
+// a *locator.BuildError when what it wrote does not conform (an IPv6
+// host, which RFC 1738's hostport cannot write, among them).
 func (pr *URL) Build() (string, error) {
 	draft := pr.HasVersion || pr.Version != "" || len(pr.Attributes) > 0
 	if draft && len(pr.Fields) > 0 {
-		return "", &Error{Field: "url", Rule: "prosperourl", Message: "the 1993 draft's %00 version form and RFC 1738's fields do not combine"}
+		return "", schemeError("url", 0, "prosperourl", "the 1993 draft's %00 version form and RFC 1738's fields do not combine")
 	}
 	if i := strings.IndexByte(pr.HSOName, 0); i >= 0 {
-		return "", &Error{Field: "hsoname", Offset: i, Rule: "hsoname", Message: "an hsoname holds no NUL: %00 would be read as the 1993 draft's version separator"}
+		return "", schemeError("hsoname", i, "hsoname", "an hsoname holds no NUL: %00 would be read as the 1993 draft's version separator")
 	}
-	if f, i := locator.BadHostport(pr.Host, pr.Port); i >= 0 {
-		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
+	if f, i := urlbuild.BadHostport(pr.Host, pr.Port); i >= 0 {
+		return "", schemeError(f, i, "hostport", "the "+f+" holds a character RFC 1738 §3.1 does not allow there")
 	}
 	if pr.Host == "" {
-		return "", &Error{Field: "host", Rule: "hostport", Message: "a Prospero URL names a host (RFC 1738 §3.11)"}
+		return "", schemeError("host", 0, "hostport", "a Prospero URL names a host (RFC 1738 §3.11)")
 	}
 	var b strings.Builder
 	b.WriteString("prospero://")
-	locator.WriteHostport(&b, pr.Host, pr.Port)
+	urlbuild.WriteHostport(&b, pr.Host, pr.Port)
 	b.WriteByte('/')
 	for i, seg := range strings.Split(pr.HSOName, "/") {
 		if i > 0 {
@@ -199,12 +199,12 @@ func (pr *URL) Build() (string, error) {
 	}
 	if draft {
 		if i := notDigit(pr.Version); i >= 0 {
-			return "", &Error{Field: "version", Offset: i, Rule: "version", Message: "the 1993 draft's version is digits"}
+			return "", schemeError("version", i, "version", "the 1993 draft's version is digits")
 		}
 		b.WriteString("%00" + pr.Version)
 		for k, a := range pr.Attributes {
 			if a == "" || notAlphanum(a) >= 0 {
-				return "", &Error{Field: "attribute", Offset: k, Rule: "attribute", Message: "the 1993 draft's attribute is alphanums, not " + strconv.Quote(a)}
+				return "", schemeError("attribute", k, "attribute", "the 1993 draft's attribute is alphanums, not "+strconv.Quote(a))
 			}
 			b.WriteString("%00" + a)
 		}
@@ -213,14 +213,17 @@ func (pr *URL) Build() (string, error) {
 		b.WriteString(";" + locator.Escape(f.Name, locator.EncodeField) + "=" + locator.Escape(f.Value, locator.EncodeField))
 	}
 	s := b.String()
+	// The fields are encoded, so any problem read back is in the host or
+	// port (the draft form's own "prosperourl" report aside). Unlike
+	// urlbuild.CheckBuilt no IPv6 literal is allowed: every URL Build
+	// writes conforms to RFC 1738.
 	u, err := locator.Parse(s)
 	if err != nil {
-		pe := err.(*locator.ParseError)
-		return "", &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+		return "", &locator.BuildError{Scheme: "prospero", URL: s, Problem: err.(*locator.ParseError).Problem}
 	}
 	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation && p.Rule != "prosperourl" {
-			return "", &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+			return "", &locator.BuildError{Scheme: "prospero", URL: s, Problem: p}
 		}
 	}
 	return s, nil

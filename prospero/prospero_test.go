@@ -37,6 +37,8 @@ func TestFrom(t *testing.T) {
 	}
 	if _, err := Parse("ftp://h/x"); err == nil {
 		t.Error("Parse(ftp URL) succeeded")
+	} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "prospero" || se.Field != "url" || se.Rule != "prosperourl" {
+		t.Errorf("Parse(ftp URL) error %T %v, want a *locator.SchemeError of prospero field url", err, err)
 	}
 }
 
@@ -108,17 +110,32 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q, %v; want %q", tt.pr, s, err, tt.want)
 		}
 	}
-	for _, bad := range []URL{
-		{},
-		{Host: "h", Version: "x"},
-		{Host: "h", HasVersion: true, Attributes: []string{"a-b"}},
-		{Host: "h", HasVersion: true, Fields: []Field{{"a", "b"}}},
-		{Host: "a b"},
-		{Host: "h", HSOName: "a\x00b"},
+	for _, bad := range []struct {
+		pr    URL
+		field string // of the *locator.SchemeError
+	}{
+		{URL{}, "host"},
+		{URL{Host: "h", Version: "x"}, "version"},
+		{URL{Host: "h", HasVersion: true, Attributes: []string{"a-b"}}, "attribute"},
+		{URL{Host: "h", HasVersion: true, Fields: []Field{{"a", "b"}}}, "url"},
+		{URL{Host: "a b"}, "host"},
+		{URL{Host: "h", HSOName: "a\x00b"}, "hsoname"},
 	} {
-		if s, err := bad.Build(); err == nil {
-			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		s, err := bad.pr.Build()
+		if err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad.pr, s)
+			continue
 		}
+		if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "prospero" || se.Field != bad.field {
+			t.Errorf("Build(%+v) error %T %v, want a *locator.SchemeError of prospero field %s", bad.pr, err, err, bad.field)
+		}
+	}
+	// An IPv6 host is written in brackets, which RFC 1738's hostport
+	// does not have: the read-back refuses it.
+	if s, err := (&URL{Host: "::1", HSOName: "n"}).Build(); err == nil {
+		t.Errorf("Build(IPv6 host) = %q, want an error", s)
+	} else if be, ok := err.(*locator.BuildError); !ok || be.Scheme != "prospero" {
+		t.Errorf("Build(IPv6 host) error %T %v, want a *locator.BuildError", err, err)
 	}
 }
 
@@ -161,9 +178,9 @@ func TestNormativeExamples(t *testing.T) {
 
 // FuzzParse reads any text as a URL and, for prospero URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input.
-// Then the URL's exported fields are overwritten with fuzzed values
-// (issue 8.2): From and the rules must not panic, and must answer as on
-// the URL its String reads back as.
+// Then the URL's exported fields are overwritten with fuzzed values:
+// From and the rules must not panic, and must answer as on the URL its
+// String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"prospero://host.dom//pros/name", "prospero://h/a;b=c;d", "prospero://h/n%00%001%00a", "prospero://h/%00;x=%00"} {
 		f.Add(s, "", "", "", "", "", "", "", uint16(0))

@@ -215,7 +215,7 @@ func FuzzExchange(f *testing.F) {
 			in = in[n:]
 		}
 		count := len(c.in)
-		req := &access.Request{Options: &access.Options{IdleTimeout: time.Minute, MaxSize: 1 << 16}}
+		req := &access.Request{Client: &access.Client{IdleTimeout: time.Minute, MaxSize: 1 << 16}}
 		x := newExchange(c, req, 1, []byte("VERSION\n"))
 		if err := x.start(); err != nil {
 			t.Fatal(err)

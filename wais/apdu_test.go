@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rfc1738/locator"
 )
 
 // freeWAIS ir/wmessage.h: the 25-octet header.
@@ -173,8 +175,8 @@ func TestParseDocPath(t *testing.T) {
 	for _, tc := range cases {
 		r, err := ParseDocPath(tc.path)
 		if tc.errOff >= 0 {
-			var we *Error
-			if !errors.As(err, &we) || we.Offset != tc.errOff {
+			var we *locator.SchemeError
+			if !errors.As(err, &we) || we.Scheme != "wais" || we.Field != "path" || we.Offset != tc.errOff {
 				t.Errorf("%s: %v, want an error at %d", tc.path, err, tc.errOff)
 			}
 			continue

@@ -15,10 +15,13 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The client follows WAIS URLs (RFC 1738 §3.9) for package access,
-// speaking the WAIS protocol over TCP: Z39.50-1988 APDUs with WAIS's
-// elements (apdu.go), each behind a 25-octet header (header.go), on one
-// connection:
+func init() {
+	access.Register("wais", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+}
+
+// Client follows WAIS URLs (RFC 1738 §3.9) for package access, speaking
+// the WAIS protocol over TCP: Z39.50-1988 APDUs with WAIS's elements,
+// each behind a 25-octet header (Header), on one connection per URL:
 //
 //   - wais://host:port/database?search: Init, then a Search of the
 //     search words (a relevance-feedback query, wais-protspec.txt §3.1 and
@@ -29,14 +32,21 @@ import (
 //     (a Type-1 query, wais-waisprot.txt §8.0) of successive byte chunks
 //     of the document until it ends: a chunk shorter than asked, or the
 //     server's diagnostic "SF" (present request out of range) after the
-//     first chunk. Options.View, when set, is the document type asked
-//     for instead of the URL's wtype.
-//   - wais://host:port/database (no search): with Options.Search, a
-//     search of those words; without, the database's source description
-//     (the ".src" file: an empty search returns its header, of type
-//     WSRC, which is then retrieved as a document).
-func init() {
-	access.Register("wais", access.Info{DefaultPort: DefaultPort}, client{})
+//     first chunk. View, when set, is the document type asked for
+//     instead of the URL's wtype.
+//   - wais://host:port/database (no search): with Search, a search of
+//     those words; without, the database's source description (the
+//     ".src" file: an empty search returns its header, of type WSRC,
+//     which is then retrieved as a document).
+//
+// Its zero value is ready; it keeps no connection between requests.
+type Client struct {
+	// View is the document type to retrieve a document as (a wtype such
+	// as "TEXT"); "" is the URL's own.
+	View string
+	// Search holds the search words for a database URL without a
+	// search; "" asks for the source description.
+	Search string
 }
 
 // Limits of the client.
@@ -47,11 +57,11 @@ const (
 	ChunkSize = 32 << 10
 	// MaxMessage bounds one reply message (the header's msg_len) before
 	// anything is allocated for it; a document's octets are bounded by
-	// Options.MaxSize besides.
+	// the access.Client's MaxSize besides.
 	MaxMessage = 1 << 20
 	// MaxDocuments bounds the documents one search asks for
 	// (Max-Documents-Retrieved, wais-protspec.txt §5; waissearch asks
-	// for 40); Options.MaxEntries lowers it.
+	// for 40); the access.Client's MaxEntries lowers it.
 	MaxDocuments = 100
 	// retrievalSlack is what a text reply holds besides the text: the
 	// APDU's fields, the docid (echoed) and the element tags.
@@ -60,8 +70,6 @@ const (
 
 // Implementation names the client in its Init APDU.
 const Implementation = "locator"
-
-type client struct{}
 
 func policy(u *locator.URL, off int, rule, reason string) error {
 	return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
@@ -72,8 +80,9 @@ func policy(u *locator.URL, off int, rule, reason string) error {
 // without its wtype and wpath (RFC 1738 §3.9), and a database, type or
 // search word whose decoded octets hold a NUL, which the server reads as
 // the end of the C string it makes of them (freeWAIS zutil.c
-// readString), so that it would answer for another name (§6).
-func (client) Check(u *locator.URL, req *access.Request) error {
+// readString), so that it would answer for another name (§6); so is a
+// c.Search or c.View that holds a NUL.
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	if u.Host() == "" {
 		return policy(u, u.Offset(locator.HostComponent), "RFC 1738 §3.9", "a WAIS URL names the server's host")
 	}
@@ -87,7 +96,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	}
 	if w.HasDoc {
 		if _, err := ParseDocPath(u.Path()); err != nil {
-			var we *Error
+			var we *locator.SchemeError
 			if errors.As(err, &we) {
 				return policy(u, base+we.Offset, we.Rule, we.Message)
 			}
@@ -103,7 +112,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	if u.HasSearch() && strings.IndexByte(w.Search, 0) >= 0 {
 		return policy(u, u.Offset(locator.SearchComponent), "RFC 1738 §6", "the search holds a decoded NUL, where the server's C string would end")
 	}
-	if strings.IndexByte(req.Options.Search, 0) >= 0 || strings.IndexByte(req.Options.View, 0) >= 0 {
+	if strings.IndexByte(c.Search, 0) >= 0 || strings.IndexByte(c.View, 0) >= 0 {
 		return policy(u, 0, "RFC 1738 §6", "the search words or the document type hold a NUL, where the server's C string would end")
 	}
 	return nil
@@ -120,13 +129,13 @@ func SearchWords(rawSearch string) string {
 	return strings.Join(parts, " ")
 }
 
-// Fetch follows u: see the package's client notes above.
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+// Fetch follows u: see Client.
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	w, err := From(u)
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, u, req)
+	cn, err := dial(ctx, u, req)
 	if err != nil {
 		return nil, err
 	}
@@ -134,23 +143,23 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	case w.HasDoc:
 		ref, err := ParseDocPath(u.Path())
 		if err != nil {
-			c.Close()
+			cn.Close()
 			return nil, err
 		}
 		if ref.Form != FormOpaque {
 			req.Notef("docid read from the %s form of the wpath (%d fields)", ref.Form, countElements(ref.DocID))
 		}
 		typ := ref.Type
-		if req.Options.View != "" {
-			typ = req.Options.View
+		if c.View != "" {
+			typ = c.View
 		}
-		return c.retrieve(ref.Database, ref.DocID, typ)
-	case u.HasSearch() && (w.Search != "" || req.Options.Search == ""):
-		return c.search(w.Database, SearchWords(u.Search()))
-	case req.Options.Search != "":
-		return c.search(w.Database, req.Options.Search)
+		return cn.retrieve(ref.Database, ref.DocID, typ)
+	case u.HasSearch() && (w.Search != "" || c.Search == ""):
+		return cn.search(w.Database, SearchWords(u.Search()))
+	case c.Search != "":
+		return cn.search(w.Database, c.Search)
 	}
-	return c.source(w.Database)
+	return cn.source(w.Database)
 }
 
 func countElements(id []byte) int {

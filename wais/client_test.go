@@ -3,8 +3,8 @@ package wais
 // Failure paths of the client, against small hostile listeners on
 // loopback (the real server's behaviour is in peer_test.go): a server
 // that stops answering, malformed and oversized replies. Each case says
-// the outcome access gives it (DESIGN.md "Following a URL": 3 for a
-// network or protocol failure, 1 for the server's "no").
+// the outcome access gives it (access.Failed for a network or protocol
+// failure, access.Absent for the server's "no").
 
 import (
 	"bytes"
@@ -17,32 +17,13 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
 )
 
-// hostile serves each connection with handle on a free port of
-// 127.0.0.1 until the test ends.
+// hostile serves each connection with handle (peer.Hostile) until the
+// test ends.
 func hostile(t *testing.T, handle func(c net.Conn)) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { l.Close(); <-done })
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	return l.Addr().String()
+	return peer.Hostile(t, handle)
 }
 
 // readRequest reads one message (header and APDU) from c.
@@ -125,16 +106,17 @@ func afterInit(recordSize int64, rest func(c net.Conn)) func(net.Conn) {
 	}
 }
 
-func fetch(t *testing.T, raw string, opts access.Options) (*access.Resource, error) {
+// fetch follows raw with idle as the idle timeout (0: 10 seconds).
+func fetch(t *testing.T, raw string, idle time.Duration) (*access.Resource, error) {
 	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.IdleTimeout == 0 {
-		opts.IdleTimeout = 10 * time.Second
+	if idle == 0 {
+		idle = 10 * time.Second
 	}
-	res, err := access.Get(context.Background(), u, opts)
+	res, err := (&access.Client{IdleTimeout: idle}).Get(context.Background(), u)
 	return res, listingErr(res, err)
 }
 
@@ -218,7 +200,7 @@ func TestFailurePaths(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := hostile(t, tc.handle)
-			res, err := fetch(t, "wais://"+addr+"/"+tc.path, access.Options{IdleTimeout: tc.idle})
+			res, err := fetch(t, "wais://"+addr+"/"+tc.path, tc.idle)
 			if err == nil && res.Body != nil {
 				_, err = io.ReadAll(res.Body)
 				res.Close()
@@ -264,7 +246,7 @@ func TestRetrievalEcho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := fetch(t, raw, access.Options{})
+	res, err := fetch(t, raw, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

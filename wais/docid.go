@@ -13,7 +13,7 @@ import (
 // (wais-doc-ids.txt, LOCAL_DOC_ID), and RFC 1738 §3.9 has it "treated
 // opaquely" as the wpath. It must go back to the server octet for octet
 // (freeWAIS puts its own host:port, the database's path and the file's
-// path in it; shared/peers/freewais-sf README, quirk 1).
+// path in it).
 //
 // How the docid is written in a URL:
 //
@@ -51,22 +51,23 @@ type DocRef struct {
 // database "/" wtype "/" wpath, into the docid to send: the wpath's
 // octets decoded, or, when the wpath has the CERN/Lynx form (digits "/"
 // fields) or draft 03's field form, the docid those fields stand for. A
-// path that is not a document form is an *Error naming the offset in the
-// path.
+// path that is not a document form is a *locator.SchemeError of field
+// "path" (the url-path) naming the offset in it and the rule ("waisdoc",
+// "wtype" or "wpath").
 func ParseDocPath(path string) (*DocRef, error) {
 	i := strings.IndexByte(path, '/')
 	if i < 0 {
-		return nil, &Error{Field: "wpath", Offset: len(path), Rule: "waisdoc", Message: "a WAIS document URL is database \"/\" wtype \"/\" wpath (RFC 1738 §3.9)"}
+		return nil, schemeError("path", len(path), "waisdoc", "a WAIS document URL is database \"/\" wtype \"/\" wpath (RFC 1738 §3.9)")
 	}
 	j := strings.IndexByte(path[i+1:], '/')
 	if j < 0 {
-		return nil, &Error{Field: "wpath", Offset: len(path), Rule: "waisdoc", Message: "the \"/\" and wpath after the wtype are missing (RFC 1738 §3.9)"}
+		return nil, schemeError("path", len(path), "waisdoc", "the \"/\" and wpath after the wtype are missing (RFC 1738 §3.9)")
 	}
 	j += i + 1
 	r := &DocRef{Database: locator.Decode(path[:i]), Type: locator.Decode(path[i+1 : j]), Length: -1}
 	wpath := path[j+1:]
 	if r.Type == "" {
-		return nil, &Error{Field: "wtype", Offset: i + 1, Rule: "wtype", Message: "the document type is empty"}
+		return nil, schemeError("path", i+1, "wtype", "the document type is empty")
 	}
 	// CERN/Lynx: length "/" fields.
 	k := 0
@@ -77,7 +78,7 @@ func ParseDocPath(path string) (*DocRef, error) {
 		if fs, err := DocFields(wpath[k+1:]); err == nil {
 			id, err := docIDFromFields(fs)
 			if err != nil {
-				return nil, &Error{Field: "wpath", Offset: j + 1 + k + 1, Rule: "wpath", Message: err.Error()}
+				return nil, schemeError("path", j+1+k+1, "wpath", err.Error())
 			}
 			var n int64
 			fmt.Sscan(wpath[:k], &n)
@@ -88,13 +89,13 @@ func ParseDocPath(path string) (*DocRef, error) {
 	if fs, err := DocFields(wpath); err == nil {
 		id, err := docIDFromFields(fs)
 		if err != nil {
-			return nil, &Error{Field: "wpath", Offset: j + 1, Rule: "wpath", Message: err.Error()}
+			return nil, schemeError("path", j+1, "wpath", err.Error())
 		}
 		r.DocID, r.Form = id, FormFields
 		return r, nil
 	}
 	if wpath == "" {
-		return nil, &Error{Field: "wpath", Offset: j + 1, Rule: "wpath", Message: "the wpath, the document-id, is empty"}
+		return nil, schemeError("path", j+1, "wpath", "the wpath, the document-id, is empty")
 	}
 	r.DocID, r.Form = []byte(locator.Decode(wpath)), FormOpaque
 	return r, nil

@@ -1,8 +1,8 @@
 package wais_test
 
-// Tests against the original server on loopback (DESIGN.md "Test peers"):
-// freeWAIS-sf 2.2.10's waisserver, built from shared/peers/freewais-sf by
-// its build.sh into a cache folder outside the repository, an index made
+// Tests against the original server on loopback (internal/peer):
+// freeWAIS-sf 2.2.10's waisserver, built from its sources by their
+// build.sh into a cache folder outside the repository (peerBin), an index made
 // by its waisindex from files this test writes, and its line-mode client
 // waissearch as the reference for what a search returns.
 
@@ -158,8 +158,8 @@ func serve(t *testing.T) *fixture {
 	if out, err := idx.CombinedOutput(); err != nil {
 		t.Fatalf("waisindex: %v\n%s", err, out)
 	}
-	// The server's lock is hard-coded (shared/peers/freewais-sf README,
-	// quirk 3); one left by a crashed run would make it skip INFO.
+	// The server's lock file is hard-coded as /tmp/INFO.lock; one left
+	// by a crashed run would make it skip INFO.
 	os.Remove("/tmp/INFO.lock")
 	s := peer.Start(t, peer.Spec{
 		Name:    "waisserver",
@@ -176,19 +176,24 @@ func serve(t *testing.T) *fixture {
 
 func (f *fixture) url(rest string) string { return "wais://" + f.addr + "/" + rest }
 
-// get follows raw; the dialogue log grows while a body is read.
-func get(t *testing.T, raw string, opts access.Options) (*access.Resource, *bytes.Buffer, error) {
+// get follows raw with ac (nil: a new access.Client), to which it gives a
+// dialogue log and, when ac has none, an idle timeout of 30 seconds; the
+// log grows while a body is read.
+func get(t *testing.T, raw string, ac *access.Client) (*access.Resource, *bytes.Buffer, error) {
 	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := new(bytes.Buffer)
-	opts.Dialogue = log
-	if opts.IdleTimeout == 0 {
-		opts.IdleTimeout = 30 * time.Second
+	if ac == nil {
+		ac = &access.Client{}
 	}
-	res, err := access.Get(context.Background(), u, opts)
+	log := new(bytes.Buffer)
+	ac.Dialogue = log
+	if ac.IdleTimeout == 0 {
+		ac.IdleTimeout = 30 * time.Second
+	}
+	res, err := ac.Get(context.Background(), u)
 	err = listingErr(res, err)
 	return res, log, err
 }
@@ -239,7 +244,7 @@ func TestPeer(t *testing.T) {
 	t.Run("search equals waissearch §3.2", func(t *testing.T) {
 		for _, words := range [][]string{{"protocol"}, {"gopher"}, {"relevance", "chunk"}} {
 			n, hits := f.waissearch(t, words...)
-			res, log, err := get(t, f.url("demo?"+strings.Join(words, "+")), access.Options{})
+			res, log, err := get(t, f.url("demo?"+strings.Join(words, "+")), nil)
 			if err != nil {
 				t.Fatalf("%v: %v\n%s", words, err, log)
 			}
@@ -263,14 +268,14 @@ func TestPeer(t *testing.T) {
 	// The counts pinned, as measured: "protocol" is in all four files
 	// (gone.txt is still indexed).
 	t.Run("search counts", func(t *testing.T) {
-		res, log, err := get(t, f.url("demo?protocol"), access.Options{})
+		res, log, err := get(t, f.url("demo?protocol"), nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
 		if got := len(entries(res.Listing)); got != 4 {
 			t.Errorf("protocol: %d entries, want 4\n%s", got, log)
 		}
-		res, log, err = get(t, f.url("demo?protocol"), access.Options{MaxEntries: 2})
+		res, log, err = get(t, f.url("demo?protocol"), &access.Client{MaxEntries: 2})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
@@ -281,7 +286,7 @@ func TestPeer(t *testing.T) {
 
 	entry := func(t *testing.T, words, name string) access.Entry {
 		t.Helper()
-		res, log, err := get(t, f.url("demo?"+words), access.Options{})
+		res, log, err := get(t, f.url("demo?"+words), nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
@@ -299,7 +304,7 @@ func TestPeer(t *testing.T) {
 	t.Run("retrieve in chunks §8.0", func(t *testing.T) {
 		for _, name := range []string{"big.txt", "wais.txt"} {
 			e := entry(t, "protocol", name)
-			res, log, err := get(t, e.URL, access.Options{})
+			res, log, err := get(t, e.URL, nil)
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, log)
 			}
@@ -338,7 +343,7 @@ func TestPeer(t *testing.T) {
 			f.url(fmt.Sprintf("demo/TEXT/%d/%s", len(f.docs["gopher.txt"]), fields.String())),
 			f.url("demo/TEXT/" + fields.String()),
 		} {
-			res, log, err := get(t, raw, access.Options{})
+			res, log, err := get(t, raw, nil)
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", raw, err, log)
 			}
@@ -357,7 +362,7 @@ func TestPeer(t *testing.T) {
 		if err := os.Remove(filepath.Join(f.dir, "docs", "gone.txt")); err != nil {
 			t.Fatal(err)
 		}
-		_, log, err := get(t, e.URL, access.Options{})
+		_, log, err := get(t, e.URL, nil)
 		var se *access.ServerError
 		if !errors.As(err, &se) || access.Classify(err) != access.Absent || se.Code != "SF" {
 			t.Fatalf("got %v, want a ServerError SF\n%s", err, log)
@@ -366,7 +371,7 @@ func TestPeer(t *testing.T) {
 
 	// wais://host:port/database alone is the source description.
 	t.Run("source description", func(t *testing.T) {
-		res, log, err := get(t, f.url("demo"), access.Options{})
+		res, log, err := get(t, f.url("demo"), nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}
@@ -380,16 +385,16 @@ func TestPeer(t *testing.T) {
 			t.Errorf("source %q (%s), demo.src %q", body, res.MediaType, src)
 		}
 		// With search words given, the same URL is a search.
-		res, log, err = get(t, f.url("demo"), access.Options{Search: "gopher"})
+		res, log, err = get(t, f.url("demo"), &access.Client{Schemes: map[string]access.Fetcher{"wais": &wais.Client{Search: "gopher"}}})
 		if err != nil || res.Listing == nil || len(entries(res.Listing)) != 1 {
-			t.Fatalf("Options.Search: %+v %v\n%s", res, err, log)
+			t.Fatalf("Client.Search: %+v %v\n%s", res, err, log)
 		}
 	})
 
 	// MaxSize bounds a document's octets: ErrTooLarge past it.
 	t.Run("MaxSize", func(t *testing.T) {
 		e := entry(t, "protocol", "big.txt")
-		res, log, err := get(t, e.URL, access.Options{MaxSize: 1000})
+		res, log, err := get(t, e.URL, &access.Client{MaxSize: 1000})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log)
 		}

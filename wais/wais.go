@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 // DefaultPort is the port a WAIS URL means when it names none (§3.9).
@@ -46,22 +47,16 @@ type URL struct {
 	HasDoc       bool
 }
 
-// An Error reports a WAIS URL or component that cannot be used, with the
-// offset in the text it is about and the rule it breaks.
-type Error struct {
-	Field   string // "url", "database", "wtype", "wpath", "search", "host"
-	Offset  int
-	Rule    string
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "wais: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
+// schemeError is the *locator.SchemeError of a WAIS URL's field: the
+// field ("url", "path", "wpath", "host", "port"), the offset in its
+// text and the rule broken.
+func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
+	return &locator.SchemeError{Scheme: "wais", Field: field, Offset: off, Rule: rule, Message: msg}
 }
 
 // Parse reads s with locator.Parse and returns its WAIS structure. The
-// error is a *locator.ParseError when s is not a URL at all, and an
-// *Error when it is not a wais URL.
+// error is a *locator.ParseError when s is not a URL at all, and a
+// *locator.SchemeError when it is not a wais URL.
 func Parse(s string) (*URL, error) {
 	u, err := locator.Parse(s)
 	if err != nil {
@@ -73,10 +68,11 @@ func Parse(s string) (*URL, error) {
 // From decodes the WAIS structure of u; problems are in u.Problems. A
 // path of two segments is read as a document form with an empty wpath;
 // in one of more than three, every "/" after the second is part of the
-// wpath.
+// wpath. From fails only when u is not a wais URL, with a
+// *locator.SchemeError of field "url".
 func From(u *locator.URL) (*URL, error) {
 	if u.Scheme() != "wais" {
-		return nil, &Error{Field: "url", Rule: "waisurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not wais"}
+		return nil, schemeError("url", 0, "waisurl", "scheme is "+strconv.Quote(u.Scheme())+", not wais")
 	}
 	w := &URL{}
 	if u.HasAuthority() { // a host and port are written only after "//"
@@ -130,12 +126,13 @@ type DocField struct {
 }
 
 // DocFields reads an encoded wpath in draft 03's field form. It fails,
-// with an *Error naming the offset, when wpath is not in that form (an
-// RFC 1738 wpath is opaque and need not be).
+// with a *locator.SchemeError of field "wpath" naming the offset, when
+// wpath is not in that form (an RFC 1738 wpath is opaque and need not
+// be).
 func DocFields(wpath string) ([]DocField, error) {
 	var fs []DocField
 	if wpath == "" {
-		return nil, &Error{Field: "wpath", Rule: "wpath", Message: "empty: draft 03's wpath is one or more digits \"=\" value \";\""}
+		return nil, schemeError("wpath", 0, "wpath", "empty: draft 03's wpath is one or more digits \"=\" value \";\"")
 	}
 	for i := 0; i < len(wpath); {
 		j := i
@@ -143,15 +140,15 @@ func DocFields(wpath string) ([]DocField, error) {
 			j++
 		}
 		if j == i || j == len(wpath) || wpath[j] != '=' {
-			return nil, &Error{Field: "wpath", Offset: j, Rule: "wpath", Message: "draft 03's wpath field is digits \"=\" value \";\""}
+			return nil, schemeError("wpath", j, "wpath", "draft 03's wpath field is digits \"=\" value \";\"")
 		}
 		n, err := strconv.Atoi(wpath[i:j])
 		if err != nil {
-			return nil, &Error{Field: "wpath", Offset: i, Rule: "wpath", Message: "field number " + strconv.Quote(wpath[i:j]) + " is out of range"}
+			return nil, schemeError("wpath", i, "wpath", "field number "+strconv.Quote(wpath[i:j])+" is out of range")
 		}
 		end := strings.IndexByte(wpath[j+1:], ';')
 		if end < 0 {
-			return nil, &Error{Field: "wpath", Offset: len(wpath), Rule: "wpath", Message: "draft 03's wpath field value is terminated by \";\""}
+			return nil, schemeError("wpath", len(wpath), "wpath", "draft 03's wpath field value is terminated by \";\"")
 		}
 		end += j + 1
 		fs = append(fs, DocField{Number: n, Value: locator.Decode(wpath[j+1 : end])})
@@ -163,21 +160,24 @@ func DocFields(wpath string) ([]DocField, error) {
 // Build writes w as a correctly encoded WAIS URL: database, wtype and
 // wpath with every octet outside unreserved encoded (so "/" in them is
 // %2F), the search with uchar | ";" | ":" | "@" | "&" | "=" left as they
-// are. It fails when both a search and a document are given, or when the
-// host or port is not RFC 1738's.
+// are. It fails, with a *locator.SchemeError naming the field, when both
+// a search and a document are given, or when the host or port is not
+// RFC 1738's; and with a *locator.BuildError when what it wrote does not
+// conform (an IPv6 host, which RFC 1738's hostport cannot write, among
+// them).
 func (w *URL) Build() (string, error) {
 	if w.HasSearch && w.HasDoc {
-		return "", &Error{Field: "url", Rule: "waisurl", Message: "a WAIS URL is a database, a search or a document, not a search and a document (RFC 1738 §3.9)"}
+		return "", schemeError("url", 0, "waisurl", "a WAIS URL is a database, a search or a document, not a search and a document (RFC 1738 §3.9)")
 	}
-	if f, i := locator.BadHostport(w.Host, w.Port); i >= 0 {
-		return "", &Error{Field: f, Offset: i, Rule: "hostport", Message: "the " + f + " holds a character RFC 1738 §3.1 does not allow there"}
+	if f, i := urlbuild.BadHostport(w.Host, w.Port); i >= 0 {
+		return "", schemeError(f, i, "hostport", "the "+f+" holds a character RFC 1738 §3.1 does not allow there")
 	}
 	if w.Host == "" {
-		return "", &Error{Field: "host", Rule: "hostport", Message: "a WAIS URL names a host (RFC 1738 §3.9)"}
+		return "", schemeError("host", 0, "hostport", "a WAIS URL names a host (RFC 1738 §3.9)")
 	}
 	var b strings.Builder
 	b.WriteString("wais://")
-	locator.WriteHostport(&b, w.Host, w.Port)
+	urlbuild.WriteHostport(&b, w.Host, w.Port)
 	b.WriteByte('/')
 	b.WriteString(locator.Escape(w.Database, locator.EncodeUchar))
 	if w.HasDoc {
@@ -188,14 +188,16 @@ func (w *URL) Build() (string, error) {
 		b.WriteString("?" + locator.Escape(w.Search, locator.EncodeHSegment))
 	}
 	s := b.String()
+	// The fields are encoded, so any problem read back is in the host or
+	// port. Unlike urlbuild.CheckBuilt no IPv6 literal is allowed: every
+	// URL Build writes conforms to RFC 1738.
 	u, err := locator.Parse(s)
 	if err != nil {
-		pe := err.(*locator.ParseError)
-		return "", &Error{Field: "host", Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}
+		return "", &locator.BuildError{Scheme: "wais", URL: s, Problem: err.(*locator.ParseError).Problem}
 	}
 	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
-			return "", &Error{Field: "host", Offset: p.Offset, Rule: p.Rule, Message: p.Message}
+			return "", &locator.BuildError{Scheme: "wais", URL: s, Problem: p}
 		}
 	}
 	return s, nil

@@ -37,6 +37,8 @@ func TestFrom(t *testing.T) {
 	}
 	if _, err := Parse("gopher://h/"); err == nil {
 		t.Error("Parse(gopher URL) succeeded")
+	} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "wais" || se.Field != "url" || se.Rule != "waisurl" {
+		t.Errorf("Parse(gopher URL) error %T %v, want a *locator.SchemeError of wais field url", err, err)
 	}
 }
 
@@ -100,6 +102,8 @@ func TestDocFields(t *testing.T) {
 	for _, bad := range []string{"", "abc", "1=a", "=a;", "1a;", "99999999999999999999=a;"} {
 		if fs, err := DocFields(bad); err == nil {
 			t.Errorf("DocFields(%q) = %v, want an error", bad, fs)
+		} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "wais" || se.Field != "wpath" {
+			t.Errorf("DocFields(%q) error %T %v, want a *locator.SchemeError of wais field wpath", bad, err, err)
 		}
 	}
 }
@@ -120,10 +124,30 @@ func TestBuild(t *testing.T) {
 			t.Errorf("Build(%+v) = %q, %v; want %q", tt.w, s, err, tt.want)
 		}
 	}
-	for _, bad := range []URL{{}, {Host: "h", HasSearch: true, HasDoc: true}, {Host: "a b"}, {Host: "h", Port: "p"}} {
-		if s, err := bad.Build(); err == nil {
-			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+	for _, bad := range []struct {
+		w     URL
+		field string // of the *locator.SchemeError
+	}{
+		{URL{}, "host"},
+		{URL{Host: "h", HasSearch: true, HasDoc: true}, "url"},
+		{URL{Host: "a b"}, "host"},
+		{URL{Host: "h", Port: "p"}, "port"},
+	} {
+		s, err := bad.w.Build()
+		if err == nil {
+			t.Errorf("Build(%+v) = %q, want an error", bad.w, s)
+			continue
 		}
+		if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "wais" || se.Field != bad.field {
+			t.Errorf("Build(%+v) error %T %v, want a *locator.SchemeError of wais field %s", bad.w, err, err, bad.field)
+		}
+	}
+	// An IPv6 host is written in brackets, which RFC 1738's hostport
+	// does not have: the read-back refuses it.
+	if s, err := (&URL{Host: "::1", Database: "db"}).Build(); err == nil {
+		t.Errorf("Build(IPv6 host) = %q, want an error", s)
+	} else if be, ok := err.(*locator.BuildError); !ok || be.Scheme != "wais" {
+		t.Errorf("Build(IPv6 host) error %T %v, want a *locator.BuildError", err, err)
 	}
 }
 
@@ -150,9 +174,9 @@ func TestInText(t *testing.T) {
 
 // FuzzParse reads any text as a URL and, for wais URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input.
-// Then the URL's exported fields are overwritten with fuzzed values
-// (issue 8.2): From and the rules must not panic, and must answer as on
-// the URL its String reads back as.
+// Then the URL's exported fields are overwritten with fuzzed values:
+// From and the rules must not panic, and must answer as on the URL its
+// String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"wais://h/db", "wais://h/db?x", "wais://h/db/t/p", "wais://h/db/t/1=a;", "wais://h/a/b/c/d?e"} {
 		f.Add(s, "", "", "", "", "", "", "", uint16(0))
