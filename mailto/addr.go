@@ -21,11 +21,11 @@ import (
 // 5321 §4.5.3.1). A non-ASCII domain name is transformed to its IDNA
 // A-labels (RFC 6068 §2 item 4); a non-ASCII local-part is refused, since
 // RFC 6068 §2 item 5 leaves its transformation to a "future
-// specification" that this composer does not implement. The error is an
-// *Error (Field "address") whose Offset is in s.
+// specification" that this composer does not implement. The error is a
+// *locator.SchemeError (Field "address") whose Offset is in s.
 func ParseAddrSpec(s string) (string, error) {
 	bad := func(off int, msg string) (string, error) {
-		return "", &Error{Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
+		return "", &locator.SchemeError{Scheme: "mailto", Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
 	}
 	if s == "" {
 		return bad(0, "the address is empty: addr-spec = local-part \"@\" domain (RFC 5322 §3.4.1)")
@@ -135,7 +135,7 @@ func ParseAddrSpec(s string) (string, error) {
 // local-part.
 func dotAtom(s string, i int, what string) (int, error) {
 	bad := func(off int, msg string) (int, error) {
-		return 0, &Error{Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
+		return 0, &locator.SchemeError{Scheme: "mailto", Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
 	}
 	start := i
 	for {

@@ -86,10 +86,10 @@ func escape(s string) string {
 // nothing to write (no address and no headers) or a header name is
 // empty; whether the address is an RFC 822 addr-spec is judged by Parse
 // (see SplitAddrSpec), as is the use of RFC 2368's headers and address
-// lists, beyond RFC 1738.
+// lists, beyond RFC 1738. The error is a *locator.SchemeError.
 func (m *URL) Build() (string, error) {
 	if m.Address == "" && len(m.Headers) == 0 {
-		return "", &Error{Field: "address", Rule: "encoded822addr", Message: "the address is empty (RFC 1738 §5: encoded822addr = 1*xchar)"}
+		return "", &locator.SchemeError{Scheme: "mailto", Field: "address", Rule: "encoded822addr", Message: "the address is empty (RFC 1738 §5: encoded822addr = 1*xchar)"}
 	}
 	var b strings.Builder
 	b.WriteString("mailto:")
@@ -103,7 +103,7 @@ func (m *URL) Build() (string, error) {
 	b.WriteString(a)
 	for i, h := range m.Headers {
 		if h.Name == "" {
-			return "", &Error{Field: "header", Offset: i, Rule: "hname", Message: "header name is empty (RFC 2368)"}
+			return "", &locator.SchemeError{Scheme: "mailto", Field: "header", Offset: i, Rule: "hname", Message: "header name is empty (RFC 2368)"}
 		}
 		if i == 0 {
 			b.WriteByte('?')

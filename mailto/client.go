@@ -8,23 +8,24 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// The mailto client of package access. A mailto URL designates a
-// mailbox, not an object: "the 'mailto' URI is not intended as a way of
-// retrieving such objects automatically" (RFC 6068 §3), and RFC 1738
-// §3.5 says it "designates the Internet mailing address of an
-// individual or service. No additional information other than an
-// Internet mailing address is present or implied." So Get refuses it
-// before any connection with an *access.ActionError (Classify: Refused,
-// `locator get` exit 4) that names the action, sending a message, and
-// the command that does it: Compose and Send, `locator send URL`.
 func init() {
-	access.Register("mailto", access.Info{}, client{})
+	access.Register("mailto", access.Info{}, func() access.Fetcher { return Client{} })
 }
 
-type client struct{}
+// Client is the mailto client of package access. A mailto URL
+// designates a mailbox, not an object: "the 'mailto' URI is not intended
+// as a way of retrieving such objects automatically" (RFC 6068 §3), and
+// RFC 1738 §3.5 says it "designates the Internet mailing address of an
+// individual or service. No additional information other than an
+// Internet mailing address is present or implied." So access.Client's
+// Get refuses it before any connection with an *access.ActionError
+// (Classify: Forbidden, `locator get` exit 4) that names the action,
+// sending a message, and the command that does it: Compose and Send,
+// `locator send URL`. It has no settings: its zero value is the client.
+type Client struct{}
 
 // Check refuses every mailto URL: there is nothing to retrieve.
-func (client) Check(u *locator.URL, req *access.Request) error {
+func (Client) Check(u *locator.URL, req *access.Request) error {
 	return &access.ActionError{
 		URL:    access.Masked(u),
 		Rule:   "RFC 6068 §3",
@@ -34,7 +35,7 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 }
 
 // Fetch is never reached: Check refuses first.
-func (c client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+func (c Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	return nil, c.Check(u, req)
 }
 

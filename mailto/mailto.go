@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/hex"
 )
 
 // URL is a mailto URL's decoded structure.
@@ -44,22 +45,9 @@ type Header struct {
 	Name, Value string
 }
 
-// An Error reports a mailto URL, address or header that cannot be used,
-// with the offset in the text it is about and the rule it breaks.
-type Error struct {
-	Field   string // "url", "address", "header"
-	Offset  int
-	Rule    string
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "mailto: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
-}
-
 // Parse reads s with locator.Parse and returns its mailto structure. The
-// error is a *locator.ParseError when s is not a URL at all, and an
-// *Error when it is not a mailto URL.
+// error is a *locator.ParseError when s is not a URL at all, and a
+// *locator.SchemeError (field "url") when it is not a mailto URL.
 func Parse(s string) (*URL, error) {
 	u, err := locator.Parse(s)
 	if err != nil {
@@ -68,10 +56,12 @@ func Parse(s string) (*URL, error) {
 	return From(u)
 }
 
-// From decodes the mailto structure of u; problems are in u.Problems.
+// From decodes the mailto structure of u; problems are in u.Problems. It
+// fails, with a *locator.SchemeError of field "url", only when u is not a
+// mailto URL.
 func From(u *locator.URL) (*URL, error) {
 	if u.Scheme() != "mailto" {
-		return nil, &Error{Field: "url", Rule: "mailtourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
+		return nil, &locator.SchemeError{Scheme: "mailto", Field: "url", Rule: "mailtourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
 	}
 	a, _ := addressText(u)
 	m := &URL{Address: locator.Decode(a)}
@@ -137,13 +127,14 @@ func eachHeader(s string, fn func(name, value string, nameAt, valueAt int, eq bo
 
 // SplitAddrSpec splits a decoded RFC 822 addr-spec (RFC 822 §6.1) into
 // its local-part and domain, as written (quoted strings and domain
-// literals keep their quotes and brackets). The error, an *Error, names
-// the offset and what breaks the grammar.
+// literals keep their quotes and brackets). The error, a
+// *locator.SchemeError (field "address"), names the offset and what
+// breaks the grammar.
 func SplitAddrSpec(s string) (local, domain string, err error) {
-	var first *Error
+	var first *locator.SchemeError
 	at := addrSpec(s, 0, len(s), false, func(off int, msg string) {
 		if first == nil {
-			first = &Error{Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
+			first = &locator.SchemeError{Scheme: "mailto", Field: "address", Offset: off, Rule: "addr-spec", Message: msg}
 		}
 	})
 	if first != nil {
@@ -170,19 +161,9 @@ func isAtom(c byte) bool {
 func octet(s string, i int, encoded bool) (byte, int) {
 	c := s[i]
 	if encoded && c == '%' && i+2 < len(s) && locator.IsHex(s[i+1]) && locator.IsHex(s[i+2]) {
-		return unhex(s[i+1])<<4 | unhex(s[i+2]), 3
+		return hex.Decode(s[i+1], s[i+2]), 3
 	}
 	return c, 1
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 func describe(c byte) string {

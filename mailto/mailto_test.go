@@ -83,8 +83,9 @@ func TestFrom(t *testing.T) {
 			t.Errorf("Parts(%q) = %s, want %s", tt.in, b, want)
 		}
 	}
-	if _, err := Parse("news:a@b"); err == nil {
-		t.Error("Parse(news URL) succeeded")
+	_, err := Parse("news:a@b")
+	if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "mailto" || se.Field != "url" || se.Rule != "mailtourl" {
+		t.Errorf("Parse(news URL): %v, want a *locator.SchemeError of field url", err)
 	}
 }
 
@@ -107,7 +108,7 @@ func TestSplitAddrSpec(t *testing.T) {
 	for _, bad := range []string{"", "a", "@b", "a@", "a@@b", "a b@c", `"a@c`, "a@[b", "a.@b", "a@b..c", "a@b c", "é@b", "a,b@c"} {
 		if _, _, err := SplitAddrSpec(bad); err == nil {
 			t.Errorf("SplitAddrSpec(%q) succeeded", bad)
-		} else if _, ok := err.(*Error); !ok {
+		} else if _, ok := err.(*locator.SchemeError); !ok {
 			t.Errorf("SplitAddrSpec(%q) error is %T", bad, err)
 		}
 	}
@@ -137,6 +138,8 @@ func TestBuild(t *testing.T) {
 	for _, bad := range []URL{{}, {Address: "a@b", Headers: []Header{{"", "x"}}}} {
 		if s, err := bad.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		} else if _, ok := err.(*locator.SchemeError); !ok {
+			t.Errorf("Build(%+v): %T, want *locator.SchemeError", bad, err)
 		}
 	}
 }
@@ -225,9 +228,9 @@ func TestPerlURI(t *testing.T) {
 
 // FuzzParse reads any text as a URL and, for mailto URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input.
-// Then the URL's exported fields are overwritten with fuzzed values
-// (issue 8.2): From, Draft, SplitAddrSpec and the rules must not panic,
-// and must answer as on the URL its String reads back as.
+// Then the URL's exported fields are overwritten with fuzzed values:
+// From, Draft, SplitAddrSpec and the rules must not panic, and must
+// answer as on the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"mailto:a@b", "mailto:%22a%5C%22b%22@[x]", "mailto:?to=a&b", "mailto:a@b,c@d?x=y", "mailto:a%2C%20\"b,c\"@d"} {
 		f.Add(s, "", "", "", "", "", "", "", uint16(0))

@@ -71,10 +71,11 @@ var mustIgnore = map[string]bool{
 // that the URL smuggles in (RFC 6068 §5: "Line breaks in other <hfield>s
 // SHOULD NOT be used"; RFC 1738 §6): Compose refuses the URL with an
 // *access.PolicyError whose Offset is that octet's in u.Input. An address
-// that is not an addr-spec is an *Error with its offset in u.Input.
+// that is not an addr-spec is a *locator.SchemeError with its offset in
+// u.Input.
 func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
 	if u.Scheme() != "mailto" {
-		return nil, nil, &Error{Field: "url", Rule: "mailtoURI", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
+		return nil, nil, &locator.SchemeError{Scheme: "mailto", Field: "url", Rule: "mailtoURI", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
 	}
 	refuse := func(off int, what string) error {
 		return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: "RFC 6068 §5",
@@ -130,7 +131,7 @@ func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
 			}
 			a, err := ParseAddrSpec(locator.Decode(s[from:to]))
 			if err != nil {
-				e := err.(*Error)
+				e := err.(*locator.SchemeError)
 				e.Offset = base + from + encodedOffset(s[from:to], e.Offset)
 				aerr = e
 				return
@@ -160,7 +161,7 @@ func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
 	}
 	for _, f := range fields {
 		if i := invalidUTF8(f.dvalue); i >= 0 && f.eq && (f.lname == "subject" || f.lname == "keywords" || f.lname == "body") {
-			return nil, nil, &Error{Field: "header", Offset: f.valueAt + encodedOffset(f.value, i), Rule: "hfvalue",
+			return nil, nil, &locator.SchemeError{Scheme: "mailto", Field: "header", Offset: f.valueAt + encodedOffset(f.value, i), Rule: "hfvalue",
 				Message: "the " + strconv.Quote(f.dname) + " value is not UTF-8: non-ASCII text is UTF-8, percent-encoded (RFC 6068 §2)"}
 		}
 		switch {
@@ -204,7 +205,7 @@ func Compose(u *locator.URL) (m *Message, dropped []Dropped, err error) {
 		}
 	}
 	if len(m.To)+len(m.Cc) == 0 {
-		return nil, nil, &Error{Field: "address", Offset: addrAt, Rule: "to", Message: "the URL names no recipient: no address and no \"to\" or \"cc\" header field (RFC 6068 §2)"}
+		return nil, nil, &locator.SchemeError{Scheme: "mailto", Field: "address", Offset: addrAt, Rule: "to", Message: "the URL names no recipient: no address and no \"to\" or \"cc\" header field (RFC 6068 §2)"}
 	}
 	m.Body = strings.Join(body, "\r\n")
 	return m, dropped, nil
@@ -297,12 +298,12 @@ const (
 // it (8BITMIME) and the text has no NUL and no overlong line; else
 // quoted-printable. It returns the encoding chosen.
 //
-// The error is an *Error: an address that ParseAddrSpec refuses, a CR,
-// LF or NUL in a header field, a Message-ID that is not a msg-id, or a
-// body that is not UTF-8 (Offset in the body).
+// The error is a *locator.SchemeError: an address that ParseAddrSpec
+// refuses, a CR, LF or NUL in a header field, a Message-ID that is not a
+// msg-id, or a body that is not UTF-8 (Offset in the body).
 func (m *Message) Bytes(eightBit bool) ([]byte, string, error) {
 	hdrErr := func(field, msg string) error {
-		return &Error{Field: "header", Rule: field, Message: msg}
+		return &locator.SchemeError{Scheme: "mailto", Field: "header", Rule: field, Message: msg}
 	}
 	from, err := ParseAddrSpec(m.From)
 	if err != nil {
@@ -326,7 +327,7 @@ func (m *Message) Bytes(eightBit bool) ([]byte, string, error) {
 	}
 	for _, t := range []struct{ name, v string }{{"Subject", m.Subject}, {"Keywords", m.Keywords}, {"In-Reply-To", m.InReplyTo}, {"Message-ID", m.MessageID}} {
 		if i := strings.IndexAny(t.v, "\r\n\x00"); i >= 0 {
-			return nil, "", &Error{Field: "header", Offset: i, Rule: t.name, Message: describe(t.v[i]) + " in a header field would end it (RFC 5322 §2.2)"}
+			return nil, "", &locator.SchemeError{Scheme: "mailto", Field: "header", Offset: i, Rule: t.name, Message: describe(t.v[i]) + " in a header field would end it (RFC 5322 §2.2)"}
 		}
 	}
 	if m.InReplyTo != "" && !isMsgIDList(m.InReplyTo) {
@@ -337,11 +338,11 @@ func (m *Message) Bytes(eightBit bool) ([]byte, string, error) {
 	}
 	for _, t := range []struct{ name, v string }{{"Subject", m.Subject}, {"Keywords", m.Keywords}} {
 		if i := invalidUTF8(t.v); i >= 0 {
-			return nil, "", &Error{Field: "header", Offset: i, Rule: t.name, Message: "not UTF-8, the charset of its encoded-words"}
+			return nil, "", &locator.SchemeError{Scheme: "mailto", Field: "header", Offset: i, Rule: t.name, Message: "not UTF-8, the charset of its encoded-words"}
 		}
 	}
 	if i := invalidUTF8(m.Body); i >= 0 {
-		return nil, "", &Error{Field: "body", Offset: i, Rule: "charset", Message: "the body is not UTF-8, the charset the message declares (RFC 6068 §2)"}
+		return nil, "", &locator.SchemeError{Scheme: "mailto", Field: "body", Offset: i, Rule: "charset", Message: "the body is not UTF-8, the charset the message declares (RFC 6068 §2)"}
 	}
 
 	var b bytes.Buffer

@@ -136,7 +136,7 @@ func FuzzCompose(f *testing.F) {
 		m, dropped, err := Compose(u)
 		if err != nil {
 			var pe *access.PolicyError
-			var e *Error
+			var e *locator.SchemeError
 			switch {
 			case errors.As(err, &pe):
 				if pe.Offset < 0 || pe.Offset >= len(u.Input()) || access.DelimiterAt(u.Input()[pe.Offset:]) != 0 {
@@ -182,7 +182,7 @@ func FuzzCompose(f *testing.F) {
 }
 
 // FuzzBytes: any Subject, Keywords and Body a caller sets either make
-// a message checkMessage accepts or an *Error (a CR, LF or NUL in a
+// a message checkMessage accepts or a *locator.SchemeError (a CR, LF or NUL in a
 // header field, text that is not UTF-8).
 func FuzzBytes(f *testing.F) {
 	f.Add("café", "k1, k2", "line\n.dot\r\nend", false)
@@ -195,7 +195,7 @@ func FuzzBytes(f *testing.F) {
 			Date: time.Unix(0, 0).UTC(), MessageID: "<1@example.net>"}
 		b, cte, err := m.Bytes(eight)
 		if err != nil {
-			var e *Error
+			var e *locator.SchemeError
 			if !errors.As(err, &e) {
 				t.Fatalf("Bytes: untyped error %v", err)
 			}
@@ -218,7 +218,7 @@ func FuzzParseAddrSpec(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := ParseAddrSpec(s)
 		if err != nil {
-			var e *Error
+			var e *locator.SchemeError
 			if !errors.As(err, &e) || e.Offset < 0 || e.Offset > len(s) {
 				t.Fatalf("ParseAddrSpec(%q): %v", s, err)
 			}
@@ -254,7 +254,7 @@ func FuzzReply(f *testing.F) {
 	f.Add([]byte("550\n"))
 	f.Add([]byte("500 x\r\n250 y\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req := &access.Request{Options: &access.Options{MaxLine: 256}}
+		req := &access.Request{Client: &access.Client{MaxLine: 256}}
 		c := &smtpConn{req: req, conn: discardConn{}, br: bufio.NewReader(bytes.NewReader(data)), server: "fuzz"}
 		for range 8 {
 			r, err := c.reply("X", 250)

@@ -69,7 +69,7 @@ func TestParseAddrSpec(t *testing.T) {
 	}
 	for _, tt := range bad {
 		got, err := ParseAddrSpec(tt.in)
-		var e *Error
+		var e *locator.SchemeError
 		if !errors.As(err, &e) || e.Offset != tt.offset || !strings.Contains(e.Message, tt.msg) || e.Rule != "addr-spec" {
 			t.Errorf("ParseAddrSpec(%q) = %q, %v; want an error at %d containing %q", tt.in, got, err, tt.offset, tt.msg)
 		}
@@ -174,8 +174,8 @@ func TestComposeRefusesInjection(t *testing.T) {
 			t.Errorf("Compose(%s) = %v, %v; want a PolicyError at %d about %s", tt.url, m, err, tt.offset, tt.what)
 			continue
 		}
-		if access.Classify(err) != access.Refused {
-			t.Errorf("Compose(%s): Classify = %d, want Refused", tt.url, access.Classify(err))
+		if access.Classify(err) != access.Forbidden {
+			t.Errorf("Compose(%s): Classify = %d, want Forbidden", tt.url, access.Classify(err))
 		}
 	}
 }
@@ -198,9 +198,9 @@ func TestComposeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		m, _, err := Compose(mustParse(t, tt.url))
-		var e *Error
+		var e *locator.SchemeError
 		if !errors.As(err, &e) || e.Offset != tt.offset || !strings.Contains(e.Message, tt.msg) {
-			t.Errorf("Compose(%s) = %v, %v; want an *Error at %d containing %q", tt.url, m, err, tt.offset, tt.msg)
+			t.Errorf("Compose(%s) = %v, %v; want a *locator.SchemeError at %d containing %q", tt.url, m, err, tt.offset, tt.msg)
 		}
 	}
 }

@@ -17,18 +17,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// Real SMTP servers on loopback (DESIGN.md "Test peers";
-// shared/peers/debian.md §6): aiosmtpd with its Mailbox handler, and
-// exim4 with a configuration of the test's own.
+// Real SMTP servers on loopback, started with package peer: aiosmtpd
+// with its Mailbox handler, and exim4 with a configuration of the test's
+// own.
 
-const debianPython = "/usr/bin/python3" // debian.md §0: not the pyenv python3 on PATH
+const debianPython = "/usr/bin/python3" // the system's, where aiosmtpd is installed: not a pyenv python3 on PATH
 
 // startAiosmtpd starts aiosmtpd delivering into a maildir and returns
-// the server and the maildir. As root it runs with -n (debian.md §6:
-// without it, it switches to nobody and cannot write the maildir).
+// the server and the maildir. As root it runs with -n (without it, it
+// switches to nobody and cannot write the maildir).
 func startAiosmtpd(t *testing.T) (*peer.Server, string) {
 	t.Helper()
 	peer.RequirePython(t, debianPython, "aiosmtpd")
@@ -170,8 +171,8 @@ func TestSendRefusals(t *testing.T) {
 		{"127.0.0.1:smtp", "not a number from 1 to 65535"},
 	} {
 		_, err := Send(t.Context(), m, SendOptions{Server: bad.server})
-		if _, ok := err.(*Error); !ok || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("Send to %q = %v, want an *Error %q", bad.server, err, bad.want)
+		if _, ok := err.(*locator.SchemeError); !ok || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("Send to %q = %v, want a *locator.SchemeError %q", bad.server, err, bad.want)
 		}
 	}
 	if got := maildirMessages(t, dir); len(got) != 0 {

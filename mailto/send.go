@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 )
 
@@ -38,7 +39,7 @@ type SendOptions struct {
 	// server's host name.
 	TLSConfig *tls.Config
 	// ConnectTimeout and IdleTimeout bound the connection's
-	// establishment and every read and write (access.Options' defaults
+	// establishment and every read and write (access.Client's defaults
 	// when zero); MaxLine bounds a reply line (64 KiB when zero).
 	ConnectTimeout, IdleTimeout time.Duration
 	MaxLine                     int
@@ -76,20 +77,22 @@ type Receipt struct {
 // *access.ServerError naming the command (credentials masked); a
 // malformed reply an *access.ProtocolError; a refusal of ours (no TLS
 // with RequireTLS, a password that would go in clear, AUTH asked for and
-// not offered) an *access.PolicyError; m that Bytes refuses, its *Error.
+// not offered) an *access.PolicyError; m that Bytes refuses, its
+// *locator.SchemeError; a Server that is not host:port a
+// *locator.SchemeError of field "server".
 func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 	if _, _, err := m.Bytes(false); err != nil {
 		return nil, err
 	}
 	host, portText, err := net.SplitHostPort(o.Server)
 	if err != nil {
-		return nil, &Error{Field: "server", Rule: "host:port", Message: strconv.Quote(o.Server) + " is not host:port (" + err.Error() + ")"}
+		return nil, &locator.SchemeError{Scheme: "mailto", Field: "server", Rule: "host:port", Message: strconv.Quote(o.Server) + " is not host:port (" + err.Error() + ")"}
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port <= 0 || port > 65535 {
-		return nil, &Error{Field: "server", Offset: len(o.Server) - len(portText), Rule: "host:port", Message: "the port of " + strconv.Quote(o.Server) + " is not a number from 1 to 65535"}
+		return nil, &locator.SchemeError{Scheme: "mailto", Field: "server", Offset: len(o.Server) - len(portText), Rule: "host:port", Message: "the port of " + strconv.Quote(o.Server) + " is not a number from 1 to 65535"}
 	}
-	req := &access.Request{Options: &access.Options{
+	req := &access.Request{Client: &access.Client{
 		ConnectTimeout: o.ConnectTimeout,
 		IdleTimeout:    o.IdleTimeout,
 		MaxLine:        o.MaxLine,
@@ -99,7 +102,7 @@ func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 		// 587 among them, is the one to use (RFC 1738 §6's caution is
 		// about ports a URL names).
 		Policy: access.Policy{AllowPorts: []int{port}},
-	}}
+	}, Dialogue: o.Dialogue}
 	conn, err := req.Dial(ctx, host, port)
 	if err != nil {
 		return nil, err

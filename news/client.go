@@ -8,19 +8,23 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/newsreader"
 	"github.com/rfc1738/locator/nntp"
 )
 
-// The client follows news URLs for package access, over NNTP (RFC 977,
-// RFC 3977) with the nntp package's connection. A news URL names no
-// server (RFC 1738 §3.6: the article or group is fetched from "the
-// configured" news server), so the server is Options.Server
-// (host[:port], port 119 by default), unless the URL is
+func init() {
+	access.Register("news", access.Info{DefaultPort: DefaultPort, Methods: nntp.Methods}, func() access.Fetcher { return new(Client) })
+}
+
+// Client follows news URLs for package access, over NNTP (RFC 977, RFC
+// 3977). A news URL names no server (RFC 1738 §3.6: the article or group
+// is fetched from "the configured" news server), so the server is
+// Client.Server (host[:port], port 119 by default), unless the URL is
 // draft-gilman's news://host[:port]/..., which names its own.
 //
 //	news:<message-id>     ARTICLE <message-id>: the article's octets
 //	news:<group>          GROUP, then the overview (OVER, XOVER, or
-//	                      HEAD and NEXT; Options.Method): a listing of
+//	                      HEAD and NEXT; Client.Method): a listing of
 //	                      news:<message-id> URLs named by subject
 //	news:<group>/<n>      draft-gilman: GROUP, ARTICLE n
 //	news:<group>/<n>-<m>  draft-gilman: the overview of n to m
@@ -29,15 +33,32 @@ import (
 //
 // MODE READER is sent first (RFC 3977 §5.3). snews (TLS) has no client
 // yet.
-func init() {
-	access.Register("news", access.Info{DefaultPort: DefaultPort, Methods: nntp.Methods}, client{})
+//
+// A Client keeps the connections of probes for the next probe of the
+// same server (CloseIdle ends them). Its zero value is ready, though it
+// follows only news://host/ URLs without a Server; it is safe for
+// concurrent use, and its fields must not be changed once it is in use.
+type Client struct {
+	// Method is how a group's index is read (nntp.Methods); "" is
+	// nntp.MethodOver.
+	Method string
+	// Server is the configured news server, host[:port] (SplitServer),
+	// asked for every news URL but draft-gilman's news://host/.
+	Server string
+	// Auth answers a server that requires authentication (480).
+	Auth nntp.Auth
+
+	sessions newsreader.Pool
 }
 
-type client struct{}
+var (
+	_ access.Prober     = (*Client)(nil)
+	_ access.IdleCloser = (*Client)(nil)
+)
 
 // server returns the news server to ask for u: draft-gilman's host in
-// the URL, else Options.Server.
-func server(u *locator.URL, n *URL, req *access.Request) (host string, port int, err error) {
+// the URL, else c.Server.
+func (c *Client) server(u *locator.URL, n *URL) (host string, port int, err error) {
 	if n.HasHost && n.Host != "" {
 		port = DefaultPort
 		if n.Port != "" {
@@ -48,9 +69,9 @@ func server(u *locator.URL, n *URL, req *access.Request) (host string, port int,
 		}
 		return n.Host, port, nil
 	}
-	s := req.Options.Server
+	s := c.Server
 	if s == "" {
-		return "", 0, &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §3.6", Reason: "a news URL names no server and no news server is configured (Options.Server; the command's --nntp-server or NNTPSERVER)"}
+		return "", 0, &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §3.6", Reason: "a news URL names no server and no news server is configured (news.Client.Server; the command's --nntp-server or NNTPSERVER)"}
 	}
 	return SplitServer(s)
 }
@@ -89,12 +110,12 @@ func SplitServer(s string) (host string, port int, err error) {
 // split the command's argument, RFC 3977 §3.1), or, in a message-id, "<"
 // or ">" (RFC 5536 §3.1.3: they delimit it), and message numbers that
 // are not draft-gilman's messageno [ "-" messageno ].
-func (client) Check(u *locator.URL, req *access.Request) error {
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	n, err := From(u)
 	if err != nil {
 		return &access.PolicyError{URL: access.Masked(u), Rule: "newsurl", Reason: err.Error()}
 	}
-	if _, _, err := server(u, n, req); err != nil {
+	if _, _, err := c.server(u, n); err != nil {
 		return err
 	}
 	base := u.Offset(locator.PathComponent)
@@ -105,17 +126,17 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 		if l, r := angle(p); l > 0 {
 			from, to = l, len(p)-r
 		}
-		if i := nntp.ArgOffset(p[from:to], "<>"); i >= 0 {
+		if i := newsreader.ArgOffset(p[from:to], "<>"); i >= 0 {
 			c := decoded(p[from:to], i)
 			if c == '<' || c == '>' {
 				return &access.PolicyError{URL: access.Masked(u), Offset: base + from + i, Rule: "RFC 5536 §3.1.3", Reason: "a message-id holds no \"<\" or \">\" inside its brackets"}
 			}
-			return nntp.ArgPolicyError(u, base+from+i, c)
+			return newsreader.ArgPolicyError(u, base+from+i, c)
 		}
 	case n.Group != "":
 		g, rest, found := strings.Cut(p, "/")
-		if i := nntp.ArgOffset(g, ""); i >= 0 {
-			return nntp.ArgPolicyError(u, base+i, decoded(g, i))
+		if i := newsreader.ArgOffset(g, ""); i >= 0 {
+			return newsreader.ArgPolicyError(u, base+i, decoded(g, i))
 		}
 		if found {
 			if i, msg := checkRange(rest); i >= 0 {
@@ -133,8 +154,8 @@ func decoded(enc string, i int) byte {
 
 // Fetch asks the news server for what u names (see the table above).
 // 411, 423, 430 and other refusals are *access.ServerError.
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	method, err := req.Method()
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	method, err := req.Method(c.Method)
 	if err != nil {
 		return nil, err
 	}
@@ -142,22 +163,22 @@ func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 	if err != nil {
 		return nil, err
 	}
-	host, port, err := server(u, n, req)
+	host, port, err := c.server(u, n)
 	if err != nil {
 		return nil, err
 	}
-	c, err := nntp.Dial(ctx, req, host, port)
+	conn, err := newsreader.Dial(ctx, req, host, port, newsreader.Auth(c.Auth))
 	if err != nil {
 		return nil, err
 	}
-	res, err := fetch(c, n, req, method)
+	res, err := fetch(conn, n, req, method)
 	if err != nil {
-		c.Close()
+		conn.Close()
 	}
 	return res, err
 }
 
-func fetch(c *nntp.Conn, n *URL, req *access.Request, method string) (*access.Resource, error) {
+func fetch(c *newsreader.Conn, n *URL, req *access.Request, method string) (*access.Resource, error) {
 	if err := c.ModeReader(); err != nil {
 		return nil, err
 	}
@@ -200,7 +221,7 @@ func fetch(c *nntp.Conn, n *URL, req *access.Request, method string) (*access.Re
 			if err != nil {
 				return access.Entry{}, err
 			}
-			e := nntp.Entry(o)
+			e := newsreader.Entry(o)
 			e.URL, _ = (&URL{Article: o.MessageID}).Build()
 			return e, nil
 		})

@@ -19,7 +19,7 @@ var errNoDial = errors.New("no connection in this test")
 // (RFC 3977 §3.1) in a message-id or group, "<" or ">" inside a
 // message-id (RFC 5536 §3.1.3), and bad message numbers; offsets are
 // the octet's in the input. What passes is dialed at the server
-// Options.Server names, or the URL's own (draft-gilman).
+// Client.Server names, or the URL's own (draft-gilman).
 func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	tests := []struct {
 		url, server string
@@ -55,16 +55,16 @@ func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.url)
 		var dialed string
-		opts := access.Options{Server: tt.server, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c := &access.Client{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			dialed = addr
 			return nil, errNoDial
-		}}
-		_, err := access.Get(context.Background(), u, opts)
+		}, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: tt.server}}}
+		_, err := c.Get(context.Background(), u)
 		var pe *access.PolicyError
 		got := "dial " + dialed
 		if errors.As(err, &pe) {
 			got = fmt.Sprintf("%d %s", pe.Offset, pe.Rule)
-			if access.Classify(err) != access.Refused {
+			if access.Classify(err) != access.Forbidden {
 				t.Errorf("%s: outcome %v", tt.url, access.Classify(err))
 			}
 		} else if !errors.Is(err, errNoDial) {

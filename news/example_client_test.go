@@ -6,8 +6,8 @@ import (
 	"github.com/rfc1738/locator/news"
 )
 
-// The configured news server (access.Options.Server, the command's
-// --nntp-server or NNTPSERVER): host[:port], port 119 by default.
+// The configured news server (Client.Server, the command's --nntp-server
+// or NNTPSERVER): host[:port], port 119 by default.
 func ExampleSplitServer() {
 	for _, s := range []string{"news.example.com", "127.0.0.1:1119", "[::1]:1119"} {
 		h, p, _ := news.SplitServer(s)

@@ -1,7 +1,7 @@
 package news_test
 
 // Integration tests of the news and nntp clients against INN (inn2) on
-// loopback (shared/peers/debian.md §4). There is one INN per machine
+// loopback, as package peer runs it. There is one INN per machine
 // (/etc/news, /var/spool/news, /run/news), so every test that starts it
 // lives in this package and takes a lock file first: two test binaries
 // never run innd at once. innd is started in the foreground as user news
@@ -28,9 +28,8 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
-	_ "github.com/rfc1738/locator/news"
+	"github.com/rfc1738/locator/news"
 	"github.com/rfc1738/locator/nntp"
 )
 
@@ -61,17 +60,23 @@ func (in *inn) stored(t *testing.T, n int) []byte {
 	return out
 }
 
-func (in *inn) opts(dialogue io.Writer) access.Options {
-	return access.Options{Server: in.Addr, Dialogue: dialogue, IdleTimeout: 30 * time.Second}
+// client returns a Client whose news client asks in and whose news and
+// nntp clients read a group's index by method ("" the default), with the
+// dialogue in dialogue (nil: none).
+func (in *inn) client(dialogue io.Writer, method string) *access.Client {
+	return &access.Client{Dialogue: dialogue, IdleTimeout: 30 * time.Second, Schemes: map[string]access.Fetcher{
+		"news": &news.Client{Server: in.Addr, Method: method},
+		"nntp": &nntp.Client{Method: method},
+	}}
 }
 
-func get(t *testing.T, raw string, opts access.Options) (*access.Resource, []byte, error) {
+func get(t *testing.T, raw string, c *access.Client) (*access.Resource, []byte, error) {
 	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatalf("parse %s: %v", raw, err)
 	}
-	res, err := access.Get(context.Background(), u, opts)
+	res, err := c.Get(context.Background(), u)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,7 +123,7 @@ func TestINN(t *testing.T) {
 
 	t.Run("article by message-id (RFC 1738 §3.6)", func(t *testing.T) {
 		var dlg bytes.Buffer
-		res, body, err := get(t, "news:"+bareA, in.opts(&dlg))
+		res, body, err := get(t, "news:"+bareA, in.client(&dlg, ""))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, dlg.String())
 		}
@@ -141,7 +146,7 @@ func TestINN(t *testing.T) {
 
 	t.Run("nntp URL of an article (RFC 1738 §3.7)", func(t *testing.T) {
 		for n := 1; n <= 3; n++ {
-			_, body, err := get(t, fmt.Sprintf("nntp://%s/%s/%d", in.Addr, in.Group, n), access.Options{})
+			_, body, err := get(t, fmt.Sprintf("nntp://%s/%s/%d", in.Addr, in.Group, n), &access.Client{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +157,7 @@ func TestINN(t *testing.T) {
 	})
 
 	// The listing of the group by each method: OVER (INN has it), XOVER
-	// and the HEAD/NEXT walk, asked for by Options.Method.
+	// and the HEAD/NEXT walk, asked for by the clients' Method.
 	type row struct {
 		url, name, from string
 		size            int64
@@ -199,9 +204,7 @@ func TestINN(t *testing.T) {
 					raw = "nntp://" + in.Addr + "/" + in.Group
 				}
 				var dlg bytes.Buffer
-				opts := in.opts(&dlg)
-				opts.Method = m.method
-				res, _, err := get(t, raw, opts)
+				res, _, err := get(t, raw, in.client(&dlg, m.method))
 				if err != nil {
 					t.Fatalf("%v\n%s", err, dlg.String())
 				}
@@ -221,9 +224,9 @@ func TestINN(t *testing.T) {
 
 	t.Run("listing cut at MaxEntries", func(t *testing.T) {
 		for _, method := range []string{"over", "head"} {
-			opts := in.opts(nil)
-			opts.MaxEntries, opts.Method = 2, method
-			res, _, err := get(t, "news:"+in.Group, opts)
+			c := in.client(nil, method)
+			c.MaxEntries = 2
+			res, _, err := get(t, "news:"+in.Group, c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +237,7 @@ func TestINN(t *testing.T) {
 	})
 
 	t.Run("news:* is the active list", func(t *testing.T) {
-		res, _, err := get(t, "news:*", in.opts(nil))
+		res, _, err := get(t, "news:*", in.client(nil, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +267,7 @@ func TestINN(t *testing.T) {
 	})
 
 	t.Run("wildcard group (draft-gilman) is LIST ACTIVE with a wildmat", func(t *testing.T) {
-		res, _, err := get(t, "news:locator.t"+in.Tag[:4]+"*", in.opts(nil))
+		res, _, err := get(t, "news:locator.t"+in.Tag[:4]+"*", in.client(nil, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,11 +277,11 @@ func TestINN(t *testing.T) {
 	})
 
 	t.Run("draft-gilman message numbers", func(t *testing.T) {
-		_, body, err := get(t, "news:"+in.Group+"/3", in.opts(nil))
+		_, body, err := get(t, "news:"+in.Group+"/3", in.client(nil, ""))
 		if err != nil || !bytes.Equal(body, in.stored(t, 3)) {
 			t.Errorf("news:group/3: %v %q", err, body)
 		}
-		res, _, err := get(t, "news:"+in.Group+"/2-9", in.opts(nil))
+		res, _, err := get(t, "news:"+in.Group+"/2-9", in.client(nil, ""))
 		if err != nil || len(entries(res.Listing)) != 2 || entries(res.Listing)[0].URL != "news:"+strings.Trim(idB, "<>") {
 			t.Errorf("news:group/2-9: %v %+v", err, res)
 		}
@@ -291,7 +294,7 @@ func TestINN(t *testing.T) {
 			{"nntp://" + in.Addr + "/" + in.Group + "/99", "423"},
 			{"nntp://" + in.Addr + "/no.such.group" + in.Tag, "411"},
 		} {
-			_, _, err := get(t, x.url, in.opts(nil))
+			_, _, err := get(t, x.url, in.client(nil, ""))
 			var se *access.ServerError
 			if !errors.As(err, &se) || se.Code != x.code || access.Classify(err) != access.Absent {
 				t.Errorf("%s: %v, want a ServerError %s", x.url, err, x.code)
@@ -300,9 +303,9 @@ func TestINN(t *testing.T) {
 	})
 
 	t.Run("an article larger than MaxSize", func(t *testing.T) {
-		opts := in.opts(nil)
-		opts.MaxSize = 100
-		_, body, err := get(t, "news:"+strings.Trim(idB, "<>"), opts)
+		c := in.client(nil, "")
+		c.MaxSize = 100
+		_, body, err := get(t, "news:"+strings.Trim(idB, "<>"), c)
 		if !errors.Is(err, access.ErrTooLarge) || len(body) != 100 {
 			t.Errorf("%d octets, %v", len(body), err)
 		}
@@ -310,19 +313,20 @@ func TestINN(t *testing.T) {
 
 	t.Run("AUTHINFO USER/PASS when the server asks (RFC 4643)", func(t *testing.T) {
 		addr, pw := in.authReader(t)
-		opts := access.Options{Server: addr, IdleTimeout: 30 * time.Second}
+		withAuth := func(dialogue io.Writer, a nntp.Auth) *access.Client {
+			return &access.Client{Dialogue: dialogue, IdleTimeout: 30 * time.Second, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: addr, Auth: a}}}
+		}
 		u := "news:" + bareA
 
 		// No credentials: the server's 480 is its refusal.
-		_, _, err := get(t, u, opts)
+		_, _, err := get(t, u, withAuth(nil, nntp.Auth{}))
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != "480" {
 			t.Errorf("without credentials: %v, want a ServerError 480", err)
 		}
 
 		var dlg bytes.Buffer
-		opts.Dialogue = &dlg
-		body, err := getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw}), u, opts)
+		_, body, err := get(t, u, withAuth(&dlg, nntp.Auth{User: "tester", Password: pw}))
 		if err != nil || !bytes.Equal(body, in.stored(t, 1)) {
 			t.Errorf("with credentials: %v %q\n%s", err, body, dlg.String())
 		}
@@ -333,21 +337,11 @@ func TestINN(t *testing.T) {
 			t.Errorf("dialogue:\n%s", dlg.String())
 		}
 
-		_, err = getWith(t, nntp.WithAuth(context.Background(), nntp.Auth{User: "tester", Password: pw + "x"}), u, access.Options{Server: addr})
+		_, _, err = get(t, u, withAuth(nil, nntp.Auth{User: "tester", Password: pw + "x"}))
 		if !errors.As(err, &se) || se.Code != "481" || access.Classify(err) != access.Absent {
 			t.Errorf("a wrong password: %v, want a ServerError 481", err)
 		}
 	})
-}
-
-func getWith(t *testing.T, ctx context.Context, raw string, opts access.Options) ([]byte, error) {
-	t.Helper()
-	res, err := access.Get(ctx, loctest.MustParse(t, raw), opts)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	return io.ReadAll(res.Body)
 }
 
 // authReader starts a standalone nnrpd (nnrpd -D -f) on a free port

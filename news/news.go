@@ -22,6 +22,10 @@
 // Parts (the JSON "parts") are {group}, {article} (the message-id without
 // "<" ">", decoded) or {all: true}; a news://host/ URL that names neither
 // has parts {}.
+//
+// Parse and From read what a news URL says into a URL; its Build writes
+// one, and its Plan gives the NNTP exchange. Client follows news URLs
+// for package access, from the configured news server.
 package news
 
 import (
@@ -58,22 +62,10 @@ type URL struct {
 	Range string
 }
 
-// An Error reports a news URL, component or plan that cannot be used,
-// with the offset in the text it is about and the rule it breaks.
-type Error struct {
-	Field   string // "url", "group", "article", "host", "range"
-	Offset  int
-	Rule    string
-	Message string
-}
-
-func (e *Error) Error() string {
-	return "news: " + e.Field + ": offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
-}
-
 // Parse reads s with locator.Parse and returns its news structure. The
-// error is a *locator.ParseError when s is not a URL at all, and an
-// *Error when it is not a news (or snews) URL.
+// error is a *locator.ParseError when s is not a URL at all, and a
+// *locator.SchemeError (field "url") when it is not a news (or snews)
+// URL.
 func Parse(s string) (*URL, error) {
 	u, err := locator.Parse(s)
 	if err != nil {
@@ -82,10 +74,12 @@ func Parse(s string) (*URL, error) {
 	return From(u)
 }
 
-// From decodes the news structure of u; problems are in u.Problems.
+// From decodes the news structure of u; problems are in u.Problems. It
+// fails, with a *locator.SchemeError of field "url", only when u is not a
+// news (or snews) URL.
 func From(u *locator.URL) (*URL, error) {
 	if u.Scheme() != "news" && u.Scheme() != "snews" {
-		return nil, &Error{Field: "url", Rule: "newsurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not news"}
+		return nil, &locator.SchemeError{Scheme: "news", Field: "url", Rule: "newsurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not news"}
 	}
 	n := &URL{Scheme: u.Scheme()}
 	if u.HasAuthority() {
@@ -116,14 +110,14 @@ func From(u *locator.URL) (*URL, error) {
 }
 
 // CheckGroup reports the first octet of name that group (§5) does not
-// allow, as an *Error, or nil.
+// allow, as a *locator.SchemeError (field "group"), or nil.
 func CheckGroup(name string) error {
 	if name == "" {
-		return &Error{Field: "group", Rule: "group", Message: "the group name is empty"}
+		return &locator.SchemeError{Scheme: "news", Field: "group", Rule: "group", Message: "the group name is empty"}
 	}
 	for i := 0; i < len(name); i++ {
 		if msg := groupOctet(name, i); msg != "" {
-			return &Error{Field: "group", Offset: i, Rule: "group", Message: msg}
+			return &locator.SchemeError{Scheme: "news", Field: "group", Offset: i, Rule: "group", Message: msg}
 		}
 	}
 	return nil
@@ -213,7 +207,9 @@ func init() {
 // it does not conform to RFC 1738 alone). The group must satisfy
 // CheckGroup; an article may be given with or without its "<" ">", its
 // unique part is encoded as needed (and may hold no CR, LF or NUL, RFC
-// 1036 §2.1.5) and its host must be a hostname or hostnumber.
+// 1036 §2.1.5) and its host must be a hostname or hostnumber. The error
+// is a *locator.SchemeError naming the field at fault and the offset in
+// it.
 func (n *URL) Build() (string, error) {
 	set := 0
 	for _, b := range []bool{n.Group != "", n.Article != "", n.All} {
@@ -222,37 +218,37 @@ func (n *URL) Build() (string, error) {
 		}
 	}
 	if set > 1 {
-		return "", &Error{Field: "url", Rule: "grouppart", Message: "a news URL names one of a group, an article or \"*\""}
+		return "", &locator.SchemeError{Scheme: "news", Field: "url", Rule: "grouppart", Message: "a news URL names one of a group, an article or \"*\""}
 	}
 	if n.Port != "" && n.Host == "" {
-		return "", &Error{Field: "port", Rule: "newsurl", Message: "a port needs a news server host (draft-gilman news-server = \"//\" server \"/\")"}
+		return "", &locator.SchemeError{Scheme: "news", Field: "port", Rule: "newsurl", Message: "a port needs a news server host (draft-gilman news-server = \"//\" server \"/\")"}
 	}
 	if n.Range != "" && n.Group == "" {
-		return "", &Error{Field: "range", Rule: "refbygroup", Message: "message numbers follow a group (draft-gilman refbygroup)"}
+		return "", &locator.SchemeError{Scheme: "news", Field: "range", Rule: "refbygroup", Message: "message numbers follow a group (draft-gilman refbygroup)"}
 	}
 	scheme := n.Scheme
 	if scheme == "" {
 		scheme = "news"
 	}
 	if scheme != "news" && scheme != "snews" {
-		return "", &Error{Field: "url", Rule: "newsurl", Message: "scheme " + strconv.Quote(scheme) + " is not news or snews"}
+		return "", &locator.SchemeError{Scheme: "news", Field: "url", Rule: "newsurl", Message: "scheme " + strconv.Quote(scheme) + " is not news or snews"}
 	}
 	var b strings.Builder
 	b.WriteString(scheme + ":")
 	if n.Host != "" {
 		if i, msg := checkHost(n.Host); i >= 0 {
-			return "", &Error{Field: "host", Offset: i, Rule: "host", Message: msg}
+			return "", &locator.SchemeError{Scheme: "news", Field: "host", Offset: i, Rule: "host", Message: msg}
 		}
 		b.WriteString("//" + n.Host)
 		if n.Port != "" {
 			if p, err := strconv.Atoi(n.Port); err != nil || p < 1 || p > 65535 || strconv.Itoa(p) != n.Port {
-				return "", &Error{Field: "port", Rule: "port", Message: "port " + strconv.Quote(n.Port) + " is not a number from 1 to 65535"}
+				return "", &locator.SchemeError{Scheme: "news", Field: "port", Rule: "port", Message: "port " + strconv.Quote(n.Port) + " is not a number from 1 to 65535"}
 			}
 			b.WriteString(":" + n.Port)
 		}
 		b.WriteByte('/')
 	} else if set == 0 {
-		return "", &Error{Field: "url", Rule: "grouppart", Message: "a news URL names a group, an article or \"*\""}
+		return "", &locator.SchemeError{Scheme: "news", Field: "url", Rule: "grouppart", Message: "a news URL names a group, an article or \"*\""}
 	}
 	switch {
 	case n.All:
@@ -264,7 +260,7 @@ func (n *URL) Build() (string, error) {
 		b.WriteString(n.Group)
 		if n.Range != "" {
 			if i, msg := checkRange(n.Range); i >= 0 {
-				return "", &Error{Field: "range", Offset: i, Rule: "refbygroup", Message: msg}
+				return "", &locator.SchemeError{Scheme: "news", Field: "range", Offset: i, Rule: "refbygroup", Message: msg}
 			}
 			b.WriteString("/" + n.Range)
 		}
@@ -275,13 +271,13 @@ func (n *URL) Build() (string, error) {
 		}
 		at := strings.LastIndexByte(a, '@')
 		if at <= 0 {
-			return "", &Error{Field: "article", Offset: max(at, 0), Rule: "article", Message: "a message-id is <unique>@<full_domain_name> (RFC 1738 §3.6)"}
+			return "", &locator.SchemeError{Scheme: "news", Field: "article", Offset: max(at, 0), Rule: "article", Message: "a message-id is <unique>@<full_domain_name> (RFC 1738 §3.6)"}
 		}
 		if i, msg := checkHost(a[at+1:]); i >= 0 {
-			return "", &Error{Field: "article", Offset: at + 1 + i, Rule: "article", Message: msg}
+			return "", &locator.SchemeError{Scheme: "news", Field: "article", Offset: at + 1 + i, Rule: "article", Message: msg}
 		}
 		if i := strings.IndexAny(a[:at], "\r\n\x00"); i >= 0 {
-			return "", &Error{Field: "article", Offset: i, Rule: "article", Message: "a CR, LF or NUL cannot be part of a message-id (RFC 1036 §2.1.5): it would end an NNTP command line"}
+			return "", &locator.SchemeError{Scheme: "news", Field: "article", Offset: i, Rule: "article", Message: "a CR, LF or NUL cannot be part of a message-id (RFC 1036 §2.1.5): it would end an NNTP command line"}
 		}
 		for i := 0; i < at; i++ {
 			if c := a[i]; articleOK[c] {

@@ -41,8 +41,9 @@ func TestFrom(t *testing.T) {
 			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, *n, tt.want)
 		}
 	}
-	if _, err := Parse("nntp://h/g"); err == nil {
-		t.Error("Parse(nntp URL) succeeded")
+	_, err := Parse("nntp://h/g")
+	if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "news" || se.Field != "url" || se.Rule != "newsurl" {
+		t.Errorf("Parse(nntp URL): %v, want a *locator.SchemeError of field url", err)
 	}
 }
 
@@ -141,6 +142,8 @@ func TestPlan(t *testing.T) {
 		}
 		if p, err := n.Plan(); err == nil {
 			t.Errorf("Plan(%q) = %+v, want an error", bad, *p)
+		} else if _, ok := err.(*locator.SchemeError); !ok {
+			t.Errorf("Plan(%q): %T, want *locator.SchemeError", bad, err)
 		}
 	}
 }
@@ -167,6 +170,8 @@ func TestBuild(t *testing.T) {
 	for _, bad := range []URL{{}, {Group: "3com"}, {Group: "a", All: true}, {Article: "nohost"}, {Article: "a@b_c"}, {Host: "bad host", All: true}, {Group: "a", Range: "x"}, {Scheme: "nntp", All: true}, {Article: "\x00@A"}, {Article: "a\r\nQUIT@b"}} {
 		if s, err := bad.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", bad, s)
+		} else if _, ok := err.(*locator.SchemeError); !ok {
+			t.Errorf("Build(%+v): %T, want *locator.SchemeError", bad, err)
 		}
 	}
 }
@@ -322,7 +327,7 @@ func planPort(t *testing.T, s string) int {
 // FuzzParse reads any text as a URL and, for news URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input,
 // a plan's commands hold no CR, LF or NUL. Then the URL's exported fields
-// are overwritten with fuzzed values (issue 8.2): From, Plan and the
+// are overwritten with fuzzed values: From, Plan and the
 // rules must not panic, and must answer as on the URL its String reads
 // back as.
 func FuzzParse(f *testing.F) {

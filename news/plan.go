@@ -3,6 +3,8 @@ package news
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rfc1738/locator"
 )
 
 // A Plan is the NNTP (RFC 977) exchange a news URL stands for: "A news
@@ -30,7 +32,8 @@ type Plan struct {
 // Plan returns the NNTP exchange n stands for. It fails when the
 // message-id or group holds an octet that would break the command line
 // (CR, LF, NUL, space or TAB), and for a range of message numbers
-// "n-m", which is no single exchange.
+// "n-m", which is no single exchange; the error is a
+// *locator.SchemeError naming the field at fault.
 func (n *URL) Plan() (*Plan, error) {
 	p := &Plan{Host: n.Host, Port: DefaultPort}
 	if n.Scheme == "snews" {
@@ -39,7 +42,7 @@ func (n *URL) Plan() (*Plan, error) {
 	if n.Port != "" {
 		v, err := strconv.Atoi(n.Port)
 		if err != nil || v < 1 || v > 65535 {
-			return nil, &Error{Field: "port", Rule: "port", Message: "port " + strconv.Quote(n.Port) + " is not a number from 1 to 65535"}
+			return nil, &locator.SchemeError{Scheme: "news", Field: "port", Rule: "port", Message: "port " + strconv.Quote(n.Port) + " is not a number from 1 to 65535"}
 		}
 		p.Port = v
 	}
@@ -50,7 +53,7 @@ func (n *URL) Plan() (*Plan, error) {
 			a = a[1 : len(a)-1]
 		}
 		if i := strings.IndexAny(a, "\r\n\x00 \t<>"); i >= 0 {
-			return nil, &Error{Field: "article", Offset: i, Rule: "article", Message: describe(a[i]) + " cannot be sent in an NNTP ARTICLE command's message-id (RFC 977 §3.1, RFC 1036 §2.1.5)"}
+			return nil, &locator.SchemeError{Scheme: "news", Field: "article", Offset: i, Rule: "article", Message: describe(a[i]) + " cannot be sent in an NNTP ARTICLE command's message-id (RFC 977 §3.1, RFC 1036 §2.1.5)"}
 		}
 		p.Commands = []string{"ARTICLE <" + a + ">"}
 	case n.Group != "":
@@ -60,10 +63,10 @@ func (n *URL) Plan() (*Plan, error) {
 		p.Commands = []string{"GROUP " + n.Group}
 		if n.Range != "" {
 			if i, msg := checkRange(n.Range); i >= 0 {
-				return nil, &Error{Field: "range", Offset: i, Rule: "refbygroup", Message: msg}
+				return nil, &locator.SchemeError{Scheme: "news", Field: "range", Offset: i, Rule: "refbygroup", Message: msg}
 			}
 			if strings.IndexByte(n.Range, '-') >= 0 {
-				return nil, &Error{Field: "range", Rule: "refbygroup", Message: "a range of message numbers " + strconv.Quote(n.Range) + " is an index to read, not one NNTP exchange"}
+				return nil, &locator.SchemeError{Scheme: "news", Field: "range", Rule: "refbygroup", Message: "a range of message numbers " + strconv.Quote(n.Range) + " is an index to read, not one NNTP exchange"}
 			}
 			p.Commands = append(p.Commands, "ARTICLE "+n.Range)
 		}

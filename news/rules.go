@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/hex"
 )
 
 func init() {
@@ -111,19 +112,9 @@ func angle(p string) (l, r int) {
 func octet(s string, i int) (byte, int) {
 	c := s[i]
 	if c == '%' && i+2 < len(s) && locator.IsHex(s[i+1]) && locator.IsHex(s[i+2]) {
-		return unhex(s[i+1])<<4 | unhex(s[i+2]), 3
+		return hex.Decode(s[i+1], s[i+2]), 3
 	}
 	return c, 1
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 type parts struct {

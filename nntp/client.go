@@ -2,84 +2,74 @@ package nntp
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"net/mail"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/newsreader"
 )
 
-// The client follows nntp URLs for package access (RFC 1738 §3.7):
+// The ways of reading a group's index, as Client.Method names them:
+// MethodOver, the default, asks OVER (RFC 3977 §8.3), then XOVER (RFC
+// 2980 §2.8) when the server does not know OVER, then walks the group
+// with HEAD and NEXT (RFC 977 §3.1.2, §3.5) when it knows neither;
+// MethodXover starts at XOVER; MethodHead walks with HEAD alone. The
+// news client offers the same.
+const (
+	MethodOver  = "over"
+	MethodXover = "xover"
+	MethodHead  = "head"
+)
+
+// Methods lists the methods, the default first.
+var Methods = []string{MethodOver, MethodXover, MethodHead}
+
+// Auth is a user name and password for AUTHINFO USER/PASS (RFC 4643
+// §2.3), sent only when the server asks for them (480). An nntp URL has
+// no user or password (RFC 1738 §3.7) and a news URL names no server at
+// all (§3.6), so the credentials come from the reader's configuration,
+// never from the URL: the caller (a command, reading its own
+// configuration) puts them in the nntp and news clients. An empty User
+// is no credentials.
+type Auth struct {
+	User, Password string
+}
+
+func init() {
+	access.Register("nntp", access.Info{DefaultPort: 119, Methods: Methods}, func() access.Fetcher { return new(Client) })
+}
+
+// Client follows nntp URLs for package access (RFC 1738 §3.7):
 // nntp://host:port/group/n is GROUP then ARTICLE n (RFC 977 §3.2.1,
 // §3.1.1) and delivers the article; nntp://host:port/group is GROUP and
 // the group's overview, a listing whose entries are the articles' nntp
-// URLs. MODE READER is sent first (RFC 3977 §5.3). Options.Method picks
-// how the overview is read (Methods).
-func init() {
-	access.Register("nntp", access.Info{DefaultPort: 119, Methods: Methods}, client{})
+// URLs. MODE READER is sent first (RFC 3977 §5.3).
+//
+// A Client keeps the connections of probes for the next probe of the
+// same server (CloseIdle ends them). Its zero value is ready; it is safe
+// for concurrent use, and its fields must not be changed once it is in
+// use.
+type Client struct {
+	// Method is how a group's index is read (Methods); "" is MethodOver.
+	Method string
+	// Auth answers a server that requires authentication (480).
+	Auth Auth
+
+	sessions newsreader.Pool
 }
 
-type client struct{}
-
-// ArgOffset returns the offset in the encoded text enc of the first
-// octet that, once %XX escapes are decoded, CheckArg refuses (CR, LF,
-// NUL, space, TAB) or extra holds; -1 when there is none.
-func ArgOffset(enc, extra string) int {
-	for i := 0; i < len(enc); i++ {
-		c, w := enc[i], 1
-		if c == '%' && i+2 < len(enc) && locator.IsHex(enc[i+1]) && locator.IsHex(enc[i+2]) {
-			c, w = unhex(enc[i+1])<<4|unhex(enc[i+2]), 3
-		}
-		if CheckArg(string(c)) >= 0 || strings.IndexByte(extra, c) >= 0 {
-			return i
-		}
-		i += w - 1
-	}
-	return -1
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
-// ArgPolicyError is the refusal of an octet at offset (in the URL's
-// input) that would break an NNTP command line: CR, LF and NUL under
-// RFC 1738 §6, a space or TAB under RFC 3977 §3.1 (it would split the
-// argument in two).
-func ArgPolicyError(u *locator.URL, offset int, c byte) *access.PolicyError {
-	rule, what := "RFC 3977 §3.1", "would split the NNTP command's argument in two"
-	if c == '\r' || c == '\n' || c == 0 {
-		rule, what = "RFC 1738 §6", "would end the NNTP command line and begin another"
-	}
-	return &access.PolicyError{URL: access.Masked(u), Offset: offset, Rule: rule,
-		Reason: fmt.Sprintf("decoded octet %%%02X %s", c, what)}
-}
-
-// decodedAt returns the octet of enc at i, decoded when it begins an
-// escape.
-func decodedAt(enc string, i int) byte {
-	if enc[i] == '%' && i+2 < len(enc) && locator.IsHex(enc[i+1]) && locator.IsHex(enc[i+2]) {
-		return unhex(enc[i+1])<<4 | unhex(enc[i+2])
-	}
-	return enc[i]
-}
+var (
+	_ access.Prober     = (*Client)(nil)
+	_ access.IdleCloser = (*Client)(nil)
+)
 
 // Check refuses, before any connection, an nntp URL with no host (§3.7:
 // nntp URLs name their server), no group, an article number that is not
 // digits or anything after it, and a group that, decoded, holds CR, LF,
 // NUL (§6), a space or a TAB (RFC 3977 §3.1): it would break the GROUP
 // command line.
-func (client) Check(u *locator.URL, req *access.Request) error {
+func (*Client) Check(u *locator.URL, req *access.Request) error {
 	if !u.HasAuthority() || u.Host() == "" {
 		return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.HostComponent), Rule: "RFC 1738 §3.7", Reason: "an nntp URL names the server to connect to: nntp://<host>:<port>/<group>/<article>"}
 	}
@@ -88,8 +78,8 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 	if g == "" {
 		return &access.PolicyError{URL: access.Masked(u), Offset: base, Rule: "nntpurl", Reason: "an nntp URL names a newsgroup after the host (RFC 1738 §3.7)"}
 	}
-	if i := ArgOffset(g, ""); i >= 0 {
-		return ArgPolicyError(u, base+i, decodedAt(g, i))
+	if i := newsreader.ArgOffset(g, ""); i >= 0 {
+		return newsreader.ArgPolicyError(u, base+i, newsreader.DecodedAt(g, i))
 	}
 	if found {
 		num, _, more := strings.Cut(rest, "/")
@@ -102,26 +92,26 @@ func (client) Check(u *locator.URL, req *access.Request) error {
 
 // Fetch connects, sends MODE READER and GROUP, then ARTICLE n (the
 // article's octets, dot-stuffing undone) or reads the group's overview
-// (a listing of nntp URLs, read line by line as the caller asks). 411, 423 and other refusals are
-// *access.ServerError.
-func (client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	method, err := req.Method()
+// (a listing of nntp URLs, read line by line as the caller asks). 411,
+// 423 and other refusals are *access.ServerError.
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	method, err := req.Method(c.Method)
 	if err != nil {
 		return nil, err
 	}
 	a := Split(u)
-	c, err := Dial(ctx, req, u.Host(), u.EffectivePort())
+	conn, err := newsreader.Dial(ctx, req, u.Host(), u.EffectivePort(), newsreader.Auth(c.Auth))
 	if err != nil {
 		return nil, err
 	}
-	res, err := fetch(c, u, req, a, method)
+	res, err := fetch(conn, u, req, a, method)
 	if err != nil {
-		c.Close()
+		conn.Close()
 	}
 	return res, err
 }
 
-func fetch(c *Conn, u *locator.URL, req *access.Request, a Article, method string) (*access.Resource, error) {
+func fetch(c *newsreader.Conn, u *locator.URL, req *access.Request, a Article, method string) (*access.Resource, error) {
 	if err := c.ModeReader(); err != nil {
 		return nil, err
 	}
@@ -145,50 +135,40 @@ func fetch(c *Conn, u *locator.URL, req *access.Request, a Article, method strin
 		if err != nil {
 			return access.Entry{}, err
 		}
-		e := Entry(o)
-		e.URL, _ = Build(Ref{Host: u.Host(), Port: u.Port(), Article: Article{Group: a.Group, Number: strconv.FormatInt(o.Number, 10), HasNumber: true}})
+		e := newsreader.Entry(o)
+		e.URL, _ = (&URL{Host: u.Host(), Port: u.Port(), Article: Article{Group: a.Group, Number: strconv.FormatInt(o.Number, 10), HasNumber: true}}).Build()
 		return e, nil
 	})
 	return &access.Resource{Listing: l, Size: -1}, nil
 }
 
-// Entry returns the listing entry of an article's overview, without its
-// URL (the scheme's builder writes it): Name is the subject, Size the
-// ":bytes", Modified the Date header when it reads as a date (RFC 5322
-// §3.3), and Parts the number, from, date, message-id and lines.
-func Entry(o Overview) access.Entry {
-	e := access.Entry{Name: o.Subject, Type: access.TypeArticle, Size: o.Bytes, Modified: ParseDate(o.Date),
-		Parts: map[string]any{"number": o.Number, "from": o.From, "date": o.Date, "message-id": o.MessageID}}
-	if o.Lines >= 0 {
-		e.Parts["lines"] = o.Lines
-	}
-	return e
-}
-
-// ParseDate reads a Date header (RFC 5322 §3.3, RFC 5536 §3.1.1), or
-// returns the zero time.
-func ParseDate(s string) time.Time {
-	t, err := mail.ParseDate(s)
+// Probe says whether the group or article u names is there without
+// transferring it: MODE READER, GROUP (RFC 3977 §6.1.1), and for an
+// article STAT n (§6.2.4: "223 n message-id" when it exists). 211 and
+// 223 are StateOK (a group as a listing); 411 (no such group), 423 (no
+// article with that number) and 430 (no article with that message-id)
+// StateGone; other 4xx and 5xx answers (480 authentication required, 502
+// not permitted) StateRefused, 400 (service temporarily unavailable)
+// Transient. The connection is kept, without QUIT, for the next probe of
+// the same server by c, and ended when left idle a few seconds or by
+// CloseIdle.
+func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (st *access.Status, err error) {
+	a := Split(u)
+	conn, release, err := c.sessions.Session(ctx, req, u.Host(), u.EffectivePort(), newsreader.Auth(c.Auth))
 	if err != nil {
-		return time.Time{}
+		return newsreader.ServerStatus(err)
 	}
-	return t.UTC()
-}
-
-// Body returns d as the body of a Resource: closing it sends QUIT when
-// the article was read to its end, and closes the connection.
-func (c *Conn) Body(d *DotReader) io.ReadCloser { return &body{d: d, c: c} }
-
-type body struct {
-	d *DotReader
-	c *Conn
-}
-
-func (b *body) Read(p []byte) (int, error) { return b.d.Read(p) }
-
-func (b *body) Close() error {
-	if b.d.Done() {
-		return b.c.Quit()
+	defer func() { release(err) }()
+	g, err := conn.Group(a.Group)
+	if err != nil {
+		return newsreader.ServerStatus(err)
 	}
-	return b.c.Close()
+	if !a.HasNumber {
+		return &access.Status{State: access.StateOK, Code: "211", Text: strconv.FormatInt(g.Count, 10) + " " + strconv.FormatInt(g.Low, 10) + " " + strconv.FormatInt(g.High, 10) + " " + g.Name, Command: "GROUP " + a.Group, Size: -1, Listing: true}, nil
+	}
+	return newsreader.ProbeStat(conn, a.Number)
 }
+
+// CloseIdle ends the connections kept for probes with QUIT (RFC 3977
+// §5.4).
+func (c *Client) CloseIdle() { c.sessions.CloseIdle() }

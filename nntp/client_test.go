@@ -17,8 +17,8 @@ var errNoDial = errors.New("no connection in this test")
 // Check refuses before connecting (exit 4): what §3.7 leaves without a
 // server or group, an article that is not a number, and a decoded CR, LF
 // or NUL (RFC 1738 §6), space or TAB (RFC 3977 §3.1) in the group, at
-// the offset of the octet in the input. Options.Dial fails the test if
-// anything connects.
+// the offset of the octet in the input. The Client's Dial fails the
+// test if anything connects.
 func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	tests := []struct {
 		url  string
@@ -42,15 +42,15 @@ func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.url)
-		opts := access.Options{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c := &access.Client{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			return nil, errNoDial
 		}}
-		_, err := access.Get(context.Background(), u, opts)
+		_, err := c.Get(context.Background(), u)
 		var pe *access.PolicyError
 		got := ""
 		if errors.As(err, &pe) {
 			got = fmt.Sprintf("%d %s", pe.Offset, pe.Rule)
-			if access.Classify(err) != access.Refused {
+			if access.Classify(err) != access.Forbidden {
 				t.Errorf("%s: outcome %v", tt.url, access.Classify(err))
 			}
 		} else if !errors.Is(err, errNoDial) {

@@ -17,8 +17,14 @@ func ExampleNewPlan() {
 	// GROUP comp.infosystems.www | ARTICLE 4711
 }
 
-func ExampleBuild() {
-	s, _ := nntp.Build(nntp.Ref{Host: "news.example.com", Article: nntp.Article{Group: "comp.lang.go", Number: "12", HasNumber: true}})
+func ExampleParse() {
+	r, _ := nntp.Parse("nntp://news.example.com:1119/comp.lang.go/12")
+	fmt.Println(r.Host, r.Port, r.Group, r.Number)
+	// Output: news.example.com 1119 comp.lang.go 12
+}
+
+func ExampleURL_Build() {
+	s, _ := (&nntp.URL{Host: "news.example.com", Article: nntp.Article{Group: "comp.lang.go", Number: "12", HasNumber: true}}).Build()
 	fmt.Println(s)
 	// Output: nntp://news.example.com/comp.lang.go/12
 }

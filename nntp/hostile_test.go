@@ -13,28 +13,18 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
 	"github.com/rfc1738/locator/nntp"
 )
 
-// A hostile peer: a tiny listener on 127.0.0.1 that misbehaves in one
-// way (a stall, a flood, an endless reply, a cut connection). Only
-// failures are tested this way; the protocol itself is tested against
-// INN (news/inn_test.go).
+// hostile is a peer (peer.Hostile) that misbehaves in one way (a stall,
+// a flood, an endless reply, a cut connection): it sends greeting, then
+// hands each command line to respond until respond fails. Only failures
+// are tested this way; the protocol itself is tested against INN
+// (news/inn_test.go).
 func hostile(t *testing.T, greeting string, respond func(cmd string, w io.Writer) error) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { l.Close(); <-done })
-	go func() {
-		defer close(done)
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	return peer.Hostile(t, func(c net.Conn) {
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		if _, err := io.WriteString(c, greeting); err != nil {
 			return
@@ -49,8 +39,7 @@ func hostile(t *testing.T, greeting string, respond func(cmd string, w io.Writer
 				return
 			}
 		}
-	}()
-	return l.Addr().String()
+	})
 }
 
 // reader answers MODE READER and GROUP as a server would, then hands
@@ -84,15 +73,21 @@ func endless(w io.Writer, head, line string) error {
 	}
 }
 
-func fetch(t *testing.T, raw string, opts access.Options) (*access.Resource, []byte, error) {
+func fetch(t *testing.T, raw string, c *access.Client) (*access.Resource, []byte, error) {
 	t.Helper()
-	res, err := access.Get(context.Background(), loctest.MustParse(t, raw), opts)
+	res, err := c.Get(context.Background(), loctest.MustParse(t, raw))
 	if err != nil || res.Body == nil {
 		return res, nil, listingErr(res, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	return res, b, err
+}
+
+// withMethod is a Client whose nntp client reads a group's index by
+// method.
+func withMethod(method string) *access.Client {
+	return &access.Client{Schemes: map[string]access.Fetcher{"nntp": &nntp.Client{Method: method}}}
 }
 
 func TestHostilePeers(t *testing.T) {
@@ -102,10 +97,10 @@ func TestHostilePeers(t *testing.T) {
 		greeting string
 		respond  func(string, io.Writer) error
 		path     string
-		opts     access.Options
+		client   *access.Client
 		check    func(t *testing.T, res *access.Resource, body []byte, err error)
 	}{
-		{"stall after the greeting: the idle deadline cuts it off", "200 hi\r\n", never, "/g/1", access.Options{IdleTimeout: 300 * time.Millisecond},
+		{"stall after the greeting: the idle deadline cuts it off", "200 hi\r\n", never, "/g/1", &access.Client{IdleTimeout: 300 * time.Millisecond},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				if !access.Timeout(err) || access.Classify(err) != access.Failed {
 					t.Errorf("%v, want a timeout", err)
@@ -114,27 +109,27 @@ func TestHostilePeers(t *testing.T) {
 		{"stall in the article", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			_, err := io.WriteString(w, "220 1 <a@b> article\r\nSubject: x\r\n")
 			return err
-		}), "/g/1", access.Options{IdleTimeout: 300 * time.Millisecond},
+		}), "/g/1", &access.Client{IdleTimeout: 300 * time.Millisecond},
 			func(t *testing.T, _ *access.Resource, body []byte, err error) {
 				if string(body) != "Subject: x\r\n" || !access.Timeout(err) {
 					t.Errorf("%q %v, want the first line and a timeout", body, err)
 				}
 			}},
-		{"a greeting line without end", "", nil, "/g/1", access.Options{MaxLine: 1000},
+		{"a greeting line without end", "", nil, "/g/1", &access.Client{MaxLine: 1000},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "longer than 1000 octets") || access.Classify(err) != access.Failed {
 					t.Errorf("%v, want a ProtocolError", err)
 				}
 			}},
-		{"not a status line", "hello there\r\n", never, "/g/1", access.Options{},
+		{"not a status line", "hello there\r\n", never, "/g/1", &access.Client{},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "RFC 3977 §3.2") {
 					t.Errorf("%v, want a ProtocolError", err)
 				}
 			}},
-		{"greeting 502 is a refusal", "502 go away\r\n", never, "/g/1", access.Options{},
+		{"greeting 502 is a refusal", "502 go away\r\n", never, "/g/1", &access.Client{},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var se *access.ServerError
 				if !errors.As(err, &se) || se.Code != "502" || access.Classify(err) != access.Absent {
@@ -144,7 +139,7 @@ func TestHostilePeers(t *testing.T) {
 		{"an article cut without its terminating line", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			io.WriteString(w, "220 1 <a@b> article\r\nSubject: x\r\n\r\n..body")
 			return io.EOF
-		}), "/g/1", access.Options{},
+		}), "/g/1", &access.Client{},
 			func(t *testing.T, _ *access.Resource, body []byte, err error) {
 				var pe *access.ProtocolError
 				if string(body) != "Subject: x\r\n\r\n.body" || !errors.As(err, &pe) || !strings.Contains(err.Error(), "without its terminating \".\" line") {
@@ -153,7 +148,7 @@ func TestHostilePeers(t *testing.T) {
 			}},
 		{"an endless article stops at MaxSize", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			return endless(w, "220 1 <a@b> article\r\n", "line %d\r\n")
-		}), "/g/1", access.Options{MaxSize: 100000},
+		}), "/g/1", &access.Client{MaxSize: 100000},
 			func(t *testing.T, _ *access.Resource, body []byte, err error) {
 				if len(body) != 100000 || !errors.Is(err, access.ErrTooLarge) || access.Classify(err) != access.Failed {
 					t.Errorf("%d octets, %v; want 100000 and ErrTooLarge", len(body), err)
@@ -161,7 +156,7 @@ func TestHostilePeers(t *testing.T) {
 			}},
 		{"an endless article line", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			return endless(w, "220 1 <a@b> article\r\n", "%d")
-		}), "/g/1", access.Options{MaxLine: 4096},
+		}), "/g/1", &access.Client{MaxLine: 4096},
 			func(t *testing.T, _ *access.Resource, body []byte, err error) {
 				var pe *access.ProtocolError
 				if len(body) != 0 || !errors.As(err, &pe) || !strings.Contains(err.Error(), "longer than 4096 octets") {
@@ -170,7 +165,7 @@ func TestHostilePeers(t *testing.T) {
 			}},
 		{"an endless overview is cut at MaxEntries", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			return endless(w, "224 overview\r\n", "%d\tsubject\tfrom\tdate\t<m@h>\t\t10\t1\r\n")
-		}), "/g", access.Options{MaxEntries: 50},
+		}), "/g", &access.Client{MaxEntries: 50},
 			func(t *testing.T, res *access.Resource, _ []byte, err error) {
 				if err != nil || len(entries(res.Listing)) != 50 || !truncated(res.Listing) {
 					t.Errorf("%v, want 50 entries, truncated", err)
@@ -178,7 +173,7 @@ func TestHostilePeers(t *testing.T) {
 			}},
 		{"an endless overview stops at MaxSize", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			return endless(w, "224 overview\r\n", "%d\tsubject\tfrom\tdate\t<m@h>\t\t10\t1\r\n")
-		}), "/g", access.Options{MaxSize: 100000},
+		}), "/g", &access.Client{MaxSize: 100000},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				if !errors.Is(err, access.ErrTooLarge) {
 					t.Errorf("%v, want ErrTooLarge", err)
@@ -187,7 +182,7 @@ func TestHostilePeers(t *testing.T) {
 		{"a malformed overview line", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			_, err := io.WriteString(w, "224 overview\r\n1\tonly\tthree\r\n.\r\n")
 			return err
-		}), "/g", access.Options{},
+		}), "/g", &access.Client{},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "RFC 3977 §8.3.2") {
@@ -200,7 +195,7 @@ func TestHostilePeers(t *testing.T) {
 				return err
 			}
 			return io.EOF
-		}), "/g", access.Options{Method: "head"},
+		}), "/g", withMethod("head"),
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "closed the connection instead of a status line") {
@@ -209,7 +204,7 @@ func TestHostilePeers(t *testing.T) {
 			}},
 		{"the HEAD walk: an endless head", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			return endless(w, "221 1 <a@b> head\r\n", "X-%d: y\r\n")
-		}), "/g", access.Options{Method: "head"},
+		}), "/g", withMethod("head"),
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "more than 10000 header lines") {
@@ -219,7 +214,7 @@ func TestHostilePeers(t *testing.T) {
 		{"an overview cut without its terminating line", "200 hi\r\n", reader(func(cmd string, w io.Writer) error {
 			io.WriteString(w, "224 overview\r\n1\ts\tf\td\t<m@h>\t\t10\t1\r\n")
 			return io.EOF
-		}), "/g", access.Options{},
+		}), "/g", &access.Client{},
 			func(t *testing.T, _ *access.Resource, _ []byte, err error) {
 				var pe *access.ProtocolError
 				if !errors.As(err, &pe) || !strings.Contains(err.Error(), "without its terminating \".\" line") {
@@ -235,7 +230,7 @@ func TestHostilePeers(t *testing.T) {
 			} else {
 				addr = hostile(t, tt.greeting, tt.respond)
 			}
-			res, body, err := fetch(t, "nntp://"+addr+tt.path, tt.opts)
+			res, body, err := fetch(t, "nntp://"+addr+tt.path, tt.client)
 			tt.check(t, res, body, err)
 		})
 	}
@@ -244,23 +239,10 @@ func TestHostilePeers(t *testing.T) {
 // floodGreeting is a peer whose greeting never ends.
 func floodGreeting(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { l.Close(); <-done })
-	go func() {
-		defer close(done)
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	return peer.Hostile(t, func(c net.Conn) {
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		endless(c, "200 ", "%d")
-	}()
-	return l.Addr().String()
+	})
 }
 
 // A password that cannot be sent (a space would split AUTHINFO PASS's
@@ -277,8 +259,8 @@ func TestAuthInfoPasswordNeverShown(t *testing.T) {
 		return err
 	}))
 	var dlg strings.Builder
-	ctx := nntp.WithAuth(context.Background(), nntp.Auth{User: "joe", Password: "se cret"})
-	_, err := access.Get(ctx, loctest.MustParse(t, "nntp://"+addr+"/g/1"), access.Options{Dialogue: &dlg})
+	c := &access.Client{Dialogue: &dlg, Schemes: map[string]access.Fetcher{"nntp": &nntp.Client{Auth: nntp.Auth{User: "joe", Password: "se cret"}}}}
+	_, err := c.Get(context.Background(), loctest.MustParse(t, "nntp://"+addr+"/g/1"))
 	var pe *access.PolicyError
 	if !errors.As(err, &pe) || strings.Contains(err.Error(), "se cret") || strings.Contains(dlg.String(), "se cret") {
 		t.Errorf("%v\n%s", err, dlg.String())

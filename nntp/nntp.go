@@ -19,8 +19,11 @@
 // The group rule is the same as the news scheme's (§5 newsurl); it is
 // kept here so that the two scheme packages stay independent.
 //
-// NewPlan gives the NNTP commands (RFC 977 §3.2, §3.1): GROUP with the
-// group, then ARTICLE with the number when the URL names an article.
+// Parse and From read what an nntp URL says into a URL (host, port,
+// group, article number); its Build writes one. NewPlan gives the NNTP
+// commands (RFC 977 §3.2, §3.1): GROUP with the group, then ARTICLE with
+// the number when the URL names an article. Client follows nntp URLs
+// for package access.
 package nntp
 
 import (
@@ -29,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 func init() {
@@ -78,7 +82,8 @@ func Split(u *locator.URL) Article {
 	return a
 }
 
-// Parts returns Split(u), which marshals as DESIGN.md's nntp parts.
+// Parts returns Split(u), which marshals as the nntp parts of the
+// package documentation.
 func (Rules) Parts(u *locator.URL) any { return Split(u) }
 
 func isDigits(s string) bool {
@@ -95,10 +100,10 @@ func isDigits(s string) bool {
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// ValidGroup reports the offset in name of the first octet that breaks
+// validGroup reports the offset in name of the first octet that breaks
 // RFC 1738 §5's group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ],
 // or -1 when name is a group. An empty name fails at 0.
-func ValidGroup(name string) int {
+func validGroup(name string) int {
 	if name == "" || !isAlpha(name[0]) {
 		return 0
 	}
@@ -122,7 +127,7 @@ func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 	g, rest, found := strings.Cut(u.Path(), "/")
 	if g == "" {
 		add(base, "nntpurl", "an nntp URL names a newsgroup after the host (RFC 1738 §3.7)")
-	} else if i := ValidGroup(g); i >= 0 {
+	} else if i := validGroup(g); i >= 0 {
 		add(base+i, "group", "a newsgroup name is a letter, then letters, digits, '-', '.', '+' or '_'; found "+strconv.QuoteRune(rune(g[i]))+" (RFC 1738 §5 group)")
 	}
 	if !found {
@@ -190,7 +195,7 @@ func NewPlan(u *locator.URL) (*Plan, error) {
 	}
 	a := Split(u)
 	base := u.Offset(locator.PathComponent)
-	if i := ValidGroup(a.Group); i >= 0 {
+	if i := validGroup(a.Group); i >= 0 {
 		return fail(base, "group", "not a newsgroup name: "+strconv.Quote(a.Group))
 	}
 	cmds := []Command{{Verb: "GROUP", Arg: a.Group}}
@@ -230,36 +235,53 @@ func (Rules) Explain(u *locator.URL) string {
 	return b.String()
 }
 
-// A Ref is what an nntp URL says. Build writes it.
-type Ref struct {
+// A URL is what an nntp URL says: the server, and the group and article
+// of its path (RFC 1738 §3.7). Parse and From read one; Build writes it
+// back as a URL.
+type URL struct {
 	Host string // host name or number, or IPv6 address without brackets
 	Port string // digits, or "" for the default 119
 	Article
 }
 
-// Decode returns the components of the nntp URL u.
-func Decode(u *locator.URL) Ref {
-	r := Ref{Article: Split(u)}
-	if u.HasAuthority() { // a host and port are written only after "//"
+// Parse reads s with locator.Parse and decodes it with From.
+func Parse(s string) (*URL, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return From(u)
+}
+
+// From returns the components of the nntp URL u: its host and port
+// (only after "//", where §3.1 writes them) and Split(u). Problems of
+// the structure are in u.Problems (Parse applies this package's rules);
+// From fails, with a *locator.SchemeError of field "url", only when u is
+// not an nntp URL.
+func From(u *locator.URL) (*URL, error) {
+	if u.Scheme() != "nntp" {
+		return nil, &locator.SchemeError{Scheme: "nntp", Field: "url", Rule: "nntpurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not nntp"}
+	}
+	r := &URL{Article: Split(u)}
+	if u.HasAuthority() {
 		r.Host = u.Host()
 		if u.HasPort() {
 			r.Port = u.Port()
 		}
 	}
-	return r
+	return r, nil
 }
-
-// A BuildError says why components cannot be written as a conforming URL.
-type BuildError = locator.BuildError
 
 // Build writes r as nntp://<host>:<port>/<group>[/<number>] (RFC 1738
 // §3.7). The group is written as it is, since §5's group has no escapes;
-// Build fails with a *BuildError when it is not a group name, when the
-// number is not digits, or when the host or port cannot be written.
-func Build(r Ref) (string, error) {
+// Build fails with a *locator.BuildError when it is not a group name,
+// when the number is not digits, or when the host or port cannot be
+// written (an IPv6 address is written in brackets, RFC 2732, which RFC
+// 1738 predates).
+func (r *URL) Build() (string, error) {
 	var b strings.Builder
 	b.WriteString("nntp://")
-	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
+	hostAt := urlbuild.WriteHostport(&b, r.Host, r.Port)
 	b.WriteByte('/')
 	pathAt := b.Len()
 	b.WriteString(r.Group)
@@ -267,13 +289,13 @@ func Build(r Ref) (string, error) {
 		b.WriteString("/" + r.Number)
 	}
 	s := b.String()
-	if i := ValidGroup(r.Group); i >= 0 {
-		return "", &BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + i, Severity: locator.Error, Rule: "group", Message: "not a newsgroup name: " + strconv.Quote(r.Group)}}
+	if i := validGroup(r.Group); i >= 0 {
+		return "", &locator.BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + i, Severity: locator.Error, Rule: "group", Message: "not a newsgroup name: " + strconv.Quote(r.Group)}}
 	}
 	if r.HasNumber && !isDigits(r.Number) {
-		return "", &BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + len(r.Group) + 1, Severity: locator.Error, Rule: "digits", Message: "the article number is not digits: " + strconv.Quote(r.Number)}}
+		return "", &locator.BuildError{Scheme: "nntp", URL: s, Problem: locator.Problem{Offset: pathAt + len(r.Group) + 1, Severity: locator.Error, Rule: "digits", Message: "the article number is not digits: " + strconv.Quote(r.Number)}}
 	}
-	if err := locator.CheckBuilt("nntp", s, hostAt, r.Host, r.Port); err != nil {
+	if err := urlbuild.CheckBuilt("nntp", s, hostAt, r.Host, r.Port); err != nil {
 		return "", err
 	}
 	return s, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/newsreader"
 )
 
 func TestPartsAndCheck(t *testing.T) {
@@ -48,9 +49,17 @@ func TestValidGroup(t *testing.T) {
 	for name, want := range map[string]int{
 		"comp.lang.go": -1, "a": -1, "a+b_c-d.e9": -1, "": 0, "9a": 0, ".a": 0, "a b": 1, "a*": 1, "a/b": 1, "aé": 1,
 	} {
-		if got := ValidGroup(name); got != want {
-			t.Errorf("ValidGroup(%q) = %d, want %d", name, got, want)
+		if got := validGroup(name); got != want {
+			t.Errorf("validGroup(%q) = %d, want %d", name, got, want)
 		}
+	}
+}
+
+// The methods Client.Method names are the ones the news-reading
+// connection knows.
+func TestMethods(t *testing.T) {
+	if MethodOver != newsreader.MethodOver || MethodXover != newsreader.MethodXover || MethodHead != newsreader.MethodHead {
+		t.Errorf("methods %q, %q, %q; the connection knows %q, %q, %q", MethodOver, MethodXover, MethodHead, newsreader.MethodOver, newsreader.MethodXover, newsreader.MethodHead)
 	}
 }
 
@@ -78,24 +87,48 @@ func TestPlan(t *testing.T) {
 
 func TestBuild(t *testing.T) {
 	tests := []struct {
-		r    Ref
+		r    URL
 		want string
 	}{
-		{Ref{Host: "news.example.com", Article: Article{Group: "comp.lang.go", Number: "12", HasNumber: true}}, "nntp://news.example.com/comp.lang.go/12"},
-		{Ref{Host: "::1", Port: "1119", Article: Article{Group: "a"}}, "nntp://[::1]:1119/a"},
+		{URL{Host: "news.example.com", Article: Article{Group: "comp.lang.go", Number: "12", HasNumber: true}}, "nntp://news.example.com/comp.lang.go/12"},
+		{URL{Host: "::1", Port: "1119", Article: Article{Group: "a"}}, "nntp://[::1]:1119/a"},
 	}
 	for _, tt := range tests {
-		if got, err := Build(tt.r); err != nil || got != tt.want {
+		if got, err := tt.r.Build(); err != nil || got != tt.want {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{
+	for _, r := range []URL{
 		{Host: "h"}, {Host: "h", Article: Article{Group: "a b"}}, {Host: "h", Article: Article{Group: "a", Number: "", HasNumber: true}},
 		{Host: "", Article: Article{Group: "a"}}, {Host: "h#", Article: Article{Group: "a"}},
 	} {
-		if _, err := Build(r); err == nil {
+		if _, err := r.Build(); err == nil {
 			t.Errorf("Build(%+v) did not fail", r)
+		} else if _, ok := err.(*locator.BuildError); !ok {
+			t.Errorf("Build(%+v): %T, want *locator.BuildError", r, err)
 		}
+	}
+}
+
+// From reads what Parse reads, and fails, with a *locator.SchemeError of
+// field "url", only for a URL of another scheme.
+func TestFrom(t *testing.T) {
+	r, err := Parse("nntp://news.example.com:1119/comp.lang.go/12")
+	want := URL{Host: "news.example.com", Port: "1119", Article: Article{Group: "comp.lang.go", Number: "12", HasNumber: true}}
+	if err != nil || *r != want {
+		t.Errorf("Parse = %+v %v, want %+v", r, err, want)
+	}
+	if r, err := Parse("nntp:no.perl"); err != nil || *r != (URL{Article: Article{Group: "no.perl"}}) {
+		t.Errorf("Parse(nntp:no.perl) = %+v %v: no host without \"//\"", r, err)
+	}
+	_, err = Parse("news:comp.lang.go")
+	if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "nntp" || se.Field != "url" {
+		t.Errorf("Parse(news URL): %v, want a *locator.SchemeError of field url", err)
+	}
+	if _, err := Parse("comp.lang.go/12"); err == nil {
+		t.Error("Parse of no URL did not fail")
+	} else if _, ok := err.(*locator.ParseError); !ok {
+		t.Errorf("Parse of no URL: %T, want *locator.ParseError", err)
 	}
 }
 
@@ -126,7 +159,7 @@ func TestPerlURI(t *testing.T) {
 // FuzzParse reads any text as a URL and, for nntp URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input,
 // a plan holds no CR or LF. Then the URL's exported fields are
-// overwritten with fuzzed values (issue 8.2): Split, Decode, NewPlan and
+// overwritten with fuzzed values: Split, From, NewPlan and
 // the rules must not panic, and must answer as on the URL its String
 // reads back as.
 func FuzzParse(f *testing.F) {
@@ -163,7 +196,8 @@ func FuzzParse(f *testing.F) {
 func view(u *locator.URL) string {
 	a := Split(u)
 	j, err := a.MarshalJSON()
-	s := fmt.Sprintf("split %#v %s %v\ndecode %#v\nvalid %d\n", a, j, err, Decode(u), ValidGroup(a.Group))
+	r, rerr := From(u)
+	s := fmt.Sprintf("split %#v %s %v\nfrom %#v %v\nvalid %d\n", a, j, err, r, rerr, validGroup(a.Group))
 	p, err := NewPlan(u)
 	if err != nil {
 		pe, ok := err.(*PlanError)
@@ -182,11 +216,11 @@ func view(u *locator.URL) string {
 func FuzzBuild(f *testing.F) {
 	f.Add("h", "", "comp.lang", "12", true)
 	f.Fuzz(func(t *testing.T, host, port, group, num string, has bool) {
-		r := Ref{Host: host, Port: port, Article: Article{Group: group, Number: num, HasNumber: has}}
+		r := URL{Host: host, Port: port, Article: Article{Group: group, Number: num, HasNumber: has}}
 		if !has {
 			r.Number = ""
 		}
-		s, err := Build(r)
+		s, err := r.Build()
 		if err != nil {
 			return
 		}
@@ -198,8 +232,8 @@ func FuzzBuild(f *testing.F) {
 		if d := loctest.Departures(u, ipv6); len(d) > 0 {
 			t.Fatalf("Build(%+v) = %q does not conform: %v", r, s, d)
 		}
-		if got := Decode(u); got != r {
-			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		if got, err := From(u); err != nil || *got != r {
+			t.Fatalf("Build(%+v) = %q reads back as %+v %v", r, s, got, err)
 		}
 	})
 }

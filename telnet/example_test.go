@@ -14,8 +14,14 @@ func ExampleNewSession() {
 	// Output: library.example.edu 23 guest false
 }
 
-func ExampleBuild() {
-	s, _ := telnet.Build(telnet.Ref{Host: "library.example.edu", User: "guest", HasUser: true})
+func ExampleParse() {
+	r, _ := telnet.Parse("telnet://guest@library.example.edu:2323/")
+	fmt.Println(r.User, r.HasPassword, r.Host, r.Port)
+	// Output: guest false library.example.edu 2323
+}
+
+func ExampleURL_Build() {
+	s, _ := (&telnet.URL{Host: "library.example.edu", User: "guest", HasUser: true}).Build()
 	fmt.Println(s)
 	// Output: telnet://guest@library.example.edu/
 }

@@ -26,8 +26,8 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// The sessions run against real Telnet servers on loopback (DESIGN.md
-// "Test peers", shared/peers/debian.md §5): busybox telnetd, which sends
+// The sessions run against real Telnet servers on loopback (package
+// peer starts them): busybox telnetd, which sends
 // DO ECHO, DO NAWS, WILL ECHO, WILL SGA and never asks for the terminal
 // type, and inetutils telnetd through socat, which negotiates
 // AUTHENTICATION, ENCRYPT, TERMINAL-TYPE, TSPEED, XDISPLOC, NEW-ENVIRON,
@@ -71,7 +71,7 @@ func inetutils(t *testing.T) *peer.Server {
 }
 
 // TestPTYChild is the session process of the pseudo-terminal tests: the
-// test binary re-executed on a pseudo-terminal, running access.Interact
+// test binary re-executed on a pseudo-terminal, running Client.Interact
 // on its standard input and output as locator telnet does. It does
 // nothing in a normal run.
 func TestPTYChild(t *testing.T) {
@@ -91,7 +91,7 @@ func TestPTYChild(t *testing.T) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	err = access.Interact(context.Background(), u, access.Options{Dialogue: os.Stderr},
+	err = (&access.Client{Dialogue: os.Stderr}).Interact(context.Background(), u,
 		access.Terminal{In: os.Stdin, Out: os.Stdout, Msg: os.Stderr})
 	code := 0
 	var se *SignalError
@@ -280,6 +280,24 @@ func TestPTYInetutils(t *testing.T) {
 		}
 	}
 	checkNoRepeats(t, out)
+	checkCRLF(t, out)
+}
+
+// checkCRLF: the dialogue lines (the request's Dialogue, wrapped by the
+// session) reach the terminal in raw mode, where output processing is
+// off, ending in CR LF, so that each begins at the left margin.
+func checkCRLF(t *testing.T, out string) {
+	t.Helper()
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^[<>] IAC [^\r\n]*(\r?)\n`).FindAllStringSubmatch(out, -1) {
+		n++
+		if m[1] != "\r" {
+			t.Errorf("dialogue line %q ends in a bare LF", m[0])
+		}
+	}
+	if n == 0 {
+		t.Errorf("no dialogue line on the terminal")
+	}
 }
 
 // checkNoRepeats: no command was sent twice (a window size may be sent
@@ -382,7 +400,7 @@ func TestRelay(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out, msg bytes.Buffer
-			err = access.Interact(context.Background(), u, access.Options{Dialogue: &msg},
+			err = (&access.Client{Dialogue: &msg}).Interact(context.Background(), u,
 				access.Terminal{In: strings.NewReader("hello\nsize\nquit\n"), Out: &out, Msg: &msg})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, msg.String())
@@ -460,7 +478,7 @@ func TestRelaySubWithoutSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, msg bytes.Buffer
-	err = access.Interact(context.Background(), u, access.Options{Dialogue: &msg}, access.Terminal{In: strings.NewReader(""), Out: &out, Msg: &msg})
+	err = (&access.Client{Dialogue: &msg}).Interact(context.Background(), u, access.Terminal{In: strings.NewReader(""), Out: &out, Msg: &msg})
 	var se *SubError
 	if !errors.As(err, &se) || se.Opt != OptTType || se.Max != DefaultMaxSub || out.String() != "before\n" {
 		t.Errorf("err %v, output %q", err, out.String())

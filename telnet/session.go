@@ -20,13 +20,15 @@ import (
 )
 
 func init() {
-	access.Register("telnet", access.Info{DefaultPort: 23}, Client{})
+	access.Register("telnet", access.Info{DefaultPort: 23}, func() access.Fetcher { return Client{} })
 }
 
 // Client is the telnet scheme's access client, an access.Sessioner: a
 // telnet URL designates an interactive service (RFC 1738 §3.8), so
-// access.Interact runs it as a Telnet session (RFC 854) on the person's
-// terminal, and access.Get refuses it.
+// access.Client.Interact runs it as a Telnet session (RFC 854) on the
+// person's terminal, and access.Client.Get refuses it. It has no
+// settings and keeps nothing between sessions: its zero value is the
+// client.
 type Client struct{}
 
 // EscapeKey is the key that interrupts a session for the escape prompt:
@@ -49,7 +51,8 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 
 // Fetch refuses: a telnet URL "does not designate a data object, but
 // rather an interactive service" (RFC 1738 §3.8). The error says how to
-// open it instead (access.Interact; the command `locator telnet URL`).
+// open it instead (access.Client.Interact; the command `locator telnet
+// URL`).
 func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	return nil, &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §3.8",
 		Reason: "a telnet URL designates an interactive service, not a data object: it is opened as a session on a terminal (locator telnet URL), not retrieved"}
@@ -133,8 +136,14 @@ func (Client) Session(ctx context.Context, u *locator.URL, req *access.Request, 
 		// Output processing is off in raw mode: the client's own lines
 		// need CR LF to begin at the left margin.
 		s.msg = crlf{s.msg}
-		if d := req.Options.Dialogue; d != nil {
-			req.Options.Dialogue = crlf{d}
+		// The request's own dialogue writer is wrapped, never the
+		// Client's, which other requests share.
+		d := req.Dialogue
+		if d == nil {
+			d = req.Client.Dialogue
+		}
+		if d != nil {
+			req.Dialogue = crlf{d}
 		}
 	}
 	s.advise()

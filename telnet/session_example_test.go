@@ -10,16 +10,16 @@ import (
 )
 
 // A telnet URL designates an interactive service, not an object (RFC
-// 1738 §3.8): access.Get refuses it, before any connection, and says how
-// to open it; access.Interact runs the session on a terminal (or relays
-// streams), as `locator telnet URL` does:
+// 1738 §3.8): access.Client's Get refuses it, before any connection, and
+// says how to open it; its Interact runs the session on a terminal (or
+// relays streams), as `locator telnet URL` does:
 //
-//	err := access.Interact(ctx, u, access.Options{Dialogue: os.Stderr},
-//		access.Terminal{In: os.Stdin, Out: os.Stdout, Msg: os.Stderr})
+//	c := &access.Client{Dialogue: os.Stderr}
+//	err := c.Interact(ctx, u, access.Terminal{In: os.Stdin, Out: os.Stdout, Msg: os.Stderr})
 func ExampleClient() {
 	u, _ := locator.Parse("telnet://guest@library.example.edu/")
-	_, err := access.Get(context.Background(), u, access.Options{})
-	fmt.Println(access.IsSession("telnet"), access.Classify(err) == access.Refused)
+	_, err := access.DefaultClient.Get(context.Background(), u)
+	fmt.Println(access.IsSession("telnet"), access.Classify(err) == access.Forbidden)
 	fmt.Println(err)
 	// Output:
 	// true true

@@ -12,6 +12,10 @@
 // telnet URL merely advise the user of the suggested username and
 // password"): NewSession returns them as suggestions, never as data to
 // send, and Explain says so.
+//
+// Parse and From read what a telnet URL says into a URL (login, host,
+// port); its Build writes one. Client opens telnet URLs as interactive
+// sessions for package access.
 package telnet
 
 import (
@@ -19,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 func init() {
@@ -29,7 +34,8 @@ func init() {
 // locator.Explainer.
 type Rules struct{}
 
-// Parts returns the telnet parts of DESIGN.md: an empty object.
+// Parts returns the telnet parts: an empty object (see the package
+// documentation).
 func (Rules) Parts(u *locator.URL) any { return struct{}{} }
 
 // Check reports anything after the login and its optional "/" as a
@@ -77,7 +83,10 @@ func NewSession(u *locator.URL) (*Session, error) {
 	if !u.HasAuthority() || u.Host() == "" {
 		return fail(locator.HostComponent, "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
-	r := Decode(u)
+	r, err := From(u)
+	if err != nil {
+		return nil, err
+	}
 	return &Session{
 		Host: u.Host(), Port: u.EffectivePort(),
 		User: r.User, HasUser: r.HasUser,
@@ -110,22 +119,39 @@ func (Rules) Explain(u *locator.URL) string {
 	return b.String()
 }
 
-// A Ref is what a telnet URL says, decoded. Build writes it.
-type Ref struct {
+// A URL is what a telnet URL says, decoded: the suggested login and the
+// server (RFC 1738 §3.8). Parse and From read one; Build writes it back
+// as a URL.
+type URL struct {
 	User, Password       string // decoded suggestions
 	HasUser, HasPassword bool
 	Host                 string // host name or number, or IPv6 address without brackets
 	Port                 string // digits, or "" for the default 23
 }
 
-// Decode returns the components of the telnet URL u, decoded. A part u
-// does not write (a user without HasUser, a login or host without "//")
-// is left out.
-func Decode(u *locator.URL) Ref {
-	if !u.HasAuthority() {
-		return Ref{}
+// Parse reads s with locator.Parse and decodes it with From.
+func Parse(s string) (*URL, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
 	}
-	r := Ref{Host: u.Host()}
+	return From(u)
+}
+
+// From returns the components of the telnet URL u, decoded. A part u
+// does not write (a user without HasUser, a login or host without "//")
+// is left out. Problems of the structure are in u.Problems (Parse
+// applies this package's rules); From fails, with a *locator.SchemeError
+// of field "url", only when u is not a telnet URL.
+func From(u *locator.URL) (*URL, error) {
+	if u.Scheme() != "telnet" {
+		return nil, &locator.SchemeError{Scheme: "telnet", Field: "url", Rule: "telneturl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not telnet"}
+	}
+	r := &URL{}
+	if !u.HasAuthority() {
+		return r, nil
+	}
+	r.Host = u.Host()
 	if u.HasPort() {
 		r.Port = u.Port()
 	}
@@ -135,18 +161,15 @@ func Decode(u *locator.URL) Ref {
 			r.Password, r.HasPassword = locator.Decode(u.Password()), true
 		}
 	}
-	return r
+	return r, nil
 }
-
-// A BuildError says why components cannot be written as a conforming URL.
-type BuildError = locator.BuildError
 
 // Build writes r as telnet://<user>:<password>@<host>:<port>/ (RFC 1738
 // §3.8), the user and password encoded as §5's user and password. It
-// fails with a *BuildError when the host is empty or not a host name,
-// number or IPv6 address (written in brackets, RFC 2732), or the port is
-// not digits in range.
-func Build(r Ref) (string, error) {
+// fails with a *locator.BuildError when the host is empty or not a host
+// name, number or IPv6 address (written in brackets, RFC 2732, which RFC
+// 1738 predates), or the port is not digits in range.
+func (r *URL) Build() (string, error) {
 	var b strings.Builder
 	b.WriteString("telnet://")
 	if r.HasUser || r.HasPassword {
@@ -156,10 +179,10 @@ func Build(r Ref) (string, error) {
 		}
 		b.WriteByte('@')
 	}
-	hostAt := locator.WriteHostport(&b, r.Host, r.Port)
+	hostAt := urlbuild.WriteHostport(&b, r.Host, r.Port)
 	b.WriteByte('/')
 	s := b.String()
-	if err := locator.CheckBuilt("telnet", s, hostAt, r.Host, r.Port); err != nil {
+	if err := urlbuild.CheckBuilt("telnet", s, hostAt, r.Host, r.Port); err != nil {
 		return "", err
 	}
 	return s, nil

@@ -64,22 +64,46 @@ func TestSession(t *testing.T) {
 
 func TestBuild(t *testing.T) {
 	tests := []struct {
-		r    Ref
+		r    URL
 		want string
 	}{
-		{Ref{Host: "host"}, "telnet://host/"},
-		{Ref{Host: "host", Port: "2323", User: "a:b@c", HasUser: true, Password: "p/w", HasPassword: true}, "telnet://a%3Ab%40c:p%2Fw@host:2323/"},
-		{Ref{Host: "::1"}, "telnet://[::1]/"},
+		{URL{Host: "host"}, "telnet://host/"},
+		{URL{Host: "host", Port: "2323", User: "a:b@c", HasUser: true, Password: "p/w", HasPassword: true}, "telnet://a%3Ab%40c:p%2Fw@host:2323/"},
+		{URL{Host: "::1"}, "telnet://[::1]/"},
 	}
 	for _, tt := range tests {
-		if got, err := Build(tt.r); err != nil || got != tt.want {
+		if got, err := tt.r.Build(); err != nil || got != tt.want {
 			t.Errorf("Build(%+v) = %q %v, want %q", tt.r, got, err, tt.want)
 		}
 	}
-	for _, r := range []Ref{{}, {Host: "h h"}, {Host: "h", Port: "-1"}, {Host: "h", Port: "0#"}, {Host: "a/b"}} {
-		if _, err := Build(r); err == nil {
+	for _, r := range []URL{{}, {Host: "h h"}, {Host: "h", Port: "-1"}, {Host: "h", Port: "0#"}, {Host: "a/b"}} {
+		if _, err := r.Build(); err == nil {
 			t.Errorf("Build(%+v) did not fail", r)
+		} else if _, ok := err.(*locator.BuildError); !ok {
+			t.Errorf("Build(%+v): %T, want *locator.BuildError", r, err)
 		}
+	}
+}
+
+// From reads the login and server, decoded, and fails, with a
+// *locator.SchemeError of field "url", only for a URL of another scheme.
+func TestFrom(t *testing.T) {
+	r, err := Parse("telnet://guest:se%3Acret@[::1]:2323/")
+	want := URL{User: "guest", Password: "se:cret", HasUser: true, HasPassword: true, Host: "::1", Port: "2323"}
+	if err != nil || *r != want {
+		t.Errorf("Parse = %+v %v, want %+v", r, err, want)
+	}
+	if r, err := Parse("telnet:host"); err != nil || *r != (URL{}) {
+		t.Errorf("Parse(telnet:host) = %+v %v: no host without \"//\"", r, err)
+	}
+	_, err = Parse("ftp://host/")
+	if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "telnet" || se.Field != "url" {
+		t.Errorf("Parse(ftp URL): %v, want a *locator.SchemeError of field url", err)
+	}
+	if _, err := Parse("//host/"); err == nil {
+		t.Error("Parse of no URL did not fail")
+	} else if _, ok := err.(*locator.ParseError); !ok {
+		t.Errorf("Parse of no URL: %T, want *locator.ParseError", err)
 	}
 }
 
@@ -107,9 +131,9 @@ func TestCurl(t *testing.T) {
 
 // FuzzParse reads any text as a URL and, for telnet URLs, applies the
 // package's functions: none may panic, problem offsets lie in the input.
-// Then the URL's exported fields are overwritten with fuzzed values
-// (issue 8.2): Decode, NewSession and the rules must not panic, and must
-// answer as on the URL its String reads back as.
+// Then the URL's exported fields are overwritten with fuzzed values:
+// From, NewSession and the rules must not panic, and must answer as on
+// the URL its String reads back as.
 func FuzzParse(f *testing.F) {
 	f.Add("telnet://u:p@host:23/", "", "", "", "", "", "", "", uint16(0))
 	f.Add("telnet://h/x?y#z", "", "", "", "", "", "", "", uint16(0))
@@ -139,7 +163,8 @@ func FuzzParse(f *testing.F) {
 // view writes what the package's accessors answer for u (a session error
 // by its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
-	s := fmt.Sprintf("decode %#v\n", Decode(u))
+	r, err := From(u)
+	s := fmt.Sprintf("from %#v %v\n", r, err)
 	ss, err := NewSession(u)
 	if err != nil {
 		se, ok := err.(*SessionError)
@@ -158,7 +183,7 @@ func view(u *locator.URL) string {
 func FuzzBuild(f *testing.F) {
 	f.Add("u", "p", "host", "23", byte(3))
 	f.Fuzz(func(t *testing.T, user, pass, host, port string, flags byte) {
-		r := Ref{User: user, Password: pass, Host: host, Port: port, HasUser: flags&1 != 0, HasPassword: flags&2 != 0}
+		r := URL{User: user, Password: pass, Host: host, Port: port, HasUser: flags&1 != 0, HasPassword: flags&2 != 0}
 		if r.HasPassword {
 			r.HasUser = true
 		}
@@ -168,7 +193,7 @@ func FuzzBuild(f *testing.F) {
 		if !r.HasPassword {
 			r.Password = ""
 		}
-		s, err := Build(r)
+		s, err := r.Build()
 		if err != nil {
 			return
 		}
@@ -176,8 +201,8 @@ func FuzzBuild(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Build(%+v) = %q: %v", r, s, err)
 		}
-		if got := Decode(u); got != r {
-			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
+		if got, err := From(u); err != nil || *got != r {
+			t.Fatalf("Build(%+v) = %q reads back as %+v %v", r, s, got, err)
 		}
 		ipv6 := func(p locator.Problem) bool { return p.Rule == "host" && strings.Contains(host, ":") }
 		if d := loctest.Departures(u, ipv6); len(d) > 0 {

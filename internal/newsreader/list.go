@@ -1,23 +1,20 @@
-package nntp
+package newsreader
 
 import (
 	"strings"
 )
 
-// The ways of reading a group's index, as the clients offer them
-// (access.Options.Method): MethodOver, the default, asks OVER (RFC 3977
-// §8.3), then XOVER (RFC 2980 §2.8) when the server does not know OVER,
-// then walks the group with HEAD and NEXT (RFC 977 §3.1.2, §3.5) when it
-// knows neither; MethodXover starts at XOVER; MethodHead walks with HEAD
-// alone.
+// The ways of reading a group's index (OverviewStream), as the nntp and
+// news clients offer them (their Method): MethodOver, the default, asks
+// OVER (RFC 3977 §8.3), then XOVER (RFC 2980 §2.8) when the server does
+// not know OVER, then walks the group with HEAD and NEXT (RFC 977
+// §3.1.2, §3.5) when it knows neither; MethodXover starts at XOVER;
+// MethodHead walks with HEAD alone.
 const (
 	MethodOver  = "over"
 	MethodXover = "xover"
 	MethodHead  = "head"
 )
-
-// Methods lists the methods, the default first.
-var Methods = []string{MethodOver, MethodXover, MethodHead}
 
 // unknown reports whether r says the server does not know a command
 // (RFC 3977 §3.2.1: 500 "unknown command", 501 "syntax error").

@@ -1,4 +1,4 @@
-package nntp
+package newsreader
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ func FuzzBlockLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		conn := func() *Conn {
-			req := &access.Request{Options: &access.Options{MaxLine: 32, MaxSize: 1024}}
+			req := &access.Request{Client: &access.Client{MaxLine: 32, MaxSize: 1024}}
 			return &Conn{req: req, br: bufio.NewReader(bytes.NewReader(data)), url: "nntp://h/g"}
 		}
 		var want []string

@@ -1,4 +1,4 @@
-package nntp
+package newsreader
 
 import (
 	"bufio"
@@ -66,27 +66,10 @@ func ParseReply(line string) (Reply, error) {
 }
 
 // Auth is a user name and password for AUTHINFO USER/PASS (RFC 4643
-// §2.3), sent only when the server asks for them (480).
+// §2.3), sent only when the server asks for them (480). An empty User
+// is no credentials.
 type Auth struct {
 	User, Password string
-}
-
-type authKey struct{}
-
-// WithAuth returns a context that carries a, for the nntp and news
-// clients to answer a server that requires authentication (480). An
-// nntp URL has no user or password (RFC 1738 §3.7) and a news URL names
-// no server at all (§3.6), so the credentials come from the reader's
-// configuration, never from the URL: the caller (a command, reading its
-// own configuration) puts them here.
-func WithAuth(ctx context.Context, a Auth) context.Context {
-	return context.WithValue(ctx, authKey{}, a)
-}
-
-// AuthFrom returns the credentials WithAuth put in ctx.
-func AuthFrom(ctx context.Context) (Auth, bool) {
-	a, ok := ctx.Value(authKey{}).(Auth)
-	return a, ok
 }
 
 // A Conn is one NNTP connection made through access.Request.Dial: every
@@ -103,7 +86,7 @@ type Conn struct {
 	// authed is set once AUTHINFO succeeded.
 	authed bool
 	// read counts the octets of multi-line data blocks read, for
-	// Options.MaxSize.
+	// the request's MaxSize.
 	read   int64
 	closed bool
 	// Greeting is the server's initial status line.
@@ -112,16 +95,16 @@ type Conn struct {
 
 // Dial connects to host:port through req.Dial and reads the greeting
 // (RFC 3977 §5.1: 200 posting allowed, 201 no posting; 400 and 502 say
-// the service is not available). When ctx carries credentials
-// (WithAuth), they answer a 480 from any later command.
-func Dial(ctx context.Context, req *access.Request, host string, port int) (*Conn, error) {
+// the service is not available). Credentials (a not empty auth.User)
+// answer a 480 from any later command.
+func Dial(ctx context.Context, req *access.Request, host string, port int, auth Auth) (*Conn, error) {
 	nc, err := req.Dial(ctx, host, port)
 	if err != nil {
 		return nil, err
 	}
 	c := &Conn{req: req, nc: nc, br: bufio.NewReaderSize(nc, 4096), url: access.Masked(req.URL)}
-	if a, ok := AuthFrom(ctx); ok {
-		c.auth = &a
+	if auth.User != "" {
+		c.auth = &auth
 	}
 	r, err := c.readReply()
 	if err != nil {
@@ -198,22 +181,22 @@ func (c *Conn) readReply() (Reply, error) {
 // 512 octets, which includes the terminating CRLF pair".
 const maxCommand = 512
 
-// CheckArg returns the offset of the first octet of arg that would
+// checkArg returns the offset of the first octet of arg that would
 // break a command line, or -1: CR, LF or NUL would end it (RFC 1738 §6;
 // RFC 3977 §3.1 "The arguments MUST NOT contain CR or LF"), and a space
 // or TAB would split it into two arguments (§3.1: arguments are
 // separated by one or more spaces or TABs).
-func CheckArg(arg string) int {
+func checkArg(arg string) int {
 	return strings.IndexAny(arg, "\r\n\x00 \t")
 }
 
-// send writes one command line; args are checked with CheckArg (a
+// send writes one command line; args are checked with checkArg (a
 // second guard behind the fetchers' Check, which refuses such URLs
 // before connecting).
 func (c *Conn) send(verb string, args ...string) (string, error) {
 	line := verb
 	for i, a := range args {
-		if j := CheckArg(a); j >= 0 {
+		if j := checkArg(a); j >= 0 {
 			what := strconv.Quote(a)
 			if verb == "AUTHINFO" {
 				what = "of AUTHINFO " + args[0] // never the user or password
@@ -380,7 +363,7 @@ func (c *Conn) dotReader() *DotReader {
 // and reports more (the rest is not read: the connection must then be
 // closed, not reused). A block that ends at close without the "." line
 // is a *access.ProtocolError; a line longer than MaxLine too; more
-// octets than Options.MaxSize is access.ErrTooLarge.
+// octets than the request's MaxSize is access.ErrTooLarge.
 func (c *Conn) Lines(max int, each func(line string) error) (more bool, err error) {
 	n := 0
 	for {
@@ -392,7 +375,7 @@ func (c *Conn) Lines(max int, each func(line string) error) (more bool, err erro
 			return false, c.withURL(err)
 		}
 		c.read += int64(len(line)) + 2
-		if m := c.req.Options.MaxSize; m > 0 && c.read > m {
+		if m := c.req.MaxSize(); m > 0 && c.read > m {
 			return false, access.ErrTooLarge
 		}
 		if line == "." {

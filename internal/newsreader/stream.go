@@ -1,4 +1,4 @@
-package nntp
+package newsreader
 
 import (
 	"io"
@@ -17,7 +17,7 @@ import (
 // §3.1.1) after a status line that announced one: dot-stuffing undone,
 // without its CR LF; io.EOF at the terminating "." line. A block that
 // ends at close without the "." line is a *access.ProtocolError; a line
-// longer than MaxLine too; more octets than Options.MaxSize is
+// longer than MaxLine too; more octets than the request's MaxSize is
 // access.ErrTooLarge.
 func (c *Conn) BlockLine() (string, error) {
 	line, err := access.ReadLine(c.br, c.req.MaxLine())
@@ -28,7 +28,7 @@ func (c *Conn) BlockLine() (string, error) {
 		return "", c.withURL(err)
 	}
 	c.read += int64(len(line)) + 2
-	if m := c.req.Options.MaxSize; m > 0 && c.read > m {
+	if m := c.req.MaxSize(); m > 0 && c.read > m {
 		return "", access.ErrTooLarge
 	}
 	if line == "." {
