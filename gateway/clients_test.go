@@ -1,7 +1,6 @@
 package gateway_test
 
-// Real clients through the gateway, all on loopback (shared/peers/
-// debian.md §7): Lynx with gopher_proxy and ftp_proxy (the proxy form),
+// Real clients through the gateway, all on loopback: Lynx with gopher_proxy and ftp_proxy (the proxy form),
 // w3m with ftp_proxy and in the path form, curl -x for ftp (the user in
 // the URL and an Authorization header), and headless Chromium in the
 // path form with its resolver and background traffic kept on loopback.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // loopbackResolver answers every name with 127.0.0.1, as a hostile DNS
@@ -108,35 +109,35 @@ func FuzzParseRule(f *testing.F) {
 	})
 }
 
-// FuzzDialHost: whatever host a URL gives, dialHost either refuses it
-// or returns a host made of host-name and address characters only (no
-// escape, space, control or non-ASCII octet reaches the resolver), and
-// reading its result again gives the same host (it is decoded once,
-// wholly). Loopback spelled with escapes or IDNA mappings decodes to a
+// FuzzDialHost: whatever host a URL gives, dest.Host, by which the
+// dialer reads it, either refuses it or returns a host made of
+// host-name and address characters only (no escape, space, control or
+// non-ASCII octet reaches the resolver), and reading its result again
+// gives the same host (it is decoded once, wholly). Loopback spelled with escapes or IDNA mappings decodes to a
 // form the policy sees as loopback.
 func FuzzDialHost(f *testing.F) {
 	for _, s := range []string{"example.org", "%e2%93%9bocalhost", "ⓛocalhost", "%31%32%37.0.0.1", "１２７.０.０.１", "b%C3%BCcher.example", "::1", "fe80::1%25eth0", "::%0", "%25", "a%2Fb", "xn--bcher-kva.example", "EXAMPLE."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, h string) {
-		got, err := dialHost(h)
+		got, err := dest.Host(h)
 		if err != nil {
 			return
 		}
 		for i := 0; i < len(got); i++ {
 			c := got[i]
 			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == ':') {
-				t.Fatalf("dialHost(%q) = %q holds %q", h, got, c)
+				t.Fatalf("dest.Host(%q) = %q holds %q", h, got, c)
 			}
 		}
-		if again, err := dialHost(got); err != nil || again != got {
-			t.Fatalf("dialHost(%q) = %q, and again %q, %v", h, got, again, err)
+		if again, err := dest.Host(got); err != nil || again != got {
+			t.Fatalf("dest.Host(%q) = %q, and again %q, %v", h, got, again, err)
 		}
 		if got == "localhost" || got == "localhost." {
 			return
 		}
 		if a, err := netip.ParseAddr(got); err == nil && strings.Contains(strings.ToLower(h), "127") && a.Is4() && a.As4()[0] == 127 && Special(a) != "loopback" {
-			t.Fatalf("dialHost(%q) = %q is not seen as loopback", h, got)
+			t.Fatalf("dest.Host(%q) = %q is not seen as loopback", h, got)
 		}
 	})
 }

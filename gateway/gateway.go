@@ -46,7 +46,13 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/internal/dest"
+	"github.com/rfc1738/locator/internal/hex"
 	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/news"
+	"github.com/rfc1738/locator/wais"
 )
 
 // Defaults of Config's zero fields.
@@ -137,14 +143,11 @@ type Config struct {
 type Server struct {
 	cfg   Config
 	conns chan struct{}
-	dests *limiter // connections open per destination address:port
+	dests *dest.Limiter // connections open per destination (dest.Addr)
 	idle  *idleConns
 	logMu sync.Mutex
 	csrf  *http.CrossOriginProtection
-	// redirectSchemes are the schemes a redirection may reach: those
-	// whose clients connect to a server (file never).
-	redirectSchemes []string
-	dial            connectFunc
+	dial  connectFunc
 }
 
 // New returns a Server with cfg (defaults filled in).
@@ -176,12 +179,7 @@ func New(cfg Config) *Server {
 	if cfg.Resolver == nil {
 		cfg.Resolver = net.DefaultResolver
 	}
-	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns), dests: newLimiter(cfg.MaxPerDest), idle: newIdleConns(), csrf: http.NewCrossOriginProtection()}
-	for _, sc := range access.Schemes() {
-		if _, info, ok := access.Lookup(sc); ok && info.DefaultPort != 0 && sc != "file" {
-			s.redirectSchemes = append(s.redirectSchemes, sc)
-		}
-	}
+	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns), dests: dest.NewLimiter(cfg.MaxPerDest), idle: newIdleConns(), csrf: http.NewCrossOriginProtection()}
 	s.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, addr)
@@ -200,20 +198,21 @@ func (e *BusyError) Error() string {
 	return "the gateway already has " + strconv.Itoa(e.Max) + " connections open to " + e.Addr + "; try again shortly"
 }
 
-// connect opens a connection to addr, an address the policy allowed,
+// connect opens a connection to addr, an address the policy allowed
+// (dest.Addr: the address and port dialled),
 // holding one of its MaxPerDest slots until the connection is closed:
 // every connection of every request, redirections and FTP data
 // connections included, is counted where it goes.
 func (s *Server) connect(ctx context.Context, network, addr string) (net.Conn, error) {
-	if !s.dests.acquire(addr) {
+	if !s.dests.TryAcquire(addr) {
 		return nil, &BusyError{Addr: addr, Max: s.cfg.MaxPerDest}
 	}
 	c, err := s.dial(ctx, network, addr)
 	if err != nil {
-		s.dests.release(addr)
+		s.dests.Release(addr)
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: func() { s.dests.release(addr) }}, nil
+	return &limitConn{Conn: c, release: func() { s.dests.Release(addr) }}, nil
 }
 
 // HTTPServer returns an http.Server for s on addr with its bounds on
@@ -441,12 +440,12 @@ func (x *exchange) follow(raw, q string) {
 		x.fail(http.StatusForbidden, "A file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
 		return
 	}
-	if _, _, ok := access.Lookup(u.Scheme()); !ok {
+	if _, ok := access.Lookup(u.Scheme()); !ok {
 		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme())+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
 		return
 	}
-	opts := x.options(u, q)
-	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, opts) {
+	c, g := x.client(u, q)
+	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, c) {
 		x.searchForm(u)
 		return
 	}
@@ -467,7 +466,7 @@ func (x *exchange) follow(raw, q string) {
 				answers[n] = strings.ReplaceAll(v[0], "\r\n", "\n")
 			}
 		}
-		opts.Answers = answers
+		g.Answers = answers
 	}
 	var asked []access.Question
 	if answers == nil {
@@ -475,12 +474,12 @@ func (x *exchange) follow(raw, q string) {
 		// collected (each question answered with its default so that
 		// all are seen) and shown; no connection is made after the
 		// first question, so the form is never submitted.
-		opts.Ask = func(q access.Question) (string, error) {
+		g.Ask = func(q access.Question) (string, error) {
 			asked = append(asked, q)
 			return placeholder(q), nil
 		}
-		dial := opts.Dial
-		opts.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dial := c.Dial
+		c.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if len(asked) > 0 {
 				return nil, errFormShown
 			}
@@ -488,13 +487,16 @@ func (x *exchange) follow(raw, q string) {
 		}
 	}
 	// Whatever the request opened is closed when it ends, and every
-	// destination slot it held given back.
+	// destination slot it held given back; a session a scheme's client
+	// keeps for the next request (an FTP login) is ended first, with
+	// its QUIT.
 	defer x.open.closeAll()
+	defer c.CloseIdle()
 
-	res, err := access.Get(x.r.Context(), u, opts)
+	res, err := c.Get(x.r.Context(), u)
 	if err != nil {
 		switch {
-		case len(asked) > 0 && (errors.Is(err, errFormShown) || access.Classify(err) == access.Refused):
+		case len(asked) > 0 && (errors.Is(err, errFormShown) || access.Classify(err) == access.Forbidden):
 			x.askForm(u, asked)
 		case errors.Is(err, errNeedPassword), errors.Is(err, access.ErrNoPassword), x.pwGiven && loginRefused(err):
 			x.challenge(u)
@@ -536,33 +538,42 @@ func placeholder(q access.Question) string {
 	return ""
 }
 
-// options are the access.Options of one request.
-func (x *exchange) options(u *locator.URL, q string) access.Options {
+// client returns the access.Client that follows u for this request,
+// made from the Server's Config, and the gopher client it holds, whose
+// form answers the request may fill in before the Client is used. A
+// Client serves one request: its dialer counts the request's own
+// connections (openConns), and its password and form answers are this
+// request's, never another's. A redirection may lead into any scheme
+// whose client connects to a server (RedirectSchemes nil): never to a
+// file of the gateway's machine (RFC 1738 §3.10), as the gateway follows
+// no file URL in the first place.
+func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client) {
 	s := x.s
-	o := access.Options{
+	g := &gopher.Client{Search: q}
+	c := &access.Client{
 		ConnectTimeout: s.cfg.ConnectTimeout,
 		IdleTimeout:    s.cfg.IdleTimeout,
 		MaxSize:        s.cfg.MaxSize,
 		MaxEntries:     s.cfg.MaxEntries,
 		MaxRedirects:   DefaultMaxRedirects,
-		UserAddress:    s.cfg.UserAddress,
-		Server:         s.cfg.NewsServer,
-		Search:         q,
 		Policy:         access.Policy{AllowPorts: s.cfg.AllowPorts},
-		// A redirection never leads to a file of the gateway's machine,
-		// nor to any scheme that connects nowhere (RFC 1738 §3.10).
-		RedirectSchemes: s.redirectSchemes,
+		Schemes: map[string]access.Fetcher{
+			"ftp":    &ftp.Client{UserAddress: s.cfg.UserAddress},
+			"news":   &news.Client{Server: s.cfg.NewsServer},
+			"gopher": g,
+			"wais":   &wais.Client{Search: q},
+		},
 	}
 	x.open = newOpenConns(u.Scheme())
-	o.CheckRedirect = func(next *locator.URL, _ []*locator.URL) error {
+	c.CheckRedirect = func(next *locator.URL, _ []*locator.URL) error {
 		x.open.redirected(next.Scheme())
 		return nil
 	}
-	o.Dial = s.cfg.Policy.dialer(s.cfg.Resolver, s.connect, x.open)
+	c.Dial = s.cfg.Policy.dialer(s.cfg.Resolver, s.connect, x.open)
 	// A password the URL does not give comes from the HTTP client's
 	// Authorization (Basic) for the URL's user, asked for with a 401
 	// (as Apache's mod_proxy_ftp does); it is never shown or logged.
-	o.Password = func(string) (string, error) {
+	c.Password = func(string) (string, error) {
 		user, pass, ok := basicAuth(x.r)
 		if ok && u.HasUser() && user == locator.Decode(u.User()) {
 			x.pwGiven = true
@@ -570,7 +581,7 @@ func (x *exchange) options(u *locator.URL, q string) access.Options {
 		}
 		return "", errNeedPassword
 	}
-	return o
+	return c, g
 }
 
 // basicAuth reads an Authorization: Basic header.
@@ -590,24 +601,26 @@ func basicAuth(r *http.Request) (user, pass string, ok bool) {
 
 // needsSearch says whether u names a search service without its words
 // (a Gopher type 7 item, a WAIS database): the scheme's client refuses
-// it as it stands and accepts it with words. Nothing is fetched.
-func needsSearch(u *locator.URL, o access.Options) bool {
-	f, _, ok := access.Lookup(u.Scheme())
-	if !ok {
+// it as it stands and accepts it with words. Nothing is fetched: only
+// the client's Check is asked, which touches no network.
+func needsSearch(u *locator.URL, c *access.Client) bool {
+	var without, with access.Fetcher
+	switch u.Scheme() {
+	case "gopher":
+		without, with = &gopher.Client{}, &gopher.Client{Search: "words"}
+	case "wais":
+		without, with = &wais.Client{}, &wais.Client{Search: "words"}
+	default:
 		return false
 	}
-	o.Search = ""
-	if f.Check(u, &access.Request{Options: &o, URL: u}) == nil {
-		return false
-	}
-	o.Search = "words"
-	return f.Check(u, &access.Request{Options: &o, URL: u}) == nil
+	req := &access.Request{Client: c, URL: u}
+	return without.Check(u, req) != nil && with.Check(u, req) == nil
 }
 
 // lynxSearch undoes Lynx's rewriting of a Gopher search: Lynx sends
 // gopher://h/7sel%09words to its gopher_proxy as gopher://h/7sel?words
-// (shared/peers/debian.md §7). A gopher URL of type 7 with a "?" and no
-// %09 is read with the "?" as the %09 it stood for.
+// (Debian's Lynx, as TestLynx runs it). A gopher URL of type 7 with a
+// "?" and no %09 is read with the "?" as the %09 it stood for.
 func lynxSearch(raw string) string {
 	const p = "gopher://"
 	if len(raw) < len(p) || !strings.EqualFold(raw[:len(p)], p) {
@@ -711,28 +724,14 @@ func logicalOctet(s string, i int) (c byte, n, level int) {
 	if i >= len(s) {
 		return 0, 1, 0
 	}
-	if s[i] != '%' || i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+	if s[i] != '%' || i+2 >= len(s) || !locator.IsHex(s[i+1]) || !locator.IsHex(s[i+2]) {
 		return s[i], 1, 0
 	}
-	c = unhex(s[i+1])<<4 | unhex(s[i+2])
-	if c == '%' && i+4 < len(s) && isHex(s[i+3]) && isHex(s[i+4]) {
-		return unhex(s[i+3])<<4 | unhex(s[i+4]), 5, 2
+	c = hex.Decode(s[i+1], s[i+2])
+	if c == '%' && i+4 < len(s) && locator.IsHex(s[i+3]) && locator.IsHex(s[i+4]) {
+		return hex.Decode(s[i+3], s[i+4]), 5, 2
 	}
 	return c, 3, 1
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }
 
 // crossSite says why r was made by a page of another site, or "". The
@@ -839,7 +838,7 @@ func statusCode(err error) int {
 		return http.StatusServiceUnavailable
 	case errors.Is(err, access.ErrTooLarge):
 		return http.StatusBadGateway
-	case access.Classify(err) == access.Refused:
+	case access.Classify(err) == access.Forbidden:
 		return http.StatusForbidden
 	case access.Timeout(err):
 		return http.StatusGatewayTimeout
@@ -885,16 +884,16 @@ func (x *exchange) challenge(u *locator.URL) {
 	x.fail(http.StatusUnauthorized, msg)
 }
 
+// sanitizeRealm makes s fit for the realm, a quoted-string of an HTTP
+// header (RFC 9110 §5.6.4, §11.6.1): a character that is not printable
+// by package internal/printable's rule becomes one '?' (printable.Columns),
+// and so do the quoted-string's own delimiters, '"' and '\', which
+// clients do not all unescape.
 func sanitizeRealm(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' {
-			r = '?'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return realmDelims.Replace(printable.Columns(s))
 }
+
+var realmDelims = strings.NewReplacer(`"`, "?", `\`, "?")
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
 

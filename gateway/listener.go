@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // LimitListener returns l bounded as an open door must be against a
@@ -32,14 +34,14 @@ func (s *Server) LimitListener(l net.Listener, n int) net.Listener {
 	if n <= 0 {
 		n = 2 * s.cfg.MaxConns
 	}
-	return &limitListener{Listener: l, s: s, sem: make(chan struct{}, n), clients: newLimiter(s.cfg.MaxPerClient)}
+	return &limitListener{Listener: l, s: s, sem: make(chan struct{}, n), clients: dest.NewLimiter(s.cfg.MaxPerClient)}
 }
 
 type limitListener struct {
 	net.Listener
 	s       *Server
 	sem     chan struct{}
-	clients *limiter
+	clients *dest.Limiter // connections open per client (clientKey)
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -49,14 +51,14 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		key := clientKey(c.RemoteAddr())
-		if !l.clients.acquire(key) {
+		if !l.clients.TryAcquire(key) {
 			// Over the client's bound: closed at once, and the next
 			// connection is accepted.
 			c.Close()
 			continue
 		}
 		l.slot()
-		return &limitConn{Conn: c, release: func() { l.clients.release(key); <-l.sem }}, nil
+		return &limitConn{Conn: c, release: func() { l.clients.Release(key); <-l.sem }}, nil
 	}
 }
 

@@ -1,7 +1,6 @@
 package gateway_test
 
-// News through the gateway, against INN on loopback (shared/peers/
-// debian.md §4), started with peer.INN as the news package's tests start
+// News through the gateway, against INN on loopback, started with peer.INN as the news package's tests start
 // it: one INN per machine, so the same lock file is taken first; innd
 // runs as user news in the foreground on a free port with a copy of
 // inn.conf whose nnrpdloadlimit is 0, a group of the test's own is

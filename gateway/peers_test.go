@@ -1,11 +1,10 @@
 package gateway_test
 
 // Servers for the gateway's tests, started on loopback with
-// internal/peer (DESIGN.md "Test peers", shared/peers/debian.md): pygopherd
-// (Gopher+), gophernicus (plain Gopher with a type 7 search script),
-// pyftpdlib (FTP with a user and password), UMN gopherd (Gopher+ ASK
-// forms, built from shared/peers/umn-gopherd). Each is skipped with a
-// one-line reason when it is not installed.
+// internal/peer: pygopherd (Gopher+), gophernicus (plain Gopher with a
+// type 7 search script), pyftpdlib (FTP with a user and password), UMN
+// gopherd (Gopher+ ASK forms, built from its source by peer.BuildUMN).
+// Each is skipped with a one-line reason when it is not installed.
 
 import (
 	"os"

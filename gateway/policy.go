@@ -10,13 +10,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // A Rule names destinations: a host name ("gopher.example.org"; an
-// internationalised name is matched by its A-labels, as dialHost gives
+// internationalised name is matched by its A-labels, as dest.Host gives
 // the dialer a URL's host), every name under a domain (".example.org"),
 // an address ("127.0.0.1", "::1") or a network ("10.0.0.0/8",
 // "fc00::/7"), each optionally followed by a port or a port range
@@ -86,7 +85,7 @@ func ParseRule(s string) (Rule, error) {
 		if numericHost(host) {
 			return bad("write an IPv4 address in dotted decimal")
 		}
-		name, err := dialHost(host)
+		name, err := dest.Host(host)
 		if err != nil {
 			return bad(err.Error())
 		}
@@ -322,9 +321,11 @@ type connectFunc func(ctx context.Context, network, addr string) (net.Conn, erro
 // the network asked for (Prospero's ARDP runs over UDP) and applies the
 // same policy to every network.
 //
-// The host is read as dialHost says (escapes decoded, an
+// The host is read as dest.Host says (escapes decoded, an
 // internationalised name mapped to its A-labels) before it is resolved
-// or checked, so that "%6c%6fcalhost" and "ⓛocalhost" are localhost.
+// or checked, so that "%6c%6fcalhost" and "ⓛocalhost" are localhost;
+// each connection is counted against dest.Addr, the address and port
+// dialled.
 //
 // open, when not nil, holds the connections the same request has open.
 // While an ftp URL is followed, the address its control connection
@@ -348,7 +349,7 @@ func (p *Policy) dialer(res Resolver, connect connectFunc, open *openConns) acce
 		if err != nil || port < 1 || port > 65535 {
 			return nil, refusal(addr, "the port is not a number from 1 to 65535")
 		}
-		host, err := dialHost(raw)
+		host, err := dest.Host(raw)
 		if err != nil {
 			return nil, refusal(addr, err.Error())
 		}
@@ -378,7 +379,7 @@ func (p *Policy) dialer(res Resolver, connect connectFunc, open *openConns) acce
 					continue
 				}
 			}
-			c, err := connect(ctx, network, net.JoinHostPort(a.String(), ps))
+			c, err := connect(ctx, network, dest.Addr(a, ps))
 			if err == nil {
 				if open != nil {
 					c = open.add(c, a)
@@ -404,61 +405,6 @@ func (p *Policy) denied(name string, a netip.Addr, port int) error {
 		}
 	}
 	return nil
-}
-
-// dialHost returns the host of a connection as the resolver and the
-// policy see it. RFC 1738 §2.2 lets any octet of a URL be written as an
-// escape, and §3.1 says the host is a domain name or an address: escapes
-// are decoded ("%31%32%37.0.0.1" is 127.0.0.1), a name with non-ASCII
-// characters is mapped to its A-labels by IDNA as UTS #46 maps it for
-// lookup (locator.ASCIIHost: "ⓛocalhost" is "localhost", full-width
-// digits are digits), and the result is in lower case. What remains
-// must be made of the characters of host names and addresses (letters,
-// digits, '-', '.', '_', and ':' of an IPv6 address); anything else (a
-// space, a control, '/', '@', '%', a malformed escape, an IPv6 zone,
-// RFC 6874, which names an interface of this machine) is refused, as no
-// resolver or dialer should be asked for it.
-func dialHost(h string) (string, error) {
-	if h == "" {
-		return "", errors.New("the host is empty")
-	}
-	if strings.IndexByte(h, '%') >= 0 {
-		if strings.IndexByte(h, ':') >= 0 {
-			if _, err := netip.ParseAddr(h); err == nil {
-				return "", errors.New("an IPv6 address with a zone names an interface of this machine")
-			}
-		}
-		d, err := locator.Unescape(h)
-		if err != nil {
-			return "", fmt.Errorf("the host %s has a malformed escape: %v", strconv.Quote(printable.String(h)), err)
-		}
-		h = d
-	}
-	ascii := true
-	for i := 0; i < len(h); i++ {
-		if h[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		a, err := locator.ASCIIHost(h)
-		if err != nil {
-			return "", fmt.Errorf("the host %s is not a host name: %v", strconv.Quote(printable.String(h)), err)
-		}
-		h = a
-	}
-	h = strings.ToLower(h)
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == ':') {
-			return "", fmt.Errorf("the host %s holds %s, which no host name or address has (RFC 1738 §3.1)", strconv.Quote(printable.String(h)), strconv.QuoteRune(rune(c)))
-		}
-	}
-	if h == "" || h == "." {
-		return "", errors.New("the host is empty")
-	}
-	return h, nil
 }
 
 // openConns are the connections one request has open, with the

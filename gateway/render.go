@@ -15,6 +15,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // The pages: plain HTML, no script, one small style sheet inline, a
@@ -282,7 +283,7 @@ func (x *exchange) link(raw string, self bool) any {
 		}
 	}
 	if !self {
-		if _, _, ok := access.Lookup(u.Scheme()); direct[u.Scheme()] || !ok {
+		if _, ok := access.Lookup(u.Scheme()); direct[u.Scheme()] || !ok {
 			if direct[u.Scheme()] {
 				return template.URL(s)
 			}
@@ -306,7 +307,7 @@ func pathSafe(s string) bool {
 		case c <= 0x20 || c >= 0x7f || c == '\\' || c == '#':
 			return false
 		case c == '%':
-			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			if i+2 >= len(s) || !locator.IsHex(s[i+1]) || !locator.IsHex(s[i+2]) {
 				return false
 			}
 		}
@@ -322,10 +323,6 @@ func pathSafe(s string) bool {
 		}
 	}
 	return true
-}
-
-func ishex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 func label(t string) string {
@@ -352,27 +349,47 @@ func size(n int64) string {
 	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
 }
 
-// clean makes text from a server fit for a page: octets that are not
-// UTF-8 and control characters (other than tab) become U+FFFD.
+// clean makes text from a server fit for a page: a character that is
+// not printable by package internal/printable's rule (a C0 control, DEL,
+// a C1 control, an octet that is not UTF-8) becomes U+FFFD. It differs
+// from the rule in two ways, both for HTML. TAB is kept: on a page it is
+// white space and nothing more (a Gopher information line aligns its
+// columns with tabs, shown pre-wrap), while in a terminal or a log line
+// it moves the cursor. And each such character becomes one character,
+// U+FFFD, the mark a browser itself shows for an octet it cannot read,
+// rather than an escape such as "\x1b": the page keeps its text's
+// columns (as printable.Columns does with '?'), and html/template does
+// the escaping HTML needs.
 func clean(s string) string {
-	ok := utf8.ValidString(s)
-	if ok {
-		for i := 0; i < len(s); i++ {
-			if s[i] < 0x20 && s[i] != '\t' || s[i] == 0x7f {
-				ok = false
-				break
-			}
-		}
-	}
-	if ok {
+	if cleanForPage(s) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			r = '\uFFFD'
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != '\t' && printable.Control(r, n) {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
 		}
-		b.WriteRune(r)
+		i += n
 	}
 	return b.String()
+}
+
+// cleanForPage says whether clean leaves s as it is.
+func cleanForPage(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f || c == '\t' {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if printable.Control(r, n) {
+			return false
+		}
+		i += n
+	}
+	return true
 }

@@ -361,7 +361,7 @@ func TestProsperoThroughGateway(t *testing.T) {
 }
 
 // vsftpdConf: anonymous, read-only FTP on 127.0.0.1 with passive ports
-// in a range of its own (shared/peers/debian.md §1).
+// in a range of its own.
 const vsftpdConf = `listen=YES
 listen_ipv6=NO
 listen_address=127.0.0.1

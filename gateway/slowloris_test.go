@@ -130,12 +130,15 @@ func TestIdleConnectionsYield(t *testing.T) {
 		}
 		io.Copy(io.Discard, res.Body)
 		idle = append(idle, c)
+		// Idle before the next one is opened: the server marks a
+		// connection idle a moment after its answer, which a loaded
+		// machine may delay past the next connection's.
+		waitFor(t, "the connections to be idle", func() bool {
+			s.idle.mu.Lock()
+			defer s.idle.mu.Unlock()
+			return len(s.idle.since) == len(idle)
+		})
 	}
-	waitFor(t, "both connections to be idle", func() bool {
-		s.idle.mu.Lock()
-		defer s.idle.mu.Unlock()
-		return len(s.idle.since) == 2
-	})
 	res, err := loopbackClient("127.0.0.5").Get("http://" + addr + "/")
 	if err != nil {
 		t.Fatalf("a new client with every slot held by idle connections: %v", err)
@@ -147,70 +150,6 @@ func TestIdleConnectionsYield(t *testing.T) {
 	// The connection idle longest was the one closed.
 	if _, err := idle[0].Read(make([]byte, 1)); err == nil || isTimeout(err) {
 		t.Errorf("the oldest idle connection is still open: %v", err)
-	}
-}
-
-// TestLimiter: a slot per key up to the bound, given back on release;
-// a key with no slot is forgotten.
-func TestLimiter(t *testing.T) {
-	l := newLimiter(2)
-	first, second := l.acquire("a"), l.acquire("a")
-	if !first || !second || l.acquire("a") {
-		t.Fatal("a: the third acquire must fail, the first two succeed")
-	}
-	if !l.acquire("b") {
-		t.Fatal("b is another key")
-	}
-	l.release("a")
-	if !l.acquire("a") {
-		t.Fatal("a slot given back is taken again")
-	}
-	l.release("a")
-	l.release("a")
-	l.release("b")
-	if len(l.n) != 0 {
-		t.Errorf("keys with no slot kept: %v", l.n)
-	}
-}
-
-// TestDialHost: a host reaches the resolver and the policy decoded
-// (RFC 1738 §2.2 escapes; an internationalised name as its A-labels,
-// UTS #46), or is refused when it cannot be a host.
-func TestDialHost(t *testing.T) {
-	for in, want := range map[string]string{
-		"example.org":                 "example.org",
-		"EXAMPLE.Org.":                "example.org.",
-		"%e2%93%9bocalhost":           "localhost",
-		"%E2%93%9BOCALHOST":           "localhost",
-		"ⓛocalhost":                   "localhost",
-		"%6c%6f%63%61%6c%68%6f%73%74": "localhost",
-		"%31%32%37.0.0.1":             "127.0.0.1",
-		"１２７.０.０.１":                   "127.0.0.1",
-		"bücher.example":              "xn--bcher-kva.example",
-		"b%C3%BCcher.example":         "xn--bcher-kva.example",
-		"::1":                         "::1",
-		"fe80::1%25eth0":              "",
-		"::%0":                        "",
-		"a_b.example":                 "a_b.example",
-		"":                            "",
-		"a%20b":                       "",
-		"a%2Fb":                       "",
-		"%zz":                         "",
-		"a%00b":                       "",
-		"a@b":                         "",
-		"%25":                         "",
-		"\u202eevil":                  "",
-	} {
-		got, err := dialHost(in)
-		if want == "" {
-			if err == nil {
-				t.Errorf("dialHost(%q) = %q, want an error", in, got)
-			}
-			continue
-		}
-		if err != nil || got != want {
-			t.Errorf("dialHost(%q) = %q, %v; want %q", in, got, err, want)
-		}
 	}
 }
 

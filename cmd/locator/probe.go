@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/linkcheck"
 )
 
 func init() {
@@ -31,54 +33,38 @@ func init() {
 }
 
 type probeOptions struct {
+	limits
+	policy
+	schemeOptions
 	jobs, perHost, retries int
-	deadline, backoff      time.Duration
-	connect, idle          time.Duration
-	maxRedirects           int
-	allowPorts             []int
-	allowHosts, denyHosts  []string
-	method, userAddress    string
-	nntpServer             string
+	backoff                time.Duration
 	json, verbose          bool
 	forceProgress          bool // tests
 }
 
+// probeBounds are the limits probe takes; --max-time bounds each URL.
+const probeBounds = boundMaxTime | boundTimeouts | boundRedirs
+
 func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
-	var o probeOptions
-	fs.IntVar(&o.jobs, "jobs", 16, "probes under way at once, in all")
-	fs.IntVar(&o.perHost, "per-host", 2, "probes under way at once to one host (connections a server sees)")
+	o := probeOptions{limits: limits{
+		maxTime:   30 * time.Second,
+		connect:   10 * time.Second,
+		idle:      15 * time.Second,
+		maxRedirs: access.DefaultMaxRedirects,
+	}}
+	fs.IntVar(&o.jobs, "jobs", linkcheck.DefaultJobs, "probes under way at once, in all")
+	fs.IntVar(&o.perHost, "per-host", linkcheck.DefaultPerDest, "probes under way at once to one host (connections a server sees)")
 	fs.IntVar(&o.retries, "retries", 2, "tries again after a transient failure (a timeout, a reset, an FTP 4yz, HTTP 503), with doubling waits; never after a refused connection")
 	fs.DurationVar(&o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again; each next one is twice as long")
-	fs.DurationVar(&o.deadline, "max-time", 30*time.Second, "bound on one URL's whole probe (connecting, the dialogue, redirections), its retries included, as curl's --max-time")
-	fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "the same as --max-time")
-	fs.DurationVar(&o.connect, "connect-timeout", 10*time.Second, "bound on establishing each connection")
-	fs.DurationVar(&o.idle, "timeout", 15*time.Second, "bound on each read and write")
-	fs.IntVar(&o.maxRedirects, "max-redirects", access.DefaultMaxRedirects, "redirections followed at most (0: none)")
-	fs.Var((*intList)(&o.allowPorts), "allow-port", "a port of another service that may be used all the same (RFC 1738 §6); repeatable or a comma list")
-	fs.Var((*stringList)(&o.allowHosts), "allow-host", "the only hosts that may be contacted (\".example.com\" for a domain); repeatable or a comma list")
-	fs.Var((*stringList)(&o.denyHosts), "deny-host", "hosts that may not be contacted; repeatable or a comma list")
-	fs.StringVar(&o.method, "ftp-method", "", "the FTP CWD method: rfc1738 (default), singlecwd, nocwd")
-	fs.StringVar(&o.userAddress, "user-address", "", "your e-mail address, the anonymous FTP password (RFC 1738 §3.2.1)")
-	fs.StringVar(&o.nntpServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server asked for news: URLs, as HOST[:PORT]; default $NNTPSERVER")
+	limitFlags(fs, &o.limits, probeBounds)
+	note(fs, "max-time", "here each URL's probe, its retries included")
+	policyFlags(fs, &o.policy)
+	methodFlag(fs, &o.schemeOptions)
+	note(fs, "method", "probe takes ftp's CWD methods only: rfc1738, singlecwd, nocwd")
+	serverFlags(fs, &o.schemeOptions)
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked (interleaved unless --jobs 1)")
 	fs.BoolVar(&o.json, "json", false, "NDJSON, one object a URL: url, status, code, text, size, modified, ms")
 	return func(e *env, args []string) int { return runProbe(e, args, &o) }
-}
-
-// A probeInput is one input line or argument.
-type probeInput struct {
-	text string // the URL as given
-	u    *locator.URL
-	err  string // why it cannot be probed (not a URL)
-	key  string // the distinct URL: inputs with one key share a probe
-}
-
-// A probeResult is one probe's answer, shared by the inputs of one key.
-type probeResult struct {
-	st    *access.Status
-	ms    int64
-	tries int
-	done  chan struct{}
 }
 
 // probeRecord is one line of `locator probe --json`.
@@ -102,246 +88,137 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	if len(args) == 0 {
 		return usageError(e, "probe", "want URLs, or - for standard input")
 	}
-	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.deadline <= 0 || o.connect <= 0 || o.idle <= 0 || o.maxRedirects < 0 || o.backoff < 0 {
-		return usageError(e, "probe", "--jobs, --per-host, --max-time, --connect-timeout and --timeout must be positive; --retries, --backoff and --max-redirects not negative")
+	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.backoff < 0 {
+		return usageError(e, "probe", "--jobs and --per-host must be positive; --retries and --backoff not negative")
+	}
+	if msg := o.invalid(probeBounds); msg != "" {
+		return usageError(e, "probe", msg)
 	}
 	switch o.method {
 	case "", "rfc1738", "singlecwd", "nocwd":
 	default:
-		return usageError(e, "probe", "--ftp-method is rfc1738, singlecwd or nocwd")
+		return usageError(e, "probe", "--method is rfc1738, singlecwd or nocwd (ftp's CWD methods)")
 	}
-	var inputs []*probeInput
-	status, err := eachInput(e, "probe", args, func(it item) error {
-		in := &probeInput{text: strings.TrimSpace(it.text)}
-		if it.line > 0 && strings.HasPrefix(in.text, "{") {
-			// A record of `locator extract --json`: its "url".
-			var rec struct {
-				URL *string `json:"url"`
-			}
-			if jerr := json.Unmarshal([]byte(in.text), &rec); jerr != nil || rec.URL == nil {
-				in.err = "a JSON line without a \"url\" string"
-				inputs = append(inputs, in)
-				return nil
-			}
-			in.text = *rec.URL
-		}
-		u, perr := locator.Parse(in.text)
-		if perr != nil {
-			// The message may quote the input: quoted masked, as the
-			// output shows it.
-			in.err = message(perr)
-			if m := maskedText(in.text); m != in.text {
-				in.err = strings.ReplaceAll(in.err, in.text, m)
-			}
-		} else {
-			in.u, in.key = u, u.String()
-		}
-		inputs = append(inputs, in)
-		return nil
-	}, nil)
+	// Probes write their dialogues, and the input reader its notes, on
+	// standard error while the bar does: whole lines each.
+	stderr := &lockedWriter{w: e.stderr}
+	locked := *e
+	locked.stderr = stderr
+	schemes, err := o.schemes("ftp")
 	if err != nil {
-		return finish(e, "probe", exitOK, status, err)
+		return usageError(e, "probe", err.Error())
 	}
-
-	opts := access.Options{
-		ConnectTimeout: o.connect,
-		IdleTimeout:    o.idle,
-		MaxRedirects:   o.maxRedirects,
-		MaxSize:        1 << 20, // a menu or a listing the fallback reads
-		UserAddress:    o.userAddress,
-		Method:         o.method,
-		Server:         o.nntpServer,
-		Policy:         access.Policy{AllowPorts: o.allowPorts, AllowHosts: o.allowHosts, DenyHosts: o.denyHosts},
-	}
-	if o.maxRedirects == 0 {
-		opts.MaxRedirects = -1
-	}
+	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
+	o.limits.apply(c)
+	c.MaxSize = 1 << 20 // a menu or a listing the fallback reads
 	if o.verbose {
-		opts.Dialogue = &lockedWriter{w: e.stderr}
+		c.Dialogue = stderr
 	}
+	defer c.CloseIdle()
+	checker := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost, Retries: o.retries, Backoff: o.backoff, MaxTime: o.maxTime}
 
-	// One probe a distinct URL, in the order of first appearance.
-	results := map[string]*probeResult{}
-	var order []*probeInput
-	for _, in := range inputs {
-		if in.u == nil || results[in.key] != nil {
-			continue
-		}
-		results[in.key] = &probeResult{done: make(chan struct{})}
-		order = append(order, in)
+	// The inputs are read as they are probed, on the Checker's reader;
+	// status and inErr are its, read only when Check has returned nil
+	// (the reader has then ended).
+	var status int
+	var inErr error
+	inputs := func(yield func(linkcheck.Input) bool) {
+		status, inErr = eachInput(&locked, "probe", args, func(it item) error {
+			if !yield(probeInput(it)) {
+				return errStopped
+			}
+			return nil
+		}, nil)
 	}
-	bar := newProbeBar(e, o, len(order))
-	s := newScheduler(o.jobs, o.perHost)
-	go func() {
-		for _, in := range order {
-			in := in
-			r := results[in.key]
-			s.run(serverOf(in.u, o.nntpServer), func() {
-				start := time.Now()
-				if st := syntaxOnly(in.u); st != nil {
-					r.st, r.tries = st, 0
-				} else {
-					r.st, r.tries = probeWithRetries(in.u, opts, o)
-				}
-				r.ms = time.Since(start).Milliseconds()
-				close(r.done)
-				bar.add()
-			})
-		}
-	}()
 
 	w := bufio.NewWriter(e.stdout)
+	bar := newProbeBar(&locked, o)
 	counts := map[access.State]int{}
 	worst := exitOK
-	for _, in := range inputs {
+	lines, probed := 0, 0
+	err = checker.Check(context.Background(), inputs, func(r linkcheck.Result) error {
 		var rec probeRecord
-		if in.u == nil {
-			rec = probeRecord{URL: maskedText(in.text), Status: string(access.Broken), Error: in.err}
+		if r.URL == nil {
+			rec = probeRecord{URL: maskedText(r.Text), Status: string(access.StateError), Error: inputError(r.Input)}
 			worst = exitTrouble
-			counts[access.Broken]++
+			counts[access.StateError]++
 		} else {
-			r := results[in.key]
-			// Write what is done before waiting: a slow URL does not
-			// hold back the lines already answered beyond a buffer.
-			select {
-			case <-r.done:
-			default:
-				if err = w.Flush(); err != nil {
-					break
-				}
-				<-r.done
-			}
-			if err != nil {
-				break
-			}
-			rec = record(in, r)
-			counts[r.st.State]++
-			if r.st.State != access.Present {
+			rec = record(r)
+			counts[r.Status.State]++
+			if r.Status.State != access.StateOK {
 				worst = max(worst, exitNegative)
 			}
+			if !r.Repeat {
+				probed++
+			}
 		}
+		lines++
+		var err error
 		if o.json {
 			err = writeJSON(w, rec)
 		} else {
 			_, err = io.WriteString(w, probeLine(rec))
 		}
-		if err != nil {
-			break
+		bar.add()
+		if err == nil && r.Flush {
+			// Nothing more is ready: what is written goes out now,
+			// not held back behind a slow server.
+			err = w.Flush()
 		}
-	}
+		return err
+	})
 	if err == nil {
 		err = w.Flush()
 	}
-	s.wait()
 	bar.finish()
-	access.CloseIdle()
 	if err != nil {
-		return finish(e, "probe", worst, status, err)
+		return finish(e, "probe", worst, exitOK, err) // a write error: exitTrouble
 	}
-	fmt.Fprintf(e.stderr, "locator probe: %d URLs (%d distinct probed): %d ok, %d gone, %d refused, %d error, %d policy\n",
-		len(inputs), len(order), counts[access.Present], counts[access.Gone], counts[access.Denied], counts[access.Broken], counts[access.Forbidden])
+	if inErr != nil {
+		return finish(e, "probe", worst, status, inErr)
+	}
+	fmt.Fprintf(stderr, "locator probe: %d URLs (%d distinct probed): %d ok, %d gone, %d refused, %d error, %d policy\n",
+		lines, probed, counts[access.StateOK], counts[access.StateGone], counts[access.StateRefused], counts[access.StateError], counts[access.StatePolicy])
 	return max(worst, status)
 }
 
-// serverOf names the server a probe of u talks to, for the per-host
-// limit: the host (any port), or for a news URL without one the
-// configured news server; "" (no limit) for a URL that names no server.
-func serverOf(u *locator.URL, nntpServer string) string {
-	if u.Scheme() == "news" && u.Host() == "" {
-		h, _, _ := strings.Cut(nntpServer, ":")
-		return strings.ToLower(h)
+// errStopped ends the reading of the inputs when the Checker stops.
+var errStopped = errors.New("probe: stopped")
+
+// probeInput is one input line or argument: a URL, or the NDJSON record
+// of `locator extract --json` (its "url").
+func probeInput(it item) linkcheck.Input {
+	in := linkcheck.Input{Text: strings.TrimSpace(it.text)}
+	if it.line > 0 && strings.HasPrefix(in.Text, "{") {
+		var rec struct {
+			URL *string `json:"url"`
+		}
+		if jerr := json.Unmarshal([]byte(in.Text), &rec); jerr != nil || rec.URL == nil {
+			in.Err = errors.New(`a JSON line without a "url" string`)
+			return in
+		}
+		in.Text = *rec.URL
 	}
-	if u.Scheme() == "file" {
-		return ""
-	}
-	return strings.ToLower(strings.TrimSuffix(u.Host(), "."))
+	in.URL, in.Err = locator.Parse(in.Text)
+	return in
 }
 
-// syntaxOnly judges a mailto URL by its syntax alone while the mailto
-// client offers no Prober: following one could send mail, and asking a
-// mail server whether a mailbox exists (--mx, RCPT TO) is left for
-// later. A URL that conforms to RFC 1738 §3.5 (an RFC 822 addr-spec) is
-// ok, code "syntax"; one with a violation is gone, code "syntax", the
-// first violation as its text. It returns nil for every other URL.
-func syntaxOnly(u *locator.URL) *access.Status {
-	if u.Scheme() != "mailto" {
-		return nil
+// inputError says why in is not a URL. The message may quote the input:
+// quoted masked, as the output shows it.
+func inputError(in linkcheck.Input) string {
+	msg := message(in.Err)
+	if m := maskedText(in.Text); m != in.Text {
+		msg = strings.ReplaceAll(msg, in.Text, m)
 	}
-	if f, _, ok := access.Lookup("mailto"); ok {
-		if _, probes := f.(access.Prober); probes {
-			return nil
-		}
-	}
-	st := &access.Status{State: access.Present, Code: "syntax", Text: "the address conforms to RFC 1738 §3.5 (no mail server asked)", Size: -1, URL: u}
-	for _, p := range u.Problems() {
-		if p.Severity >= locator.Violation {
-			st.State, st.Text = access.Gone, p.Message
-			st.Err = fmt.Errorf("%s: not a mail address by RFC 1738 §3.5: %s (at %d, %s)", access.Masked(u), p.Message, p.Offset, p.Rule)
-			break
-		}
-	}
-	return st
+	return msg
 }
 
-// probeWithRetries probes u under the per-URL deadline (--max-time),
-// trying again after a transient failure, after o.backoff, then twice
-// as long, ... A probe that the deadline ended says so: its error is
-// the deadline, not the read or the dial it cut short.
-func probeWithRetries(u *locator.URL, opts access.Options, o *probeOptions) (*access.Status, int) {
-	ctx, cancel := context.WithTimeout(context.Background(), o.deadline)
-	defer cancel()
-	wait := o.backoff
-	var st *access.Status
-	tries := 0
-	for {
-		st = access.Probe(ctx, u, opts)
-		tries++
-		if !st.Transient || tries > o.retries || ctx.Err() != nil {
-			break
-		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wait *= 2
-	}
-	if st.State == access.Broken && expired(ctx) {
-		about := u
-		if st.URL != nil {
-			about = st.URL // the last URL a redirection led to
-		}
-		st.Err = &maxTimeError{url: access.Masked(about), max: o.deadline, tries: tries, err: st.Err}
-	}
-	return st, tries
-}
-
-// A maxTimeError says that a probe's --max-time ran out.
-type maxTimeError struct {
-	url   string
-	max   time.Duration
-	tries int
-	err   error // the last try's error
-}
-
-func (e *maxTimeError) Error() string {
-	s := fmt.Sprintf("%s: the probe exceeded its maximum time (--max-time %v)", e.url, e.max)
-	if e.tries > 1 {
-		s += fmt.Sprintf(" in %d tries", e.tries)
-	}
-	return s
-}
-
-func (e *maxTimeError) Unwrap() error { return e.err }
-
-// record is the output record of input in, whose probe gave r: every
-// URL in it with its password masked (access.Masked).
-func record(in *probeInput, r *probeResult) probeRecord {
-	st := r.st
-	text := in.text
-	rec := probeRecord{URL: maskedText(text), Status: string(st.State), Code: st.Code, Text: st.Text, Command: st.Command, Listing: st.Listing, Tries: r.tries, MS: r.ms}
+// record is the output record of r: every URL in it with its password
+// masked (access.Masked).
+func record(r linkcheck.Result) probeRecord {
+	st := r.Status
+	text := r.Text
+	rec := probeRecord{URL: maskedText(text), Status: string(st.State), Code: st.Code, Text: st.Text, Command: st.Command, Listing: st.Listing, Tries: r.Tries, MS: r.Elapsed.Milliseconds()}
 	if st.Size >= 0 {
 		n := st.Size
 		rec.Size, rec.Approx = &n, st.SizeApprox
@@ -354,8 +231,16 @@ func record(in *probeInput, r *probeResult) probeRecord {
 			rec.Final = access.Masked(st.URL)
 		}
 	}
-	if st.Err != nil && st.State != access.Present {
-		rec.Error = strings.TrimPrefix(message(st.Err), access.Masked(st.URL)+": ")
+	if st.Err != nil && st.State != access.StateOK {
+		var mt *linkcheck.MaxTimeError
+		if errors.As(st.Err, &mt) {
+			rec.Error = fmt.Sprintf("the probe exceeded its maximum time (--max-time %v)", mt.Max)
+			if mt.Tries > 1 {
+				rec.Error += fmt.Sprintf(" in %d tries", mt.Tries)
+			}
+		} else {
+			rec.Error = strings.TrimPrefix(message(st.Err), access.Masked(st.URL)+": ")
+		}
 	}
 	return rec
 }
@@ -381,7 +266,7 @@ func probeLine(r probeRecord) string {
 	switch {
 	case r.Error != "":
 		b.WriteString(" (" + printable.String(r.Error) + ")")
-	case r.Text != "" && r.Status != string(access.Present):
+	case r.Text != "" && r.Status != string(access.StateOK):
 		b.WriteString(" (" + printable.String(r.Text) + ")")
 	}
 	b.WriteByte('\n')
@@ -427,47 +312,6 @@ func orDash(s string) string {
 	return s
 }
 
-// A scheduler runs jobs with at most jobs at once in all and perHost at
-// once for one server; jobs of one server wait in order for their turn
-// without holding a global slot.
-type scheduler struct {
-	global  chan struct{}
-	perHost int
-	mu      sync.Mutex
-	hosts   map[string]chan struct{}
-	wg      sync.WaitGroup
-}
-
-func newScheduler(jobs, perHost int) *scheduler {
-	return &scheduler{global: make(chan struct{}, jobs), perHost: perHost, hosts: map[string]chan struct{}{}}
-}
-
-func (s *scheduler) run(host string, job func()) {
-	var h chan struct{}
-	if host != "" {
-		s.mu.Lock()
-		h = s.hosts[host]
-		if h == nil {
-			h = make(chan struct{}, s.perHost)
-			s.hosts[host] = h
-		}
-		s.mu.Unlock()
-	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		if h != nil {
-			h <- struct{}{}
-			defer func() { <-h }()
-		}
-		s.global <- struct{}{}
-		defer func() { <-s.global }()
-		job()
-	}()
-}
-
-func (s *scheduler) wait() { s.wg.Wait() }
-
 // probeBar is the progress bar on standard error, shown only when it is
 // a terminal.
 type probeBar struct {
@@ -475,7 +319,7 @@ type probeBar struct {
 	bar *progressbar.ProgressBar
 }
 
-func newProbeBar(e *env, o *probeOptions, n int) *probeBar {
+func newProbeBar(e *env, o *probeOptions) *probeBar {
 	if o.verbose {
 		return &probeBar{}
 	}
@@ -485,7 +329,9 @@ func newProbeBar(e *env, o *probeOptions, n int) *probeBar {
 			return &probeBar{}
 		}
 	}
-	return &probeBar{bar: progressbar.NewOptions(n,
+	// The inputs are read as they are probed: their number is not known
+	// beforehand, and the bar counts the lines written.
+	return &probeBar{bar: progressbar.NewOptions(-1,
 		progressbar.OptionSetWriter(e.stderr),
 		progressbar.OptionSetDescription("locator probe"),
 		progressbar.OptionShowCount(),
@@ -509,7 +355,8 @@ func (p *probeBar) finish() {
 	}
 }
 
-// lockedWriter lets concurrent probes write whole dialogue lines.
+// lockedWriter lets the probes, the input reader and the bar write
+// whole lines on one writer at once.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer

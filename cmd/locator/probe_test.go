@@ -1,9 +1,9 @@
 package main
 
-// locator probe against real servers on loopback (DESIGN.md "Test
-// peers"): pyftpdlib, nginx and pygopherd, each started on a free port
-// and stopped by its process id; a test whose servers are not installed
-// is skipped with a one-line reason.
+// locator probe against real servers on loopback (package
+// internal/peer): pyftpdlib, nginx and pygopherd, each started on a free
+// port and stopped by its process id; a test whose servers are not
+// installed is skipped with a one-line reason.
 
 import (
 	"bytes"
@@ -252,7 +252,7 @@ func TestProbeCommand(t *testing.T) {
 	// The bar, forced, goes to standard error only.
 	out.Reset()
 	errOut.Reset()
-	o := &probeOptions{jobs: 1, perHost: 1, deadline: time.Second, connect: time.Second, idle: time.Second, forceProgress: true}
+	o := &probeOptions{limits: limits{maxTime: time.Second, connect: time.Second, idle: time.Second}, jobs: 1, perHost: 1, forceProgress: true}
 	if code := runProbe(&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, []string{"file://" + dir + "/a.txt"}, o); code != 0 {
 		t.Errorf("exit %d", code)
 	}
