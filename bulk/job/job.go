@@ -8,7 +8,6 @@ package job
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -31,6 +30,8 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/bulk/urlbeam"
 	"github.com/rfc1738/locator/file"
+	"github.com/rfc1738/locator/internal/lines"
+	"github.com/rfc1738/locator/internal/octets"
 	"github.com/rfc1738/locator/text"
 )
 
@@ -43,7 +44,7 @@ const (
 
 // MaxLine bounds one input line, as the command's stdin does: a longer
 // line goes to the dead letters.
-const MaxLine = 1 << 20
+const MaxLine = lines.Max
 
 // Options configure the job.
 type Options struct {
@@ -232,74 +233,37 @@ func (f *readFn) ProcessElement(ctx context.Context, name string, emit func(stri
 		}, fail)
 		return
 	}
-	err = eachLine(r, func(n int, line string) {
+	sc := lines.NewScanner(r, MaxLine)
+	for sc.Scan() {
+		l := sc.Line()
+		switch {
+		case l.TooLong:
+			fail(l.N, fmt.Sprintf("longer than %d bytes", MaxLine), l.Text)
+			continue
+		case l.Blank():
+			continue
+		}
+		in := l.Text
 		if f.Format == NDJSON {
 			var rec struct {
 				URL *string `json:"url"`
 			}
-			if err := json.Unmarshal([]byte(line), &rec); err != nil {
-				fail(n, "not a JSON object: "+err.Error(), line)
-				return
+			if err := json.Unmarshal([]byte(in), &rec); err != nil {
+				fail(l.N, "not a JSON object: "+err.Error(), in)
+				continue
 			}
 			if rec.URL == nil {
-				fail(n, `no "url" key`, line)
-				return
+				fail(l.N, `no "url" key`, in)
+				continue
 			}
-			line = *rec.URL
+			in = *rec.URL
 		}
-		if keep(line) {
-			emit(line)
+		if keep(in) {
+			emit(in)
 		}
-	}, func(n int, head string) {
-		fail(n, fmt.Sprintf("longer than %d bytes", MaxLine), head)
-	})
-	if err != nil {
-		fail(0, "reading: "+err.Error(), "")
 	}
-}
-
-// eachLine calls fn for each line of r without its line ending (LF or
-// CR LF), as the command reads standard input: a blank line (nothing
-// but spaces and tabs) is no input, a line longer than MaxLine goes to
-// long with its first bytes.
-func eachLine(r io.Reader, fn func(n int, line string), long func(n int, head string)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var held []byte
-	tooLong := false
-	for n := 1; ; n++ {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if !tooLong {
-				held = append(held, chunk...)
-				if len(held) > MaxLine {
-					tooLong = true
-					held = held[:512]
-				}
-			}
-			n--
-			continue
-		}
-		line := chunk
-		if held != nil {
-			line = append(held, chunk...)
-			held = nil
-		}
-		if tooLong || len(bytes.TrimRight(line, "\r\n")) > MaxLine {
-			tooLong = false
-			long(n, string(line[:min(len(line), 512)]))
-		} else if len(line) > 0 {
-			s := strings.TrimSuffix(string(line), "\n")
-			s = strings.TrimSuffix(s, "\r")
-			if strings.Trim(s, " \t") != "" {
-				fn(n, s)
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	if err := sc.Err(); err != nil {
+		fail(0, "reading: "+err.Error(), "")
 	}
 }
 
@@ -392,12 +356,15 @@ func (f *judgeFn) ProcessElement(in string, rec func(string), ctr func(string, i
 
 func deadLine(d DeadLetter, emit func(string), ctr func(string, int)) {
 	ctr("dead_letters", 1)
-	b := urlbeam.AppendObject(nil,
-		urlbeam.Field{Key: "source", Value: d.Source},
-		urlbeam.Field{Key: "line", Value: d.Line},
-		urlbeam.Field{Key: "reason", Value: d.Reason},
-		urlbeam.Field{Key: "text", Value: d.Text})
-	emit(string(b))
+	emit(line(octets.Object{{Key: "source", Value: d.Source}, {Key: "line", Value: d.Line},
+		{Key: "reason", Value: d.Reason}, {Key: "text", Value: d.Text}}))
+}
+
+// line is o's NDJSON line (octets.Line), without the newline, as the
+// records are written. Counts, rates and strings always marshal.
+func line(o octets.Object) string {
+	b, _ := octets.Line(o)
+	return string(b)
 }
 
 func moreThanOne(g urlbeam.Group, emit func(urlbeam.Group)) {
@@ -530,17 +497,17 @@ func (f *summaryFn) ProcessElement(_ int, items func(*Count) bool) string {
 		}
 		return float64(n) / float64(c["urls"])
 	}
-	list := func(cs []Count, fields ...string) []urlbeam.Object {
-		out := []urlbeam.Object{}
+	list := func(cs []Count, fields ...string) []octets.Object {
+		out := []octets.Object{}
 		for _, x := range cs {
 			parts := strings.SplitN(x.Key, "\t", len(fields))
-			var o urlbeam.Object
+			var o octets.Object
 			for i, name := range fields {
 				if i < len(parts) {
-					o = append(o, urlbeam.Field{Key: name, Value: parts[i]})
+					o = append(o, octets.Field{Key: name, Value: parts[i]})
 				}
 			}
-			out = append(out, append(o, urlbeam.Field{Key: "count", Value: x.N}))
+			out = append(out, append(o, octets.Field{Key: "count", Value: x.N}))
 		}
 		return out
 	}
@@ -548,24 +515,23 @@ func (f *summaryFn) ProcessElement(_ int, items func(*Count) bool) string {
 	if sample <= 0 || sample >= 1 {
 		sample = 1
 	}
-	b := urlbeam.AppendObject(nil,
-		urlbeam.Field{Key: "urls", Value: c["urls"]},
-		urlbeam.Field{Key: "ok", Value: c["ok"]},
-		urlbeam.Field{Key: "conforms", Value: c["conforms"]},
-		urlbeam.Field{Key: "with_problems", Value: c["with_problems"]},
-		urlbeam.Field{Key: "ok_rate", Value: rate(c["ok"])},
-		urlbeam.Field{Key: "conformance_rate", Value: rate(c["conforms"])},
-		urlbeam.Field{Key: "dead_letters", Value: c["dead_letters"]},
-		urlbeam.Field{Key: "sample", Value: sample},
-		urlbeam.Field{Key: "schemes", Value: schemes},
-		urlbeam.Field{Key: "hosts_distinct", Value: distinct},
-		urlbeam.Field{Key: "hosts_top", Value: list(byCount(hosts), "host")},
-		urlbeam.Field{Key: "problems_top", Value: list(byCount(rules), "severity", "rule")},
-		urlbeam.Field{Key: "duplicate_groups", Value: c["duplicate_groups"]},
-		urlbeam.Field{Key: "duplicate_urls", Value: c["duplicate_urls"]},
-		urlbeam.Field{Key: "duplicates_top", Value: list(byCount(dups), "normal")},
-	)
-	return string(b)
+	return line(octets.Object{
+		{Key: "urls", Value: c["urls"]},
+		{Key: "ok", Value: c["ok"]},
+		{Key: "conforms", Value: c["conforms"]},
+		{Key: "with_problems", Value: c["with_problems"]},
+		{Key: "ok_rate", Value: rate(c["ok"])},
+		{Key: "conformance_rate", Value: rate(c["conforms"])},
+		{Key: "dead_letters", Value: c["dead_letters"]},
+		{Key: "sample", Value: sample},
+		{Key: "schemes", Value: schemes},
+		{Key: "hosts_distinct", Value: distinct},
+		{Key: "hosts_top", Value: list(byCount(hosts), "host")},
+		{Key: "problems_top", Value: list(byCount(rules), "severity", "rule")},
+		{Key: "duplicate_groups", Value: c["duplicate_groups"]},
+		{Key: "duplicate_urls", Value: c["duplicate_urls"]},
+		{Key: "duplicates_top", Value: list(byCount(dups), "normal")},
+	})
 }
 
 // write writes lines to dir/name-SSSSS-of-NNNNN.ext (dir/name.ext for

@@ -112,10 +112,10 @@ func runCLI(t *testing.T, stdin []byte, worst int, args ...string) []string {
 	if err != nil {
 		t.Fatalf("locator %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
 	}
-	return lines(out)
+	return splitLines(out)
 }
 
-func lines(b []byte) []string {
+func splitLines(b []byte) []string {
 	s := strings.TrimSuffix(string(b), "\n")
 	if s == "" {
 		return nil
@@ -164,11 +164,11 @@ func readOutput(t *testing.T, dir string) result {
 		}
 		switch {
 		case strings.HasPrefix(e.Name(), "records"):
-			r.records = append(r.records, lines(b)...)
+			r.records = append(r.records, splitLines(b)...)
 		case strings.HasPrefix(e.Name(), "deadletter"):
-			r.dead = append(r.dead, lines(b)...)
+			r.dead = append(r.dead, splitLines(b)...)
 		case strings.HasPrefix(e.Name(), "duplicates"):
-			r.dups = append(r.dups, lines(b)...)
+			r.dups = append(r.dups, splitLines(b)...)
 		case e.Name() == "summary.json":
 			if err := json.Unmarshal(b, &r.summary); err != nil {
 				t.Fatalf("summary.json: %v", err)

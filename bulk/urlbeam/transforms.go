@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/octets"
 	"github.com/rfc1738/locator/text"
 )
 
@@ -43,13 +44,14 @@ type wireRecord struct {
 	Has uint8
 }
 
-func (r *Record) optional() []**string {
+// optional lists the parts of r whose presence wireRecord keeps.
+func optional(r *Record) []**string {
 	return []**string{&r.User, &r.Password, &r.Host, &r.Port, &r.Path, &r.Search, &r.Fragment}
 }
 
 func encodeRecord(r Record) ([]byte, error) {
 	w := wireRecord{R: r}
-	for i, p := range r.optional() {
+	for i, p := range optional(&r) {
 		if *p != nil {
 			w.Has |= 1 << i
 		}
@@ -64,7 +66,7 @@ func decodeRecord(b []byte) (Record, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
 		return Record{}, err
 	}
-	for i, p := range w.R.optional() {
+	for i, p := range optional(&w.R) {
 		if w.Has&(1<<i) != 0 && *p == nil {
 			*p = new(string)
 		}
@@ -263,13 +265,16 @@ func GroupNormalized(s beam.Scope, keyed beam.PCollection) beam.PCollection {
 }
 
 // AppendJSON appends the group as one JSON object (normal, count,
-// forms), with the `_escaped` siblings of values that are not UTF-8.
+// forms), without a newline, written as the records are (octets.Line):
+// with the `_escaped` siblings of values that are not UTF-8.
 func (g Group) AppendJSON(b []byte) []byte {
 	forms := g.Forms
 	if forms == nil {
 		forms = []string{}
 	}
-	return AppendObject(b, Field{"normal", g.Normal}, Field{"count", g.Count}, Field{"forms", forms})
+	// A string, an int and strings always marshal.
+	line, _ := octets.Line(octets.Object{{Key: "normal", Value: g.Normal}, {Key: "count", Value: g.Count}, {Key: "forms", Value: forms}})
+	return append(b, line...)
 }
 
 func groupKeyFn(in string, ok func(string, string), bad func(Failure)) {

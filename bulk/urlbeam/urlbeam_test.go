@@ -55,9 +55,9 @@ func cliJSON(t *testing.T, inputs []string) []string {
 }
 
 // TestRecordMatchesCLI: Record.AppendJSON writes the bytes `locator
-// parse --json` writes (DESIGN.md's contract), the `_escaped` siblings
-// of values that are not UTF-8 included (README, "Octets that are not
-// UTF-8 in --json").
+// parse --json` writes (docs/cli.md, "locator parse"), the `_escaped`
+// siblings of values that are not UTF-8 included (docs/cli.md, "Octets
+// that are not UTF-8 in --json").
 func TestRecordMatchesCLI(t *testing.T) {
 	inputs := []string{
 		"ftp://myname@host.dom/%2Fetc/motd;type=a", // RFC 1738 §3.2.2

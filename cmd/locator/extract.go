@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -57,10 +56,6 @@ func init() {
 				out := &stickyWriter{w: e.stdout}
 				w := bufio.NewWriterSize(out, 64<<10)
 				x := &extractor{e: e, w: w, out: out, json: *asJSON, html: *asHTML, opts: opts}
-				if x.json {
-					x.enc = json.NewEncoder(w)
-					x.enc.SetEscapeHTML(false)
-				}
 				status := 0
 				for _, a := range args {
 					if err := x.input(a); err != nil {
@@ -119,7 +114,6 @@ type extractor struct {
 	out   *stickyWriter
 	json  bool
 	html  bool
-	enc   *json.Encoder
 	opts  *text.Options
 	found int
 
@@ -188,7 +182,7 @@ func (x *extractor) input(name string) error {
 			if rec.Alternatives == nil {
 				rec.Alternatives = []string{}
 			}
-			x.enc.Encode(&rec) // a write error is kept by x.out
+			writeJSON(x.w, &rec) // a write error is kept by x.out
 		}
 		if x.out.err != nil {
 			return x.out.err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/internal/urlrecord"
 	_ "github.com/rfc1738/locator/schemes"
 )
 
@@ -20,7 +21,7 @@ func init() {
 		args:    "[--json] URL... (or - for one URL per line on stdin)",
 		summary: "split URLs into their components and the scheme's own structure",
 		flags: func(fs *flag.FlagSet) func(*env, []string) int {
-			asJSON := fs.Bool("json", false, "one JSON object per input (NDJSON), as DESIGN.md's contract says")
+			asJSON := fs.Bool("json", false, "one JSON object per input (NDJSON), the keys docs/cli.md lists")
 			return func(e *env, args []string) int {
 				if len(args) == 0 {
 					return usageError(e, "parse", "no URL given")
@@ -37,7 +38,7 @@ func init() {
 						}
 					}
 					if *asJSON {
-						return writeJSON(w, parseRecord(it.text, u, perr))
+						return writeJSON(w, urlrecord.New(it.text, u, perr))
 					}
 					writeReadable(w, it.text, u, perr)
 					return nil
@@ -46,63 +47,6 @@ func init() {
 			}
 		},
 	})
-}
-
-// parsed is the JSON object of `locator parse --json` (DESIGN.md, "The
-// command line"). Pointer fields are absent when the part is absent. It
-// is written through exact, so a value that is not valid UTF-8 also
-// comes as key_escaped (input_escaped, user_escaped, parts_escaped, ...).
-type parsed struct {
-	Input         string            `json:"input"`
-	OK            bool              `json:"ok"`
-	Conforms      bool              `json:"conforms"`
-	Scheme        string            `json:"scheme,omitempty"`
-	User          *string           `json:"user,omitempty"`
-	Password      *string           `json:"password,omitempty"`
-	Host          *string           `json:"host,omitempty"`
-	Port          *string           `json:"port,omitempty"`
-	EffectivePort *int              `json:"effective_port,omitempty"`
-	Path          *string           `json:"path,omitempty"`
-	Search        *string           `json:"search,omitempty"`
-	Fragment      *string           `json:"fragment,omitempty"`
-	Parts         any               `json:"parts,omitempty"`
-	Problems      []locator.Problem `json:"problems"`
-}
-
-func parseRecord(in string, u *locator.URL, err error) *parsed {
-	r := &parsed{Input: in, Problems: []locator.Problem{}}
-	if err != nil {
-		if pe, ok := err.(*locator.ParseError); ok {
-			r.Problems = append(r.Problems, pe.Problems...)
-		}
-		return r
-	}
-	r.OK = true
-	r.Conforms = u.Conforms()
-	r.Scheme = u.Scheme()
-	opt := func(s string, has bool) *string {
-		if !has {
-			return nil
-		}
-		return &s
-	}
-	r.User = opt(locator.Decode(u.User()), u.HasUser())
-	r.Password = opt(locator.Decode(u.Password()), u.HasPassword())
-	r.Host = opt(u.Host(), u.HasAuthority())
-	r.Port = opt(u.Port(), u.HasPort())
-	if p := u.EffectivePort(); p != 0 {
-		r.EffectivePort = &p
-	}
-	r.Path = opt(u.Path(), u.HasPath())
-	r.Search = opt(u.Search(), u.HasSearch())
-	r.Fragment = opt(u.Fragment(), u.HasFragment())
-	if rules := locator.Lookup(u.Scheme()); rules != nil {
-		r.Parts = rules.Parts(u)
-	}
-	if len(u.Problems()) > 0 {
-		r.Problems = u.Problems()
-	}
-	return r
 }
 
 // writeReadable prints one block per URL for a person.

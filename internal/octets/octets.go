@@ -1,7 +1,16 @@
-// Package octets writes values as JSON without losing octets that are
-// not valid UTF-8 (README, "Octets that are not UTF-8 in --json"): the
-// command's records and the bulk pipeline's share it, so that both write
-// the same bytes for the same URL.
+// Package octets writes values as JSON lines without losing octets that
+// are not valid UTF-8 (docs/cli.md, "Octets that are not UTF-8 in --json"),
+// and without characters that would drive a terminal. The command's
+// records and the bulk pipeline's are written by it alone, so that both
+// write the same bytes for the same URL.
+//
+// The rule: a value is written as encoding/json writes it (HTML
+// characters not escaped); after every key whose value holds a string
+// that is not valid UTF-8 comes the key + "_escaped", the same value with
+// every string in it (object keys included) written by Escape. The plain
+// key keeps encoding/json's reading (U+FFFD for each bad octet) for
+// readers that want text. In the line, every character package
+// printable's rule refuses is a \u escape (JSONControls).
 package octets
 
 import (
@@ -10,6 +19,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // Escape writes s so that every octet survives JSON: "%" becomes
@@ -51,6 +62,9 @@ func HasInvalid(v reflect.Value) bool {
 			}
 		}
 	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return false // bytes (json.RawMessage, base64): no string
+		}
 		for i := 0; i < v.Len(); i++ {
 			if HasInvalid(v.Index(i)) {
 				return true
@@ -140,30 +154,50 @@ func Marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// JSONControls returns the JSON text b with DEL (0x7f) and every C1
-// control (U+0080–U+009F, in UTF-8 0xc2 0x80–0x9f) written as \u00XX:
-// the controls of package printable's rule that encoding/json leaves as
-// they are (it escapes C0 itself), so that a line shown on a terminal
-// does not drive it. Outside strings JSON text is ASCII without DEL, so
-// only strings change, and they decode the same. b itself is returned
-// when it holds neither, the common case; else a new slice, longer.
+// JSONControls returns the JSON text b (as Marshal writes it, without
+// the final newline) with every character that package printable's rule
+// refuses written as a \u00XX escape. encoding/json escapes the C0
+// controls in strings itself, writes none outside them, and writes no
+// octet that is not UTF-8, so what changes is DEL (0x7f) and the C1
+// controls (U+0080–U+009F, in UTF-8 0xc2 0x80–0x9f), which it leaves as
+// they are: a line shown on a terminal does not drive it, and its
+// strings decode the same. b itself is returned when it holds none, the
+// common case; else a new slice, longer.
 func JSONControls(b []byte) []byte {
-	if bytes.IndexByte(b, 0x7f) < 0 && bytes.IndexByte(b, 0xc2) < 0 {
+	i := nextControl(b, 0)
+	if i == len(b) {
 		return b
 	}
 	const hex = "0123456789abcdef"
 	out := make([]byte, 0, len(b)+12)
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == 0x7f:
-			out = append(out, `\u007f`...)
-		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
-			i++
-			out = append(out, '\\', 'u', '0', '0', hex[b[i]>>4&15], hex[b[i]&15])
-		default:
-			out = append(out, c)
-		}
+	from := 0
+	for i < len(b) {
+		out = append(out, b[from:i]...)
+		r, n := utf8.DecodeRune(b[i:])
+		out = append(out, '\\', 'u', '0', '0', hex[r>>4&15], hex[r&15])
+		from = i + n
+		i = nextControl(b, from)
 	}
-	return out
+	return append(out, b[from:]...)
+}
+
+// nextControl is the offset of the first character at or after b[i]
+// that printable.Control refuses and that a \u escape can write (an
+// octet that is not UTF-8 cannot be; Marshal writes none), or len(b).
+func nextControl(b []byte, i int) int {
+	for i < len(b) {
+		if c := b[i]; c < utf8.RuneSelf {
+			if printable.Control(rune(c), 1) {
+				return i
+			}
+			i++ // ASCII, nearly all of JSON, decoded inline
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if printable.Control(r, n) && !(r == utf8.RuneError && n == 1) {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }

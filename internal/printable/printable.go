@@ -24,21 +24,7 @@ func Control(r rune, n int) bool {
 }
 
 // Clean reports whether s is printable as it stands.
-func Clean(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if Control(r, n) {
-			return false
-		}
-		i += n
-	}
-	return true
-}
+func Clean(s string) bool { return next(s, 0) == len(s) }
 
 // String returns s with every octet that is not printable written as an
 // escape: "\x1b" for a C0 control, DEL or an octet that is not UTF-8,
@@ -46,48 +32,64 @@ func Clean(s string) bool {
 // is for reading, not for decoding. s is returned unchanged when it is
 // clean, with no allocation.
 func String(s string) string {
-	if Clean(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case !Control(r, n):
-			b.WriteString(s[i : i+n])
-		case n == 1:
-			c := s[i]
+	return rewrite(s, func(b *strings.Builder, c string, r rune) {
+		if len(c) == 1 {
 			b.WriteString(`\x`)
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&15])
-		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[r>>4&15])
-			b.WriteByte(hexDigits[r&15])
+			b.WriteByte(hexDigits[c[0]>>4])
+			b.WriteByte(hexDigits[c[0]&15])
+			return
 		}
-		i += n
-	}
-	return b.String()
+		b.WriteString(`\u00`)
+		b.WriteByte(hexDigits[r>>4&15])
+		b.WriteByte(hexDigits[r&15])
+	})
 }
 
 // Columns returns s with every character that is not printable replaced
 // by one '?', so that each takes one column: for output that points at a
 // place under the text (a caret under an offset).
 func Columns(s string) string {
-	if Clean(s) {
+	return rewrite(s, func(b *strings.Builder, _ string, _ rune) { b.WriteByte('?') })
+}
+
+// rewrite returns s with each character that is not printable, the
+// octets c decoded as r, replaced by what write writes; s itself when
+// there is none.
+func rewrite(s string, write func(b *strings.Builder, c string, r rune)) string {
+	i := next(s, 0)
+	if i == len(s) {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
+	b.Grow(len(s) + 8)
+	from := 0
+	for i < len(s) {
+		b.WriteString(s[from:i])
+		r, n := utf8.DecodeRuneInString(s[i:])
+		write(&b, s[i:i+n], r)
+		from = i + n
+		i = next(s, from)
+	}
+	b.WriteString(s[from:])
+	return b.String()
+}
+
+// next is the offset of the first character at or after s[i] that is
+// not printable, or len(s).
+func next(s string, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if Control(rune(c), 1) {
+				return i
+			}
+			i++ // ASCII, decoded inline
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if Control(r, n) {
-			b.WriteByte('?')
-		} else {
-			b.WriteString(s[i : i+n])
+			return i
 		}
 		i += n
 	}
-	return b.String()
+	return len(s)
 }

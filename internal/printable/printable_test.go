@@ -1,6 +1,9 @@
 package printable
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestString(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -40,4 +43,25 @@ func TestStringAllocatesNothingWhenClean(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = String(s) }); n != 0 {
 		t.Fatalf("String of clean text: %v allocations", n)
 	}
+}
+
+// FuzzPresentations: whatever s holds, String and Columns give printable
+// text, leave a printable s as it is, and Columns keeps one character
+// for each of s's (an octet that is not UTF-8 counts as one).
+func FuzzPresentations(f *testing.F) {
+	for _, s := range []string{"", "ok", "\x1b[2J", "\u009b", "\xc2", "caf\u00e9\x7f", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		str, col := String(s), Columns(s)
+		if !Clean(str) || !Clean(col) {
+			t.Fatalf("%q: String %q, Columns %q", s, str, col)
+		}
+		if Clean(s) != (str == s) || Clean(s) != (col == s) {
+			t.Fatalf("%q: Clean %v, String %q, Columns %q", s, Clean(s), str, col)
+		}
+		if utf8.RuneCountInString(col) != utf8.RuneCountInString(s) {
+			t.Fatalf("%q: Columns %q", s, col)
+		}
+	})
 }
