@@ -1,12 +1,13 @@
 #!/bin/sh
 # docs/gateway-screenshot.sh [OUT.png] -- a screenshot of a Gopher menu
-# rendered by `locator gateway`, for the README (docs/gateway-menu.png).
+# rendered by `locator gateway`, for docs/cli.md and docs/gateway.md
+# (docs/gateway-menu.png).
 #
-# Everything stays on loopback: gophernicus (under socat, as in
-# shared/peers/debian.md §3) serves a small tree on a free port of
-# 127.0.0.1, the gateway listens on another and allows only that server,
-# and headless Chromium (debian.md §7's flags: every name but loopback
-# unresolvable, background traffic off) opens the menu in the path form.
+# Everything stays on loopback: gophernicus (under socat, as the tests
+# run it) serves a small tree on a free port of 127.0.0.1, the gateway
+# listens on another and allows only that server, and headless Chromium
+# (every name but loopback unresolvable, background traffic off) opens
+# the menu in the path form.
 # Needs: go, socat, gophernicus, chromium. Processes are stopped by id.
 set -eu
 cd "$(dirname "$0")/.."

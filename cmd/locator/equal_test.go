@@ -14,7 +14,7 @@ func TestEqualCommand(t *testing.T) {
 	}{
 		{[]string{"equal", "http://abc.com:80/~smith/home.html", "http://ABC.com/%7Esmith/home.html"}, 0, "equal: http://abc.com/%7Esmith/home.html\n"},
 		{[]string{"equal", "http://h/a%2Fb", "http://h/a/b"}, 1, "not equal:\n  http://h/a%2Fb\n  http://h/a/b\n"},
-		{[]string{"equal", "nohost", "http://h/"}, 2, ""}, // not a URL: cannot be judged (issue 8.5)
+		{[]string{"equal", "nohost", "http://h/"}, 2, ""}, // not a URL: cannot be judged
 		{[]string{"equal", "http://h/"}, 2, ""},
 	} {
 		code, out, errOut := relRun(t, "", tc.args...)

@@ -41,9 +41,9 @@ func TestExplainCommand(t *testing.T) {
 		{[]string{"explain", "http://ds.internic.net/instructions/overview.html#WARNING"}, 0,
 			[]string{"GET /instructions/overview.html HTTP/1.0", "Host: ds.internic.net", `fragment "WARNING" is not sent`}},
 		{[]string{"explain", "https://h/x"}, 0, []string{"RFC 2818", "not part of RFC 1738", "port 443"}},
-		// issue 8.8: through a proxy, https is a CONNECT, then the request in the tunnel
+		// through a proxy, https is a CONNECT, then the request in the tunnel
 		{[]string{"explain", "https://h/x"}, 0, []string{"Through a proxy: CONNECT h:443 HTTP/1.1\n    Host: h:443\n", "in it\n    GET /x HTTP/1.0\n    Host: h\n"}},
-		// issue 8.7: the A-label on the wire
+		// the A-label on the wire
 		{[]string{"explain", "http://BÜCHER.example/"}, 0, []string{"connect to xn--bcher-kva.example port 80", "GET / HTTP/1.0\n    Host: xn--bcher-kva.example\n",
 			"Through a proxy: GET http://xn--bcher-kva.example/ HTTP/1.0"}},
 		{[]string{"explain", "telnet://guest@h/"}, 0, []string{"advisory only", `"guest"`}},
@@ -81,7 +81,7 @@ func TestExplainCommand(t *testing.T) {
 func TestExplainJSON(t *testing.T) {
 	code, out, _ := explainRun(t, "ftp://h/x;type=d\n\nhttp://u@h/\r\n", "explain", "--json", "-")
 	if code != 0 {
-		t.Errorf("exit %d, want 0 (a blank line is no input, issue 8.5)", code)
+		t.Errorf("exit %d, want 0 (a blank line is no input)", code)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 2 {

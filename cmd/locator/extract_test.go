@@ -194,7 +194,7 @@ func TestExtractStatus(t *testing.T) {
 }
 
 // TestExtractPartial: partial forms met without --base are reported once
-// per run on stderr (issue 8.6), with the first one's place.
+// per run on stderr, with the first one's place.
 func TestExtractPartial(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "m.txt")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/internal/octets"
+	"github.com/rfc1738/locator/internal/urlrecord"
 )
 
 // FuzzParseRecord runs every scheme's rules together, as `locator parse
@@ -16,7 +17,7 @@ import (
 // ok agrees with Parse, every problem's offset lies inside the input,
 // and the records written are valid JSON that keep the input's octets
 // exactly (input, or input_escaped when it is not UTF-8) and whose
-// key_escaped siblings read as their keys (checkExact, issue 8.4). A
+// key_escaped siblings read as their keys (checkExact). A
 // different input (one octet changed) gives different JSON.
 func FuzzParseRecord(f *testing.F) {
 	for _, s := range []string{
@@ -30,7 +31,7 @@ func FuzzParseRecord(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		u, err := locator.Parse(in)
-		rec := parseRecord(in, u, err)
+		rec := urlrecord.New(in, u, err)
 		if rec.OK != (err == nil) {
 			t.Fatalf("%q: ok=%v but err=%v", in, rec.OK, err)
 		}
@@ -44,15 +45,15 @@ func FuzzParseRecord(f *testing.F) {
 			t.Fatalf("%q: %v", in, werr)
 		}
 		line := bytes.TrimSuffix(out.Bytes(), []byte("\n"))
-		// writeJSON's direct path for valid UTF-8 writes what exact would,
+		// writeJSON's direct path for valid UTF-8 writes what octets.Exact would,
 		// DEL and C1 controls escaped by both.
-		if slow, _ := octets.Marshal(exact(rec)); !bytes.Equal(octets.JSONControls(slow), line) {
+		if slow, _ := octets.Marshal(octets.Exact(rec)); !bytes.Equal(octets.JSONControls(slow), line) {
 			t.Fatalf("%q: writeJSON %s, exact %s", in, line, slow)
 		}
 		if cerr := checkExact(line, "input", in); cerr != nil {
 			t.Fatalf("parse %q: %v\n%s", in, cerr, line)
 		}
-		ex, jerr := octets.Marshal(exact(explainOne(in)))
+		ex, jerr := octets.Marshal(octets.Exact(explainOne(in)))
 		if jerr != nil {
 			t.Fatalf("%q: %v", in, jerr)
 		}
@@ -63,7 +64,7 @@ func FuzzParseRecord(f *testing.F) {
 			other := []byte(in)
 			other[len(other)-1] ^= 0x80
 			v, verr := locator.Parse(string(other))
-			line2, _ := octets.Marshal(exact(parseRecord(string(other), v, verr)))
+			line2, _ := octets.Marshal(octets.Exact(urlrecord.New(string(other), v, verr)))
 			if string(line2) == string(line) {
 				t.Fatalf("%q and %q give the same JSON %s", in, other, line)
 			}

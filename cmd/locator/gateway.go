@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -19,21 +20,25 @@ import (
 func init() {
 	register(&command{
 		name: "gateway",
-		args: "[--listen ADDR] [--allow RULE] [--deny RULE] [flags]",
+		args: "[--listen ADDR] [--allow-host RULE] [--deny-host RULE] [flags]",
 		summary: "serve every scheme to HTTP clients (the drafts' \"proxy\"): the absolute URL on the request line, " +
-			"or http://ADDR/<url> for browsers; listings as HTML; loopback and private networks refused unless --allow names them",
+			"or http://ADDR/<url> for browsers; listings as HTML; loopback and private networks refused unless --allow-host names them",
 		flags: gatewayFlags,
 	})
 }
 
 type gatewayOptions struct {
-	listen      string
-	allow, deny stringList
-	allowPorts  intList
-	names       stringList
-	cfg         gateway.Config
-	log         string
+	listen        string
+	limits        // --max-time (a request), timeouts, --max-filesize, --max-entries
+	policy        // rules (gateway.ParseRule) and --allow-port
+	schemeOptions // --user-address, --nntp-server
+	names         stringList
+	cfg           gateway.Config
+	log           string
 }
+
+// gatewayBounds are the limits the gateway takes.
+const gatewayBounds = boundMaxTime | boundTimeouts | boundFilesize | boundEntries
 
 func gatewayFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var o gatewayOptions
@@ -41,30 +46,32 @@ func gatewayFlags(fs *flag.FlagSet) func(*env, []string) int {
 	return func(e *env, args []string) int { return runGateway(e, args, &o) }
 }
 
-// newGatewayFlagSet declares the flags on a new FlagSet (tests).
+// newGatewayFlagSet declares the flags on a new FlagSet (tests), their
+// old names included.
 func newGatewayFlagSet(o *gatewayOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	declareGatewayFlags(fs, o)
+	oldNames(fs, "gateway")
 	return fs
 }
 
 func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
+	o.limits = limits{
+		maxTime:     gateway.DefaultTimeout,
+		connect:     gateway.DefaultConnect,
+		idle:        gateway.DefaultIdle,
+		maxFilesize: gateway.DefaultMaxSize,
+		maxEntries:  gateway.DefaultMaxEntries,
+	}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "the address to listen on (a gateway is an open door: keep it on loopback unless you mean otherwise)")
-	fs.Var(&o.allow, "allow", "destinations allowed: HOST, .DOMAIN, ADDRESS, NETWORK/BITS, each with :PORT or :LOW-HIGH, or :PORT alone; "+
-		"when given, only these; loopback, private and link-local networks only when a rule naming hosts allows them (repeatable or a comma list)")
-	fs.Var(&o.deny, "deny", "destinations refused, written as for --allow (repeatable or a comma list)")
-	fs.Var(&o.allowPorts, "allow-port", "a port of another service that may be used all the same (RFC 1738 §6); repeatable or a comma list")
+	ruleFlags(fs, &o.policy)
 	fs.Var(&o.names, "name", "a host name (HOST[:PORT]) by which clients reach the gateway, beside its address and localhost (repeatable)")
 	fs.IntVar(&o.cfg.MaxConns, "max-conns", gateway.DefaultMaxConns, "requests served at once (twice as many connections may be open; idle ones are closed first)")
 	fs.IntVar(&o.cfg.MaxPerDest, "max-per-dest", gateway.DefaultMaxPerDest, "connections open to one destination address:port, whatever URL or redirection led there (503 beyond)")
 	fs.IntVar(&o.cfg.MaxPerClient, "max-per-client", gateway.DefaultMaxPerClient, "connections open from one client address (an IPv6 client's /64); one more is closed at once")
-	fs.Var((*sizeFlag)(&o.cfg.MaxSize), "max-size", "bound on an object's octets, e.g. 512K, 10M, 2G (default 1G)")
-	fs.IntVar(&o.cfg.MaxEntries, "max-entries", gateway.DefaultMaxEntries, "bound on a listing's entries")
-	fs.DurationVar(&o.cfg.Timeout, "timeout", gateway.DefaultTimeout, "bound on one request, from its arrival to its last octet")
-	fs.DurationVar(&o.cfg.ConnectTimeout, "connect-timeout", gateway.DefaultConnect, "bound on establishing each connection to a server")
-	fs.DurationVar(&o.cfg.IdleTimeout, "idle-timeout", gateway.DefaultIdle, "bound on each read and write: a server silent this long is cut off")
-	fs.StringVar(&o.cfg.UserAddress, "user-address", "", "the anonymous FTP password (RFC 1738 §3.2.1)")
-	fs.StringVar(&o.cfg.NewsServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server for news: URLs (RFC 1738 §3.6), HOST[:PORT]; default $NNTPSERVER")
+	limitFlags(fs, &o.limits, gatewayBounds)
+	note(fs, "max-time", "here one request, from its arrival to its last octet")
+	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
 }
 
@@ -72,10 +79,13 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 	if len(args) != 0 {
 		return usageError(e, "gateway", fmt.Sprintf("takes no arguments, got %d", len(args)))
 	}
+	if msg := o.invalid(gatewayBounds); msg != "" {
+		return usageError(e, "gateway", msg)
+	}
 	for _, list := range []struct {
 		in  []string
 		out *[]gateway.Rule
-	}{{o.allow, &o.cfg.Policy.Allow}, {o.deny, &o.cfg.Policy.Deny}} {
+	}{{o.allowHosts, &o.cfg.Policy.Allow}, {o.denyHosts, &o.cfg.Policy.Deny}} {
 		for _, s := range list.in {
 			r, err := gateway.ParseRule(s)
 			if err != nil {
@@ -84,8 +94,6 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 			*list.out = append(*list.out, r)
 		}
 	}
-	o.cfg.AllowPorts = o.allowPorts
-	o.cfg.Names = o.names
 	switch o.log {
 	case "-":
 		o.cfg.Log = e.stderr
@@ -107,10 +115,29 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 	return serveGateway(e, l, o, nil)
 }
 
+// config is the gateway's Config: what the flags set directly, with
+// the shared flags' limits, ports, names and scheme settings. A bound
+// of 0 is none, as everywhere (the Config's own 0 is its default).
+func (o *gatewayOptions) config() gateway.Config {
+	cfg := o.cfg
+	cfg.AllowPorts = o.allowPorts
+	cfg.Names = o.names
+	cfg.Timeout, cfg.ConnectTimeout, cfg.IdleTimeout = o.maxTime, o.connect, o.idle
+	if cfg.Timeout == 0 {
+		cfg.Timeout = math.MaxInt64
+	}
+	cfg.MaxSize, cfg.MaxEntries = o.maxFilesize, o.maxEntries
+	if cfg.MaxSize == 0 {
+		cfg.MaxSize = 1 << 62 // room for a reader's one more octet
+	}
+	cfg.UserAddress, cfg.NewsServer = o.userAddress, o.nntpServer
+	return cfg
+}
+
 // serveGateway serves on l until SIGINT or SIGTERM (or stop closes),
 // then lets the requests under way end, for at most 10 s.
 func serveGateway(e *env, l net.Listener, o *gatewayOptions, stop <-chan struct{}) int {
-	g := gateway.New(o.cfg)
+	g := gateway.New(o.config())
 	srv := g.HTTPServer(l.Addr().String())
 	addr := l.Addr()
 	l = g.LimitListener(l, 0)

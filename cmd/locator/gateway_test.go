@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rfc1738/locator/gateway"
 )
 
 // TestGatewayUsage: a rule that cannot be read, or an argument, is a
@@ -18,8 +20,8 @@ func TestGatewayUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"gateway", "--allow", "2130706433"}, `rule "2130706433": write an IPv4 address in dotted decimal`},
-		{[]string{"gateway", "--deny", "h:99999"}, `rule "h:99999": the port is a number from 1 to 65535`},
+		{[]string{"gateway", "--allow-host", "2130706433"}, `rule "2130706433": write an IPv4 address in dotted decimal`},
+		{[]string{"gateway", "--deny-host", "h:99999"}, `rule "h:99999": the port is a number from 1 to 65535`},
 		{[]string{"gateway", "extra"}, "takes no arguments, got 1"},
 		{[]string{"gateway", "--listen", "not an address"}, "locator gateway: listen tcp"},
 	} {
@@ -132,4 +134,35 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestGatewayConfig: the shared flags reach the gateway's Config, a
+// bound of 0 meaning none as in every command (the Config's own 0 is its
+// default), and the old names set the same fields.
+func TestGatewayConfig(t *testing.T) {
+	o := &gatewayOptions{}
+	if err := newGatewayFlagSet(o).Parse([]string{"--max-time", "0", "--max-filesize", "0", "--connect-timeout", "3s", "--idle-timeout", "4s",
+		"--max-entries", "7", "--allow-port", "25", "--user-address", "me@example.org", "--nntp-server", "news.example.org:119"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := o.config()
+	if cfg.Timeout < 100*365*24*time.Hour || cfg.MaxSize < 1<<60 || cfg.ConnectTimeout != 3*time.Second || cfg.IdleTimeout != 4*time.Second ||
+		cfg.MaxEntries != 7 || len(cfg.AllowPorts) != 1 || cfg.AllowPorts[0] != 25 || cfg.UserAddress != "me@example.org" || cfg.NewsServer != "news.example.org:119" {
+		t.Errorf("config %+v", cfg)
+	}
+	o = &gatewayOptions{}
+	if err := newGatewayFlagSet(o).Parse([]string{"--timeout", "9s", "--max-size", "2K", "--allow", "127.0.0.1:70", "--deny", ".example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg = o.config()
+	if cfg.Timeout != 9*time.Second || cfg.MaxSize != 2048 || len(o.allowHosts) != 1 || o.allowHosts[0] != "127.0.0.1:70" || len(o.denyHosts) != 1 {
+		t.Errorf("old names: config %+v, allow %q, deny %q", cfg, o.allowHosts, o.denyHosts)
+	}
+	o = &gatewayOptions{}
+	if err := newGatewayFlagSet(o).Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if cfg = o.config(); cfg.Timeout != gateway.DefaultTimeout || cfg.MaxSize != gateway.DefaultMaxSize || cfg.MaxEntries != gateway.DefaultMaxEntries {
+		t.Errorf("defaults: config %+v", cfg)
+	}
 }

@@ -35,19 +35,16 @@ func init() {
 }
 
 func getFlags(fs *flag.FlagSet) func(*env, []string) int {
-	var o getOptions
-	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing each connection")
-	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout, "bound on each read and write: a server silent this long is cut off")
-	fs.DurationVar(&o.maxTime, "max-time", 0, "bound on the whole operation: connecting, the dialogue, redirections and the transfer, as curl's --max-time (0: none)")
-	fs.Var((*sizeFlag)(&o.maxSize), "max-size", "bound on the object's octets, e.g. 1048576, 512K, 10M, 2G (0: no bound)")
-	fs.IntVar(&o.maxEntries, "max-entries", access.DefaultMaxEntries, "bound on a listing's entries")
-	fs.IntVar(&o.maxRedirects, "max-redirects", access.DefaultMaxRedirects, "redirections followed at most (0: none)")
-	fs.Var((*intList)(&o.allowPorts), "allow-port", "a port of another service that may be used all the same (RFC 1738 §6); repeatable or a comma list")
-	fs.Var((*stringList)(&o.allowHosts), "allow-host", "the only hosts that may be contacted (\".example.com\" for a domain); repeatable or a comma list")
-	fs.Var((*stringList)(&o.denyHosts), "deny-host", "hosts that may not be contacted; repeatable or a comma list")
-	fs.StringVar(&o.method, "ftp-method", "", "the retrieval method of the scheme's client (FTP: its listing and transfer method); empty: the texts' own")
-	fs.StringVar(&o.userAddress, "user-address", "", "your e-mail address, the anonymous FTP password (RFC 1738 §3.2.1)")
-	fs.StringVar(&o.nntpServer, "nntp-server", os.Getenv("NNTPSERVER"), "the news server asked for news: URLs, which name none (RFC 1738 §3.6), as HOST[:PORT]; default $NNTPSERVER")
+	o := getOptions{limits: limits{
+		connect:    access.DefaultConnectTimeout,
+		idle:       access.DefaultIdleTimeout,
+		maxRedirs:  access.DefaultMaxRedirects,
+		maxEntries: access.DefaultMaxEntries,
+	}}
+	limitFlags(fs, &o.limits, getBounds)
+	policyFlags(fs, &o.policy)
+	methodFlag(fs, &o.schemeOptions)
+	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
 	fs.BoolVar(&o.views, "views", false, "list the representations the server offers of the object (a Gopher+ item's views) instead of retrieving it")
 	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
@@ -62,16 +59,14 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
 
+// getBounds are the limits get takes.
+const getBounds = boundMaxTime | boundTimeouts | boundFilesize | boundRedirs | boundEntries
+
 type getOptions struct {
-	connect, idle, maxTime  time.Duration
-	maxSize                 int64
-	maxEntries              int
-	maxRedirects            int
-	allowPorts              []int
-	allowHosts, denyHosts   []string
-	method, userAddress     string
+	limits
+	policy
+	schemeOptions
 	search, out             string
-	nntpServer              string
 	json, verbose, follow   bool
 	views, printURL         bool
 	view                    string
@@ -100,8 +95,8 @@ func runGet(e *env, args []string, o *getOptions) int {
 		}
 		args = urls
 	}
-	if o.connect <= 0 || o.idle <= 0 || o.maxEntries <= 0 || o.maxRedirects < 0 || o.maxTime < 0 {
-		return usageError(e, "get", "--connect-timeout, --timeout and --max-entries must be positive, --max-redirects and --max-time not negative")
+	if msg := o.invalid(getBounds); msg != "" {
+		return usageError(e, "get", msg)
 	}
 	u, err := locator.Parse(args[0])
 	if err != nil {
@@ -110,56 +105,20 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if access.IsSession(u.Scheme()) {
 		// An interactive service, not an object (RFC 1738 §3.8): the
 		// same session as locator telnet.
-		return runSession(e, "get", u, sessionOptions{connect: o.connect, idle: o.idle, verbose: o.verbose,
-			allowPorts: o.allowPorts, allowHosts: o.allowHosts, denyHosts: o.denyHosts})
+		return runSession(e, "get", u, sessionOptions{limits: o.limits, policy: o.policy, verbose: o.verbose})
 	}
-	opts := access.Options{
-		ConnectTimeout: o.connect,
-		IdleTimeout:    o.idle,
-		MaxSize:        o.maxSize,
-		MaxEntries:     o.maxEntries,
-		MaxRedirects:   o.maxRedirects,
-		UserAddress:    o.userAddress,
-		Method:         o.method,
-		Search:         o.search,
-		Server:         o.nntpServer,
-		View:           o.view,
-		Answers:        o.answers,
-		Policy:         access.Policy{AllowPorts: o.allowPorts, AllowHosts: o.allowHosts, DenyHosts: o.denyHosts},
-	}
-	if o.maxRedirects == 0 {
-		opts.MaxRedirects = -1
-	}
-	if o.verbose {
-		opts.Dialogue = e.stderr
-	}
-	if in, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(in.Fd())) && !o.noPrompt {
-		opts.Password = func(prompt string) (string, error) {
-			fmt.Fprint(e.stderr, printable.String(prompt))
-			b, err := term.ReadPassword(int(in.Fd()))
-			fmt.Fprintln(e.stderr)
-			return string(b), err
-		}
-		opts.Ask = terminalAsker(bufio.NewReader(in), e.stderr, func() (string, error) {
-			b, err := term.ReadPassword(int(in.Fd()))
-			return string(b), err
-		})
+	c, err := o.client(e, u)
+	if err != nil {
+		return usageError(e, "get", err.Error())
 	}
 	// --max-time: one deadline over everything below, which every
 	// connection's reads and writes also observe (access.Request.Dial).
-	ctx := context.Background()
-	if o.maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.maxTime)
-		defer cancel()
-	}
+	ctx, cancel := o.withMaxTime(context.Background())
+	defer cancel()
 	if o.views {
-		return listViews(ctx, e, u, opts, o)
+		return listViews(ctx, e, c, u, o)
 	}
-	if o.follow {
-		ctx = access.WithFollow(ctx)
-	}
-	res, err := access.Get(ctx, u, opts)
+	res, err := c.Get(ctx, u)
 	if err != nil {
 		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
 	}
@@ -246,7 +205,7 @@ func expired(ctx context.Context) bool {
 // network or protocol failure, 4 refused by local policy. The message
 // names the URL (password masked) and says what happened in the
 // command's terms: the whole operation over --max-time, no data for
-// --timeout after so many octets, the connection closed before the end
+// --idle-timeout after so many octets, the connection closed before the end
 // of the object. It is made printable: a server's text in it (an FTP
 // reply, an HTTP reason phrase) never drives the terminal.
 func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int {
@@ -269,15 +228,15 @@ func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int
 			msg += fmt.Sprintf(", with %d octets of the object delivered", t.octets)
 		}
 	case errors.Is(err, access.ErrTooLarge):
-		msg += " (--max-size " + strconv.FormatInt(o.maxSize, 10) + ")"
+		msg += " (--max-filesize " + strconv.FormatInt(o.maxFilesize, 10) + ")"
 	case access.Timeout(err) && errors.As(err, &op) && op.Op == "dial":
 		msg = fmt.Sprintf("%s: the server did not accept the connection within --connect-timeout %v", url, o.connect)
 	case access.Timeout(err) && t.body:
-		msg = fmt.Sprintf("%s: no data for --timeout %v%s, before the end of the object", url, o.idle, after)
+		msg = fmt.Sprintf("%s: no data for --idle-timeout %v%s, before the end of the object", url, o.idle, after)
 	case access.Timeout(err) && t.listing:
-		msg = fmt.Sprintf("%s: no data for --timeout %v, before the end of the listing", url, o.idle)
+		msg = fmt.Sprintf("%s: no data for --idle-timeout %v, before the end of the listing", url, o.idle)
 	case access.Timeout(err):
-		msg = fmt.Sprintf("%s: the server was silent for --timeout %v, before the object began", url, o.idle)
+		msg = fmt.Sprintf("%s: the server was silent for --idle-timeout %v, before the object began", url, o.idle)
 	case errors.Is(err, io.ErrUnexpectedEOF) && t.body:
 		msg = fmt.Sprintf("%s: the connection closed%s, before the end of the object", url, after)
 	case errors.Is(err, io.ErrUnexpectedEOF) && t.listing:
@@ -294,7 +253,7 @@ func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int
 		msg += " (--allow-port)"
 	}
 	fmt.Fprintf(e.stderr, "locator get: %s\n", printable.String(msg))
-	return int(access.Classify(err))
+	return exitStatus(access.Classify(err))
 }
 
 // namesURL reports whether err's message names the URL followed: a
@@ -549,68 +508,4 @@ func (r *progressReader) Read(b []byte) (int, error) {
 		r.p.add(n)
 	}
 	return n, err
-}
-
-// sizeFlag is an octet count with an optional K, M or G (powers of 1024).
-type sizeFlag int64
-
-func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
-
-func (s *sizeFlag) Set(v string) error {
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(v, "K"), strings.HasSuffix(v, "k"):
-		mult = 1 << 10
-	case strings.HasSuffix(v, "M"), strings.HasSuffix(v, "m"):
-		mult = 1 << 20
-	case strings.HasSuffix(v, "G"), strings.HasSuffix(v, "g"):
-		mult = 1 << 30
-	}
-	if mult > 1 {
-		v = v[:len(v)-1]
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return errors.New("not a size: octets, or a number with K, M or G")
-	}
-	*s = sizeFlag(n * mult)
-	return nil
-}
-
-// intList is a repeatable flag of ports, each also a comma list.
-type intList []int
-
-func (l *intList) String() string {
-	s := make([]string, len(*l))
-	for i, n := range *l {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
-}
-
-func (l *intList) Set(v string) error {
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("not a port: %q", f)
-		}
-		*l = append(*l, n)
-	}
-	return nil
-}
-
-// stringList is a repeatable flag of names, each also a comma list.
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-func (l *stringList) Set(v string) error {
-	for _, f := range strings.Split(v, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			return errors.New("an empty host name")
-		}
-		*l = append(*l, f)
-	}
-	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// startDirsrv runs the Prospero server of shared/peers/prospero on a
+// startDirsrv runs the Prospero server of the test data's peers/prospero on a
 // free UDP port of 127.0.0.1, serving a tree with a file, a directory
 // and an EXTERNAL link to an ftp object (the peer's README fixture).
 func startDirsrv(t *testing.T) (*peer.Server, string) {

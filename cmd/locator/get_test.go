@@ -88,7 +88,7 @@ func TestGetSafety(t *testing.T) {
 	if code != 4 || !strings.Contains(errs, "port 25 belongs to another service") || !strings.Contains(errs, "--allow-port") {
 		t.Errorf("port 25: exit %d %q", code, errs)
 	}
-	code, _, errs = runCLI(t, "", "get", "--allow-port", "21,25", "--connect-timeout", "2s", "--timeout", "2s", "http://127.0.0.1:25/")
+	code, _, errs = runCLI(t, "", "get", "--allow-port", "21,25", "--connect-timeout", "2s", "--idle-timeout", "2s", "http://127.0.0.1:25/")
 	if code != 3 {
 		t.Errorf("port 25 allowed: exit %d %q", code, errs)
 	}
@@ -120,32 +120,32 @@ func TestGetSafety(t *testing.T) {
 			go func() { <-done; c.Close() }()
 		}
 	}()
-	code, _, errs = runCLI(t, "", "get", "--timeout", "200ms", "http://"+ln.Addr().String()+"/")
-	if code != 3 || !strings.Contains(errs, "timeout") || !strings.Contains(errs, "--timeout 200ms") {
+	code, _, errs = runCLI(t, "", "get", "--idle-timeout", "200ms", "http://"+ln.Addr().String()+"/")
+	if code != 3 || !strings.Contains(errs, "timeout") || !strings.Contains(errs, "--idle-timeout 200ms") {
 		t.Errorf("stalling server: exit %d %q", code, errs)
 	}
 	// Oversized, declared and not: exit 3, and -o leaves no partial file.
-	code, _, errs = runCLI(t, "", "get", "--max-size", "5", srv.URL+"/hello.txt")
-	if code != 3 || !strings.Contains(errs, "Content-Length 6, the limit is 5") || !strings.Contains(errs, "(--max-size 5)") {
+	code, _, errs = runCLI(t, "", "get", "--max-filesize", "5", srv.URL+"/hello.txt")
+	if code != 3 || !strings.Contains(errs, "Content-Length 6, the limit is 5") || !strings.Contains(errs, "(--max-filesize 5)") {
 		t.Errorf("declared oversize: exit %d %q", code, errs)
 	}
 	dst := filepath.Join(t.TempDir(), "partial")
-	code, out, errs := runCLI(t, "", "get", "--max-size", "3K", "-o", dst, srv.URL+"/stream")
-	if _, serr := os.Stat(dst); code != 3 || out != "" || !strings.Contains(errs, "larger than the size limit (--max-size 3072)") || serr == nil {
+	code, out, errs := runCLI(t, "", "get", "--max-filesize", "3K", "-o", dst, srv.URL+"/stream")
+	if _, serr := os.Stat(dst); code != 3 || out != "" || !strings.Contains(errs, "larger than the size limit (--max-filesize 3072)") || serr == nil {
 		t.Errorf("streamed oversize: exit %d %q, file left: %v", code, errs, serr == nil)
 	}
-	code, out, _ = runCLI(t, "", "get", "--max-size", "4000", srv.URL+"/stream")
+	code, out, _ = runCLI(t, "", "get", "--max-filesize", "4000", srv.URL+"/stream")
 	if code != 0 || len(out) != 4000 {
 		t.Errorf("at the limit: exit %d, %d octets", code, len(out))
 	}
-	// Redirections: followed, or not at all with --max-redirects 0.
+	// Redirections: followed, or not at all with --max-redirs 0.
 	code, out, _ = runCLI(t, "", "get", srv.URL+"/redir?to=/hello.txt")
 	if code != 0 || out != "hello\n" {
 		t.Errorf("redirect: exit %d %q", code, out)
 	}
-	code, _, errs = runCLI(t, "", "get", "--max-redirects", "0", srv.URL+"/redir?to=/hello.txt")
+	code, _, errs = runCLI(t, "", "get", "--max-redirs", "0", srv.URL+"/redir?to=/hello.txt")
 	if code != 3 || !strings.Contains(errs, "following redirections is off") {
-		t.Errorf("--max-redirects 0: exit %d %q", code, errs)
+		t.Errorf("--max-redirs 0: exit %d %q", code, errs)
 	}
 }
 
@@ -222,8 +222,10 @@ func TestGetUsage(t *testing.T) {
 		{"get", "http://a/", "http://b/"},
 		{"get", "--allow-port", "x", "http://a/"},
 		{"get", "--allow-port", "70000", "http://a/"},
-		{"get", "--max-size", "1Q", "http://a/"},
-		{"get", "--timeout", "0s", "http://a/"},
+		{"get", "--max-filesize", "1Q", "http://a/"},
+		{"get", "--idle-timeout", "0s", "http://a/"},
+		{"get", "--max-redirs", "-1", "http://a/"},
+		{"get", "--method", "nocwd", "http://a/"}, // http has no methods to choose from
 		{"get", "--no-such-flag", "http://a/"},
 		{"get", "not a url"},
 		{"get", "-"}, // nothing on stdin
@@ -237,7 +239,7 @@ func TestGetUsage(t *testing.T) {
 		t.Errorf("two URLs on stdin: exit %d %q", code, errs)
 	}
 	code, out, _ := runCLI(t, "", "get", "--help")
-	if code != 0 || !strings.Contains(out, "-max-redirects") || !strings.Contains(out, "exit 0 delivered") {
+	if code != 0 || !strings.Contains(out, "-max-redirs") || !strings.Contains(out, "exit 0 delivered") {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}
 	// No client for the scheme: refused locally, exit 4, the clients named.
@@ -285,7 +287,7 @@ func TestGetProgress(t *testing.T) {
 		{true, time.Nanosecond, true},
 	} {
 		var out, errb bytes.Buffer
-		o := getOptions{connect: time.Second, idle: time.Second, maxEntries: 10, maxRedirects: 1, forceProgress: tt.force, progressAfter: tt.after, noPrompt: true}
+		o := getOptions{limits: limits{connect: time.Second, idle: time.Second, maxEntries: 10, maxRedirs: 1}, forceProgress: tt.force, progressAfter: tt.after, noPrompt: true}
 		code := runGet(&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, []string{srv.URL + "/stream"}, &o)
 		if code != 0 || out.Len() != 4000 || strings.Contains(errb.String(), "locator get") != tt.bar {
 			t.Errorf("force %v after %v: exit %d, %d octets, stderr %q", tt.force, tt.after, code, out.Len(), errb.String())

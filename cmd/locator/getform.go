@@ -3,8 +3,9 @@ package main
 // The parts of `locator get` that deal with an object's representations
 // (--views, --view) and with forms a server asks the person to fill
 // (--ask, questions on the terminal, --print-url), in no protocol's
-// terms: package access carries them to the scheme's client (a Gopher+
-// item's +VIEWS and ASK block, RFC 1738 §3.4.5, §3.4.8).
+// terms: the scheme clients that offer them are given them (a Gopher+
+// item's +VIEWS and ASK block, RFC 1738 §3.4.5, §3.4.8; a WAIS
+// document type).
 
 import (
 	"bufio"
@@ -46,9 +47,9 @@ func (a *answerList) Set(v string) error {
 }
 
 // listViews writes the representations the server offers of u's object
-// (access.Views): a table, or NDJSON with --json.
-func listViews(ctx context.Context, e *env, u *locator.URL, opts access.Options, o *getOptions) int {
-	views, err := access.Views(ctx, u, opts)
+// (access.Client.Views): a table, or NDJSON with --json.
+func listViews(ctx context.Context, e *env, c *access.Client, u *locator.URL, o *getOptions) int {
+	views, err := c.Views(ctx, u)
 	if err != nil {
 		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
 	}
@@ -73,7 +74,7 @@ func listViews(ctx context.Context, e *env, u *locator.URL, opts access.Options,
 	return 0
 }
 
-// terminalAsker returns an Options.Ask that puts each question to the
+// terminalAsker returns a gopher.Client's Ask that puts each question to the
 // person on out and reads the answer from in: a note is shown only; a
 // secret is read by secret (without echo); several lines end with a
 // line holding only "." or the end of input; choices are offered by

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlrecord"
 )
 
 func TestEscapeOctets(t *testing.T) {
@@ -92,7 +93,7 @@ func unescapeTree(v any) (any, error) {
 }
 
 // checkExact checks one NDJSON record of a --json subcommand against the
-// README's contract for octets that are not UTF-8: the record is valid
+// The contract for octets that are not UTF-8 (docs/cli.md): the record is valid
 // JSON; the key inKey reproduces in exactly (itself when in is valid
 // UTF-8, else through inKey_escaped); and every key_escaped, unescaped,
 // reads as key does (encoding/json's U+FFFD for each bad octet), so
@@ -105,22 +106,22 @@ func checkExact(line []byte, inKey, in string) error {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return err
 	}
-	esc, hasEsc := m[inKey+escapedSuffix].(string)
+	esc, hasEsc := m[inKey+octets.EscapedSuffix].(string)
 	switch {
 	case utf8.ValidString(in) && hasEsc:
-		return fmt.Errorf("%s%s present for valid UTF-8", inKey, escapedSuffix)
+		return fmt.Errorf("%s%s present for valid UTF-8", inKey, octets.EscapedSuffix)
 	case utf8.ValidString(in) && m[inKey] != in:
 		return fmt.Errorf("%s = %q, want %q", inKey, m[inKey], in)
 	case !utf8.ValidString(in):
 		if !hasEsc {
-			return fmt.Errorf("no %s%s for %q", inKey, escapedSuffix, in)
+			return fmt.Errorf("no %s%s for %q", inKey, octets.EscapedSuffix, in)
 		}
 		if back, err := unescapeOctets(esc); err != nil || back != in {
-			return fmt.Errorf("%s%s %q gives %q (%v), want %q", inKey, escapedSuffix, esc, back, err, in)
+			return fmt.Errorf("%s%s %q gives %q (%v), want %q", inKey, octets.EscapedSuffix, esc, back, err, in)
 		}
 	}
 	for k, v := range m {
-		base, ok := strings.CutSuffix(k, escapedSuffix)
+		base, ok := strings.CutSuffix(k, octets.EscapedSuffix)
 		if !ok {
 			continue
 		}
@@ -148,7 +149,7 @@ func mustJSON(v any) string {
 }
 
 // TestJSONByteExact: values that are not valid UTF-8 are kept exactly in
-// key_escaped (issue 8.4: M%FC and M%E9 gave the same name).
+// key_escaped (M%FC and M%E9 must not give the same name).
 func TestJSONByteExact(t *testing.T) {
 	_, a, _ := runCLI(t, "", "parse", "--json", "ftp://h/pub/M%FCller.txt")
 	_, b, _ := runCLI(t, "", "parse", "--json", "ftp://h/pub/M%E9ller.txt")
@@ -221,7 +222,7 @@ func genURL(r *rand.Rand) string {
 
 // TestJSONInjective: over many generated inputs, including invalid
 // UTF-8, no two different inputs give the same JSON, for parse, check,
-// explain and normalize; each record passes checkExact (issue 8.4).
+// explain and normalize; each record passes checkExact.
 func TestJSONInjective(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 4))
 	seen := map[string]map[string]string{} // command → JSON → input
@@ -261,7 +262,7 @@ func TestRecordsHaveNoHiddenFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range []any{parseRecord("ftp://h/x", u, nil), &checked{}, explainOne("ftp://h/x"), &normalized{}, &resolved{}, &relativeRecord{}, &equalRecord{}, &buildVersion{}} {
+	for _, rec := range []any{urlrecord.New("ftp://h/x", u, nil), &checked{}, explainOne("ftp://h/x"), &normalized{}, &resolved{}, &relativeRecord{}, &equalRecord{}, &buildVersion{}} {
 		rt := reflect.Indirect(reflect.ValueOf(rec)).Type()
 		for i := 0; i < rt.NumField(); i++ {
 			if rt.Field(i).Tag.Get("json") == "" {

@@ -116,7 +116,7 @@ func TestGatewayListingMemory(t *testing.T) {
 	bin := locatorBin(t)
 	const menu = 100 << 20
 	port := menuServer(t, menu)
-	cmd := exec.Command(bin, "gateway", "--listen", "127.0.0.1:0", "--allow", "127.0.0.1:"+strconv.Itoa(port),
+	cmd := exec.Command(bin, "gateway", "--listen", "127.0.0.1:0", "--allow-host", "127.0.0.1:"+strconv.Itoa(port),
 		"--max-entries", "2000000", "--log", "none")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

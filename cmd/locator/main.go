@@ -11,8 +11,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,10 +20,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rfc1738/locator/internal/lines"
 	"github.com/rfc1738/locator/internal/printable"
 )
 
-// Exit statuses (see the package comment and README "Commands").
+// Exit statuses (see the package comment and docs/cli.md, EXIT STATUS).
 const (
 	exitOK       = 0
 	exitNegative = 1
@@ -130,6 +129,15 @@ func dispatch(args []string, e *env) (string, int) {
 		return "help", exitOK
 	case "--version", "-version":
 		name = "version"
+	case "url":
+		// url reads its flags as trurl does (-shost=x, -g{path}), which
+		// the flag package cannot, exits with trurl's statuses, and
+		// reports a failed write to standard output itself.
+		w := e.stdout
+		if o, ok := w.(*outWriter); ok {
+			w = o.w
+		}
+		return name, runURL(args[1:], e.stdin, w, e.stderr)
 	}
 	c := commands[name]
 	if c == nil {
@@ -140,10 +148,18 @@ func dispatch(args []string, e *env) (string, int) {
 	return c.name, runCommand(c, args[1:], e)
 }
 
-func runCommand(c *command, args []string, e *env) int {
+// newFlagSet declares c's flags, their old names included (renames),
+// on a new FlagSet and returns it with the function that runs c.
+func newFlagSet(c *command) (*flag.FlagSet, func(*env, []string) int) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	do := c.flags(fs)
+	oldNames(fs, c.name)
+	return fs, do
+}
+
+func runCommand(c *command, args []string, e *env) int {
+	fs, do := newFlagSet(c)
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		commandHelp(e.stdout, c, fs)
@@ -152,6 +168,7 @@ func runCommand(c *command, args []string, e *env) int {
 	if err != nil {
 		return usageError(e, c.name, flagError(err))
 	}
+	warnOldNames(e.stderr, fs)
 	return do(e, pos)
 }
 
@@ -226,6 +243,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		switch f.DefValue {
 		case "", "false", "0":
 		default:
+			if deprecated(f) != "" {
+				break // the default is the new flag's, shown there
+			}
 			fmt.Fprintf(w, " (default %q)", f.DefValue)
 		}
 		fmt.Fprintln(w)
@@ -248,7 +268,7 @@ func message(err error) string {
 
 // maxLine bounds one line of standard input: a URL, or a reference, is
 // never this long, and a hostile stream must not be held whole.
-const maxLine = 1 << 20
+const maxLine = lines.Max
 
 // An item is one input: a command-line argument, or one line of
 // standard input without its line ending.
@@ -293,52 +313,24 @@ func eachInput(e *env, name string, args []string, fn, gap func(item) error) (in
 			}
 			continue
 		}
-		r := bufio.NewReaderSize(e.stdin, 64<<10)
-		var long []byte
-		tooLong := false
-		for n := 1; ; n++ {
-			chunk, err := r.ReadSlice('\n')
-			if err == bufio.ErrBufferFull {
-				// A part of a long line: hold it up to maxLine, then
-				// only count it.
-				if !tooLong {
-					long = append(long, chunk...)
-					if len(long) > maxLine {
-						tooLong, long = true, nil
-					}
-				}
-				n--
-				continue
-			}
-			line := chunk
-			if long != nil {
-				line = append(long, chunk...)
-				long = nil
-			}
-			if tooLong || len(bytes.TrimRight(line, "\r\n")) > maxLine {
-				tooLong = false
-				fmt.Fprintf(e.stderr, "%s: standard input, line %d: longer than %d bytes; skipped\n", prefix(name), n, maxLine)
+		sc := lines.NewScanner(e.stdin, maxLine)
+		for sc.Scan() {
+			l := sc.Line()
+			f, it := fn, item{text: l.Text, line: l.N}
+			switch {
+			case l.TooLong:
+				fmt.Fprintf(e.stderr, "%s: standard input, line %d: longer than %d bytes; skipped\n", prefix(name), l.N, maxLine)
 				status = exitTrouble
-				if ferr := call(gap, item{line: n}); ferr != nil {
-					return status, ferr
-				}
-			} else if len(line) > 0 {
-				s := strings.TrimSuffix(string(line), "\n")
-				s = strings.TrimSuffix(s, "\r")
-				f := fn
-				if strings.Trim(s, " \t") == "" {
-					f = gap
-				}
-				if ferr := call(f, item{text: s, line: n}); ferr != nil {
-					return status, ferr
-				}
+				f, it = gap, item{line: l.N}
+			case l.Blank():
+				f = gap
 			}
-			if err == io.EOF {
-				break
+			if err := call(f, it); err != nil {
+				return status, err
 			}
-			if err != nil {
-				return status, fmt.Errorf("reading standard input: %w", err)
-			}
+		}
+		if err := sc.Err(); err != nil {
+			return status, fmt.Errorf("reading standard input: %w", err)
 		}
 	}
 	return status, nil

@@ -14,7 +14,7 @@ func TestNormalizeCommand(t *testing.T) {
 	}{
 		{"", []string{"normalize", "HTTP://WWW.SN.NO:80", "http://h/%7e/./a/../%41%2f"}, 0, "http://www.sn.no/\nhttp://h/%7E/A%2F\n"},
 		{"ftp://H:21/a/b/../c\n", []string{"normalize", "-"}, 0, "ftp://h/a/c\n"},
-		{"", []string{"normalize", "no scheme", "http://h"}, 1, "\nhttp://h/\n"}, // one line per input (issue 8.5)
+		{"", []string{"normalize", "no scheme", "http://h"}, 1, "\nhttp://h/\n"}, // one line per input
 		{"", []string{"normalize"}, 2, ""},
 	} {
 		code, out, errOut := relRun(t, tc.stdin, tc.args...)

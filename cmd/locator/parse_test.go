@@ -17,7 +17,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 }
 
 // TestParseJSONContract checks the keys of `locator parse --json` as
-// DESIGN.md's table defines them: absent parts are absent keys, empty
+// docs/cli.md's table defines them: absent parts are absent keys, empty
 // ones are "".
 func TestParseJSONContract(t *testing.T) {
 	tests := []struct {

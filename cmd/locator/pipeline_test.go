@@ -43,13 +43,14 @@ var pipelineCases = map[string][]string{
 	"get":       {"get", "file:///"},
 	"probe":     {"probe", "file:///"},
 	"gateway":   {"gateway", "--listen", "127.0.0.1:0", "--log", "none"},
+	"url":       {"url", "http://a/"},
 	"version":   {"version"},
 	"help":      {"help"},
 }
 
 // TestWriteErrors: a write error on standard output, however small the
 // output, gives exit status 2 and a message on standard error, for
-// every subcommand (issue 8.5: `locator parse --json http://a/ >
+// every subcommand (`locator parse --json http://a/ >
 // /dev/full` exited 0).
 func TestWriteErrors(t *testing.T) {
 	for name := range commands {
@@ -82,8 +83,8 @@ func TestWriteErrors(t *testing.T) {
 }
 
 // TestNoControlsOnTerminal: parse, explain and check show C0 and C1
-// controls, DEL and octets that are not UTF-8 as '?' (issue 8.5:
-// `locator explain $'http://h/a\x1b]0;x\x07'` set the window title).
+// controls, DEL and octets that are not UTF-8 as '?'
+// (`locator explain $'http://h/a\x1b]0;x\x07'` set the window title).
 func TestNoControlsOnTerminal(t *testing.T) {
 	inputs := []string{
 		"http://h/a\x1b]0;x\x07", "ftp://h/\x7f\u009b31m", "gopher://h/1\x9b2J", "x\x1b:y", "\x1b[2J",
@@ -128,7 +129,7 @@ func firstControl(s string) int {
 // TestOneLinePerLine: the line-per-line commands write one line of
 // output for each line of input, an empty one for a failure (reported on
 // stderr with its line number), a blank line or a line too long, so that
-// `paste` of input and output stays aligned (issue 8.5).
+// `paste` of input and output stays aligned.
 func TestOneLinePerLine(t *testing.T) {
 	long := strings.Repeat("x", maxLine+1)
 	tests := []struct {
@@ -176,7 +177,7 @@ func TestOneLinePerLine(t *testing.T) {
 }
 
 // TestExitStatus: 0 yes, 1 a negative answer, 2 trouble, for every
-// subcommand (issue 8.5; README "Commands").
+// subcommand (docs/cli.md, DESCRIPTION).
 func TestExitStatus(t *testing.T) {
 	tests := []struct {
 		stdin string
@@ -223,7 +224,7 @@ func TestExitStatus(t *testing.T) {
 }
 
 // TestMessagesNameCommandOnce: "locator resolve: resolve ...", never
-// "locator resolve: locator: ..." (issue 8.5).
+// "locator resolve: locator: ...".
 func TestMessagesNameCommandOnce(t *testing.T) {
 	for _, args := range [][]string{
 		{"resolve", "http://a/", "//a b/"}, {"resolve", "nope", "g"}, {"relative", "http://a/", "nope"},
@@ -237,12 +238,17 @@ func TestMessagesNameCommandOnce(t *testing.T) {
 }
 
 // TestFlagHelp: a command's help lists its flags as the synopsis writes
-// them, "--json", never "-json" (flag.PrintDefaults' spelling).
+// them, "--json", never "-json" (flag.PrintDefaults' spelling); a
+// one-letter alias comes before its long name, as curl's "-o, --output".
 func TestFlagHelp(t *testing.T) {
 	for name := range commands {
 		_, out, _ := runCLI(t, "", name, "--help")
 		for _, line := range strings.Split(out, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "-") && !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			l := strings.TrimSpace(line)
+			if len(l) > 4 && l[0] == '-' && l[1] != '-' && l[2:4] == ", " {
+				l = strings.TrimSpace(l[4:])
+			}
+			if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "--") {
 				t.Errorf("%s --help: flag line %q", name, line)
 			}
 		}

@@ -16,7 +16,7 @@ func TestRelativeCommand(t *testing.T) {
 			"g\n/x\n//g/h\nftp://a/b\n"},
 		{"", []string{"relative", "--rules", "draft1993", "http://a/b/c/d;p?q", "http://a/b/c/d;p?y", "http://a/b/"}, 0, "d;p?y\n../\n"},
 		{"http://www.math.uio.no/doc/mail/top.html\n", []string{"relative", "http://www.math.uio.no/doc/linux/", "-"}, 0, "../mail/top.html\n"},
-		{"", []string{"relative", "http://a/b", "nohost", "http://a/c"}, 1, "\nc\n"}, // one line per input (issue 8.5)
+		{"", []string{"relative", "http://a/b", "nohost", "http://a/c"}, 1, "\nc\n"}, // one line per input
 		{"", []string{"relative", "nohost", "http://a/c"}, 2, ""},                    // the base cannot be used
 		{"", []string{"relative", "http://a/b"}, 2, ""},
 	} {

@@ -28,7 +28,7 @@ func TestResolveCommand(t *testing.T) {
 		{"", []string{"resolve", "--rules", "rfc1808", "http://a/b/c/d;p?q", ";x"}, 0, "http://a/b/c/d;x\n"},
 		{"", []string{"resolve", "--rules=draft1993", "http://a/b/c/d;p?q", "?y", ".."}, 0, "http://a/b/c/?y\nhttp://a/b\n"},
 		{"g\n../h\r\n", []string{"resolve", "http://a/b/c", "-"}, 0, "http://a/b/g\nhttp://a/h\n"},
-		{"", []string{"resolve", "http://a/b", "//a b/", "g"}, 1, "\nhttp://a/g\n"}, // one line per input (issue 8.5)
+		{"", []string{"resolve", "http://a/b", "//a b/", "g"}, 1, "\nhttp://a/g\n"}, // one line per input
 		{"", []string{"resolve", "a/b", "g"}, 2, ""},                                // an unparsable base is trouble
 		{"", []string{"resolve", "http://a/b"}, 2, ""},
 		{"", []string{"resolve", "--rules", "rfc2396", "http://a/b", "g"}, 2, ""},

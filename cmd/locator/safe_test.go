@@ -65,7 +65,7 @@ func leftovers(t *testing.T, dir string) []string {
 // followed a symbolic link there, so a failed transfer destroyed an
 // existing file and a link planted at FILE had its target overwritten.
 // Against nginx: a complete object replaces FILE (keeping its permission
-// bits, else 0666 less the umask); a failure (--max-size smaller than
+// bits, else 0666 less the umask); a failure (--max-filesize smaller than
 // the object) leaves FILE as it was and no temporary file; a link at
 // FILE is replaced, its target never written; "-" is standard output; a
 // device (/dev/null) is written to, not replaced.
@@ -122,13 +122,13 @@ func TestGetOutputFile(t *testing.T) {
 	}
 	check("replace")
 
-	// A transfer that fails (the object over --max-size, read past the
+	// A transfer that fails (the object over --max-filesize, read past the
 	// limit): exit 3, the existing file as it was.
 	if err := os.WriteFile(kept, []byte("precious\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runCLI(t, "", "get", "--max-size", "1K", "-o", kept, base+"big.bin")
-	if code != 3 || read(kept) != "precious\n" || !strings.Contains(errs, "(--max-size 1024)") {
+	code, _, errs = runCLI(t, "", "get", "--max-filesize", "1K", "-o", kept, base+"big.bin")
+	if code != 3 || read(kept) != "precious\n" || !strings.Contains(errs, "(--max-filesize 1024)") {
 		t.Errorf("failure: exit %d %q, file now %q", code, errs, read(kept))
 	}
 	check("failure")
@@ -143,7 +143,7 @@ func TestGetOutputFile(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	code, _, _ = runCLI(t, "", "get", "--max-size", "1K", "-o", link, base+"big.bin")
+	code, _, _ = runCLI(t, "", "get", "--max-filesize", "1K", "-o", link, base+"big.bin")
 	if li, err := os.Lstat(link); code != 3 || err != nil || li.Mode()&fs.ModeSymlink == 0 || read(target) != "precious\n" {
 		t.Errorf("link, failure: exit %d, link %v, target %q", code, err, read(target))
 	}
@@ -180,7 +180,7 @@ func TestGetOutputFile(t *testing.T) {
 	check("end")
 }
 
-// The threat: --timeout bounds each read, so a server sending one octet
+// The threat: --idle-timeout bounds each read, so a server sending one octet
 // a second kept a two-second timeout alive for as long as it liked.
 // --max-time bounds the whole operation: a hostile listener trickles a
 // reply one octet every 300 ms (no real server does this on purpose),
@@ -192,7 +192,7 @@ func TestMaxTime(t *testing.T) {
 		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
 		trickle(c, strings.Repeat("x", 40))
 	})
-	code, out, errs := runCLI(t, "", "get", "--max-time", "1s", "--timeout", "5s", "http://"+httpTrickle+"/slow")
+	code, out, errs := runCLI(t, "", "get", "--max-time", "1s", "--idle-timeout", "5s", "http://"+httpTrickle+"/slow")
 	if code != 3 || !strings.Contains(errs, "locator get: http://"+httpTrickle+"/slow: the operation exceeded its maximum time (--max-time 1s), with ") ||
 		!strings.Contains(errs, "octets of the object delivered") || strings.Contains(errs, "sent nothing") || len(out) >= 40 {
 		t.Errorf("get: exit %d, %d octets, %q", code, len(out), errs)
@@ -203,7 +203,7 @@ func TestMaxTime(t *testing.T) {
 		readRequest(c)
 		trickle(c, "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
 	})
-	code, out, _ = runCLI(t, "", "probe", "--json", "--max-time", "1s", "--timeout", "5s", "--retries", "0", "http://"+headTrickle+"/slow")
+	code, out, _ = runCLI(t, "", "probe", "--json", "--max-time", "1s", "--idle-timeout", "5s", "--retries", "0", "http://"+headTrickle+"/slow")
 	var rec probeRecord
 	if err := json.Unmarshal([]byte(out), &rec); code != 1 || err != nil || rec.Status != "error" || rec.Error != "the probe exceeded its maximum time (--max-time 1s)" {
 		t.Errorf("probe: exit %d %q", code, out)
@@ -211,7 +211,7 @@ func TestMaxTime(t *testing.T) {
 
 	// An SMTP greeting trickled: send's bound; nothing is sent.
 	smtpTrickle := peer.Hostile(t, func(c net.Conn) { trickle(c, "220 slow.example ESMTP\r\n") })
-	code, _, errs = runCLI(t, "hello\n", "send", "--max-time", "1s", "--timeout", "5s", "--from", "a@example.org", "--smtp", smtpTrickle, "mailto:b@example.org")
+	code, _, errs = runCLI(t, "hello\n", "send", "--max-time", "1s", "--idle-timeout", "5s", "--from", "a@example.org", "--smtp", smtpTrickle, "mailto:b@example.org")
 	if code != 3 || !strings.Contains(errs, "exceeded its maximum time (--max-time 1s); nothing was sent") {
 		t.Errorf("send: exit %d %q", code, errs)
 	}
@@ -257,7 +257,7 @@ func (k *killingWriter) Write(p []byte) (int, error) {
 // without the URL, and "the server sent nothing" after data had
 // arrived. Every failure names the URL and says what happened: the
 // connection closed (nginx killed in the middle of a transfer) after so
-// many octets, or no data for --timeout after so many (a hostile
+// many octets, or no data for --idle-timeout after so many (a hostile
 // listener that stops sending), or silence before the object began.
 func TestGetFailureMessages(t *testing.T) {
 	root := t.TempDir()
@@ -281,8 +281,8 @@ func TestGetFailureMessages(t *testing.T) {
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))
 		c.Read(make([]byte, 1)) // until the client gives up
 	})
-	code, _, e := runCLI(t, "", "get", "--timeout", "300ms", "http://"+stall+"/x")
-	if code != 3 || e != "locator get: http://"+stall+"/x: no data for --timeout 300ms after 5 octets, before the end of the object\n" {
+	code, _, e := runCLI(t, "", "get", "--idle-timeout", "300ms", "http://"+stall+"/x")
+	if code != 3 || e != "locator get: http://"+stall+"/x: no data for --idle-timeout 300ms after 5 octets, before the end of the object\n" {
 		t.Errorf("stalled: exit %d %q", code, e)
 	}
 	cut := peer.Hostile(t, func(c net.Conn) {
@@ -297,8 +297,8 @@ func TestGetFailureMessages(t *testing.T) {
 		readRequest(c)
 		c.Read(make([]byte, 1))
 	})
-	code, _, e = runCLI(t, "", "get", "--timeout", "300ms", "http://"+silent+"/x")
-	if code != 3 || e != "locator get: http://"+silent+"/x: the server was silent for --timeout 300ms, before the object began\n" {
+	code, _, e = runCLI(t, "", "get", "--idle-timeout", "300ms", "http://"+silent+"/x")
+	if code != 3 || e != "locator get: http://"+silent+"/x: the server was silent for --idle-timeout 300ms, before the object began\n" {
 		t.Errorf("silent: exit %d %q", code, e)
 	}
 }

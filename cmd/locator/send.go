@@ -35,7 +35,7 @@ func init() {
 }
 
 func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
-	var o sendOptions
+	o := sendOptions{limits: limits{connect: access.DefaultConnectTimeout, idle: access.DefaultIdleTimeout}, maxBody: 10 << 20}
 	fs.StringVar(&o.from, "from", "", "your address, an RFC 5322 addr-spec (default $EMAIL)")
 	fs.StringVar(&o.server, "smtp", "", "the submission server HOST:PORT (default $SMTP_SERVER)")
 	fs.StringVar(&o.user, "smtp-user", "", "authenticate (AUTH PLAIN or LOGIN) as this user; the password from $SMTP_PASSWORD or asked on the terminal")
@@ -44,21 +44,22 @@ func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&o.caFile, "smtp-ca", "", "PEM file of the certificate authorities that STARTTLS trusts (default: the system's)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the message to standard output instead of sending it")
 	fs.BoolVar(&o.yes, "yes", false, "send without showing the message and asking first (asked only on a terminal)")
-	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing the connection")
-	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout, "bound on each read and write: a server silent this long is cut off")
-	fs.DurationVar(&o.maxTime, "max-time", 0, "bound on the whole submission: connecting, STARTTLS, authentication and the SMTP dialogue, as curl's --max-time (0: none; the editor and the question before sending are not counted)")
-	fs.Var((*sizeFlag)(&o.maxBody), "max-size", "bound on the body read from standard input, e.g. 512K, 10M")
+	limitFlags(fs, &o.limits, sendBounds)
+	note(fs, "max-time", "here the submission: connecting, STARTTLS, authentication and the SMTP dialogue (the editor and the question before sending are not counted)")
+	fs.Var((*sizeFlag)(&o.maxBody), "max-body", "bound on the body read from standard input, e.g. 512K, 10M")
 	fs.BoolVar(&o.verbose, "v", false, "the SMTP dialogue on standard error, credentials masked")
-	o.maxBody = 10 << 20
 	return func(e *env, args []string) int { return runSend(e, args, &o) }
 }
+
+// sendBounds are the limits send takes.
+const sendBounds = boundMaxTime | boundTimeouts
 
 type sendOptions struct {
 	from, server, user, hello string
 	caFile                    string
 	requireTLS, dryRun, yes   bool
 	verbose                   bool
-	connect, idle, maxTime    time.Duration
+	limits                    // --max-time, --connect-timeout, --idle-timeout
 	maxBody                   int64
 	terminal                  *os.File // tests: the terminal to use; nil: stdin when it is one
 }
@@ -67,8 +68,11 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if len(args) != 1 {
 		return usageError(e, "send", fmt.Sprintf("want one mailto URL, got %d arguments", len(args)))
 	}
-	if o.connect <= 0 || o.idle <= 0 || o.maxBody <= 0 || o.maxTime < 0 {
-		return usageError(e, "send", "--connect-timeout, --timeout and --max-size must be positive, --max-time not negative")
+	if msg := o.invalid(sendBounds); msg != "" {
+		return usageError(e, "send", msg)
+	}
+	if o.maxBody <= 0 {
+		return usageError(e, "send", "--max-body must be positive")
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf(format, a...)))
@@ -104,7 +108,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(err.Error()))
 		var pe *access.PolicyError
 		if errors.As(err, &pe) {
-			return int(access.Refused) // header injection: nothing is sent
+			return exitRefused // header injection: nothing is sent
 		}
 		return exitTrouble
 	}
@@ -134,7 +138,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 			return fail("reading the body from standard input: %v", err)
 		}
 		if int64(len(b)) > o.maxBody {
-			return fail("the body on standard input is longer than --max-size %d octets", o.maxBody)
+			return fail("the body on standard input is longer than --max-body %d octets", o.maxBody)
 		}
 		if len(b) > 0 {
 			m.Body = string(b) // else the URL's body, the default (RFC 6068 §2)
@@ -194,12 +198,8 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	}
 	// --max-time: one deadline over the submission, which every read
 	// and write on the connection observes (access.Request.Dial).
-	ctx := context.Background()
-	if o.maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.maxTime)
-		defer cancel()
-	}
+	ctx, cancel := o.withMaxTime(context.Background())
+	defer cancel()
 	rc, err := mailto.Send(ctx, m, so)
 	if err != nil {
 		msg := err.Error()
@@ -207,14 +207,14 @@ func runSend(e *env, args []string, o *sendOptions) int {
 		case expired(ctx):
 			msg = fmt.Sprintf("the submission through %s exceeded its maximum time (--max-time %v)", server, o.maxTime)
 		case access.Timeout(err):
-			msg += fmt.Sprintf(" (the server was silent for --timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
+			msg += fmt.Sprintf(" (the server was silent for --idle-timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
 		}
 		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", printable.String(msg))
-		var me *mailto.Error
-		if errors.As(err, &me) {
+		var se *locator.SchemeError
+		if errors.As(err, &se) {
 			return exitTrouble // a bad --smtp, or a message Bytes refuses
 		}
-		return int(access.Classify(err))
+		return exitStatus(access.Classify(err))
 	}
 	fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf("sent %s to %s through %s: %s (%s)", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))))
 	return exitOK

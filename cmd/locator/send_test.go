@@ -65,8 +65,8 @@ func TestSendUsage(t *testing.T) {
 		{[]string{"--from", "me at x", "--dry-run", "mailto:a@b"}, 2, `--from "me at x": mailto: address: offset 2: addr-spec: space cannot appear in the local-part`},
 		{[]string{"--from", "me@x", "--dry-run", "mailto:a@b..c"}, 2, "mailto: address: offset 11: addr-spec: an empty word in the domain"},
 		{[]string{"--from", "me@x", "--smtp", "nowhere", "mailto:a@b"}, 2, `mailto: server: offset 0: host:port: "nowhere" is not host:port`},
-		{[]string{"--from", "me@x", "--dry-run", "--timeout", "0", "mailto:a@b"}, 2, "must be positive"},
-		{[]string{"--from", "me@x", "--dry-run", "--max-size", "3", "mailto:a@b"}, 2, "longer than --max-size 3 octets"},
+		{[]string{"--from", "me@x", "--dry-run", "--idle-timeout", "0", "mailto:a@b"}, 2, "must be positive"},
+		{[]string{"--from", "me@x", "--dry-run", "--max-body", "3", "mailto:a@b"}, 2, "longer than --max-body 3 octets"},
 		{[]string{"--from", "me@x", "--dry-run", "mailto:a@b?subject=%FF"}, 2, `the "subject" value is not UTF-8`},
 	}
 	for _, tt := range tests {
@@ -139,8 +139,8 @@ func TestSendEditor(t *testing.T) {
 	}
 }
 
-// TestSendAiosmtpd: locator send against aiosmtpd on loopback
-// (shared/peers/debian.md §6): the body from stdin, the summary on
+// TestSendAiosmtpd: locator send against aiosmtpd on loopback (the
+// Debian package python3-aiosmtpd, which test.sh installs): the body from stdin, the summary on
 // stderr, -v's dialogue; the message lands in the maildir; a refused
 // injection lands nothing.
 func TestSendAiosmtpd(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"syscall"
-	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
@@ -28,28 +27,28 @@ func init() {
 // sessionOptions are the flags of an interactive session, shared by
 // locator telnet and locator get given a session URL.
 type sessionOptions struct {
-	connect, idle         time.Duration
-	allowPorts            []int
-	allowHosts, denyHosts []string
+	limits                // --connect-timeout, --idle-timeout
+	policy                // --allow-port, --allow-host, --deny-host
 	verbose, showPassword bool
 }
 
+// sessionBounds are the limits telnet takes: a session has no end but
+// the person's.
+const sessionBounds = boundTimeouts
+
 func telnetFlags(fs *flag.FlagSet) func(*env, []string) int {
-	var o sessionOptions
-	fs.DurationVar(&o.connect, "connect-timeout", access.DefaultConnectTimeout, "bound on establishing the connection")
-	fs.DurationVar(&o.idle, "timeout", access.DefaultIdleTimeout,
-		"a dead connection is given up after this long without traffic plus 4 unanswered keep-alive probes 15 s apart; a write blocked this long fails (reads have no deadline: a person may sit idle)")
-	fs.Var((*intList)(&o.allowPorts), "allow-port", "a port of another service that may be used all the same (RFC 1738 §6); repeatable or a comma list")
-	fs.Var((*stringList)(&o.allowHosts), "allow-host", "the only hosts that may be contacted (\".example.com\" for a domain); repeatable or a comma list")
-	fs.Var((*stringList)(&o.denyHosts), "deny-host", "hosts that may not be contacted; repeatable or a comma list")
+	o := sessionOptions{limits: limits{connect: access.DefaultConnectTimeout, idle: access.DefaultIdleTimeout}}
+	limitFlags(fs, &o.limits, sessionBounds)
+	note(fs, "idle-timeout", "in a session, where a person may sit idle, silence this long is met with keep-alive probes, 4 unanswered 15 s apart give the connection up, and a write blocked this long fails")
+	policyFlags(fs, &o.policy)
 	fs.BoolVar(&o.verbose, "v", false, "the option negotiation on standard error (> IAC WILL NAWS, < IAC DO ECHO)")
 	fs.BoolVar(&o.showPassword, "show-password", false, "show the password the URL suggests at the start (otherwise: ^] then p)")
 	return func(e *env, args []string) int {
 		if len(args) != 1 {
 			return usageError(e, "telnet", fmt.Sprintf("want one URL, got %d arguments", len(args)))
 		}
-		if o.connect <= 0 || o.idle <= 0 {
-			return usageError(e, "telnet", "--connect-timeout and --timeout must be positive")
+		if msg := o.invalid(sessionBounds); msg != "" {
+			return usageError(e, "telnet", msg)
 		}
 		u, err := locator.Parse(args[0])
 		if err != nil {
@@ -60,23 +59,19 @@ func telnetFlags(fs *flag.FlagSet) func(*env, []string) int {
 }
 
 // runSession hands the person over to the interactive session u
-// designates (access.Interact) and returns the exit status: 0 the
+// designates (access.Client.Interact) and returns the exit status: 0 the
 // session ended (the service closed it, or ^] q), 2 writing standard
 // output failed, 3 a network failure, 4 refused by policy or a scheme
 // whose sessions are not supported (rlogin, tn3270: the message says
 // what to use), 128+N ended by signal N after the terminal was
 // restored.
 func runSession(e *env, name string, u *locator.URL, o sessionOptions) int {
-	opts := access.Options{
-		ConnectTimeout: o.connect,
-		IdleTimeout:    o.idle,
-		Policy:         access.Policy{AllowPorts: o.allowPorts, AllowHosts: o.allowHosts, DenyHosts: o.denyHosts},
-	}
+	c := &access.Client{ConnectTimeout: o.connect, IdleTimeout: o.idle, Policy: o.policy.access()}
 	if o.verbose {
-		opts.Dialogue = e.stderr
+		c.Dialogue = e.stderr
 	}
 	t := access.Terminal{In: e.stdin, Out: e.stdout, Msg: e.stderr, ShowPassword: o.showPassword}
-	err := access.Interact(context.Background(), u, opts, t)
+	err := c.Interact(context.Background(), u, t)
 	if err == nil {
 		return exitOK
 	}
@@ -86,7 +81,7 @@ func runSession(e *env, name string, u *locator.URL, o sessionOptions) int {
 	var pe *access.PolicyError
 	if errors.As(err, &pe) && pe.Rule == "session" {
 		fmt.Fprintf(e.stderr, "locator %s: %s; use locator get\n", name, printable.String(err.Error()))
-		return int(access.Refused)
+		return exitRefused
 	}
 	fmt.Fprintf(e.stderr, "locator %s: %s\n", name, printable.String(err.Error()))
 	var se *telnet.SignalError
@@ -96,5 +91,5 @@ func runSession(e *env, name string, u *locator.URL, o sessionOptions) int {
 		}
 		return 128
 	}
-	return int(access.Classify(err))
+	return exitStatus(access.Classify(err))
 }

@@ -113,7 +113,7 @@ func TestTelnetStatus(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"telnet"}, 2, "want one URL, got 0 arguments"},
-		{[]string{"telnet", "--timeout", "0", "telnet://h/"}, 2, "must be positive"},
+		{[]string{"telnet", "--idle-timeout", "0", "telnet://h/"}, 2, "must be positive"},
 		{[]string{"telnet", "telnet://127.0.0.1:25/"}, 4, "port 25 belongs to another service"},
 		{[]string{"telnet", "--deny-host", "127.0.0.1", "telnet://127.0.0.1/"}, 4, "not allowed by local policy"},
 		{[]string{"telnet", "telnet:///"}, 4, "names no host"},

@@ -10,7 +10,7 @@ import (
 // TestVersionOf: the module holding cmd/locator is found as the main
 // module (built in the repository, or by go install ...@version) or as a
 // dependency (built from another module, perhaps replaced by a local
-// path), and the VCS stamp is read when present (issue 8.1).
+// path), and the VCS stamp is read when present.
 func TestVersionOf(t *testing.T) {
 	const mod = "github.com/rfc1738/locator"
 	tests := []struct {
