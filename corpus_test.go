@@ -30,7 +30,7 @@ func loadCorpus(tb testing.TB) []string {
 
 // TestCorpusRoundTrip: for every URL of the corpora, Parse either fails
 // with an Error-severity problem or yields a URL whose String reparses to
-// the same components (the round-trip property of issue 2).
+// the same components (the round-trip property).
 func TestCorpusRoundTrip(t *testing.T) {
 	lines := loadCorpus(t)
 	var ok, rejected, conforming int

@@ -82,8 +82,8 @@ func TestIPv6Zone(t *testing.T) {
 }
 
 // TestPrefixedURLScheme: the "URL:" prefix is removed once; a scheme
-// "url" is refused, so that String always reads back (issue 17, fuzz
-// finding "URL:URL:").
+// "url" is refused, so that String always reads back (a fuzz finding,
+// "URL:URL:").
 func TestPrefixedURLScheme(t *testing.T) {
 	for _, s := range []string{"URL:URL:", "URL:url:x", "<URL:URL:http://h/>", "URL: URL:a"} {
 		_, err := Parse(s)

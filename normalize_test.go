@@ -42,7 +42,7 @@ func TestNormalize(t *testing.T) {
 		{"http://BÜCHER.example/", "http://xn--bcher-kva.example/", "a U-label becomes its A-label (ASCIIHost)"},
 		{"http://XN--BCHER-KVA.example/", "http://xn--bcher-kva.example/", "an A-label in lower case"},
 		{"http://%50%41th.Example/", "http://path.example/", "escapes in the host decoded, then lowered"},
-		{"0://%50", "0://p", "issue 17: decoded before lowered, so a fixed point"},
+		{"0://%50", "0://p", "decoded before lowered, so a fixed point"},
 		{"http://A_B.example/", "http://a_b.example/", "a host IDNA refuses is lowered"},
 		{"http://A%3Ab%2f/", "http://a%3Ab%2F/", "a reserved escape in a host stays, its hex in upper case"},
 		{"http://[FE80::A%25Eth0]/", "http://[fe80::a%25Eth0]/", "IPv6 in lower case, its zone as written"},

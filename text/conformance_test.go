@@ -239,7 +239,7 @@ var xurlsDifferent = map[string]struct{ got, why string }{
 	"mailto:foo": {"", "RFC 1738 §3.5: mailto:<rfc822-addr-spec>, and an addr-spec has an \"@\" (RFC 822 §6.1)"},
 	"MAILTO:foo": {"", "as mailto:foo"},
 	"sms:123": {"", "RFC 5724 §2.2: an sms recipient is an RFC 3966 telephone-subscriber, a global number (\"+\", E.164) " +
-		"or a local one with ;phone-context=; \"123\" is neither, and a bare short word after a colon is taken for a label (issue 8.6)"},
+		"or a local one with ;phone-context=; \"123\" is neither, and a bare short word after a colon is taken for a label"},
 	"http://1080::8:800:200c:417a/path": {"", "an IPv6 address is written in brackets in a URL (RFC 2732 §2); " +
 		"unbracketed, \"1080\" is a host and \":8:800...\" no port"},
 }

@@ -56,7 +56,7 @@ func position(data []byte, off int64) (int, int) {
 //   - every URL and alternative parses; a bare URL is the text of its
 //     span (HTML: the text with its character references decoded);
 //     Ambiguous iff there are alternatives; a resolved partial form's
-//     Ref has no ":" in its first segment (RFC 3986 §4.2, issue 17.3);
+//     Ref has no ":" in its first segment (RFC 3986 §4.2);
 //   - one byte at a time gives what all at once gives;
 //   - FindAll gives what a Scanner with its options gives, and a Scanner
 //     without a base reports a Partial where one with a base resolves it.

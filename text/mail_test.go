@@ -23,7 +23,7 @@ func scanAll(t *testing.T, in string, opts *text.Options) []text.Match {
 	return ms
 }
 
-// TestNotPartialForm is issue 17.3: "<URL:0ftp://00>" holds no URL (a
+// TestNotPartialForm: "<URL:0ftp://00>" holds no URL (a
 // scheme begins with a letter) and no partial form (RFC 3986 §4.2: a
 // first segment with ":" would be taken for a scheme name). With a base
 // or without, the wrapper is given up and its text read as prose, where
@@ -86,7 +86,7 @@ func TestPartialWithoutBase(t *testing.T) {
 	}
 }
 
-// TestQuotedReply is issue 8.6: in a quoted reply, a wrapper continued on
+// TestQuotedReply: in a quoted reply, a wrapper continued on
 // the next line meets the quote prefix there; it is removed with the line
 // break (RFC 1738 Appendix: the white space of a break is ignored), at
 // the depth the wrapper's first line had. Offsets, lines and columns are
@@ -132,7 +132,7 @@ func TestQuotedReply(t *testing.T) {
 	}
 }
 
-// TestBareEvidence is issue 8.6: labels of signatures and headers are not
+// TestBareEvidence: labels of signatures and headers are not
 // URLs; an opaque scheme other than RFC 1738's needs a lower-case name
 // and a part well formed for its registration in bare text (evidence.go).
 // A wrapper or a "URL:" prefix always counts.
@@ -160,7 +160,7 @@ func TestBareEvidence(t *testing.T) {
 	}
 }
 
-// TestHTML is issue 8.6: in HTML, character references in a URL are
+// TestHTML: in HTML, character references in a URL are
 // decoded and "&lt;URL:...&gt;" is a wrapper; offsets are those of the
 // input bytes.
 func TestHTML(t *testing.T) {

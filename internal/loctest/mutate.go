@@ -12,8 +12,8 @@ import (
 
 // Mutation holds fuzzed values for the components of a URL, for fuzz
 // targets that check a scheme's accessors on URLs made from arbitrary
-// components (issue 8.2: "every scheme's accessors" must not panic, and
-// must answer alike for the same text). Bit i of Mask (0–6) replaces
+// components (every scheme's accessors must not panic, and must answer
+// alike for the same text). Bit i of Mask (0–6) replaces
 // User, Password, Host, Port, Path, Search, Fragment of the URL's Parts
 // with the value given; bits 7–13 flip HasAuthority, HasUser,
 // HasPassword, HasPort, HasPath, HasSearch, HasFragment.

@@ -30,7 +30,7 @@ type built struct {
 // <os.UserCacheDir()>/locator-peers/NAME-<hash>, where hash is a short
 // SHA-256 of the folder's build.sh, src.tar.gz and patches/* (build.sh
 // only checks that the binaries exist, so a changed patch needs a new
-// directory: shared/peers/README.md), and returns that directory. It
+// directory), and returns that directory. It
 // skips t with build.sh's one-line reason when build.sh exits 2 (a
 // missing prerequisite) and fails t when the build fails. A test binary
 // builds each peer once.

@@ -1,7 +1,6 @@
 package peer
 
-// pyftpdlib, the FTP server the tests of several packages start
-// (shared/peers/debian.md §1).
+// pyftpdlib, the FTP server the tests of several packages start.
 
 import (
 	"os"
@@ -12,10 +11,10 @@ import (
 )
 
 // Python is Debian's python3, which sees the python3-* packages
-// (shared/peers/debian.md §0); the python3 on PATH may be another.
+// ./test.sh installs; the python3 on PATH may be another.
 const Python = "/usr/bin/python3"
 
-// pyftpdScript is debian.md §1's server.py: anonymous users read-only in
+// pyftpdScript is the FTP server: anonymous users read-only in
 // ROOT; when HOME is not "-", the virtual user ftpuser/ftppass jailed in
 // HOME (and no delay after a failed login); passive ports FIRST–LAST;
 // every command line and reply logged at DEBUG to LOG. The flags after

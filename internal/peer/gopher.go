@@ -1,8 +1,8 @@
 package peer
 
-// Gopher servers the tests of several packages start (DESIGN.md "Test
-// peers", shared/peers/debian.md §3): pygopherd, gophernicus under
-// socat, and UMN gopherd built from shared/peers/umn-gopherd. Each is
+// Gopher servers the tests of several packages start (docs/design.md,
+// "Test peers"): pygopherd, gophernicus under socat, and UMN gopherd
+// built from its source beside the repository. Each is
 // one recipe here, so that every package starts the same server the
 // same way.
 
@@ -57,7 +57,7 @@ func ReadyMenu(c net.Conn) error {
 }
 
 // Pygopherd serves root with Debian's pygopherd, its packaged
-// configuration changed as shared/peers/debian.md §3 says (port, no
+// configuration changed for a test (port, no
 // chroot, root, pid file, log to a file, 127.0.0.1, and setuid nobody
 // when the test runs as root). root is made readable by every user.
 func Pygopherd(t testing.TB, root string) *Server {
@@ -101,8 +101,8 @@ func Pygopherd(t testing.TB, root string) *Server {
 	})
 }
 
-// Gophernicus serves root with Debian's gophernicus under socat
-// (shared/peers/debian.md §3), headers and footers off, as nobody when
+// Gophernicus serves root with Debian's gophernicus under socat,
+// headers and footers off, as nobody when
 // the test runs as root. root is made readable by every user.
 func Gophernicus(t testing.TB, root string) *Server {
 	t.Helper()

@@ -1,7 +1,6 @@
 package peer
 
-// INN, the news server the tests of several packages start
-// (shared/peers/debian.md §4). There is one INN per machine: its
+// INN, the news server the tests of several packages start. There is one INN per machine: its
 // spool, its active file and /run/news are shared, so every test that
 // starts one takes the same lock file first.
 

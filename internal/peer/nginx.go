@@ -1,7 +1,6 @@
 package peer
 
-// nginx, the HTTP server the tests of several packages start
-// (shared/peers/debian.md §2).
+// nginx, the HTTP server the tests of several packages start.
 
 import (
 	"bufio"

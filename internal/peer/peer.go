@@ -1,10 +1,10 @@
 // Package peer starts real servers on loopback for the protocol tests
-// (DESIGN.md "Test peers"): it finds free ports on 127.0.0.1, starts a
+// (docs/design.md, "Test peers"): it finds free ports on 127.0.0.1, starts a
 // server process, waits until the server answers on its port, and stops
 // it by its process id and waits for it when the test ends. A test whose
 // server is not installed is skipped with a one-line reason, so that
-// `go test ./...` passes on a machine without the Debian packages of
-// shared/peers/debian.md, while ./test.sh (which installs them) runs it.
+// `go test ./...` passes on a machine without the Debian packages that
+// ./test.sh installs, while ./test.sh runs it.
 //
 // The harness knows no protocol: what "answers" means is the caller's
 // Ready function (an FTP greeting, a Gopher menu, an HTTP status line);
@@ -114,7 +114,7 @@ func Require(t testing.TB, programs ...string) []string {
 	for i, p := range programs {
 		path, err := exec.LookPath(p)
 		if err != nil {
-			t.Skipf("peer: %s is not installed (apt-get install per shared/peers/debian.md)", p)
+			t.Skipf("peer: %s is not installed (./test.sh installs it)", p)
 		}
 		paths[i] = path
 	}

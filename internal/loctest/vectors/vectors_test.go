@@ -40,7 +40,7 @@ func run(t *testing.T, fn func(testing.TB)) *recorder {
 
 // TestScanErrFails: a line longer than the 1 MiB limit stops
 // bufio.Scanner; the reader must fail the test (Scanner.Err), not return
-// the rows before it as if the file ended there (issue 8.9).
+// the rows before it as if the file ended there.
 func TestScanErrFails(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "long.tsv")
 	content := "a\tb\n" + strings.Repeat("x", 2<<20) + "\nc\td\n"
