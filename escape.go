@@ -140,7 +140,7 @@ func Unescape(s string) (string, error) {
 			continue
 		}
 		if i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]) {
-			b = append(b, hex.Decode(s[i+1], s[i+2]))
+			b = append(b, hex.Value(s[i+1])<<4|hex.Value(s[i+2]))
 			i += 2
 			continue
 		}

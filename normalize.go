@@ -162,7 +162,7 @@ func normEscapes(s string, search, host bool) string {
 		c := s[i]
 		if c == '%' {
 			if i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]) {
-				v := hex.Decode(s[i+1], s[i+2])
+				v := hex.Value(s[i+1])<<4 | hex.Value(s[i+2])
 				if IsUnreserved(v) && !(search && v == '+') {
 					b = append(b, v)
 				} else {

@@ -994,7 +994,7 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 		}
 		if c == '%' {
 			if j+2 < end && class[s[j+1]]&cHex != 0 && class[s[j+2]]&cHex != 0 {
-				v := hex.Decode(s[j+1], s[j+2])
+				v := hex.Value(s[j+1])<<4 | hex.Value(s[j+2])
 				if v == 0 || v == '\r' || v == '\n' || v == '\t' {
 					if !containsByte(p.syn.Delims, v) {
 						p.add(j, Warning, "RFC 1738 §6", "encoded "+ctlName(v)+" would become a protocol delimiter if decoded before transmission")
