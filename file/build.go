@@ -19,21 +19,15 @@ type URL struct {
 }
 
 // Parse reads s with locator.Parse and decodes it with From.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From returns the host and decoded path of the file URL u ("/" for
 // file://host, which has none). Problems of the structure are in
 // u.Problems (Parse applies this package's rules); From fails, with a
 // *locator.SchemeError of field "url", only when u is not a file URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != "file" {
-		return nil, &locator.SchemeError{Scheme: "file", Field: "url", Rule: "fileurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not file"}
+	if err := urlbuild.NotScheme(u, "file", "fileurl"); err != nil {
+		return nil, err
 	}
 	p, ok := urlPath(u)
 	if !ok {

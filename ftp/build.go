@@ -1,7 +1,6 @@
 package ftp
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator"
@@ -22,13 +21,7 @@ type URL struct {
 }
 
 // Parse reads s with locator.Parse and decodes it with From.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From returns the components of the ftp URL u, decoded. A part u does
 // not write (a user without HasUser, a login or host without "//") is
@@ -36,8 +29,8 @@ func Parse(s string) (*URL, error) {
 // this package's rules); From fails, with a *locator.SchemeError of field
 // "url", only when u is not an ftp URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != "ftp" {
-		return nil, &locator.SchemeError{Scheme: "ftp", Field: "url", Rule: "ftpurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not ftp"}
+	if err := urlbuild.NotScheme(u, "ftp", "ftpurl"); err != nil {
+		return nil, err
 	}
 	f := &URL{Path: Split(u)}
 	if !u.HasAuthority() {

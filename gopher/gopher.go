@@ -73,13 +73,7 @@ func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
 // Parse reads s with locator.Parse and returns its gopher structure. The
 // error is a *locator.ParseError when s is not a URL at all, and a
 // *locator.SchemeError when it is not a gopher URL.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From decodes the gopher structure of u. Problems of the structure are
 // in u.Problems (Parse applies this package's rules); From fails only

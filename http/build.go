@@ -25,13 +25,7 @@ type URL struct {
 }
 
 // Parse reads s with locator.Parse and decodes it with From.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From returns the components of the http or https URL u, decoded. The
 // fragment, which RFC 1738 leaves outside the URL, is not among them.

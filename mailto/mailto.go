@@ -24,11 +24,11 @@
 package mailto
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/internal/hex"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 // URL is a mailto URL's decoded structure.
@@ -48,20 +48,14 @@ type Header struct {
 // Parse reads s with locator.Parse and returns its mailto structure. The
 // error is a *locator.ParseError when s is not a URL at all, and a
 // *locator.SchemeError (field "url") when it is not a mailto URL.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From decodes the mailto structure of u; problems are in u.Problems. It
 // fails, with a *locator.SchemeError of field "url", only when u is not a
 // mailto URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != "mailto" {
-		return nil, &locator.SchemeError{Scheme: "mailto", Field: "url", Rule: "mailtourl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not mailto"}
+	if err := urlbuild.NotScheme(u, "mailto", "mailtourl"); err != nil {
+		return nil, err
 	}
 	a, _ := addressText(u)
 	m := &URL{Address: locator.Decode(a)}

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
 // DefaultPort is the NNTP port (RFC 977) a plan uses when the URL names
@@ -66,13 +67,7 @@ type URL struct {
 // error is a *locator.ParseError when s is not a URL at all, and a
 // *locator.SchemeError (field "url") when it is not a news (or snews)
 // URL.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From decodes the news structure of u; problems are in u.Problems. It
 // fails, with a *locator.SchemeError of field "url", only when u is not a

@@ -245,13 +245,7 @@ type URL struct {
 }
 
 // Parse reads s with locator.Parse and decodes it with From.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From returns the components of the nntp URL u: its host and port
 // (only after "//", where §3.1 writes them) and Split(u). Problems of
@@ -259,8 +253,8 @@ func Parse(s string) (*URL, error) {
 // From fails, with a *locator.SchemeError of field "url", only when u is
 // not an nntp URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != "nntp" {
-		return nil, &locator.SchemeError{Scheme: "nntp", Field: "url", Rule: "nntpurl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not nntp"}
+	if err := urlbuild.NotScheme(u, "nntp", "nntpurl"); err != nil {
+		return nil, err
 	}
 	r := &URL{Article: Split(u)}
 	if u.HasAuthority() {

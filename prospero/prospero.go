@@ -63,13 +63,7 @@ func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
 // Parse reads s with locator.Parse and returns its Prospero structure.
 // The error is a *locator.ParseError when s is not a URL at all, and a
 // *locator.SchemeError when it is not a prospero URL.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From decodes the Prospero structure of u; problems are in u.Problems.
 // It fails only when u is not a prospero URL, with a

@@ -130,13 +130,7 @@ type URL struct {
 }
 
 // Parse reads s with locator.Parse and decodes it with From.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From returns the components of the telnet URL u, decoded. A part u
 // does not write (a user without HasUser, a login or host without "//")
@@ -144,8 +138,8 @@ func Parse(s string) (*URL, error) {
 // applies this package's rules); From fails, with a *locator.SchemeError
 // of field "url", only when u is not a telnet URL.
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != "telnet" {
-		return nil, &locator.SchemeError{Scheme: "telnet", Field: "url", Rule: "telneturl", Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not telnet"}
+	if err := urlbuild.NotScheme(u, "telnet", "telneturl"); err != nil {
+		return nil, err
 	}
 	r := &URL{}
 	if !u.HasAuthority() {

@@ -57,13 +57,7 @@ func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
 // Parse reads s with locator.Parse and returns its WAIS structure. The
 // error is a *locator.ParseError when s is not a URL at all, and a
 // *locator.SchemeError when it is not a wais URL.
-func Parse(s string) (*URL, error) {
-	u, err := locator.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return From(u)
-}
+func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 
 // From decodes the WAIS structure of u; problems are in u.Problems. A
 // path of two segments is read as a document form with an empty wpath;

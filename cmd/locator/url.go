@@ -259,33 +259,13 @@ func urlSplitArgs(args []string) []string {
 	return out
 }
 
-// urlParse parses args with fs, flags and URLs in any order; "--" ends
-// the flags.
-func urlParse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
 // runURL runs locator url with args (those after "url") and returns
 // its exit status, trurl's (see the urlExit constants).
 func runURL(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("url", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	a := urlFlags(fs)
-	pos, err := urlParse(fs, urlSplitArgs(args))
+	pos, err := parseInterspersed(fs, urlSplitArgs(args))
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		urlHelp(stdout, fs)

@@ -81,3 +81,23 @@ func CheckBuilt(scheme, s string, hostAt int, host, port string) error {
 	}
 	return nil
 }
+
+// Parse reads s with locator.Parse and gives the URL to from, a scheme
+// package's From: every scheme package's Parse.
+func Parse[T any](s string, from func(*locator.URL) (*T, error)) (*T, error) {
+	u, err := locator.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return from(u)
+}
+
+// NotScheme returns the *locator.SchemeError a scheme package's From
+// gives for a URL of another scheme (field "url", rule the scheme's
+// production of RFC 1738 §5), or nil when u is of scheme.
+func NotScheme(u *locator.URL, scheme, rule string) error {
+	if u.Scheme() == scheme {
+		return nil
+	}
+	return &locator.SchemeError{Scheme: scheme, Field: "url", Rule: rule, Message: "scheme is " + strconv.Quote(u.Scheme()) + ", not " + scheme}
+}
