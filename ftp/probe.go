@@ -20,8 +20,11 @@ var (
 )
 
 // ProbeIdle is how long a logged-in session waits, unused, for another
-// probe of the same server and login before it is ended with QUIT.
-const ProbeIdle = 5 * time.Second
+// probe of the same server and login before it is ended with QUIT: long
+// enough to outlast the probes of other servers in between on a busy
+// machine, well inside the idle limits servers set (vsftpd's and
+// pyftpdlib's 300 s).
+const ProbeIdle = 15 * time.Second
 
 // Probe says whether the file or directory u names is there without a
 // data connection: the login and the CWD sequence RFC 1738 §3.2.2 plans
@@ -51,7 +54,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := NewPlan(u, c.UserAddress)
+	plan, err := c.plan(u)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func ServerStatus(err error) (*access.Status, error) {
 
 // ProbeIdle is how long a probe session waits, unused, for another probe
 // of the same server before it is ended with QUIT.
-const ProbeIdle = 5 * time.Second
+const ProbeIdle = 15 * time.Second
 
 // A Pool keeps the connections of probes, in reader mode, for the next
 // probe of the same server with the same credentials: NNTP keeps no
