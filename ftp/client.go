@@ -85,6 +85,11 @@ func init() {
 // "a\r\nb\n", 5 stored, is delivered as "a\nb\n"). Modified is known
 // only with MethodMetadata (MDTM).
 //
+// TYPE is the URL's typecode (";type=a" TYPE A, ";type=i" TYPE I, RFC
+// 1738 §3.2.2); without one it is TYPE I, which delivers the file's
+// exact octets, as curl and wget do (§3.2.3 leaves the choice to the
+// client), or TYPE A when Client.ASCII is set.
+//
 // In TYPE A the data are NVT-ASCII with CRLF line ends (RFC 959
 // §3.1.1.1); the Body undoes that: each CR LF pair becomes LF, a CR not
 // followed by LF is delivered as is, and nothing else changes (no
@@ -115,6 +120,12 @@ type Client struct {
 	// UserAddress is the end user's e-mail address, the password of an
 	// anonymous login (RFC 1738 §3.2.1); "" sends NeutralAddress.
 	UserAddress string
+	// ASCII transfers a file whose URL has no typecode in TYPE A, with
+	// the line ends converted, as RFC 959 §3.1.1.1 describes; false
+	// transfers it in TYPE I, the file's exact octets (RFC 1738 §3.2.3
+	// leaves the choice to the client). A URL's ";type=a" or ";type=i"
+	// is followed either way.
+	ASCII bool
 
 	sessions pool // idle probe sessions
 }
@@ -152,7 +163,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := NewPlan(u, c.UserAddress)
+	plan, err := c.plan(u)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +187,24 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	return res, nil // a Body's or a Listing's Close ends the session
+}
+
+// plan returns NewPlan's commands for u with c's settings: the
+// anonymous password c.UserAddress, and TYPE A for the TYPE the URL does
+// not give when c.ASCII.
+func (c *Client) plan(u *locator.URL) (*Plan, error) {
+	p, err := NewPlan(u, c.UserAddress)
+	if err != nil {
+		return nil, err
+	}
+	if c.ASCII {
+		for i := range p.Commands {
+			if p.Commands[i].Verb == "TYPE" && p.Commands[i].Guessed {
+				p.Commands[i].Arg = "A"
+			}
+		}
+	}
+	return p, nil
 }
 
 // quitAfterError ends the session after a failure: politely when the

@@ -181,20 +181,9 @@ func TestCurl(t *testing.T) {
 	}
 }
 
-// pythonTypeDiff lists where Python's urllib FTPHandler picks another
-// transfer type than our plan: it sends TYPE I when the URL has no
-// typecode, where RFC 1738 §3.2.3 says the client must guess from the
-// name (GuessType reads .html as text).
-var pythonTypeDiff = map[string]string{
-	"ftp://localhost/foo/bar/baz.html":             "A",
-	"ftp://parrot@localhost/foo/bar/baz.html":      "A",
-	"ftp://%25parrot@localhost/foo/bar/baz.html":   "A",
-	"ftp://%2542parrot@localhost/foo/bar/baz.html": "A",
-}
-
 // TestPythonFTPHandler checks python/urllib2_ftp_handler.tsv: host, port,
-// user, password, directories and file name agree; the type differs only
-// as pythonTypeDiff says.
+// user, password, directories, file name and type agree: like Python's
+// FTPHandler, the plan sends TYPE I when the URL has no typecode.
 func TestPythonFTPHandler(t *testing.T) {
 	rows := loctest.ReadTSV(t, "python/urllib2_ftp_handler.tsv")
 	if len(rows) != 6 {
@@ -227,15 +216,8 @@ func TestPythonFTPHandler(t *testing.T) {
 				got = "D"
 			}
 		}
-		want := typ
-		if d, ok := pythonTypeDiff[url]; ok {
-			if d == typ {
-				t.Errorf("%s: listed as a difference, but Python agrees (%s)", url, typ)
-			}
-			want = d
-		}
-		if got != want {
-			t.Errorf("%s: type %s, want %s (Python %s)", url, got, want, typ)
+		if got != typ {
+			t.Errorf("%s: type %s, want %s as Python", url, got, typ)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func note(u *locator.URL, p Path, c Command) string {
 		}
 	case "TYPE":
 		if c.Guessed {
-			return "no ;type= in the URL: guessed from the name (§3.2.3)"
+			return "no ;type= in the URL: transferred in TYPE I (image: the exact octets), RFC 1738 §3.2.3 leaves the choice to the client; add ;type=a for text with the server's line ends converted"
 		}
 		if c.Arg == "A" {
 			return ";type=a: ASCII"

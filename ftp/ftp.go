@@ -59,14 +59,15 @@
 // the URL's name is empty (ftp://host/dir/) there is no file to retrieve,
 // and the directory is listed with NLST as for ";type=d". Without a
 // typecode §3.2.3 says the client "must guess the appropriate mode"; the
-// plan's TYPE is then guessed from the name's suffix and marked Guessed.
+// plan's TYPE is then TYPE I (image: the file's exact octets), marked
+// Guessed, and Client.ASCII makes it TYPE A.
 //
 // Peers depart from this plan; see the package tests and
 // docs/schemes-a.md: curl decodes the path before splitting it (so
 // "%2Ftmp" becomes "CWD /", "CWD tmp"), turns a leading empty segment
-// into "CWD /", drops other empty segments, sends TYPE I when no type is
-// given, TYPE A before LIST and SIZE before RETR; Python's urllib sends
-// TYPE I by default.
+// into "CWD /", drops other empty segments, and sends TYPE A before LIST
+// and SIZE before RETR. Like this plan, curl and Python's urllib send
+// TYPE I when the URL gives no typecode.
 package ftp
 
 import (

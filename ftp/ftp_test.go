@@ -148,8 +148,9 @@ func TestPlan(t *testing.T) {
 		// RFC 1738 Appendix and References.
 		{"ftp://info.cern.ch/pub/www/doc;type=d", "USER anonymous | PASS me@example.org | CWD pub | CWD www | NLST doc"},
 		{"ftp://ds.internic.net/rfc/rfc1436.txt;type=a", "USER anonymous | PASS me@example.org | CWD rfc | TYPE A | RETR rfc1436.txt"},
-		// Guessed types.
-		{"ftp://host/pub/README", "USER anonymous | PASS me@example.org | CWD pub | TYPE A | RETR README"},
+		// No typecode: TYPE I, whatever the name (§3.2.3).
+		{"ftp://host/pub/README", "USER anonymous | PASS me@example.org | CWD pub | TYPE I | RETR README"},
+		{"ftp://host/pub/rfc959.txt", "USER anonymous | PASS me@example.org | CWD pub | TYPE I | RETR rfc959.txt"},
 		{"ftp://host/pub/x.tar.gz", "USER anonymous | PASS me@example.org | CWD pub | TYPE I | RETR x.tar.gz"},
 		// Listings.
 		{"ftp://host", "USER anonymous | PASS me@example.org | NLST"},
@@ -226,17 +227,49 @@ func TestPlanErrors(t *testing.T) {
 	}
 }
 
-func TestGuessType(t *testing.T) {
+// TestUntypedType checks the TYPE of a URL without a typecode: TYPE I
+// marked Guessed whatever the name, text suffixes included (RFC 1738
+// §3.2.3 leaves the choice to the client), TYPE A with Client.ASCII; a
+// typecode is followed either way, and a listing gets no TYPE.
+func TestUntypedType(t *testing.T) {
 	tests := []struct {
-		name string
-		want byte
+		in           string
+		plain, ascii string // the TYPE sent, "" for none
+		guessed      bool
 	}{
-		{"rfc959.txt", 'A'}, {"INDEX.HTML", 'A'}, {"README", 'A'}, {"README.first", 'A'},
-		{"x.tar.gz", 'I'}, {"motd", 'I'}, {".txt", 'I'}, {"", 'I'}, {"a.gif", 'I'},
+		{"ftp://h/rfc959.txt", "I", "A", true},
+		{"ftp://h/INDEX.HTML", "I", "A", true},
+		{"ftp://h/README", "I", "A", true},
+		{"ftp://h/x.tar.gz", "I", "A", true},
+		{"ftp://h/motd", "I", "A", true},
+		{"ftp://h/rfc959.txt;type=a", "A", "A", false},
+		{"ftp://h/rfc959.txt;type=i", "I", "I", false},
+		{"ftp://h/README!A", "A", "A", false},
+		{"ftp://h/pub;type=d", "", "", false},
+		{"ftp://h/pub/", "", "", false},
+	}
+	typeOf := func(p *Plan) (string, bool) {
+		for _, c := range p.Commands {
+			if c.Verb == "TYPE" {
+				return c.Arg, c.Guessed
+			}
+		}
+		return "", false
 	}
 	for _, tt := range tests {
-		if got := GuessType(tt.name); got != tt.want {
-			t.Errorf("GuessType(%q) = %c, want %c", tt.name, got, tt.want)
+		u := loctest.MustParse(t, tt.in)
+		for _, c := range []struct {
+			client *Client
+			want   string
+		}{{&Client{}, tt.plain}, {&Client{ASCII: true}, tt.ascii}} {
+			p, err := c.client.plan(u)
+			if err != nil {
+				t.Errorf("%q ASCII=%v: %v", tt.in, c.client.ASCII, err)
+				continue
+			}
+			if got, guessed := typeOf(p); got != c.want || guessed != tt.guessed {
+				t.Errorf("%q ASCII=%v: TYPE %q guessed %v, want %q guessed %v", tt.in, c.client.ASCII, got, guessed, c.want, tt.guessed)
+			}
 		}
 	}
 }

@@ -49,6 +49,10 @@ func FuzzParse(f *testing.F) {
 				if strings.ContainsAny(c.String(), "\r\n") {
 					t.Fatalf("plan of %q has a CR or LF: %q", s, c)
 				}
+				// TYPE is the typecode's, else TYPE I (§3.2.3).
+				if c.Verb == "TYPE" && (c.Guessed != !sp.HasTypecode || c.Guessed && c.Arg != "I" || !c.Guessed && c.Arg != strings.ToUpper(sp.Typecode)) {
+					t.Fatalf("plan of %q: %q guessed %v, typecode %q %v", s, c, c.Guessed, sp.Typecode, sp.HasTypecode)
+				}
 			}
 		} else if _, ok := err.(*PlanError); !ok {
 			t.Fatalf("NewPlan error %T", err)

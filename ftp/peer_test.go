@@ -215,12 +215,14 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", nil,
 			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", -1, nil},
-		{"guessed TYPE A for .txt", "ftp://" + h + "/top.txt", nil,
+		{"no typecode: TYPE I for .txt too (§3.2.3)", "ftp://" + h + "/top.txt", nil,
+			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
+		{"no typecode, Client.ASCII: TYPE A", "ftp://" + h + "/top.txt", &access.Client{Schemes: withFTP(&ftp.Client{ASCII: true})},
 			seq(anon, "TYPE A", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", nil,
-			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
+			seq(anon, "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", nil,
-			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
+			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
 		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", nil,
 			seq(anon, "EPSV", "NLST pub", "FEAT", "EPSV", "MLSD pub", "QUIT"), "", 0, nil},
 		{"empty name lists", "ftp://" + h + "/pub/sub/", nil,
@@ -231,14 +233,14 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", &access.Client{Schemes: withFTP(&ftp.Client{UserAddress: "someone@example.org"})},
 			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
-			seq(anon, "TYPE A", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", -1, nil},
+			seq(anon, "TYPE I", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "singlecwd"})},
-			seq(anon, "CWD pub/sub", "TYPE A", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
+			seq(anon, "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method nocwd", "ftp://" + h + "//etc/motd", &access.Client{Schemes: withFTP(&ftp.Client{Method: "nocwd"})},
 			seq(anon, "TYPE I", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", -1, nil},
 		{"method metadata, TYPE I: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat;type=i", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			seq(anon, "FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", 7, nil},
-		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
+		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt;type=a", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			seq(anon, "FEAT", "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 	}
 	off := 0
@@ -318,7 +320,7 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 			access.Absent, `the server says 530 Authentication failed. (to "PASS ****"): login refused`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
 		{"no such file", "ftp://" + h + "/pub/nothere.txt", nil,
 			access.Absent, `the server says 550 No such file or directory. (to "RETR nothere.txt")`,
-			[]string{"USER anonymous", "PASS ******", "CWD pub", "TYPE A", "EPSV", "RETR nothere.txt", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "CWD pub", "TYPE I", "EPSV", "RETR nothere.txt", "QUIT"}},
 		{"no such directory", "ftp://" + h + "/nodir/x.txt", nil,
 			access.Absent, `(to "CWD nodir"): RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed`,
 			[]string{"USER anonymous", "PASS ******", "CWD nodir", "QUIT"}},
@@ -333,8 +335,8 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR big.bin", "ABOR", "QUIT"}},
 		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
 			access.Delivered, "",
-			[]string{"USER anonymous", "PASS ******", "TYPE A", "EPSV", "RETR pub/sub//top.txt",
-				"CWD pub", "CWD sub", "CWD ", "TYPE A", "EPSV", "RETR top.txt", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "TYPE I", "EPSV", "RETR pub/sub//top.txt",
+				"CWD pub", "CWD sub", "CWD ", "TYPE I", "EPSV", "RETR top.txt", "QUIT"}},
 	}
 	_, off := srv.commands(t, 0)
 	for _, c := range cases {
@@ -513,7 +515,7 @@ func TestPyftpdlibAllowHost(t *testing.T) {
 	}
 	srv.waitQuit(t, off)
 	cmds, off := srv.commands(t, off)
-	if want := []string{"USER anonymous", "PASS ******", "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
+	if want := []string{"USER anonymous", "PASS ******", "CWD pub", "TYPE I", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
 	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {

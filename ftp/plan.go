@@ -24,9 +24,10 @@ type Command struct {
 	// the user"), or, for anonymous FTP, supplies the end user's e-mail
 	// address when the caller gave none.
 	AskUser bool
-	// Guessed marks a TYPE that the URL does not give: §3.2.3 says the
-	// client "must guess the appropriate mode"; it is guessed from the
-	// name's suffix (see GuessType).
+	// Guessed marks a TYPE that the URL does not give: without a
+	// typecode RFC 1738 §3.2.3 leaves the mode to the client ("must guess
+	// the appropriate mode"). NewPlan chooses TYPE I (image), which
+	// delivers the file's exact octets; Client.ASCII chooses TYPE A.
 	Guessed bool
 }
 
@@ -82,8 +83,9 @@ const Anonymous = "anonymous"
 //   - CWD with each decoded <cwd> in turn, an empty one included (§3.2.2);
 //   - for typecode "d", NLST with <name> as the argument (none when the
 //     name is empty);
-//   - otherwise TYPE with the typecode (guessed from the name when the
-//     URL gives none, §3.2.3) and RETR <name>. When the name is empty
+//   - otherwise TYPE with the typecode, or TYPE I (image: the exact
+//     octets) marked Guessed when the URL gives none (§3.2.3 leaves the
+//     choice to the client), and RETR <name>. When the name is empty
 //     there is no file to retrieve and the directory is listed with NLST.
 //
 // NewPlan fails with a *PlanError when u is not an ftp URL with a host,
@@ -153,7 +155,11 @@ func NewPlan(u *locator.URL, email string) (*Plan, error) {
 		if p.HasTypecode {
 			t.Arg = strings.ToUpper(p.Typecode)
 		} else {
-			t.Arg = string(GuessType(p.Name))
+			// Image, not a guess from the name: TYPE A would deliver a
+			// file with CR LF line ends with other bytes than the
+			// file's own (and curl's or wget's), and text sent as
+			// image loses nothing.
+			t.Arg = "I"
 			t.Guessed = true
 		}
 		cmds = append(cmds, t, Command{Verb: "RETR", Arg: p.Name, HasArg: true})
@@ -175,31 +181,4 @@ func findCRLF(s string) int {
 		}
 	}
 	return -1
-}
-
-// textSuffixes are name suffixes of files that are text, transferred in
-// ASCII mode (TYPE A) when the URL gives no typecode.
-var textSuffixes = [...]string{
-	".txt", ".text", ".asc", ".htm", ".html", ".c", ".h", ".tex",
-	".ps", ".eps", ".md", ".csv", ".xml", ".diff", ".patch", ".me",
-}
-
-// GuessType guesses the FTP representation type for a file named name,
-// as RFC 1738 §3.2.3 asks when a URL has no typecode: "the data content
-// type of a file can only be guessed from the name, e.g., from the suffix
-// of the name". It returns 'A' (ASCII) for the suffixes of text files
-// (.txt, .html, .c, .ps, ... ignoring case) and for names beginning
-// "README", and 'I' (image, every octet as stored) otherwise, which never
-// corrupts a file.
-func GuessType(name string) byte {
-	n := strings.ToLower(name)
-	if strings.HasPrefix(n, "readme") {
-		return 'A'
-	}
-	for _, s := range textSuffixes {
-		if strings.HasSuffix(n, s) && len(n) > len(s) {
-			return 'A'
-		}
-	}
-	return 'I'
 }

@@ -132,7 +132,15 @@ func TestVsftpd(t *testing.T) {
 		// "a\r\nb\r\n" (6: a stored CR LF is sent as is) and is
 		// delivered as "a\nb\n" (4): the stored count is not what the
 		// Body delivers, so TYPE A takes no Size from it.
-		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt", nil,
+		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt;type=a", nil,
+			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
+		// No typecode: TYPE I (§3.2.3 leaves the choice to the client),
+		// so a text file arrives with the file's own octets, its CR LF
+		// kept, as curl and wget deliver it.
+		{"no typecode: TYPE I, a stored CR LF kept", "ftp://" + h + "/pub/stored-crlf.txt", nil,
+			seq("CWD pub", "TYPE I", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\r\nb\n", 5, 5, "(5 bytes)", ""},
+		// Client.ASCII asks for TYPE A without a typecode.
+		{"no typecode, Client.ASCII: TYPE A", "ftp://" + h + "/pub/stored-crlf.txt", &access.Client{Schemes: withFTP(&ftp.Client{ASCII: true})},
 			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
 		{"TYPE I: every octet, Size from the 150 reply", "ftp://" + h + "/pub/bin.dat", nil,
 			seq("CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},

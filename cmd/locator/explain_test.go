@@ -35,7 +35,7 @@ func TestExplainCommand(t *testing.T) {
 		has  []string
 	}{
 		{[]string{"explain", "ftp://myname@host.dom/%2Fetc/motd"}, 0,
-			[]string{"connect to host.dom port 21", "USER myname", "CWD /etc", "TYPE I", "guessed", "RETR motd"}},
+			[]string{"connect to host.dom port 21", "USER myname", "CWD /etc", "TYPE I", "transferred in TYPE I (image: the exact octets)", "add ;type=a", "RETR motd"}},
 		{[]string{"explain", "<URL:ftp://info.cern.ch/pub/www/doc;type=d>"}, 0,
 			[]string{"USER anonymous", "CWD pub", "CWD www", "NLST doc"}},
 		{[]string{"explain", "http://ds.internic.net/instructions/overview.html#WARNING"}, 0,
