@@ -31,7 +31,7 @@ import (
 // --method for a scheme whose client offers no choice is an error
 // rather than a flag silently ignored.
 func (s *schemeOptions) schemes(scheme string) (map[string]access.Fetcher, error) {
-	f := &ftp.Client{UserAddress: s.userAddress}
+	f := &ftp.Client{UserAddress: s.userAddress, ASCII: s.ftpASCII}
 	ns := &news.Client{Server: s.nntpServer}
 	nn := &nntp.Client{}
 	if s.method != "" {

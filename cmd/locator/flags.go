@@ -182,6 +182,7 @@ type schemeOptions struct {
 	method      string // --method: the URL's own scheme client's Method
 	userAddress string // --user-address: ftp.Client.UserAddress
 	nntpServer  string // --nntp-server: news.Client.Server
+	ftpASCII    bool   // --ftp-ascii (get): ftp.Client.ASCII
 }
 
 // serverFlags declares on fs --user-address and --nntp-server, which

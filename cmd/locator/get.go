@@ -56,6 +56,17 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogue on standard error, passwords masked")
 	fs.BoolVar(&o.follow, "follow", false, "fetch an object that points to other URLs through the first it can (a Prospero link's access methods, RFC 1738 §3.11) instead of listing them")
+	head := "what the server says of the object, without its body, as header lines on standard output (X-Locator-State, X-Locator-Reply, Content-Length, Last-Modified, X-Locator-Listing): " +
+		"HTTP HEAD, FTP SIZE and MDTM, Gopher+ attributes, NNTP STAT, a file's stat"
+	fs.BoolVar(&o.head, "head", false, head)
+	fs.BoolVar(&o.head, "I", false, "the same as --head")
+	fs.BoolVar(&o.ftpASCII, "ftp-ascii", false, "transfer an ftp URL without ;type= in TYPE A, its line ends converted (RFC 959 §3.1.1.1), instead of TYPE I, the file's exact octets (RFC 1738 §3.2.3)")
+	wo := "after the transfer, write `FORMAT` to standard output, its variables replaced: %{url_effective} %{http_code} %{size_download} %{time_total} %{num_redirects} %{exitcode} %{json}; \\n, \\t, \\r, \\\\ and %% escapes"
+	fs.Var(&o.writeOut, "w", wo)
+	fs.Var(&o.writeOut, "write-out", wo+" (the same as -w)")
+	fs.IntVar(&o.retry, "retry", 0, "try again up to `N` times after a transient failure (a timeout, a reset connection), waiting 1s, then 2s, 4s, ... (at most 10m); never once an octet of the object was written")
+	note(fs, "max-time", "with --retry, each try")
+	fs.DurationVar(&o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it (0: no bound); each try is bounded by --max-time")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
 
@@ -71,8 +82,13 @@ type getOptions struct {
 	views, printURL         bool
 	view                    string
 	answers                 answerList
-	progressAfter           time.Duration // 0: one second
-	forceProgress, noPrompt bool          // tests
+	head                    bool                // --head
+	writeOut                writeOut            // -w, --write-out
+	retry                   int                 // --retry
+	retryMaxTime            time.Duration       // --retry-max-time
+	sleep                   func(time.Duration) // tests: the wait before a retry; nil time.Sleep
+	progressAfter           time.Duration       // 0: one second
+	forceProgress, noPrompt bool                // tests
 }
 
 func runGet(e *env, args []string, o *getOptions) int {
@@ -102,7 +118,15 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	if access.IsSession(u.Scheme()) {
+	switch {
+	case o.retry < 0 || o.retryMaxTime < 0:
+		return usageError(e, "get", "--retry and --retry-max-time must not be negative")
+	case o.head && o.views:
+		return usageError(e, "get", "--head asks what the server says of the object, --views which representations it offers: give one")
+	case o.head && o.out != "" && o.out != "-":
+		return usageError(e, "get", "--head writes the header lines to standard output; -o takes an object")
+	}
+	if access.IsSession(u.Scheme()) && !o.head {
 		// An interactive service, not an object (RFC 1738 §3.8): the
 		// same session as locator telnet.
 		return runSession(e, "get", u, sessionOptions{limits: o.limits, policy: o.policy, verbose: o.verbose})
@@ -111,18 +135,103 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
+	r := &report{url: u}
+	// %{num_redirects} and %{url_effective} count the hops the Client
+	// follows, after the policy has admitted each (access.Client.CheckRedirect).
+	c.CheckRedirect = func(next *locator.URL, via []*locator.URL) error {
+		r.redirects++
+		r.url = next
+		return nil
+	}
+	start := time.Now()
+	code := o.tries(e, c, u, r)
+	if len(o.writeOut) > 0 {
+		r.exit, r.total = code, time.Since(start)
+		o.writeOut.write(e.stdout, r)
+	}
+	return code
+}
+
+// A try is what one attempt at following the URL came to.
+type try struct {
+	code int
+	// msg is the failure's message for standard error, "" when there
+	// is none or it was written already.
+	msg string
+	// transient is true when trying again may succeed (access.Transient,
+	// access.Status.Transient); delivered when an octet of the object,
+	// or an entry of the listing, was written: then the output holds
+	// part of it, and no retry may add another copy after it.
+	transient, delivered bool
+	head                 *access.Status // --head: the header lines to write
+}
+
+// maxBackoff bounds the wait between tries, as curl's ten minutes.
+const maxBackoff = 10 * time.Minute
+
+// tries follows u, and again after a transient failure while --retry
+// allows (curl's --retry): the first retry one second after the
+// failure, each wait after twice the one before. --retry-max-time
+// bounds the time since the first try began in which a retry may begin,
+// its wait included; --max-time bounds each try, as curl's does. A try
+// that wrote an octet of the object is never followed by another.
+func (o *getOptions) tries(e *env, c *access.Client, u *locator.URL, r *report) int {
+	start := time.Now()
+	wait := time.Second
+	for n := 0; ; n++ {
+		r.reset(u)
+		t := o.once(e, c, u, r)
+		last := t.msg == "" || !t.transient || t.delivered || n >= o.retry ||
+			o.retryMaxTime > 0 && time.Since(start)+wait > o.retryMaxTime
+		if !last {
+			left := o.retry - n
+			fmt.Fprintf(e.stderr, "locator get: %s; trying again in %v (%d %s left)\n", t.msg, wait, left, plural(left, "retry", "retries"))
+			if o.sleep != nil {
+				o.sleep(wait)
+			} else {
+				time.Sleep(wait)
+			}
+			wait = min(2*wait, maxBackoff)
+			continue
+		}
+		if t.head != nil {
+			writeHead(e.stdout, t.head)
+		}
+		if t.msg != "" {
+			fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
+		}
+		return t.code
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// once makes one attempt at following u.
+func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) try {
 	// --max-time: one deadline over everything below, which every
 	// connection's reads and writes also observe (access.Request.Dial).
 	ctx, cancel := o.withMaxTime(context.Background())
 	defer cancel()
+	if o.head {
+		return o.stat(ctx, c, u, r)
+	}
 	if o.views {
-		return listViews(ctx, e, c, u, o)
+		return try{code: listViews(ctx, e, c, u, o)}
 	}
 	res, err := c.Get(ctx, u)
 	if err != nil {
-		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
+		r.setCode(err)
+		return o.failed(u, err, transfer{expired: expired(ctx)})
 	}
 	defer res.Close()
+	if res.URL != nil {
+		r.url = res.URL
+	}
 	if o.printURL && res.URL != nil {
 		fmt.Fprintln(e.stderr, printable.String(access.Masked(res.URL)))
 	}
@@ -133,7 +242,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 		file, err = createOutput(o.out)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "locator get: -o: %s\n", printable.String(err.Error()))
-			return 2
+			return try{code: 2}
 		}
 		w = file
 	}
@@ -151,6 +260,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 			bar.finish(err == nil)
 		}
 	}
+	r.size = dst.n
 	if file != nil {
 		// Only a complete object replaces -o's file; a failed transfer
 		// leaves what was there as it was.
@@ -170,12 +280,78 @@ func runGet(e *env, args []string, o *getOptions) int {
 		if file != nil || e.writeFailed() == nil {
 			fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(o)), printable.String(dst.err.Error()))
 		}
-		return 2
+		return try{code: 2}
 	case err != nil:
-		return getFailed(e, u, err, o, transfer{body: res.Listing == nil, listing: res.Listing != nil, octets: dst.n, expired: expired(ctx)})
+		r.setCode(err)
+		t := o.failed(u, err, transfer{body: res.Listing == nil, listing: res.Listing != nil, octets: dst.n, expired: expired(ctx)})
+		t.delivered = dst.n > 0
+		return t
 	}
-	return 0
+	return try{code: 0}
 }
+
+// failed is the try that met err.
+func (o *getOptions) failed(u *locator.URL, err error, t transfer) try {
+	return try{code: exitStatus(access.Classify(err)), msg: failMessage(u, err, o, t), transient: access.Transient(err)}
+}
+
+// stat asks what the server says of the object u names (--head): the
+// header lines when it answered (ok, gone or refused), and get's exit
+// status.
+func (o *getOptions) stat(ctx context.Context, c *access.Client, u *locator.URL, r *report) try {
+	st, err := c.Stat(ctx, u)
+	if st != nil {
+		r.code = st.Code
+		if st.URL != nil {
+			r.url = st.URL
+		}
+	}
+	var t try
+	if err != nil {
+		r.setCode(err)
+		t = o.failed(u, err, transfer{expired: expired(ctx)})
+		t.transient = t.transient || st != nil && st.Transient
+	}
+	if st != nil {
+		switch st.State {
+		case access.StateOK, access.StateGone, access.StateRefused:
+			t.head = st
+		}
+	}
+	return t
+}
+
+// writeHead writes st as header lines (--head), one form for every scheme,
+// after HTTP's (RFC 9110 §5): X-Locator-State, the probe's state (ok,
+// gone, refused); X-Locator-Reply, the server's code and text when it
+// gave them; Content-Length when the server says the size (or
+// X-Locator-Approximate-Length for an estimate, a Gopher+ view's
+// "<2k>"); Last-Modified in HTTP's date form (RFC 9110 §5.6.7) when it
+// says the time; X-Locator-Listing: yes for a collection. What the
+// server sent is made printable.
+func writeHead(w io.Writer, st *access.Status) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "X-Locator-State: %s\n", st.State)
+	if reply := strings.TrimSpace(st.Code + " " + st.Text); reply != "" {
+		fmt.Fprintf(&b, "X-Locator-Reply: %s\n", printable.String(reply))
+	}
+	switch {
+	case st.Size >= 0 && st.SizeApprox:
+		fmt.Fprintf(&b, "X-Locator-Approximate-Length: %d\n", st.Size)
+	case st.Size >= 0:
+		fmt.Fprintf(&b, "Content-Length: %d\n", st.Size)
+	}
+	if !st.Modified.IsZero() {
+		fmt.Fprintf(&b, "Last-Modified: %s\n", st.Modified.UTC().Format(httpDate))
+	}
+	if st.Listing {
+		b.WriteString("X-Locator-Listing: yes\n")
+	}
+	io.WriteString(w, b.String())
+}
+
+// httpDate is HTTP's date form, IMF-fixdate (RFC 9110 §5.6.7).
+const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 func outName(o *getOptions) string {
 	if o.out != "" && o.out != "-" {
@@ -209,6 +385,13 @@ func expired(ctx context.Context) bool {
 // of the object. It is made printable: a server's text in it (an FTP
 // reply, an HTTP reason phrase) never drives the terminal.
 func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int {
+	fmt.Fprintf(e.stderr, "locator get: %s\n", failMessage(u, err, o, t))
+	return exitStatus(access.Classify(err))
+}
+
+// failMessage is getFailed's message, printable, without the command's
+// name.
+func failMessage(u *locator.URL, err error, o *getOptions, t transfer) string {
 	url := access.Masked(u)
 	msg := err.Error()
 	if !namesURL(err, url) {
@@ -252,8 +435,7 @@ func getFailed(e *env, u *locator.URL, err error, o *getOptions, t transfer) int
 	if errors.As(err, &pe) && strings.Contains(pe.Rule, "§6") && strings.HasPrefix(pe.Reason, "port ") {
 		msg += " (--allow-port)"
 	}
-	fmt.Fprintf(e.stderr, "locator get: %s\n", printable.String(msg))
-	return exitStatus(access.Classify(err))
+	return printable.String(msg)
 }
 
 // namesURL reports whether err's message names the URL followed: a

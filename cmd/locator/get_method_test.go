@@ -44,3 +44,31 @@ func TestGetMethod(t *testing.T) {
 		t.Errorf("--method over: exit %d %q", code, errs)
 	}
 }
+
+// TestGetFTPType: an ftp URL without ;type= is transferred in TYPE I,
+// the file's exact octets (RFC 1738 §3.2.3 leaves the choice to the
+// client; curl and wget do the same); --ftp-ascii asks for TYPE A, the
+// line ends converted (RFC 959 §3.1.1.1), as ;type=a does.
+func TestGetFTPType(t *testing.T) {
+	root := t.TempDir()
+	const stored = "a\r\nb\n"
+	if err := os.WriteFile(filepath.Join(root, "crlf.txt"), []byte(stored), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := peer.Pyftpdlib(t, root, peer.PyftpdOptions{})
+	u := "ftp://" + s.Addr + "/crlf.txt"
+	for _, tc := range []struct {
+		args       []string
+		typ, bytes string
+	}{
+		{[]string{"get", "-v", u}, "> TYPE I\n", stored},
+		{[]string{"get", "-v", "--ftp-ascii", u}, "> TYPE A\n", "a\nb\n"},
+		{[]string{"get", "-v", u + ";type=a"}, "> TYPE A\n", "a\nb\n"},
+		{[]string{"get", "-v", "--ftp-ascii", u + ";type=i"}, "> TYPE I\n", stored},
+	} {
+		code, out, errs := runCLI(t, "", tc.args...)
+		if code != 0 || out != tc.bytes || !strings.Contains(errs, tc.typ) {
+			t.Errorf("%q: exit %d %q, want %q after %q\n%s", tc.args, code, out, tc.bytes, tc.typ, errs)
+		}
+	}
+}

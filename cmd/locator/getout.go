@@ -5,11 +5,19 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // An outputFile is where `locator get -o FILE` writes the object.
@@ -132,4 +140,159 @@ func (o *outputFile) abort() {
 	if o.temp != "" {
 		os.Remove(o.temp)
 	}
+}
+
+// A report is what --write-out tells of a get: curl's variables of the
+// same names.
+type report struct {
+	url       *locator.URL  // %{url_effective}: the last URL followed
+	code      string        // %{http_code}: the server's reply code, "" when none is known
+	size      int64         // %{size_download}: octets of the object written
+	redirects int           // %{num_redirects}
+	total     time.Duration // %{time_total}: every try and the waits between
+	exit      int           // %{exitcode}
+}
+
+// reset readies r for a new try of u: what a try learns is of that try.
+func (r *report) reset(u *locator.URL) {
+	r.url, r.code, r.size, r.redirects = u, "", 0, 0
+}
+
+// setCode takes the server's reply code from err: a refusal
+// (*access.ServerError) carries the protocol's own.
+func (r *report) setCode(err error) {
+	var se *access.ServerError
+	if errors.As(err, &se) && se.Code != "" {
+		r.code = se.Code
+	}
+}
+
+// httpCode is %{http_code}: the reply code when it is three digits (HTTP,
+// FTP, NNTP codes), else "000" as curl writes when it has none: the
+// library gives no reply code for an object it delivers (access.Resource
+// holds none), nor for a scheme without numbered replies (Gopher, file).
+func (r *report) httpCode() string {
+	c := r.code
+	if len(c) == 3 && c[0] >= '0' && c[0] <= '9' && c[1] >= '0' && c[1] <= '9' && c[2] >= '0' && c[2] <= '9' {
+		return c
+	}
+	return "000"
+}
+
+func (r *report) value(name string) string {
+	switch name {
+	case "url_effective":
+		if r.url == nil {
+			return ""
+		}
+		return printable.String(access.Masked(r.url))
+	case "http_code":
+		return r.httpCode()
+	case "size_download":
+		return strconv.FormatInt(r.size, 10)
+	case "time_total":
+		return strconv.FormatFloat(r.total.Seconds(), 'f', 6, 64)
+	case "num_redirects":
+		return strconv.Itoa(r.redirects)
+	case "exitcode":
+		return strconv.Itoa(r.exit)
+	case "json":
+		code, _ := strconv.Atoi(r.httpCode())
+		url := ""
+		if r.url != nil {
+			url = access.Masked(r.url)
+		}
+		var b strings.Builder
+		writeJSON(&b, struct {
+			URL       string  `json:"url_effective"`
+			Code      int     `json:"http_code"`
+			Size      int64   `json:"size_download"`
+			Total     float64 `json:"time_total"`
+			Redirects int     `json:"num_redirects"`
+			Exit      int     `json:"exitcode"`
+		}{url, code, r.size, r.total.Seconds(), r.redirects, r.exit})
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	return ""
+}
+
+// writeOutVars are the variables --write-out knows, in the help's order.
+var writeOutVars = []string{"url_effective", "http_code", "size_download", "time_total", "num_redirects", "exitcode", "json"}
+
+// A writeOut is a --write-out FORMAT, parsed when the flag is set so
+// that an unknown variable is a usage error before any connection: each
+// part a literal text or a variable's name.
+type writeOut []woPart
+
+type woPart struct {
+	text string
+	name string // a variable; "" for text
+}
+
+func (w *writeOut) String() string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range *w {
+		if p.name != "" {
+			b.WriteString("%{" + p.name + "}")
+		} else {
+			b.WriteString(p.text)
+		}
+	}
+	return b.String()
+}
+
+// Set reads FORMAT as curl does: %{name} a variable, %% a "%", and the
+// escapes \n, \r, \t and \\; any other octet is itself.
+func (w *writeOut) Set(s string) error {
+	var parts writeOut
+	var text strings.Builder
+	flush := func() {
+		if text.Len() > 0 {
+			parts = append(parts, woPart{text: text.String()})
+			text.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%' && strings.HasPrefix(s[i:], "%%"):
+			text.WriteByte('%')
+			i++
+		case c == '%' && strings.HasPrefix(s[i:], "%{"):
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return fmt.Errorf("%q: a %%{ without its }", s)
+			}
+			name := s[i+2 : i+end]
+			if !slices.Contains(writeOutVars, name) {
+				return fmt.Errorf("unknown variable %%{%s}; the variables: %s", printable.String(name), strings.Join(writeOutVars, ", "))
+			}
+			flush()
+			parts = append(parts, woPart{name: name})
+			i += end
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(`nrt\`, s[i+1]) >= 0:
+			text.WriteByte(map[byte]byte{'n': '\n', 'r': '\r', 't': '\t', '\\': '\\'}[s[i+1]])
+			i++
+		default:
+			text.WriteByte(c)
+		}
+	}
+	flush()
+	*w = parts
+	return nil
+}
+
+// write writes the format with r's values to out.
+func (w writeOut) write(out io.Writer, r *report) {
+	var b strings.Builder
+	for _, p := range w {
+		if p.name != "" {
+			b.WriteString(r.value(p.name))
+		} else {
+			b.WriteString(p.text)
+		}
+	}
+	io.WriteString(out, b.String())
 }
