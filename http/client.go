@@ -2,6 +2,8 @@ package http
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -60,6 +62,39 @@ type Client struct {
 	// by the same policy before anything is sent. The environment's
 	// HTTP_PROXY is never read.
 	Proxy string
+	// Header holds header fields sent with every request after the
+	// client's own, replacing a field of the same name (a User-Agent
+	// here replaces UserAgent; a Host replaces the URL's host and port
+	// in Host, as curl's -H does). Check refuses a name that is not an
+	// HTTP token and a value holding CR, LF or NUL (RFC 9110 §5.1,
+	// §5.5): it would end the field and begin another, as §6 of RFC
+	// 1738 keeps CR and LF from becoming delimiters.
+	Header nethttp.Header
+	// User and Password, when User is not "", are sent with every
+	// request as Basic authorization (RFC 7617 §2), the password masked
+	// in the dialogue. They are the client's, never the URL's: RFC 1738
+	// §3.3 allows no user name or password in an http URL.
+	User, Password string
+	// AuthOrigin, when not nil, keeps User and Password to URLs of its
+	// scheme, host and port (the scheme's default when it names none):
+	// a redirection to another server is sent no credentials, as curl
+	// sends none without --location-trusted. Nil sends them with every
+	// request.
+	AuthOrigin *locator.URL
+	// Data, when not nil, makes Fetch's request a POST with Data as its
+	// body (RFC 9110 §9.3.3), of Content-Type
+	// application/x-www-form-urlencoded unless Header names one, as
+	// curl's -d. A 307 or 308 reply is followed with the same POST (RFC
+	// 9110 §15.4.8, §15.4.9: the method is kept); a 301, 302 or 303
+	// would turn it into a GET of another resource (§15.4.2-4), which
+	// is not done: the reply is an *access.ServerError naming the
+	// Location. Probe sends HEAD, without Data.
+	Data []byte
+	// Compressed asks for a gzip body (Accept-Encoding: gzip, RFC 9110
+	// §12.5.3) and decodes one while it is read. MaxSize then bounds
+	// the decoded octets: a small body that decodes to many is cut
+	// when it passes the limit, never held whole.
+	Compressed bool
 }
 
 // Check refuses, before any connection, an http URL that names no host
@@ -75,12 +110,50 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return err
 	}
+	for name, values := range c.Header {
+		if msg := badField(name, values); msg != "" {
+			return &access.PolicyError{URL: access.Masked(u), Rule: "header", Reason: msg}
+		}
+	}
 	if c.Proxy != "" {
 		if _, _, err := splitAddr(c.Proxy); err != nil {
 			return &access.PolicyError{URL: access.Masked(u), Rule: "proxy", Reason: "the proxy " + strconv.Quote(c.Proxy) + " is not host:port: " + err.Error()}
 		}
 	}
 	return nil
+}
+
+// badField says what is wrong with a header field of Header: a name
+// that is not a token (RFC 9110 §5.1), a value with CR, LF or NUL
+// (§5.5); "" when nothing is.
+func badField(name string, values []string) string {
+	if !isToken(name) {
+		return "the header name " + strconv.Quote(name) + " is not an HTTP token (RFC 9110 §5.1)"
+	}
+	for _, v := range values {
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return "the value of header " + name + " holds CR, LF or NUL (RFC 9110 §5.5)"
+		}
+	}
+	return ""
+}
+
+// isToken reports whether s is an HTTP token, as a header field's name
+// must be (RFC 9110 §5.6.2: one or more tchar).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // plan returns the request to send for u, directly or to c.Proxy: its
@@ -240,15 +313,16 @@ func (o oneOctet) Read(p []byte) (int, error) {
 	return o.r.Read(p)
 }
 
-// Fetch sends GET with the request target NewRequest plans, exactly as
-// written (never re-encoded), the fragment left out, and no user or
-// password (§3.3 allows none). A 2xx reply is the object: its octets as
-// sent (no content coding is asked for), its Content-Type (or the type
-// the name's extension suggests), Content-Length and Last-Modified. A
-// 3xx reply with a Location is an *access.Redirect. Every 4xx and 5xx
-// reply is an *access.ServerError: the server answered, and says it will
-// not deliver the object (a 5xx is its own trouble, not ours or the
-// network's).
+// Fetch sends GET (POST with Data) with the request target NewRequest
+// plans, exactly as written (never re-encoded), the fragment left out,
+// and no user or password of the URL's (§3.3 allows none; the Client's
+// User is sent). A 2xx reply is the object: its octets as sent (no
+// content coding is asked for unless Compressed, which decodes a gzip
+// body), its Content-Type (or the type the name's extension suggests),
+// Content-Length and Last-Modified. A 3xx reply with a Location is an
+// *access.Redirect. Every 4xx and 5xx reply is an *access.ServerError:
+// the server answered, and says it will not deliver the object (a 5xx
+// is its own trouble, not ours or the network's).
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	plan, tunnel, err := c.plan(u)
 	if err != nil {
@@ -257,9 +331,18 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if u.HasUser() {
 		req.Notef("the URL's user and password are not sent (RFC 1738 §3.3: no user name or password is allowed)")
 	}
-	nreq, err := newNetRequest(ctx, u, plan)
+	nreq, err := c.newNetRequest(ctx, u, plan)
 	if err != nil {
 		return nil, err
+	}
+	if c.Data != nil {
+		nreq.Method = nethttp.MethodPost
+		nreq.Body = io.NopCloser(bytes.NewReader(c.Data))
+		nreq.ContentLength = int64(len(c.Data))
+		nreq.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.Data)), nil }
+		if nreq.Header.Get("Content-Type") == "" {
+			nreq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
 	}
 	tr := c.transport(u, req, tunnel)
 	hc := &nethttp.Client{
@@ -274,6 +357,10 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			if !lineLogged {
 				lineLogged = true
 				req.Sent(nreq.Method + " " + nreq.URL.RequestURI() + " " + nreq.Proto)
+			}
+			if strings.EqualFold(key, "Authorization") {
+				req.SentSecret(key + ": Basic") // RFC 7617's credentials are the password in base64
+				return
 			}
 			req.Sent(key + ": " + strings.Join(value, ", "))
 		},
@@ -320,22 +407,32 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		if loc == "" {
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply " + resp.Status + " without a Location"}
 		}
+		if c.Data != nil && code != "307" && code != "308" {
+			return nil, &access.ServerError{URL: access.Masked(u), Command: nreq.Method + " " + plan.Target, Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)),
+				Rule: "a redirection to " + strconv.Quote(loc) + " that would turn the POST into a GET (RFC 9110 §15.4), not followed"}
+		}
 		return nil, &access.Redirect{Location: loc, Code: code}
 	case resp.StatusCode >= 400 && resp.StatusCode < 600:
 		closeAll()
-		return nil, &access.ServerError{URL: access.Masked(u), Command: plan.Method + " " + plan.Target, Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code))}
+		return nil, &access.ServerError{URL: access.Masked(u), Command: nreq.Method + " " + plan.Target, Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code))}
 	default:
 		closeAll()
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply status " + resp.Status + " is not one HTTP defines"}
 	}
-	if max := req.MaxSize(); max > 0 && resp.ContentLength > max {
+	raw, size := io.ReadCloser(resp.Body), resp.ContentLength
+	if c.Compressed && gzipped(resp.Header.Get("Content-Encoding")) {
+		// Content-Length counts the coded octets; the limit is on the
+		// decoded ones, counted as they are read.
+		req.Notef("decoding the gzip body (RFC 9110 §8.4.1.3) as it is read")
+		raw, size = &gunzip{r: resp.Body}, -1
+	} else if max := req.MaxSize(); max > 0 && size > max {
 		closeAll()
 		return nil, fmt.Errorf("%s: %w: the server says Content-Length %d, the limit is %d", access.Masked(u), access.ErrTooLarge, resp.ContentLength, max)
 	}
 	res := &access.Resource{
-		Body:      &body{ReadCloser: req.Limit(resp.Body), close: closeAll},
+		Body:      &body{ReadCloser: req.Limit(raw), close: closeAll},
 		MediaType: resp.Header.Get("Content-Type"),
-		Size:      resp.ContentLength,
+		Size:      size,
 	}
 	if res.MediaType == "" {
 		res.MediaType = mime.TypeByExtension(path.Ext(locator.Decode(u.Path())))
@@ -356,7 +453,10 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 // long as it is a valid encoding, as MakeSafe's output is. An absolute
 // target (to a proxy) goes out as "//host/path" in Opaque, which
 // net/http writes after the scheme and ":".
-func newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp.Request, error) {
+//
+// The Client's own fields follow: Accept-Encoding when Compressed, Basic
+// authorization for User, then Header.
+func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp.Request, error) {
 	pathPart, query, hasQuery := strings.Cut(plan.Target, "?")
 	nu := &url.URL{Scheme: u.Scheme(), Host: plan.Addr, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	if abs, ok := strings.CutPrefix(pathPart, u.Scheme()+":"); ok {
@@ -380,8 +480,53 @@ func newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp
 	nreq.URL = nu
 	nreq.Host = plan.Host
 	nreq.Header.Set("User-Agent", UserAgent)
+	if c.Compressed {
+		nreq.Header.Set("Accept-Encoding", "gzip")
+	}
+	if c.User != "" {
+		if o := c.AuthOrigin; o == nil || (o.Scheme() == u.Scheme() && addr(o) == addr(u)) {
+			nreq.SetBasicAuth(c.User, c.Password)
+		}
+	}
+	for name, values := range c.Header {
+		if strings.EqualFold(name, "Host") {
+			// net/http sends Request.Host, never a Host in Header.
+			if len(values) > 0 {
+				nreq.Host = values[len(values)-1]
+			}
+			continue
+		}
+		nreq.Header[nethttp.CanonicalHeaderKey(name)] = values
+	}
 	return nreq, nil
 }
+
+// gzipped reports whether a Content-Encoding is gzip alone (RFC 9110
+// §8.4.1.3; "x-gzip" its old name).
+func gzipped(enc string) bool {
+	enc = strings.ToLower(strings.TrimSpace(enc))
+	return enc == "gzip" || enc == "x-gzip"
+}
+
+// gunzip decodes a gzip body as it is read, its reader made at the first
+// Read so that Fetch never waits for the body's first octets.
+type gunzip struct {
+	r  io.ReadCloser
+	zr *gzip.Reader
+}
+
+func (g *gunzip) Read(p []byte) (int, error) {
+	if g.zr == nil {
+		zr, err := gzip.NewReader(g.r)
+		if err != nil {
+			return 0, fmt.Errorf("the gzip body: %w", err)
+		}
+		g.zr = zr
+	}
+	return g.zr.Read(p)
+}
+
+func (g *gunzip) Close() error { return g.r.Close() }
 
 // body closes the response and the connection behind it.
 type body struct {

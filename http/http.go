@@ -46,7 +46,10 @@
 //
 // Client follows http and https URLs for package access, to the server
 // or through a proxy (Client.Proxy: the absolute form for http, a
-// CONNECT tunnel for https).
+// CONNECT tunnel for https). Its other fields are what curl's users
+// expect: header fields (Header), Basic authorization (User, RFC 7617),
+// the TLS roots or none verified (TLSConfig), a gzip body decoded within
+// the size limit (Compressed), a POST (Data).
 package http
 
 import (

@@ -50,7 +50,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 // probeOnce sends one request (plan's method; ranged asks for the first
 // octet only) and reads the reply's head.
 func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Request, plan, tunnel *Request, ranged bool) (*access.Status, error) {
-	nreq, err := newNetRequest(ctx, u, plan)
+	nreq, err := c.newNetRequest(ctx, u, plan)
 	if err != nil {
 		return nil, err
 	}

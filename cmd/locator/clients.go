@@ -7,8 +7,14 @@ package main
 
 import (
 	"bufio"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
 	"fmt"
+	nethttp "net/http"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -61,6 +67,11 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	schemes["gopher"] = g
 	schemes["wais"] = &wais.Client{View: o.view, Search: o.search}
 	schemes["prospero"] = &prospero.Client{Follow: o.follow}
+	hc, err := o.httpOptions.client(u)
+	if err != nil {
+		return nil, err
+	}
+	schemes["http"], schemes["https"] = hc, hc
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
 	if o.verbose {
@@ -79,4 +90,110 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 		})
 	}
 	return c, nil
+}
+
+// httpOptions are get's flags for http and https URLs, curl's: each
+// becomes a field of the http.Client of both schemes, and a URL of
+// another scheme ignores them, as curl does.
+type httpOptions struct {
+	header     headerList // -H, --header
+	user       string     // -u, --user: USER:PASSWORD
+	insecure   bool       // -k, --insecure
+	cacert     string     // --cacert FILE
+	compressed bool       // --compressed
+	data       []string   // -d, --data: DATA or @FILE, in order
+}
+
+func httpFlags(fs *flag.FlagSet, o *httpOptions) {
+	h := "send the header field `NAME: VALUE` with an http or https request, replacing the client's own of that name (Host, User-Agent); repeatable. CR, LF and NUL are refused"
+	fs.Var(&o.header, "H", h)
+	fs.Var(&o.header, "header", h+" (the same as -H)")
+	u := "send `USER:PASSWORD` as Basic authorization (RFC 7617) with an http or https request; the password is masked in the dialogue"
+	fs.StringVar(&o.user, "u", "", u)
+	fs.StringVar(&o.user, "user", "", u+" (the same as -u)")
+	k := "https: do not verify the server's certificate (its chain and name)"
+	fs.BoolVar(&o.insecure, "k", false, k)
+	fs.BoolVar(&o.insecure, "insecure", false, k+" (the same as -k)")
+	fs.StringVar(&o.cacert, "cacert", "", "https: trust the certificates of the PEM `FILE` as roots instead of the system's")
+	d := "POST `DATA` to an http or https URL (Content-Type application/x-www-form-urlencoded unless -H names one); @FILE: the file's contents, CR and LF left out, as curl; repeatable, the pieces joined by &"
+	fs.Func("d", d, func(v string) error { o.data = append(o.data, v); return nil })
+	fs.Func("data", d+" (the same as -d)", func(v string) error { o.data = append(o.data, v); return nil })
+	fs.BoolVar(&o.compressed, "compressed", false, "ask an http or https server for a gzip body (Accept-Encoding: gzip) and decode it while it is read; --max-filesize bounds the decoded octets")
+}
+
+// client returns the http.Client o configures for following u: -u's
+// credentials go to u's server only, never to another a redirection
+// leads to (curl's rule without --location-trusted).
+func (o *httpOptions) client(u *locator.URL) (*lochttp.Client, error) {
+	c := &lochttp.Client{Compressed: o.compressed}
+	if len(o.header) > 0 {
+		c.Header = nethttp.Header{}
+		for _, f := range o.header {
+			c.Header[nethttp.CanonicalHeaderKey(f.name)] = append(c.Header[nethttp.CanonicalHeaderKey(f.name)], f.value)
+		}
+	}
+	if o.user != "" {
+		user, pass, ok := strings.Cut(o.user, ":")
+		if !ok || user == "" {
+			return nil, errors.New("--user: want USER:PASSWORD")
+		}
+		c.User, c.Password, c.AuthOrigin = user, pass, u
+	}
+	if len(o.data) > 0 {
+		var pieces []string
+		for _, d := range o.data {
+			if name, ok := strings.CutPrefix(d, "@"); ok {
+				b, err := os.ReadFile(name)
+				if err != nil {
+					return nil, fmt.Errorf("--data: %w", err)
+				}
+				d = strings.NewReplacer("\r", "", "\n", "").Replace(string(b))
+			}
+			pieces = append(pieces, d)
+		}
+		c.Data = []byte(strings.Join(pieces, "&"))
+	}
+	if o.insecure || o.cacert != "" {
+		c.TLSConfig = &tls.Config{InsecureSkipVerify: o.insecure}
+	}
+	if o.cacert != "" {
+		pem, err := os.ReadFile(o.cacert)
+		if err != nil {
+			return nil, fmt.Errorf("--cacert: %w", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--cacert: %s holds no PEM certificate", o.cacert)
+		}
+		c.TLSConfig.RootCAs = roots
+	}
+	return c, nil
+}
+
+// headerList is the -H fields, in order.
+type headerList []headerField
+
+type headerField struct{ name, value string }
+
+func (h *headerList) String() string {
+	var s []string
+	for _, f := range *h {
+		s = append(s, f.name+": "+f.value)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Set takes "Name: value". CR, LF and NUL are refused: each would end
+// the field and begin another (RFC 1738 §6 keeps them from becoming
+// delimiters; RFC 9110 §5.5).
+func (h *headerList) Set(v string) error {
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return errors.New("a header field holds CR, LF or NUL")
+	}
+	name, value, ok := strings.Cut(v, ":")
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return errors.New("want NAME: VALUE")
+	}
+	*h = append(*h, headerField{name, strings.TrimSpace(value)})
+	return nil
 }

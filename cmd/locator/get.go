@@ -45,6 +45,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	policyFlags(fs, &o.policy)
 	methodFlag(fs, &o.schemeOptions)
 	serverFlags(fs, &o.schemeOptions)
+	httpFlags(fs, &o.httpOptions)
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
 	fs.BoolVar(&o.views, "views", false, "list the representations the server offers of the object (a Gopher+ item's views) instead of retrieving it")
 	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
@@ -77,6 +78,7 @@ type getOptions struct {
 	limits
 	policy
 	schemeOptions
+	httpOptions
 	search, out             string
 	json, verbose, follow   bool
 	views, printURL         bool
