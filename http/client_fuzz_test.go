@@ -3,6 +3,7 @@ package http
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -19,15 +20,23 @@ import (
 // what the client makes of them: no panic, every outcome classified as
 // delivered, absent or failed (never a policy refusal: redirections are
 // not followed here, so no fuzzed Location can lead anywhere), never
-// more than MaxSize octets delivered, and a ServerError only for a
-// status the reply really gave.
+// more than MaxSize octets delivered (decoded octets, when the client
+// asks for gzip), and a ServerError only for a status the reply really
+// gave.
 func FuzzReply(f *testing.F) {
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"))
-	f.Add([]byte("HTTP/1.0 404 Not Found\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 301 Moved\r\nLocation: http://127.0.0.1:25/\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\n\r\n" + "0123456789abcdefghij"))
-	f.Add([]byte("garbage"))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"), false)
+	f.Add([]byte("HTTP/1.0 404 Not Found\r\n\r\n"), false)
+	f.Add([]byte("HTTP/1.1 301 Moved\r\nLocation: http://127.0.0.1:25/\r\n\r\n"), false)
+	f.Add([]byte("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), false)
+	f.Add([]byte("HTTP/1.1 200 OK\r\n\r\n"+"0123456789abcdefghij"), false)
+	f.Add([]byte("garbage"), false)
+	// A gzip body (RFC 9110 §8.4.1.3) of 64 octets "a", for Compressed.
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(bytes.Repeat([]byte("a"), 64))
+	zw.Close()
+	f.Add(append([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n"), z.Bytes()...), true)
+	f.Add(append([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n"), z.Bytes()[:10]...), true)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		f.Fatal(err)
@@ -53,10 +62,11 @@ func FuzzReply(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, reply []byte) {
+	f.Fuzz(func(t *testing.T, reply []byte, compressed bool) {
 		go func() { replies <- reply }()
 		c := &access.Client{MaxSize: 16, MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
-			Policy: access.Policy{AllowHosts: []string{"127.0.0.1"}}}
+			Policy:  access.Policy{AllowHosts: []string{"127.0.0.1"}},
+			Schemes: map[string]access.Fetcher{"http": &Client{Compressed: compressed}}}
 		res, err := c.Get(context.Background(), u)
 		if err == nil {
 			b, rerr := io.ReadAll(res.Body)
