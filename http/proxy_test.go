@@ -8,16 +8,9 @@ package http
 import (
 	"bufio"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"os/user"
@@ -103,50 +96,12 @@ http_access deny all
 	return srv.Addr, log
 }
 
-// selfSigned writes a certificate for 127.0.0.1 and its key to dir and
-// returns the pool that trusts it.
-func selfSigned(t *testing.T, dir string) (cert, key string, roots *x509.CertPool) {
-	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots = x509.NewCertPool()
-	roots.AddCert(c)
-	return cert, key, roots
-}
-
 // TestProxySquid follows http and https URLs to nginx through squid.
 func TestProxySquid(t *testing.T) {
 	proxy, squidLog := startSquid(t)
 	peer.Require(t, "/usr/sbin/nginx")
 	dir := t.TempDir()
-	cert, key, roots := selfSigned(t, dir)
+	cert, key, roots := peer.SelfSigned(t, dir)
 	tlsPort := peer.FreePort(t)
 	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
 	tlsAddr := "127.0.0.1:" + strconv.Itoa(tlsPort)

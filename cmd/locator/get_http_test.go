@@ -4,16 +4,8 @@ package main
 // -k and --cacert, --compressed, -d.
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -59,7 +50,7 @@ func httpNginx(t *testing.T) (addr, tlsAddr, cert string) {
 	if err := os.WriteFile(htpasswd, []byte("joe:"+strings.TrimSpace(string(hash))+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cert, key := selfSignedPEM(t, dir)
+	cert, key, _ := peer.SelfSigned(t, dir)
 	tlsPort := peer.FreePort(t)
 	s := peer.Nginx(t, root, peer.NginxConfig{
 		Dir:         dir,
@@ -76,38 +67,6 @@ func httpNginx(t *testing.T) (addr, tlsAddr, cert string) {
 `, tlsPort, cert, key, htpasswd),
 	})
 	return s.Addr, "127.0.0.1:" + strconv.Itoa(tlsPort), cert
-}
-
-// selfSignedPEM writes a self-signed certificate for 127.0.0.1 and its
-// key to dir.
-func selfSignedPEM(t *testing.T, dir string) (cert, key string) {
-	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return cert, key
 }
 
 func TestGetHTTPFlags(t *testing.T) {
