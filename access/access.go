@@ -57,6 +57,9 @@ type Info struct {
 	// the default (the scheme client's Method field picks one, checked by
 	// Request.Method); nil when there is one way.
 	Methods []string
+	// Resume is true when the client can begin an object at an offset
+	// (Request.Offset; Client.GetFrom).
+	Resume bool
 }
 
 // A Resource is the object a URL names, as retrieved.
@@ -82,6 +85,9 @@ type Resource struct {
 	// Listing is set when the object is a collection (a directory, a
 	// menu, a group, search results); Body is then nil.
 	Listing *Listing
+	// Offset is the octet of the object Body begins at: Request.Offset
+	// when the server began there, 0 when it sent the whole object.
+	Offset int64
 }
 
 // Close closes r's Body or Listing, if any.

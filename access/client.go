@@ -142,7 +142,25 @@ type Client struct {
 	// within a line.
 	Dialogue io.Writer
 
-	// Dial, when not nil, replaces the network dialer (tests, proxies).
+	// Login, when not nil, gives the login for a server a URL names
+	// without a password (a .netrc file): given the server's host name
+	// (decoded, in lower case), and the URL's user ("" when it names none), it
+	// returns the user and password to log in with, or ok false when it
+	// knows none. A scheme client asks it (Request.Login) before it
+	// asks the person (Password), and, for a URL with no user, before
+	// it logs in anonymously (RFC 1738 §3.2.1).
+	Login func(host, user string) (login, password string, ok bool)
+
+	// Proxy, when not nil, returns the proxy to send u through, or nil
+	// to connect to u's server directly (net/http's Transport.Proxy;
+	// ProxyConfig.ProxyFunc reads the environment's). The proxy's
+	// scheme must have a ProxyFetcher (an HTTP gateway); the URL, its
+	// policy applied as to any, goes to that Fetcher with Request.Proxy
+	// set, and the port policy applies to the proxy's port as one of
+	// the proxy's scheme. An error refuses the URL.
+	Proxy func(u *locator.URL) (*locator.URL, error)
+
+	// Dial, when not nil, replaces the network dialer (tests).
 	Dial DialFunc
 
 	// Schemes holds configured scheme clients by scheme, in lower case
@@ -224,7 +242,10 @@ func (c *Client) fetcher(scheme string) (Fetcher, Info, error) {
 
 // start makes the Request for one hop to u, and applies the policy and
 // the scheme client's Check before any connection.
-func (c *Client) start(u *locator.URL, hop int) (Fetcher, *Request, error) {
+//
+// offset, when not 0, is where the object is to begin (GetFrom); only a
+// scheme whose Info says Resume may take one.
+func (c *Client) start(u *locator.URL, hop int, offset int64) (Fetcher, *Request, error) {
 	if u == nil {
 		return nil, nil, &PolicyError{Rule: "url", Reason: "no URL"}
 	}
@@ -232,9 +253,13 @@ func (c *Client) start(u *locator.URL, hop int) (Fetcher, *Request, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	req := &Request{Client: c, URL: u, info: info, hop: hop}
+	req := &Request{Client: c, URL: u, info: info, hop: hop, offset: offset}
 	if err := c.Policy.check(u, info); err != nil {
 		return nil, nil, err
+	}
+	if offset > 0 && !info.Resume {
+		return nil, nil, &PolicyError{URL: Masked(u), Rule: "resume",
+			Reason: "the " + u.Scheme() + " client has no way to begin an object at an offset: fetch it whole"}
 	}
 	if err := f.Check(u, req); err != nil {
 		return nil, nil, err
@@ -242,14 +267,46 @@ func (c *Client) start(u *locator.URL, hop int) (Fetcher, *Request, error) {
 	return f, req, nil
 }
 
+// viaProxy returns the Fetcher that follows req's URL: f, or, when
+// Client.Proxy names a proxy for it, the ProxyFetcher of the proxy's
+// scheme, req.Proxy set. The proxy's scheme client checks the URL.
+func (c *Client) viaProxy(f Fetcher, req *Request) (Fetcher, error) {
+	if c.Proxy == nil {
+		return f, nil
+	}
+	u := req.URL
+	p, err := c.Proxy(u)
+	if err != nil || p == nil {
+		return f, err
+	}
+	pf, pinfo, err := c.fetcher(p.Scheme())
+	if err != nil {
+		return nil, err
+	}
+	ppf, ok := pf.(ProxyFetcher)
+	if !ok {
+		return nil, &PolicyError{URL: Masked(u), Rule: "proxy",
+			Reason: "the proxy " + Masked(p) + " is of scheme " + p.Scheme() + ", whose client cannot carry URLs of other schemes (an http proxy can)"}
+	}
+	req.Proxy, req.info = p, pinfo
+	req.Notef("proxy %s for %s", Masked(p), Masked(u))
+	if err := ppf.Check(u, req); err != nil {
+		return nil, err
+	}
+	return ppf, nil
+}
+
 // follow runs do for u and for each URL a redirect leads to, under the
 // one redirect rule (redirect), until do returns something other than a
 // *Redirect.
-func follow[T any](c *Client, u *locator.URL, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
+func follow[T any](c *Client, u *locator.URL, offset int64, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
 	var via []*locator.URL
 	var zero T
 	for hop := 0; ; hop++ {
-		f, req, err := c.start(u, hop)
+		f, req, err := c.start(u, hop, offset)
+		if err == nil {
+			f, err = c.viaProxy(f, req)
+		}
 		if err != nil {
 			return zero, u, err
 		}
@@ -278,11 +335,38 @@ func follow[T any](c *Client, u *locator.URL, do func(f Fetcher, u *locator.URL,
 // ErrTooLarge, context.DeadlineExceeded or a network error; Classify
 // gives its Outcome.
 func (c *Client) Get(ctx context.Context, u *locator.URL) (*Resource, error) {
-	res, last, err := follow(c, u, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
+	return c.GetFrom(ctx, u, 0)
+}
+
+// GetFrom is Get for the object's octets from offset on: to resume a
+// transfer cut short (curl's --continue-at), by the protocol's own means
+// (FTP REST, RFC 959 §4.1.3; an HTTP Range, RFC 9110 §14.2; a WAIS
+// retrieval's chunk offset). A scheme whose Info does not say Resume is
+// refused before any connection with a *PolicyError (rule "resume"),
+// as is a listing. The Resource's Offset is offset, and its Size the
+// whole object's when the server says it; an offset at or past the end
+// of the object gives an empty Body. A server that would send the
+// object from another octet than offset (an HTTP server that ignores
+// Range) is a *ProtocolError, so that nothing is written twice.
+func (c *Client) GetFrom(ctx context.Context, u *locator.URL, offset int64) (*Resource, error) {
+	if offset < 0 {
+		return nil, &PolicyError{URL: Masked(u), Rule: "resume", Reason: "a negative offset"}
+	}
+	res, last, err := follow(c, u, offset, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
 		return f.Fetch(ctx, u, req)
 	})
 	if res != nil && res.URL == nil {
 		res.URL = last
+	}
+	if err == nil && offset > 0 {
+		switch {
+		case res.Listing != nil:
+			res.Close()
+			return nil, &PolicyError{URL: Masked(last), Rule: "resume", Reason: "the URL names a listing, which cannot be resumed"}
+		case res.Offset != offset:
+			res.Close()
+			return nil, &ProtocolError{URL: Masked(last), Msg: fmt.Sprintf("asked for the object from octet %d, the server would send it from octet %d: it cannot resume this transfer", offset, res.Offset)}
+		}
 	}
 	return res, err
 }
@@ -363,7 +447,7 @@ func maskedRef(loc string) string {
 // Describer with a *PolicyError (rule "views"): both are refused before
 // connecting.
 func (c *Client) Views(ctx context.Context, u *locator.URL) ([]View, error) {
-	f, req, err := c.start(u, 0)
+	f, req, err := c.start(u, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +473,7 @@ func (c *Client) Interact(ctx context.Context, u *locator.URL, t Terminal) error
 			}
 		}
 	}
-	f, req, err := c.start(u, 0)
+	f, req, err := c.start(u, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,14 @@ type ServerError struct {
 	// (FTP's "RFC 1738 §3.2.2: an empty <cwd> is sent as \"CWD \" ...").
 	// It is kept apart from Text, which is only the server's.
 	Rule string
+	// Body, when the scheme client was asked to keep it (an HTTP
+	// client's ErrorBody), is the page the server sent with its refusal,
+	// as it sent it, at most MaxErrorBody octets.
+	Body []byte
 }
+
+// MaxErrorBody bounds ServerError.Body.
+const MaxErrorBody = 1 << 20
 
 // Error returns "URL: the server says CODE TEXT (to "COMMAND"): RULE",
 // each part left out when empty, made printable (package printable): the

@@ -112,7 +112,7 @@ func (c *Client) Stat(ctx context.Context, u *locator.URL) (*Status, error) {
 
 // stat is Stat, a server's negative answer left as a Status.
 func (c *Client) stat(ctx context.Context, u *locator.URL) (*Status, error) {
-	st, last, err := follow(c, u, func(f Fetcher, u *locator.URL, req *Request) (*Status, error) {
+	st, last, err := follow(c, u, 0, func(f Fetcher, u *locator.URL, req *Request) (*Status, error) {
 		if p, ok := f.(Prober); ok {
 			return p.Probe(ctx, u, req)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/dest"
 	"github.com/rfc1738/locator/internal/printable"
 )
 
@@ -29,8 +30,29 @@ type Request struct {
 	// instead of Client.Dialogue: a scheme client may set it to a wrapper
 	// of Client.Dialogue for its own request.
 	Dialogue io.Writer
-	info     Info
-	hop      int
+	// Proxy, when not nil, is the proxy the request goes through
+	// (Client.Proxy): the Fetcher, a ProxyFetcher of the proxy's scheme,
+	// connects to it and asks it for URL.
+	Proxy  *locator.URL
+	info   Info
+	hop    int
+	offset int64
+}
+
+// Offset returns the octet the object is to begin at (Client.GetFrom),
+// 0 for the whole object. A client whose Info says Resume begins Body
+// there and sets Resource.Offset to it.
+func (r *Request) Offset() int64 { return r.offset }
+
+// Login returns the login Client.Login knows for the server of the URL
+// followed (a .netrc machine), given the URL's user ("" for none), or ok
+// false. The host it asks for is the URL's, decoded and in lower case
+// (internal/dest.Name).
+func (r *Request) Login(user string) (login, password string, ok bool) {
+	if r.Client.Login == nil || r.URL == nil || r.URL.Host() == "" {
+		return "", "", false
+	}
+	return r.Client.Login(dest.Name(r.URL.Host()), user)
 }
 
 // MaxLine returns the bound on one line of a protocol's replies.
