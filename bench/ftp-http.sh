@@ -28,65 +28,17 @@ done
 D=$(mktemp -d /tmp/locator-bench.XXXXXX)
 trap cleanup EXIT
 
-# A range of 20 consecutive ports nothing listens on, for passive mode.
-free_range() {
-	local base p busy
-	for _ in $(seq 50); do
-		base=$((30000 + RANDOM % 30000))
-		busy=0
-		for p in $(seq "$base" $((base + 19))); do
-			if ss -Htln "sport = :$p" | grep -q .; then busy=1; break; fi
-		done
-		[ "$busy" = 0 ] && { echo "$base $((base + 19))"; return; }
-	done
-	echo "bench: no free passive port range" >&2
-	exit 2
-}
-
 echo "bench: building locator" >&2
 go build -o "$D/locator" ./cmd/locator
 "$D/locator" get --help >/dev/null 2>&1 || { echo "bench: this locator has no get subcommand" >&2; exit 2; }
 
-mkdir -p "$D/ftproot" "$D/www" "$D/empty" "$D/nginx"
+mkdir -p "$D/ftproot" "$D/www"
 echo "bench: writing a ${MIB} MiB file" >&2
 head -c $((MIB << 20)) /dev/urandom >"$D/ftproot/big.bin"
 ln "$D/ftproot/big.bin" "$D/www/big.bin"
 SIZE=$(stat -c %s "$D/ftproot/big.bin")
 
-FTP_PORT=$(free_port)
-read -r PMIN PMAX < <(free_range)
-if [ "$(id -u)" = 0 ] && command -v vsftpd >/dev/null; then
-	FTPD=vsftpd
-	chmod 555 "$D/ftproot"
-	vsftpd_conf "$FTP_PORT" "$PMIN" "$PMAX" >"$D/vsftpd.conf"
-	chmod 600 "$D/vsftpd.conf"
-	vsftpd "$D/vsftpd.conf" >"$D/ftpd.out" 2>&1 &
-	PIDS+=($!)
-elif $PY -c 'import pyftpdlib' 2>/dev/null; then
-	FTPD=pyftpdlib
-	$PY -m pyftpdlib -i 127.0.0.1 -p "$FTP_PORT" -d "$D/ftproot" -r "$PMIN-$PMAX" >"$D/ftpd.out" 2>&1 &
-	PIDS+=($!)
-else
-	echo "bench: neither vsftpd (as root) nor python3-pyftpdlib is installed" >&2
-	exit 2
-fi
-wait_port "$FTP_PORT"
-
-HTTP_PORT=$(free_port)
-cat >"$D/nginx/nginx.conf" <<EOF
-daemon off; master_process on; worker_processes 1; user nobody nogroup;
-pid $D/nginx/nginx.pid; error_log $D/nginx/error.log;
-events { worker_connections 64; }
-http { access_log off; sendfile on;
-  client_body_temp_path $D/nginx/body; proxy_temp_path $D/nginx/proxy;
-  fastcgi_temp_path $D/nginx/fastcgi; uwsgi_temp_path $D/nginx/uwsgi; scgi_temp_path $D/nginx/scgi;
-  server { listen 127.0.0.1:$HTTP_PORT; root $D/www; } }
-EOF
-chmod 755 "$D" "$D/www"
-chmod 644 "$D/www/big.bin"
-nginx -e stderr -p "$D/nginx" -c "$D/nginx/nginx.conf" >"$D/nginx.out" 2>&1 &
-PIDS+=($!)
-wait_port "$HTTP_PORT"
+start_ftp_http
 
 # run CLIENT URL: one download to $D/out; prints its throughput in MB/s
 # (10^6 octets/s, wall clock) and the client's CPU seconds (user + system),
