@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 )
 
 func init() {
-	access.Register("file", access.Info{DefaultPort: 0}, func() access.Fetcher { return Client{} })
+	access.Register("file", access.Info{DefaultPort: 0, Resume: true}, func() access.Fetcher { return Client{} })
 }
 
 // NoAccessMethod is RFC 1738 §3.10's own sentence on why a file URL of
@@ -71,6 +72,13 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 // "regular" file of /proc such as /proc/kmsg, which gives what arrives
 // and then waits for more) is held by the runtime's poller, since it is
 // opened with O_NONBLOCK, and so obeys the deadline.
+//
+// A request that resumes at an offset (access.Client.GetFrom,
+// access.Request.Offset) reads a regular file from that octet on
+// (lseek(2)): Resource.Offset is the offset, Size still the whole file's,
+// and an offset at or past the end gives an empty Body. A directory has
+// no octets to resume: it is refused (a *access.PolicyError, rule
+// "resume") before it is read.
 func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := LocalPath(u, Unix)
 	if err != nil {
@@ -88,7 +96,12 @@ func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		f.Close()
 		return nil, fsError(u, "stat "+p, err)
 	}
+	off := req.Offset()
 	switch {
+	case info.IsDir() && off > 0:
+		f.Close()
+		return nil, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "resume",
+			Reason: p + " is a directory, whose listing cannot be resumed at an offset"}
 	case info.IsDir():
 		return list(u, p, f, req) // the listing closes f
 	case !info.Mode().IsRegular():
@@ -96,23 +109,45 @@ func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 		return nil, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "file",
 			Reason: p + " is not a regular file or a directory (" + info.Mode().Type().String() + ")"}
 	}
-	if max := req.MaxSize(); max > 0 && info.Size() > max {
+	// Resumed, only what is left of the file is read and bounded.
+	if max := req.MaxSize(); max > 0 && info.Size()-off > max {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w: the file has %d octets, the limit is %d", access.Masked(u), access.ErrTooLarge, info.Size(), max)
+		left := ""
+		if off > 0 {
+			left = fmt.Sprintf(", %d from octet %d", info.Size()-off, off)
+		}
+		return nil, fmt.Errorf("%s: %w: the file has %d octets%s, the limit is %d", access.Masked(u), access.ErrTooLarge, info.Size(), left, max)
 	}
 	req.Notef("regular file, %d octets", info.Size())
 	size := info.Size()
-	if size == 0 {
-		// A file of /proc or /sys says 0 whatever it holds: an empty
-		// file is told by its end, not by its size.
-		size = -1
-	}
-	return &access.Resource{
-		Body:      req.Limit(newFileBody(ctx, u, f, req.IdleTimeout())),
+	res := &access.Resource{
 		MediaType: mime.TypeByExtension(path.Ext(p)),
 		Size:      size,
 		Modified:  info.ModTime().UTC(),
-	}, nil
+		Offset:    off,
+	}
+	if size == 0 {
+		// A file of /proc or /sys says 0 whatever it holds: an empty
+		// file is told by its end, not by its size.
+		res.Size = -1
+	}
+	switch {
+	case off > 0 && size > 0 && off >= size:
+		f.Close()
+		req.Notef("the offset %d is at or past the end: nothing is left to read", off)
+		res.Body = io.NopCloser(strings.NewReader(""))
+		return res, nil
+	case off > 0:
+		// A size of 0 may be a /proc file's: it is sought and read all
+		// the same, and its end tells.
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: seek to octet %d: %w", access.Masked(u), off, err)
+		}
+		req.Notef("reading from octet %d", off)
+	}
+	res.Body = req.Limit(newFileBody(ctx, u, f, req.IdleTimeout()))
+	return res, nil
 }
 
 // A fileBody reads an open file with a deadline on each read: the idle

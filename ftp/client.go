@@ -23,11 +23,13 @@ const (
 	// <cwd> segment (an empty one as "CWD " with an empty argument), then
 	// TYPE and RETR <name>, or NLST.
 	MethodRFC1738 = "rfc1738"
-	// MethodDirect is draft 03's note (url-draft-03-diff-1994-03.txt,
-	// "Path"): "attempt first a direct retrieval guessing unix syntax,
-	// and, if that fails, ... the official sequence": RETR (or NLST) of
-	// the whole decoded path, its segments joined by "/", then on a
-	// refusal the rfc1738 sequence on the same connection.
+	// MethodDirect is the note of the URL draft 03 (March 1994, section
+	// "Path", as the diff Tim Berners-Lee sent the URI working group on
+	// 24 March 1994 quotes it): "attempt first a direct retrieval
+	// guessing unix syntax, and, if that fails, ... the official
+	// sequence": RETR (or NLST) of the whole decoded path, its segments
+	// joined by "/", then on a refusal the rfc1738 sequence on the same
+	// connection.
 	MethodDirect = "direct"
 	// MethodSingleCWD sends one CWD with the whole directory path (its
 	// segments joined by "/"), as curl's --ftp-method singlecwd, then
@@ -59,7 +61,7 @@ const NeutralAddress = "ftp@example.com"
 const copyBuffer = 256 << 10
 
 func init() {
-	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD, MethodMetadata}}, func() access.Fetcher { return new(Client) })
+	access.Register("ftp", access.Info{DefaultPort: 21, Methods: []string{MethodRFC1738, MethodDirect, MethodSingleCWD, MethodNoCWD, MethodMetadata}, Resume: true}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows ftp URLs (RFC 1738 §3.2) by FTP (RFC 959), in passive
@@ -69,14 +71,16 @@ func init() {
 // The session is: connect; the greeting (220); USER and, when the server
 // asks (331), PASS (§3.2.1: the URL's user and password; "anonymous" and
 // the end user's address when the URL names no user; a password asked of
-// the person when the URL names a user without one); then the method's
-// commands (see the Method constants): for the default, RFC 1738
-// §3.2.2's own, one CWD per <cwd> segment, TYPE, and RETR <name> or NLST,
-// each transfer preceded by EPSV (or PASV: passive mode needs one, RFC
-// 2428, RFC 959 §4.1.1); QUIT. Nothing else is sent for a file.
+// the person when the URL names a user without one; see Login below);
+// then the method's commands (see the Method constants): for the
+// default, RFC 1738 §3.2.2's own, one CWD per <cwd> segment, TYPE, and
+// RETR <name> or NLST, each transfer preceded by EPSV (or PASV: passive
+// mode needs one, RFC 2428, RFC 959 §4.1.1); QUIT. Nothing else is sent
+// for a file, unless the request resumes it (see Resume below).
 //
 // In TYPE I, Resource.Size is the count the RETR's preliminary reply
-// states ("150 ... (N bytes)", TransferSize), when it states one: vsftpd
+// states ("150 ... (N bytes)", TransferSize; SIZE's when resumed), when
+// it states one: vsftpd
 // does; pyftpdlib states none, and Size is -1. A stated count above
 // access.Client.MaxSize aborts the transfer at once. In TYPE A Size is
 // -1: vsftpd's count is of the file as stored, which the Body delivers
@@ -108,6 +112,26 @@ func init() {
 // listed URL's user (not its password), host, port and directory: a
 // directory's URL ends in "/" (an empty name), which lists it.
 //
+// Login: when the URL names a user without a password, the password
+// access.Client.Login (a .netrc) knows for that user and host is sent, and
+// only when it knows none is the person asked (access.Client.Password).
+// When the URL names no user, the login Client.Login gives for the host
+// is used instead of anonymous FTP, as curl --netrc does; anonymous FTP
+// when it gives none. A password from either source is masked in the
+// dialogue ("> PASS ****") as the URL's own is.
+//
+// Resume (access.Client.GetFrom, a Request's Offset above 0; RFC 959
+// §4.1.3 REST, in stream mode RFC 3659 §5): after TYPE I, "SIZE <name>"
+// (RFC 3659 §4) for the whole file's size (Resource.Size, when the
+// server answers 213), then after EPSV "REST <offset>", which must be
+// answered 350, then RETR; Resource.Offset is the offset. An offset equal
+// to the size gives an empty Body without RETR (curl does the same); one
+// past it an *OffsetError; a server that refuses REST a
+// *access.ServerError naming it. Check refuses resuming a directory
+// (a listing has no octets to count) and a TYPE A transfer (";type=a", or
+// Client.ASCII): the octets of its Body are not the file's (line ends
+// converted), so an offset counted in them names no octet of the file.
+//
 // A Client keeps the logged-in sessions of probes for the next probe of
 // the same server and login (see Probe; CloseIdle ends them), so that
 // each access.Client, which makes its own ftp Client or is given one,
@@ -135,7 +159,9 @@ type Client struct {
 // i, d) and one whose decoded user, password or path holds a CR, LF or
 // NUL, which would end a command early and begin another (RFC 1738 §6):
 // a *access.PolicyError with the offset in the URL and the rule. It also
-// refuses a method the client does not offer.
+// refuses a method the client does not offer, and, for a request that
+// resumes at an offset (access.Request.Offset), a directory or a TYPE A
+// transfer (rule "resume"; see Client).
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	for _, p := range []struct {
 		comp locator.Component
@@ -153,8 +179,41 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return err
 	}
-	_, err := req.Method(c.Method)
-	return err
+	if _, err := req.Method(c.Method); err != nil {
+		return err
+	}
+	if req.Offset() > 0 {
+		return c.checkResume(u)
+	}
+	return nil
+}
+
+// checkResume refuses to resume what FTP cannot begin at an offset of the
+// file's own octets: a listing, and a TYPE A transfer.
+func (c *Client) checkResume(u *locator.URL) error {
+	plan, err := c.plan(u)
+	if err != nil {
+		return err
+	}
+	for _, cmd := range plan.Commands {
+		switch {
+		case cmd.Verb == "NLST":
+			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "resume",
+				Reason: "the URL names a directory, whose listing cannot be resumed at an offset"}
+		case cmd.Verb == "TYPE" && cmd.Arg == "A":
+			off := u.Offset(locator.PathComponent)
+			why := "the URL's typecode"
+			if at, _, _, _ := typePart(u.Path()); at >= 0 {
+				off += at
+			}
+			if cmd.Guessed {
+				why = "the client's ASCII setting"
+			}
+			return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: "resume",
+				Reason: "the transfer is in TYPE A (" + why + "), whose octets are not the file's: the line ends are converted (RFC 959 §3.1.1.1), so an offset counted in what was received names no octet of the file for REST (RFC 3659 §5.1); resume in TYPE I (;type=i)"}
+		}
+	}
+	return nil
 }
 
 // Fetch retrieves the file or lists the directory u names. See Client.
@@ -165,6 +224,9 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	}
 	plan, err := c.plan(u)
 	if err != nil {
+		return nil, err
+	}
+	if err := credentials(u, plan, req); err != nil {
 		return nil, err
 	}
 	conn, err := req.Dial(ctx, plan.Host, plan.Port)
@@ -207,12 +269,54 @@ func (c *Client) plan(u *locator.URL) (*Plan, error) {
 	return p, nil
 }
 
+// credentials applies to plan's USER and PASS the login
+// access.Client.Login gives (a .netrc; access.Request.Login) for a URL
+// that gives no password: for a URL with a user, the password Login
+// knows for it, so that the person is asked (RFC 1738 §3.2.1) only when
+// it knows none; for a URL with no user, Login's login instead of
+// anonymous FTP, as curl --netrc does. A URL that gives a password is
+// left as it is, and so is the plan when Login knows nothing. A login
+// or password holding a CR, LF or NUL, which would end the USER or PASS
+// command early, is refused (RFC 1738 §6).
+func credentials(u *locator.URL, plan *Plan, req *access.Request) error {
+	if u.HasUser() && u.HasPassword() {
+		return nil
+	}
+	user, pass := &plan.Commands[0], &plan.Commands[1]
+	asked := ""
+	if u.HasUser() {
+		asked = user.Arg
+	}
+	login, password, ok := req.Login(asked)
+	if !ok {
+		return nil
+	}
+	if login == "" {
+		if asked == "" {
+			return nil // no login to use: anonymous FTP
+		}
+		login = asked
+	}
+	if strings.ContainsAny(login, "\r\n\x00") || strings.ContainsAny(password, "\r\n\x00") {
+		return &access.PolicyError{URL: access.Masked(u), Rule: "RFC 1738 §6", Reason: "the login access.Client.Login gives holds a CR, LF or NUL, which would end the USER or PASS command"}
+	}
+	user.Arg = login
+	pass.Arg, pass.AskUser = password, password == ""
+	if password == "" {
+		req.Notef("login %s from access.Client.Login, without a password", login)
+	} else {
+		req.Notef("login %s and its password from access.Client.Login", login)
+	}
+	return nil
+}
+
 // quitAfterError ends the session after a failure: politely when the
 // control connection is still in step (the server refused a command),
 // else by closing it.
 func (s *session) quitAfterError(err error) {
 	var se *access.ServerError
-	if errors.As(err, &se) || errors.Is(err, access.ErrNoPassword) || errors.Is(err, access.ErrTooLarge) {
+	var oe *OffsetError
+	if errors.As(err, &se) || errors.As(err, &oe) || errors.Is(err, access.ErrNoPassword) || errors.Is(err, access.ErrTooLarge) {
 		s.quit()
 		return
 	}
@@ -447,21 +551,51 @@ func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, er
 }
 
 // retrieve sends RETR name (after SIZE and MDTM with MethodMetadata,
-// where FEAT offers them) and returns the file with a Body streaming it.
+// where FEAT offers them; after SIZE and REST when the request resumes at
+// an offset) and returns the file with a Body streaming it.
 func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resource, error) {
 	res := &access.Resource{Size: -1, MediaType: mediaType(name, typ)}
 	max := s.req.MaxSize()
+	sized := false
 	if s.meta {
 		if err := s.metadata(res, name, typ); err != nil {
 			return nil, err
 		}
+		sized = typ == "I" && s.has("SIZE")
+	}
+	off := s.req.Offset()
+	if off > 0 {
+		if typ != "I" {
+			// Check refuses it first (see Client).
+			return nil, &access.PolicyError{URL: s.masked, Rule: "resume", Reason: "a TYPE " + typ + " transfer cannot be resumed at an offset of the file's octets"}
+		}
+		if !sized {
+			if err := s.size(res, name); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case res.Size >= 0 && off == res.Size:
+			s.req.Notef("the offset %d is the file's size: nothing is left to retrieve", off)
+			res.Offset = off
+			res.Body = &body{s: s, line: "RETR " + name, done: true}
+			return res, nil
+		case res.Size >= 0 && off > res.Size:
+			return nil, &OffsetError{URL: s.masked, Offset: off, Size: res.Size}
+		case res.Size >= 0 && max > 0 && res.Size-off > max:
+			return nil, access.ErrTooLarge
+		}
 	}
 	line := "RETR " + name
-	data, first, done, err := s.startTransfer(ctx, line)
+	data, first, done, err := s.startTransfer(ctx, line, off)
 	if err != nil {
 		return nil, err
 	}
-	if n, ok := TransferSize(first.Text); ok && !done && typ == "I" {
+	res.Offset = off
+	if n, ok := TransferSize(first.Text); ok && !done && typ == "I" && off == 0 {
+		// With REST the count is not read: whether it is the file's
+		// or what is left of it, RFC 959 does not say (the text is the
+		// server's own), and SIZE was asked.
 		if res.Size < 0 {
 			res.Size = n
 		}
@@ -490,14 +624,11 @@ func (s *session) retrieve(ctx context.Context, name, typ string) (*access.Resou
 // fails with access.ErrTooLarge at once, before MDTM.
 func (s *session) metadata(res *access.Resource, name, typ string) error {
 	if typ == "I" && s.has("SIZE") {
-		if r, err := s.cmd("SIZE " + name); err != nil {
+		if err := s.size(res, name); err != nil {
 			return err
-		} else if r.Code == 213 {
-			if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
-				res.Size = n
-			}
 		}
-		if max := s.req.MaxSize(); max > 0 && res.Size > max {
+		// Resumed, only what is left of the file is retrieved.
+		if max := s.req.MaxSize(); max > 0 && res.Size-s.req.Offset() > max {
 			return access.ErrTooLarge
 		}
 	}
@@ -511,6 +642,37 @@ func (s *session) metadata(res *access.Resource, name, typ string) error {
 		}
 	}
 	return nil
+}
+
+// size sends "SIZE name" (RFC 3659 §4; the transfer type must be I for
+// the count to be the file's octets) and sets res.Size from a 213 reply.
+// A refusal leaves the size unknown: SIZE is an extension, and the
+// retrieval that follows says whether the file is there.
+func (s *session) size(res *access.Resource, name string) error {
+	r, err := s.cmd("SIZE " + name)
+	if err != nil {
+		return err
+	}
+	if r.Code == 213 {
+		if n, err := strconv.ParseInt(strings.TrimSpace(r.Text), 10, 64); err == nil && n >= 0 {
+			res.Size = n
+		}
+	}
+	return nil
+}
+
+// An OffsetError says that the offset a retrieval was to resume at
+// (access.Client.GetFrom) lies past the end of the file as SIZE counts it
+// (RFC 3659 §4): there is nothing to resume, and the octets already kept
+// are not the beginning of this file (curl's "Offset past end", exit
+// 36). access.Classify counts it a failure.
+type OffsetError struct {
+	URL          string // the URL, password masked
+	Offset, Size int64
+}
+
+func (e *OffsetError) Error() string {
+	return e.URL + ": cannot resume at octet " + strconv.FormatInt(e.Offset, 10) + ": the file has " + strconv.FormatInt(e.Size, 10) + " octets (SIZE): the offset is past its end"
 }
 
 func mediaType(name, typ string) string {

@@ -170,10 +170,33 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 // the data connection and returns a *access.ServerError; a 2yz at once (a
 // server that sent nothing, or an empty listing it had no data for)
 // returns a nil connection and that reply as done.
-func (s *session) startTransfer(ctx context.Context, line string) (data net.Conn, first Reply, done bool, err error) {
+//
+// rest, when above 0, is the octet the transfer is to begin at: "REST
+// rest" is sent after the passive command and just before line, since
+// it "must be the last command issued before the data transfer command"
+// (RFC 3659 §5.3), and must be answered 350 (RFC 959 §4.1.3, "Requested
+// file action pending further information"). A server that refuses it
+// (500 or 502: not understood or not implemented) is a
+// *access.ServerError naming REST.
+func (s *session) startTransfer(ctx context.Context, line string, rest int64) (data net.Conn, first Reply, done bool, err error) {
 	data, err = s.openData(ctx)
 	if err != nil {
 		return nil, Reply{}, false, err
+	}
+	if rest > 0 {
+		restLine := "REST " + strconv.FormatInt(rest, 10)
+		r, err := s.cmd(restLine)
+		if err != nil {
+			data.Close()
+			return nil, r, false, err
+		}
+		if r.Code != 350 {
+			data.Close()
+			if r.Class() == 4 || r.Class() == 5 {
+				return nil, r, false, s.refused(restLine, r, "RFC 959 §4.1.3, RFC 3659 §5: the server does not restart a transfer at an offset; the file can only be retrieved whole")
+			}
+			return nil, r, false, s.unexpected(restLine, r)
+		}
 	}
 	if err := s.send(line, false); err != nil {
 		data.Close()

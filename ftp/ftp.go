@@ -29,7 +29,8 @@
 //
 // # Draft 03's typecode suffix
 //
-// The March 1994 draft 03 (url-draft-03-diff-1994-03.txt) wrote the data
+// The March 1994 URL draft 03 (as the diff Tim Berners-Lee sent the URI
+// working group on 24 March 1994 quotes it) wrote the data
 // type as "a suffix to the URL separated by an unencoded exclamation mark
 // (ASCII 21 hex)": !I (image), !A (ASCII) or !D (directory list). When the
 // last segment has no ";type=" and ends in "!A", "!I" or "!D" (upper case,

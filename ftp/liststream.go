@@ -34,7 +34,7 @@ type transfer struct {
 // openTransfer sends line (NLST, MLSD, LIST) and returns its transfer;
 // nil when the server completed it at once with no data.
 func (s *session) openTransfer(ctx context.Context, line string) (*transfer, error) {
-	data, _, done, err := s.startTransfer(ctx, line)
+	data, _, done, err := s.startTransfer(ctx, line, 0)
 	if err != nil || done {
 		return nil, err
 	}

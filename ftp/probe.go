@@ -58,6 +58,9 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
+	if err := credentials(u, plan, req); err != nil {
+		return nil, err
+	}
 	key := poolKey(plan, req)
 	s, err := c.sessions.get(ctx, key, u, plan, req)
 	if err != nil {
@@ -145,7 +148,10 @@ type pooled struct {
 // access.Client (its policy, deadlines, dialer and dialogue log applied
 // when the session was opened) to one server under one login. A
 // configured Client given to several access.Clients keeps their sessions
-// apart.
+// apart. The login is the one sent, after access.Client.Login has
+// replaced anonymous FTP or supplied a password (credentials): a URL
+// with no user that logs in as a .netrc's user never shares a session
+// with anonymous FTP.
 type sessionKey struct {
 	client     *access.Client
 	host       string
