@@ -344,10 +344,14 @@ func (c *Client) Get(ctx context.Context, u *locator.URL) (*Resource, error) {
 // retrieval's chunk offset). A scheme whose Info does not say Resume is
 // refused before any connection with a *PolicyError (rule "resume"),
 // as is a listing. The Resource's Offset is offset, and its Size the
-// whole object's when the server says it; an offset at or past the end
-// of the object gives an empty Body. A server that would send the
-// object from another octet than offset (an HTTP server that ignores
-// Range) is a *ProtocolError, so that nothing is written twice.
+// whole object's when the server says it; an offset at the end of the
+// object gives an empty Body. An offset past the end is a failure (the
+// octets kept are not the beginning of this object: curl's "offset past
+// end"): the scheme client's own error where the protocol says it
+// (ftp's SIZE, a WAIS diagnostic), else an *OffsetError when the size
+// is known. A server that would send the object from another octet than
+// offset (an HTTP server that ignores Range) is a *ProtocolError, so
+// that nothing is written twice.
 func (c *Client) GetFrom(ctx context.Context, u *locator.URL, offset int64) (*Resource, error) {
 	if offset < 0 {
 		return nil, &PolicyError{URL: Masked(u), Rule: "resume", Reason: "a negative offset"}
@@ -363,6 +367,9 @@ func (c *Client) GetFrom(ctx context.Context, u *locator.URL, offset int64) (*Re
 		case res.Listing != nil:
 			res.Close()
 			return nil, &PolicyError{URL: Masked(last), Rule: "resume", Reason: "the URL names a listing, which cannot be resumed"}
+		case res.Size >= 0 && offset > res.Size:
+			res.Close()
+			return nil, &OffsetError{URL: Masked(last), Offset: offset, Size: res.Size}
 		case res.Offset != offset:
 			res.Close()
 			return nil, &ProtocolError{URL: Masked(last), Msg: fmt.Sprintf("asked for the object from octet %d, the server would send it from octet %d: it cannot resume this transfer", offset, res.Offset)}

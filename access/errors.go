@@ -28,6 +28,19 @@ type ServerError struct {
 	Body []byte
 }
 
+// An OffsetError says that the offset a transfer was to resume at
+// (Client.GetFrom) lies past the end of the object, Size octets long:
+// nothing is to be resumed, and what the caller kept is not the
+// beginning of this object. Classify counts it a failure.
+type OffsetError struct {
+	URL          string // the URL, password masked
+	Offset, Size int64
+}
+
+func (e *OffsetError) Error() string {
+	return printable.String(e.URL) + ": cannot resume at octet " + strconv.FormatInt(e.Offset, 10) + ": the object has " + strconv.FormatInt(e.Size, 10) + " octets"
+}
+
 // MaxErrorBody bounds ServerError.Body.
 const MaxErrorBody = 1 << 20
 

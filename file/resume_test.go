@@ -32,8 +32,8 @@ func getFrom(t *testing.T, u string, offset int64, c *access.Client) (*access.Re
 }
 
 // TestResume reads a regular file from an offset (access.Client.GetFrom):
-// the file's tail, Offset the offset, Size the whole file's; at or past
-// the end an empty Body; a directory refused (rule "resume"); MaxSize
+// the file's tail, Offset the offset, Size the whole file's; at the end
+// an empty Body, past it an *access.OffsetError; a directory refused (rule "resume"); MaxSize
 // bounding what is left.
 func TestResume(t *testing.T) {
 	dir := t.TempDir()
@@ -47,7 +47,7 @@ func TestResume(t *testing.T) {
 	}
 	u := "file://" + p
 	size := int64(len(content))
-	for _, off := range []int64{0, 1, 4096, 65537, size - 1, size, size + 10} {
+	for _, off := range []int64{0, 1, 4096, 65537, size - 1, size} {
 		t.Run(strconv.FormatInt(off, 10), func(t *testing.T) {
 			var dia strings.Builder
 			res, b, err := getFrom(t, u, off, &access.Client{Dialogue: &dia})
@@ -59,6 +59,10 @@ func TestResume(t *testing.T) {
 				t.Errorf("%d octets, Offset %d, Size %d; want %d, %d, %d\n%s", len(b), res.Offset, res.Size, len(want), off, size, dia.String())
 			}
 		})
+	}
+	var oe *access.OffsetError
+	if _, _, err := getFrom(t, u, size+10, nil); !errors.As(err, &oe) || oe.Offset != size+10 || oe.Size != size || access.Classify(err) != access.Failed {
+		t.Errorf("past the end: %v, want an *access.OffsetError, a failure", err)
 	}
 	var pe *access.PolicyError
 	if _, _, err := getFrom(t, "file://"+dir+"/", 3, nil); !errors.As(err, &pe) || pe.Rule != "resume" || !strings.Contains(pe.Reason, "directory") {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // SendOptions says where and how Send submits a message.
@@ -31,6 +32,15 @@ type SendOptions struct {
 	// only then. Without User no AUTH is attempted.
 	User     string
 	Password func() (string, error)
+	// Login, when not nil, gives the login for the server (a .netrc, as
+	// access.Client.Login): given the server's host (decoded, in lower
+	// case) and User, the user and password to authenticate with, or ok
+	// false. It is asked only when the server offers AUTH: before
+	// Password when User is given, and, when it is not, for a login to
+	// authenticate with instead of none (as curl's --netrc does). A
+	// login from it is not sent in clear to a host other than this
+	// machine: without TLS, no AUTH is attempted then.
+	Login func(host, user string) (login, password string, ok bool)
 	// RequireTLS refuses to submit over a connection that STARTTLS
 	// (RFC 3207) did not protect. Without it STARTTLS is used whenever
 	// the server offers it.
@@ -66,10 +76,11 @@ type Receipt struct {
 // Send submits m over SMTP (RFC 5321) to o.Server: EHLO (HELO when the
 // server does not know it, §3.2), STARTTLS when offered (RFC 3207; the
 // EHLO is repeated over TLS, §4.2), AUTH PLAIN or LOGIN when o.User is
-// set and the server offers it (RFC 4954; never in clear text to a
-// host other than this machine), MAIL FROM with BODY=8BITMIME when the
-// body is 8bit (RFC 6152), one RCPT TO per recipient, DATA with the
-// message dot-stuffed (§4.5.2), QUIT. The envelope's return path is
+// set, or o.Login knows a login for the server, and the server offers
+// it (RFC 4954; never in clear text to a host other than this machine),
+// MAIL FROM with BODY=8BITMIME when the body is 8bit (RFC 6152), one
+// RCPT TO per recipient, DATA with the message dot-stuffed (§4.5.2),
+// QUIT. The envelope's return path is
 // m.From (RFC 6068 §7: it "is set and correct").
 //
 // Nothing is submitted unless every recipient is accepted: a refused
@@ -161,20 +172,50 @@ func Send(ctx context.Context, m *Message, o SendOptions) (*Receipt, error) {
 		note("no STARTTLS: the server does not offer it; the message goes in clear")
 	}
 
-	if o.User != "" {
-		mechs, ok := ext["AUTH"]
-		if !ok {
+	mechs, offered := ext["AUTH"]
+	// login asks o.Login for the server's login, once the server offers
+	// AUTH.
+	login := func() (string, string, bool) {
+		if o.Login == nil {
+			return "", "", false
+		}
+		l, p, ok := o.Login(dest.Name(host), o.User)
+		if ok && l != "" {
+			note("the login for %s from the login file", dest.Name(host))
+		}
+		return l, p, ok && l != ""
+	}
+	switch {
+	case o.User != "":
+		if !offered {
 			return nil, &access.PolicyError{Reason: "RFC 4954: a user is given for AUTH, and the server " + o.Server + " does not offer AUTH"}
 		}
 		if !rc.TLS && !isLoopback(host) {
 			return nil, &access.PolicyError{Reason: "RFC 4954 §4: AUTH without TLS would send the password in clear to " + o.Server}
 		}
-		if rc.Auth, err = c.auth(o.User, o.Password, mechs); err != nil {
+		user, password := o.User, o.Password
+		if l, p, ok := login(); ok {
+			user, password = l, func() (string, error) { return p, nil }
+		}
+		if rc.Auth, err = c.auth(user, password, mechs); err != nil {
 			return nil, err
 		}
-		note("AUTH %s as %s", rc.Auth, o.User)
-	} else if _, ok := ext["AUTH"]; ok {
-		note("no AUTH: the server offers it, and no user is given")
+		note("AUTH %s as %s", rc.Auth, user)
+	case !offered:
+	default:
+		user, pw, ok := login()
+		if !ok {
+			note("no AUTH: the server offers it, and no user is given")
+			break
+		}
+		if !rc.TLS && !isLoopback(host) {
+			note("no AUTH: without TLS the login would go in clear to %s (RFC 4954 §4)", o.Server)
+			break
+		}
+		if rc.Auth, err = c.auth(user, func() (string, error) { return pw, nil }, mechs); err != nil {
+			return nil, err
+		}
+		note("AUTH %s as %s", rc.Auth, user)
 	}
 
 	_, eight := ext["8BITMIME"]

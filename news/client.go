@@ -45,7 +45,9 @@ type Client struct {
 	// Server is the configured news server, host[:port] (SplitServer),
 	// asked for every news URL but draft-gilman's news://host/.
 	Server string
-	// Auth answers a server that requires authentication (480).
+	// Auth answers a server that requires authentication (480); when
+	// it is empty, the login access.Client.Login knows for the server
+	// asked (the URL's host, or Server's) does.
 	Auth nntp.Auth
 
 	sessions newsreader.Pool

@@ -28,6 +28,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 	"github.com/rfc1738/locator/news"
 	"github.com/rfc1738/locator/nntp"
@@ -340,6 +341,90 @@ func TestINN(t *testing.T) {
 		_, _, err = get(t, u, withAuth(nil, nntp.Auth{User: "tester", Password: pw + "x"}))
 		if !errors.As(err, &se) || se.Code != "481" || access.Classify(err) != access.Absent {
 			t.Errorf("a wrong password: %v, want a ServerError 481", err)
+		}
+
+		// Without Auth, the 480 is answered with the login the Client's
+		// Login (a .netrc) knows for the server: the configured server's
+		// host for a news URL, the URL's for an nntp URL. It is asked
+		// only when the server asks, with the host decoded and in lower
+		// case and no user (neither URL names one).
+		host, _, _ := strings.Cut(addr, ":")
+		type ask struct{ host, user string }
+		var asked []ask
+		netrc := func(password string) func(h, u string) (string, string, bool) {
+			return func(h, u string) (string, string, bool) {
+				asked = append(asked, ask{h, u})
+				if h != host {
+					return "", "", false
+				}
+				return "tester", password, true
+			}
+		}
+		viaLogin := func(dialogue io.Writer, login func(h, u string) (string, string, bool), a nntp.Auth) *access.Client {
+			c := withAuth(dialogue, a)
+			c.Login = login
+			c.Schemes["nntp"] = &nntp.Client{Auth: a}
+			return c
+		}
+		for _, x := range []struct{ url, cmd, reply string }{
+			{u, "ARTICLE " + idA, "220 0 " + idA},
+			{"nntp://" + addr + "/" + in.Group + "/1", "GROUP " + in.Group, "211 "},
+		} {
+			asked = nil
+			dlg.Reset()
+			_, body, err = get(t, x.url, viaLogin(&dlg, netrc(pw), nntp.Auth{}))
+			if err != nil || !bytes.Equal(body, in.stored(t, 1)) {
+				t.Errorf("%s with the login of Client.Login: %v %q\n%s", x.url, err, body, dlg.String())
+			}
+			if len(asked) != 1 || asked[0] != (ask{host, ""}) {
+				t.Errorf("%s: Client.Login asked %+v, want once for %q", x.url, asked, host)
+			}
+			d := dlg.String()
+			if !strings.Contains(d, "> "+x.cmd+"\n< 480 ") ||
+				!strings.Contains(d, "\n> AUTHINFO USER tester\n< 381 ") ||
+				!strings.Contains(d, "\n> AUTHINFO PASS ****\n< 281 ") ||
+				!strings.Contains(d, "\n> "+x.cmd+"\n< "+x.reply) || strings.Contains(d, pw) {
+				t.Errorf("%s: dialogue:\n%s", x.url, d)
+			}
+		}
+
+		// A probe (STAT, RFC 3977 §6.2.4) on a kept connection logs in
+		// the same way.
+		for _, raw := range []string{u, "nntp://" + addr + "/" + in.Group + "/1"} {
+			asked = nil
+			dlg.Reset()
+			pc := viaLogin(&dlg, netrc(pw), nntp.Auth{})
+			st, err := pc.Stat(context.Background(), loctest.MustParse(t, raw))
+			pc.CloseIdle()
+			if err != nil || st.State != access.StateOK || len(asked) != 1 || !strings.Contains(dlg.String(), "\n> AUTHINFO PASS ****\n< 281 ") {
+				t.Errorf("Stat %s with the login of Client.Login: %+v %v, Login asked %+v\n%s", raw, st, err, asked, dlg.String())
+			}
+		}
+
+		// A login source that knows nothing for the server: the 480
+		// stands. A wrong password from it: the server's 481.
+		_, _, err = get(t, u, viaLogin(nil, func(h, u string) (string, string, bool) { return "", "", false }, nntp.Auth{}))
+		if !errors.As(err, &se) || se.Code != "480" {
+			t.Errorf("a login source without the server: %v, want a ServerError 480", err)
+		}
+		_, _, err = get(t, u, viaLogin(nil, netrc(pw+"x"), nntp.Auth{}))
+		if !errors.As(err, &se) || se.Code != "481" {
+			t.Errorf("a wrong password from Client.Login: %v, want a ServerError 481", err)
+		}
+
+		// Configured credentials come first: Client.Login is not asked.
+		asked = nil
+		_, _, err = get(t, u, viaLogin(nil, netrc(pw), nntp.Auth{User: "tester", Password: pw + "x"}))
+		if !errors.As(err, &se) || se.Code != "481" || len(asked) != 0 {
+			t.Errorf("Auth and Client.Login: %v, Login asked %+v; want Auth's 481 and no question", err, asked)
+		}
+
+		// A server that does not ask: nor is Client.Login.
+		asked = nil
+		c := in.client(nil, "")
+		c.Login = netrc(pw)
+		if _, body, err := get(t, "news:"+bareA, c); err != nil || !bytes.Equal(body, in.stored(t, 1)) || len(asked) != 0 {
+			t.Errorf("without 480: %v, Login asked %+v", err, asked)
 		}
 	})
 }

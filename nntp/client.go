@@ -31,7 +31,8 @@ var Methods = []string{MethodOver, MethodXover, MethodHead}
 // all (§3.6), so the credentials come from the reader's configuration,
 // never from the URL: the caller (a command, reading its own
 // configuration) puts them in the nntp and news clients. An empty User
-// is no credentials.
+// is no credentials: the clients then answer a 480 with the login the
+// access.Client's Login (a .netrc) knows for the server, if any.
 type Auth struct {
 	User, Password string
 }
@@ -53,7 +54,9 @@ func init() {
 type Client struct {
 	// Method is how a group's index is read (Methods); "" is MethodOver.
 	Method string
-	// Auth answers a server that requires authentication (480).
+	// Auth answers a server that requires authentication (480); when
+	// it is empty, the login access.Client.Login knows for the URL's
+	// host does (Request.Login).
 	Auth Auth
 
 	sessions newsreader.Pool

@@ -13,10 +13,11 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 func init() {
-	access.Register("wais", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+	access.Register("wais", access.Info{DefaultPort: DefaultPort, Resume: true}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows WAIS URLs (RFC 1738 §3.9) for package access, speaking
@@ -33,7 +34,10 @@ func init() {
 //     of the document until it ends: a chunk shorter than asked, or the
 //     server's diagnostic "SF" (present request out of range) after the
 //     first chunk. View, when set, is the document type asked for
-//     instead of the URL's wtype.
+//     instead of the URL's wtype. The retrieval begins at the request's
+//     offset (access.Client.GetFrom), the chunks being byte ranges of
+//     the document (wais-waisprot.txt §8.0), so that a transfer cut short
+//     resumes where it ended.
 //   - wais://host:port/database (no search): with Search, a search of
 //     those words; without, the database's source description (the
 //     ".src" file: an empty search returns its header, of type WSRC,
@@ -447,18 +451,31 @@ func (c *conn) source(db string) (*access.Resource, error) {
 		Text: fmt.Sprintf("missing: the server returned %d documents and no source description (a document of type WSRC)", len(r.Headers))}
 }
 
-// retrieve reads the first chunk of the document, so that a document the
-// server does not have is an error here, and returns the body that reads
-// the rest chunk by chunk.
+// retrieve reads the first chunk of the document, from the request's
+// offset, so that a document the server does not have is an error here,
+// and returns the body that reads the rest chunk by chunk.
+//
+// The document's size is known when its first chunk is its last. From an
+// offset at the document's end freeWAIS sends no text, only the
+// diagnostic that the range is out of the document, as it does from an
+// offset past the end; the octet before the offset tells them apart (see
+// atEnd).
 func (c *conn) retrieve(db string, docID []byte, typ string) (*access.Resource, error) {
-	d := &docReader{c: c, db: db, docID: docID, typ: typ}
+	off := c.req.Offset()
+	d := &docReader{c: c, db: db, docID: docID, typ: typ, off: off}
 	if err := d.next(); err != nil {
 		c.Close()
 		return nil, err
 	}
-	res := &access.Resource{Body: c.req.Limit(d), MediaType: MediaType(typ), Size: -1}
+	res := &access.Resource{Body: c.req.Limit(d), MediaType: MediaType(typ), Size: -1, Offset: off}
+	if off > 0 && d.done && len(d.buf) == 0 {
+		if err := d.atEnd(); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	if d.done {
-		res.Size = int64(len(d.buf))
+		res.Size = d.off
 	}
 	return res, nil
 }
@@ -492,6 +509,33 @@ func (d *docReader) Read(p []byte) (int, error) {
 
 func (d *docReader) Close() error { return d.c.Close() }
 
+// chunk asks for the octets [start, end) of the document and returns
+// the text and the diagnostics of the reply.
+func (d *docReader) chunk(start, end int64) ([]byte, []Diagnostic, error) {
+	c := d.c
+	s := &Search{Database: d.db, Retrieve: true, DocID: d.docID, DocType: d.typ, Start: start, End: end}
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",
+		d.db, len(d.docID), d.typ, s.Start, s.End), (end-start)+retrievalSlack, "Search (text retrieval)")
+	if err != nil {
+		return nil, nil, err
+	}
+	var text []byte
+	switch len(r.Texts) {
+	case 0:
+	case 1:
+		text = r.Texts[0].Text
+	default:
+		return nil, nil, c.protocol("Search (text retrieval)", fmt.Errorf("%d document texts for one chunk", len(r.Texts)))
+	}
+	if int64(len(text)) > end-start {
+		return nil, nil, c.protocol("Search (text retrieval)", fmt.Errorf("%d octets of text for a chunk of %d", len(text), end-start))
+	}
+	if len(r.Texts) == 0 && len(r.Diagnostics) == 0 {
+		return nil, nil, c.protocol("Search (text retrieval)", errors.New("neither a document text nor a diagnostic"))
+	}
+	return text, r.Diagnostics, nil
+}
+
 // next asks for the chunk at d.off. The document ends with a chunk
 // shorter than asked for, or with the server's diagnostic that the range
 // is out of the document (freeWAIS ir/irretrvl.c getData sends
@@ -500,34 +544,18 @@ func (d *docReader) Close() error { return d.c.Close() }
 // before any octet is the server's "no" (the document is absent).
 func (d *docReader) next() error {
 	c := d.c
-	s := &Search{Database: d.db, Retrieve: true, DocID: d.docID, DocType: d.typ, Start: d.off, End: d.off + c.chunk}
-	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",
-		d.db, len(d.docID), d.typ, s.Start, s.End), c.chunk+retrievalSlack, "Search (text retrieval)")
+	start, end := d.off, d.off+c.chunk
+	text, diags, err := d.chunk(start, end)
 	if err != nil {
 		return err
 	}
-	cmd := fmt.Sprintf("retrieve %q bytes %d-%d", d.typ, s.Start, s.End)
-	var text []byte
-	switch len(r.Texts) {
-	case 0:
-	case 1:
-		text = r.Texts[0].Text
-	default:
-		return c.protocol("Search (text retrieval)", fmt.Errorf("%d document texts for one chunk", len(r.Texts)))
-	}
-	if int64(len(text)) > c.chunk {
-		return c.protocol("Search (text retrieval)", fmt.Errorf("%d octets of text for a chunk of %d", len(text), c.chunk))
-	}
 	outOfRange := false
-	for _, dg := range r.Diagnostics {
+	for _, dg := range diags {
 		if dg.Code == "SF" && (d.off > 0 || len(text) > 0) {
 			outOfRange = true
 			continue
 		}
-		return &access.ServerError{URL: access.Masked(c.u), Command: cmd, Code: dg.Code, Text: dg.AddInfo}
-	}
-	if len(r.Texts) == 0 && !outOfRange {
-		return c.protocol("Search (text retrieval)", errors.New("neither a document text nor a diagnostic"))
+		return &access.ServerError{URL: access.Masked(c.u), Command: fmt.Sprintf("retrieve %q bytes %d-%d", d.typ, start, end), Code: dg.Code, Text: dg.AddInfo}
 	}
 	d.off += int64(len(text))
 	d.buf = text
@@ -536,4 +564,70 @@ func (d *docReader) next() error {
 		c.req.Notef("end of the document after %s octets", strconv.FormatInt(d.off, 10))
 	}
 	return nil
+}
+
+// atEnd is asked when a retrieval from an offset got no octet: it
+// retrieves the octet before the offset, which a document that ends at
+// the offset has (the Body is then empty), and one that ends before it
+// has not. Then the first octet tells a document shorter than the offset
+// from one the server does
+// not have (its own diagnostic, as without an offset); the first is an
+// *OffsetError.
+func (d *docReader) atEnd() error {
+	c := d.c
+	off := d.off
+	text, diags, err := d.chunk(off-1, off)
+	if err != nil {
+		return err
+	}
+	if len(text) == 1 {
+		c.req.Notef("octet %d is the document's last: nothing follows the offset", off-1)
+		return nil
+	}
+	cmd := fmt.Sprintf("retrieve %q bytes %d-%d", d.typ, off-1, off)
+	// Without a diagnostic, the server sent a text of no octet.
+	code, info := "", ""
+	if len(diags) > 0 {
+		code, info = diags[0].Code, diags[0].AddInfo
+	}
+	first, diags, err := d.chunk(0, 1)
+	if err != nil {
+		return err
+	}
+	if len(first) == 0 {
+		if len(diags) > 0 {
+			code, info = diags[0].Code, diags[0].AddInfo
+		}
+		if code == "" {
+			info = "no octet of the document"
+		}
+		return &access.ServerError{URL: access.Masked(c.u), Command: fmt.Sprintf("retrieve %q bytes 0-1", d.typ), Code: code, Text: info}
+	}
+	return &OffsetError{URL: access.Masked(c.u), Offset: off, Command: cmd, Code: code, Text: info}
+}
+
+// An OffsetError says that the offset a retrieval was to resume at
+// (access.Client.GetFrom) lies past the end of the document: the server
+// has the document but answers the octet before the offset with its
+// diagnostic that the range is out of the document (wais-waisprot.txt
+// §8.0; freeWAIS sends "SF", D_PresentRequestOutOfRange). There is
+// nothing to resume, and the octets already kept are not the beginning
+// of this document (curl's "Offset past end"). access.Classify counts
+// it a failure, as it does ftp's.
+type OffsetError struct {
+	URL     string // the URL, password masked
+	Offset  int64
+	Command string // the retrieval of the octet before Offset
+	Code    string // the server's diagnostic code, "" when it sent none
+	Text    string // the diagnostic's text, as sent
+}
+
+func (e *OffsetError) Error() string {
+	s := e.URL + ": cannot resume at octet " + strconv.FormatInt(e.Offset, 10) + ": the document ends before it: "
+	if e.Code == "" {
+		s += "the server sends no octet for " + strconv.Quote(e.Command)
+	} else {
+		s += "the server answers " + strconv.Quote(e.Command) + " with diagnostic " + e.Code + " " + strconv.Quote(e.Text)
+	}
+	return printable.String(s)
 }

@@ -268,3 +268,23 @@ func TestRetrievalEcho(t *testing.T) {
 		}
 	}
 }
+
+// An OffsetError names the offset, says the document ends before it, and
+// quotes the server's diagnostic; the server's text is made printable.
+func TestOffsetErrorMessage(t *testing.T) {
+	for _, x := range []struct {
+		e    *OffsetError
+		want string
+	}{
+		{&OffsetError{URL: "wais://h/db/TEXT/d", Offset: 70599, Command: `retrieve "TEXT" bytes 70598-70599`, Code: "SF", Text: "Request out of range"},
+			`wais://h/db/TEXT/d: cannot resume at octet 70599: the document ends before it: the server answers "retrieve \"TEXT\" bytes 70598-70599" with diagnostic SF "Request out of range"`},
+		{&OffsetError{URL: "wais://h/db/TEXT/d", Offset: 9, Command: `retrieve "TEXT" bytes 8-9`},
+			`wais://h/db/TEXT/d: cannot resume at octet 9: the document ends before it: the server sends no octet for "retrieve \"TEXT\" bytes 8-9"`},
+		{&OffsetError{URL: "wais://h/db/TEXT/d", Offset: 2, Command: `retrieve "TEXT" bytes 1-2`, Code: "S\x1b", Text: "x"},
+			`wais://h/db/TEXT/d: cannot resume at octet 2: the document ends before it: the server answers "retrieve \"TEXT\" bytes 1-2" with diagnostic S\x1b "x"`},
+	} {
+		if got := x.e.Error(); got != x.want {
+			t.Errorf("got  %q\nwant %q", got, x.want)
+		}
+	}
+}

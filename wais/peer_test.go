@@ -367,6 +367,15 @@ func TestPeer(t *testing.T) {
 		if !errors.As(err, &se) || access.Classify(err) != access.Absent || se.Code != "SF" {
 			t.Fatalf("got %v, want a ServerError SF\n%s", err, log)
 		}
+		// From an offset too: the server's own answer, not a document
+		// shorter than the offset.
+		u, _ := locator.Parse(e.URL)
+		var dlg bytes.Buffer
+		_, err = (&access.Client{Dialogue: &dlg, IdleTimeout: 30 * time.Second}).GetFrom(context.Background(), u, 5)
+		var oe *wais.OffsetError
+		if !errors.As(err, &se) || errors.As(err, &oe) || access.Classify(err) != access.Absent || se.Code != "SF" || se.Text == "" {
+			t.Fatalf("from offset 5: %v, want the server's ServerError SF\n%s", err, dlg.String())
+		}
 	})
 
 	// wais://host:port/database alone is the source description.
@@ -388,6 +397,87 @@ func TestPeer(t *testing.T) {
 		res, log, err = get(t, f.url("demo"), &access.Client{Schemes: map[string]access.Fetcher{"wais": &wais.Client{Search: "gopher"}}})
 		if err != nil || res.Listing == nil || len(entries(res.Listing)) != 1 {
 			t.Fatalf("Client.Search: %+v %v\n%s", res, err, log)
+		}
+	})
+
+	// A retrieval resumes at an offset (access.Client.GetFrom): its
+	// chunks are byte ranges of the document (wais-waisprot.txt §8.0),
+	// the first one starting there. The tail from each offset equals
+	// the tail of the whole document; Size is the whole document's once
+	// the first chunk is the last.
+	t.Run("resume from an offset §8.0", func(t *testing.T) {
+		e := entry(t, "protocol", "big.txt")
+		u, err := locator.Parse(e.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, log, err := get(t, e.URL, nil)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log)
+		}
+		whole, err := io.ReadAll(res.Body)
+		res.Close()
+		if err != nil || !bytes.Equal(whole, f.docs["big.txt"]) {
+			t.Fatalf("the whole document: %d octets, %v", len(whole), err)
+		}
+		n := int64(len(whole))
+		for _, x := range []struct {
+			off, size int64
+			chunks    int
+		}{
+			{1, -1, 3},
+			{wais.ChunkSize - 1, -1, 2},
+			{wais.ChunkSize, -1, 2},
+			{2*wais.ChunkSize + 17, n, 1},
+			{n - 1, n, 1},
+			// At the end: no text from the offset, one octet before it.
+			{n, n, 2},
+		} {
+			var log bytes.Buffer
+			ac := &access.Client{Dialogue: &log, IdleTimeout: 30 * time.Second}
+			res, err := ac.GetFrom(context.Background(), u, x.off)
+			if err != nil {
+				t.Fatalf("offset %d: %v\n%s", x.off, err, log.String())
+			}
+			tail, err := io.ReadAll(res.Body)
+			res.Close()
+			if err != nil || !bytes.Equal(tail, whole[x.off:]) {
+				t.Errorf("offset %d: %d octets (%v), want the last %d of the document", x.off, len(tail), err, n-x.off)
+			}
+			if res.Offset != x.off || res.Size != x.size {
+				t.Errorf("offset %d: Offset %d Size %d, want %d and %d", x.off, res.Offset, res.Size, x.off, x.size)
+			}
+			if got := strings.Count(log.String(), "query type 1"); got != x.chunks {
+				t.Errorf("offset %d: %d retrievals, want %d\n%s", x.off, got, x.chunks, log.String())
+			}
+			if !strings.Contains(log.String(), fmt.Sprintf("bytes %d-%d\n", x.off, x.off+wais.ChunkSize)) {
+				t.Errorf("offset %d: the first retrieval does not begin there\n%s", x.off, log.String())
+			}
+		}
+		// Past the end: an *OffsetError, a failure (as ftp's), with
+		// the server's out-of-range diagnostic for the octet before the
+		// offset.
+		for _, off := range []int64{n + 1, 10 * n} {
+			var log bytes.Buffer
+			ac := &access.Client{Dialogue: &log, IdleTimeout: 30 * time.Second}
+			_, err := ac.GetFrom(context.Background(), u, off)
+			var oe *wais.OffsetError
+			if !errors.As(err, &oe) || oe.Offset != off || oe.Code != "SF" || oe.Command != fmt.Sprintf("retrieve \"TEXT\" bytes %d-%d", off-1, off) ||
+				access.Classify(err) != access.Failed || !strings.Contains(err.Error(), fmt.Sprintf("cannot resume at octet %d: the document ends before it", off)) {
+				t.Errorf("offset %d: %v, want an OffsetError SF\n%s", off, err, log.String())
+			}
+		}
+		// A short document, its one chunk from an offset.
+		w := entry(t, "protocol", "wais.txt")
+		wu, _ := locator.Parse(w.URL)
+		res, err = (&access.Client{IdleTimeout: 30 * time.Second}).GetFrom(context.Background(), wu, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tail, _ := io.ReadAll(res.Body)
+		res.Close()
+		if doc := f.docs["wais.txt"]; !bytes.Equal(tail, doc[5:]) || res.Size != int64(len(doc)) || res.Offset != 5 {
+			t.Errorf("wais.txt from 5: %q Size %d Offset %d", tail, res.Size, res.Offset)
 		}
 	})
 

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // A Reply is an NNTP status line (RFC 3977 §3.2; RFC 977 §2.4.2): a
@@ -67,7 +69,8 @@ func ParseReply(line string) (Reply, error) {
 
 // Auth is a user name and password for AUTHINFO USER/PASS (RFC 4643
 // §2.3), sent only when the server asks for them (480). An empty User
-// is no credentials.
+// is no credentials: the login the access.Client's Login (a .netrc)
+// knows for the server is then sent instead, if any (see Cmd).
 type Auth struct {
 	User, Password string
 }
@@ -82,6 +85,7 @@ type Conn struct {
 	nc   net.Conn
 	br   *bufio.Reader
 	url  string
+	host string // the server's host, as dialled
 	auth *Auth
 	// authed is set once AUTHINFO succeeded.
 	authed bool
@@ -95,14 +99,15 @@ type Conn struct {
 
 // Dial connects to host:port through req.Dial and reads the greeting
 // (RFC 3977 §5.1: 200 posting allowed, 201 no posting; 400 and 502 say
-// the service is not available). Credentials (a not empty auth.User)
-// answer a 480 from any later command.
+// the service is not available). Credentials (a not empty auth.User),
+// or without them the login the access.Client's Login knows for host,
+// answer a 480 from any later command (Cmd).
 func Dial(ctx context.Context, req *access.Request, host string, port int, auth Auth) (*Conn, error) {
 	nc, err := req.Dial(ctx, host, port)
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{req: req, nc: nc, br: bufio.NewReaderSize(nc, 4096), url: access.Masked(req.URL)}
+	c := &Conn{req: req, nc: nc, br: bufio.NewReaderSize(nc, 4096), url: access.Masked(req.URL), host: host}
 	if auth.User != "" {
 		c.auth = &auth
 	}
@@ -223,23 +228,62 @@ func (c *Conn) send(verb string, args ...string) (string, error) {
 }
 
 // Cmd sends a command and reads its status line. A 480 ("authentication
-// required", RFC 4643 §2.1) is answered with AUTHINFO USER/PASS when the
-// connection has credentials, and the command sent again once.
+// required", RFC 4643 §2.1) is answered with AUTHINFO USER/PASS, and the
+// command sent again once, when the connection has credentials: its
+// Auth, or, without one, the login the access.Client's Login (a .netrc)
+// knows for the server (see login), asked only then.
 func (c *Conn) Cmd(verb string, args ...string) (Reply, error) {
 	if _, err := c.send(verb, args...); err != nil {
 		return Reply{}, err
 	}
 	r, err := c.readReply()
-	if err != nil || r.Code != 480 || c.auth == nil || c.authed || verb == "AUTHINFO" {
+	if err != nil || r.Code != 480 || c.authed || verb == "AUTHINFO" {
 		return r, err
 	}
-	if err := c.AuthInfo(c.auth.User, c.auth.Password); err != nil {
+	auth := c.auth
+	if auth == nil {
+		a, ok := c.login()
+		if !ok {
+			return r, nil
+		}
+		auth = &a
+	}
+	if err := c.AuthInfo(auth.User, auth.Password); err != nil {
 		return Reply{}, err
 	}
 	if _, err := c.send(verb, args...); err != nil {
 		return Reply{}, err
 	}
 	return c.readReply()
+}
+
+// login returns the login the access.Client's Login knows for the
+// server connected to and the URL's user ("" when it names none): the
+// URL's own server through Request.Login, or, for a news URL, which
+// names no server (RFC 1738 §3.6), the configured server's, whose host
+// is given to Client.Login as Request.Login gives a URL's (decoded, in
+// lower case).
+func (c *Conn) login() (Auth, bool) {
+	req := c.req
+	if req.Client == nil || req.Client.Login == nil {
+		return Auth{}, false
+	}
+	user := ""
+	if req.URL != nil && req.URL.HasUser() {
+		user = locator.Decode(req.URL.User())
+	}
+	var a Auth
+	var ok bool
+	if req.URL != nil && req.URL.Host() != "" && dest.Name(req.URL.Host()) == dest.Name(c.host) {
+		a.User, a.Password, ok = req.Login(user)
+	} else {
+		a.User, a.Password, ok = req.Client.Login(dest.Name(c.host), user)
+	}
+	if !ok || a.User == "" {
+		return Auth{}, false
+	}
+	req.Notef("the server asks for authentication: the login for %s from the login file", dest.Name(c.host))
+	return a, true
 }
 
 // AuthInfo authenticates with AUTHINFO USER and PASS (RFC 4643 §2.3):
