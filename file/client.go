@@ -75,9 +75,9 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 //
 // A request that resumes at an offset (access.Client.GetFrom,
 // access.Request.Offset) reads a regular file from that octet on
-// (lseek(2)): Resource.Offset is the offset, Size still the whole file's,
-// an offset at the end gives an empty Body (past it, GetFrom fails with an access.OffsetError). A directory has
-// no octets to resume: it is refused (a *access.PolicyError, rule
+// (lseek(2)): Resource.Offset is the offset, Size still the whole file's;
+// an offset at the end gives an empty Body (past it, GetFrom fails with
+// an access.OffsetError). A directory has no octets to resume: it is refused (a *access.PolicyError, rule
 // "resume") before it is read.
 func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := LocalPath(u, Unix)
