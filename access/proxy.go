@@ -72,8 +72,11 @@ func ProxyFromEnvironment() ProxyConfig {
 }
 
 // ProxyFunc returns the function for Client.Proxy that pc describes: the
-// proxy of u's scheme (or "*"), unless u's host is one of NoProxy or u
-// names no host. A proxy that is not a URL with a host is an error, a
+// proxy of u's scheme (or "*"), unless u's host is one of NoProxy, or u
+// is of a scheme that makes no connection (file, mailto: Info's
+// DefaultPort is 0), which names something of this machine or is sent
+// otherwise. A URL that names no host of a scheme that connects (news:,
+// whose server the client knows) goes to the proxy, as Lynx sends it. A proxy that is not a URL with a host is an error, a
 // *PolicyError with rule "proxy", so that the Client refuses the URL
 // rather than connect directly to a server the user meant to reach
 // only through the proxy.
@@ -83,7 +86,10 @@ func (pc ProxyConfig) ProxyFunc() func(u *locator.URL) (*locator.URL, error) {
 		if !ok {
 			p = pc.Proxies["*"]
 		}
-		if p == "" || u.Host() == "" || pc.direct(u.Host()) {
+		if p == "" || u.Host() != "" && pc.direct(u.Host()) {
+			return nil, nil
+		}
+		if info, ok := Lookup(u.Scheme()); !ok || info.DefaultPort == 0 {
 			return nil, nil
 		}
 		if !strings.Contains(p, "://") {

@@ -796,13 +796,10 @@ func (x *exchange) document(res *access.Resource) {
 	if !res.Modified.IsZero() {
 		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
 	}
-	if x.r.Method == http.MethodHead {
-		if res.Size >= 0 {
-			h.Set("Content-Length", strconv.FormatInt(res.Size, 10))
-		}
-		x.w.WriteHeader(http.StatusOK)
-		return
-	}
+	// HEAD reads as far as GET does before its header is sent, so that
+	// its header fields are GET's (RFC 9110 §9.3.2): a Content-Length
+	// the server does not say is known when the object fits the first
+	// buffer.
 	buf := make([]byte, 32<<10)
 	n, err := io.ReadFull(res.Body, buf)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
@@ -816,6 +813,9 @@ func (x *exchange) document(res *access.Resource) {
 		h.Set("Content-Length", strconv.Itoa(n)) // the whole object is in buf
 	}
 	x.w.WriteHeader(http.StatusOK)
+	if x.r.Method == http.MethodHead {
+		return
+	}
 	if _, werr := x.w.Write(buf[:n]); werr != nil || err != nil {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"net"
 	nethttp "net/http"
 	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
 	"path"
 	"sort"
@@ -24,14 +25,25 @@ import (
 )
 
 func init() {
-	access.Register("http", access.Info{DefaultPort: 80}, func() access.Fetcher { return new(Client) })
-	access.Register("https", access.Info{DefaultPort: 443}, func() access.Fetcher { return new(Client) })
+	access.Register("http", access.Info{DefaultPort: 80, Resume: true}, func() access.Fetcher { return new(Client) })
+	access.Register("https", access.Info{DefaultPort: 443, Resume: true}, func() access.Fetcher { return new(Client) })
 }
+
+var _ access.ProxyFetcher = (*Client)(nil)
+
+// CarriesAnyScheme marks Client as an access.ProxyFetcher: when the
+// access.Client names an http proxy for a URL (access.Request.Proxy),
+// Check, Fetch and Probe take a URL of any scheme and ask the proxy for
+// it, the whole URL on the request line (RFC 1945 §5.1.2; the CERN
+// library's gopher_proxy, ftp_proxy, wais_proxy, news_proxy), an https
+// URL through a tunnel (RFC 9110 §9.3.6).
+func (*Client) CarriesAnyScheme() {}
 
 // UserAgent is the User-Agent header the client sends.
 const UserAgent = "locator (RFC 1738)"
 
-// Client follows http and https URLs for package access: it sends the
+// Client follows http and https URLs for package access, and URLs of
+// every scheme through an HTTP proxy (access.Client.Proxy): it sends the
 // request NewRequest plans (NewProxyRequest's through a proxy), through
 // net/http, over connections made by access.Request.Dial (so that local
 // policy, the connect and idle deadlines and the dialogue log apply),
@@ -51,17 +63,6 @@ type Client struct {
 	// defaults, the system's roots. The server name is the URL's host
 	// unless it sets one.
 	TLSConfig *tls.Config
-	// Proxy, when not "", is the host:port of an HTTP proxy (the
-	// drafts' gateway) that every request goes through instead of to
-	// the server: an http URL is asked of it with the whole URL as the
-	// request target (RFC 1945 §5.1.2's absoluteURI, "GET
-	// http://host/path"), an https URL through a tunnel it is asked to
-	// open, "CONNECT host:port" (RFC 9110 §9.3.6), TLS to the server
-	// running inside the tunnel. The proxy is connected to under the
-	// access.Client's policy, as a server is; the URL's host is judged
-	// by the same policy before anything is sent. The environment's
-	// HTTP_PROXY is never read.
-	Proxy string
 	// Header holds header fields sent with every request after the
 	// client's own, replacing a field of the same name (a User-Agent
 	// here replaces UserAgent; a Host replaces the URL's host and port
@@ -74,6 +75,12 @@ type Client struct {
 	// request as Basic authorization (RFC 7617 §2), the password masked
 	// in the dialogue. They are the client's, never the URL's: RFC 1738
 	// §3.3 allows no user name or password in an http URL.
+	//
+	// When User is "", the access.Client's Login (a .netrc) is asked
+	// for the URL's host (access.Request.Login, with the URL's user, if
+	// it names one without a password): the login it knows is sent as
+	// Basic authorization to that host only, never through a
+	// redirection to another, as curl's --netrc does.
 	User, Password string
 	// AuthOrigin, when not nil, keeps User and Password to URLs of its
 	// scheme, host and port (the scheme's default when it names none):
@@ -93,17 +100,35 @@ type Client struct {
 	// Compressed asks for a gzip body (Accept-Encoding: gzip, RFC 9110
 	// §12.5.3) and decodes one while it is read. MaxSize then bounds
 	// the decoded octets: a small body that decodes to many is cut
-	// when it passes the limit, never held whole.
+	// when it passes the limit, never held whole. It is not asked when
+	// the object is resumed (access.Request.Offset): a Range counts the
+	// coded octets.
 	Compressed bool
+	// ErrorBody keeps the page a server sends with a 4xx or 5xx reply
+	// in the *access.ServerError's Body, at most access.MaxErrorBody
+	// octets (and no more than the access.Client's MaxSize), read under
+	// the idle deadline, as curl's --fail-with-body; false closes the
+	// connection without reading it.
+	ErrorBody bool
 }
 
 // Check refuses, before any connection, an http URL that names no host
-// (RFC 1738 §3.1, §3.3), and a Proxy that is not host:port. Nothing in
-// an http URL becomes a protocol delimiter: the path and search are sent
-// still encoded (unsafe octets encoded, %0D%0A kept as written), never
-// decoded, so §6's CR and LF cannot reach the request line.
+// (RFC 1738 §3.1, §3.3), and a proxy (access.Request.Proxy) that is not
+// an http URL with a host and a port from 1 to 65535; through a proxy a
+// URL of any scheme is taken (NewProxyRequest), an http or https one
+// still with a host. Nothing in the URL becomes a protocol delimiter:
+// the path and search are sent still encoded (unsafe octets encoded,
+// %0D%0A kept as written), never decoded, so §6's CR and LF cannot reach
+// the request line.
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
-	if _, err := NewRequest(u); err != nil {
+	mk := NewRequest
+	if req != nil && req.Proxy != nil {
+		if _, err := proxyAddr(req.Proxy); err != nil {
+			return &access.PolicyError{URL: access.Masked(u), Rule: "proxy", Reason: err.Error()}
+		}
+		mk = NewProxyRequest
+	}
+	if _, err := mk(u); err != nil {
 		var re *RequestError
 		if errors.As(err, &re) {
 			return &access.PolicyError{URL: access.Masked(u), Offset: re.Problem.Offset, Rule: re.Problem.Rule, Reason: re.Problem.Message}
@@ -115,12 +140,24 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 			return &access.PolicyError{URL: access.Masked(u), Rule: "header", Reason: msg}
 		}
 	}
-	if c.Proxy != "" {
-		if _, _, err := splitAddr(c.Proxy); err != nil {
-			return &access.PolicyError{URL: access.Masked(u), Rule: "proxy", Reason: "the proxy " + strconv.Quote(c.Proxy) + " is not host:port: " + err.Error()}
-		}
-	}
 	return nil
+}
+
+// proxyAddr returns the host:port to connect to for the proxy p: an
+// http URL with a host, its port or 80. An https proxy (TLS to the
+// proxy itself) is not spoken.
+func proxyAddr(p *locator.URL) (string, error) {
+	if p.Scheme() != "http" {
+		return "", fmt.Errorf("the proxy %s is not an http URL (a proxy is spoken to in plain HTTP)", access.Masked(p))
+	}
+	if !p.HasAuthority() || p.Host() == "" {
+		return "", fmt.Errorf("the proxy %s names no host", access.Masked(p))
+	}
+	a := addr(p)
+	if _, _, err := splitAddr(a); err != nil {
+		return "", fmt.Errorf("the proxy %s is not host:port: %v", access.Masked(p), err)
+	}
+	return a, nil
 }
 
 // badField says what is wrong with a header field of Header: a name
@@ -156,39 +193,59 @@ func isToken(s string) bool {
 	return true
 }
 
-// plan returns the request to send for u, directly or to c.Proxy: its
-// Target is the request line's (the absolute URL for an http URL through
-// the proxy); for an https URL through the proxy it is the request inside
-// the tunnel, and tunnel the CONNECT that opens it.
-func (c *Client) plan(u *locator.URL) (plan, tunnel *Request, err error) {
-	if c.Proxy == "" {
+// plan returns the request to send for u, directly or to req.Proxy
+// (whose address is proxy): its Target is the request line's (the
+// absolute URL, of any scheme, through the proxy); for an https URL
+// through the proxy it is the request inside the tunnel, and tunnel the
+// CONNECT that opens it.
+func (c *Client) plan(u *locator.URL, req *access.Request) (plan, tunnel *Request, proxy string, err error) {
+	if req.Proxy == nil {
 		plan, err = NewRequest(u)
-		return plan, nil, err
+		return plan, nil, "", err
+	}
+	if proxy, err = proxyAddr(req.Proxy); err != nil {
+		return nil, nil, "", &access.PolicyError{URL: access.Masked(u), Rule: "proxy", Reason: err.Error()}
 	}
 	p, err := NewProxyRequest(u)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if p.Method == "CONNECT" {
-		return p.Tunnel, p, nil
+		return p.Tunnel, p, proxy, nil
 	}
-	p.Addr = c.Proxy // the connection goes to the proxy
-	return p, nil, nil
+	p.Addr = proxy // the connection goes to the proxy
+	return p, nil, proxy, nil
+}
+
+// shownTarget is plan's request target as the dialogue and errors show
+// it: a password of the URL's (an ftp URL's, which goes to the proxy)
+// masked.
+func shownTarget(u *locator.URL, plan *Request) string {
+	if !u.HasPassword() || strings.HasPrefix(plan.Target, "/") {
+		return plan.Target
+	}
+	if m, err := locator.Parse(access.Masked(u)); err == nil {
+		if p, err := NewProxyRequest(m); err == nil {
+			return p.Target
+		}
+	}
+	return u.Scheme() + ":****"
 }
 
 // transport returns the net/http Transport that carries one request for
-// u: over a connection req.Dial opens to the server or to c.Proxy, or
-// through the tunnel tunnel asks the proxy for.
-func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request) *nethttp.Transport {
+// u: over a connection req.Dial opens to the server or to the proxy
+// (proxy, its host:port), or through the tunnel tunnel asks the proxy
+// for.
+func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request, proxy string) *nethttp.Transport {
 	return &nethttp.Transport{
-		Proxy: nil, // never from the environment: c.Proxy or the URL's host
+		Proxy: nil, // never from the environment: req.Proxy or the URL's host
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if tunnel != nil {
-				return c.connect(ctx, u, req, tunnel)
+				return c.connect(ctx, u, req, tunnel, proxy)
 			}
-			if c.Proxy != "" {
-				req.Notef("proxy %s: the whole URL as the request target (RFC 1945 §5.1.2)", c.Proxy)
-				addr = c.Proxy
+			if proxy != "" {
+				req.Notef("proxy %s: the whole URL as the request target (RFC 1945 §5.1.2)", proxy)
+				addr = proxy
 			}
 			host, port, err := splitAddr(addr)
 			if err != nil {
@@ -224,17 +281,17 @@ func splitAddr(addr string) (string, int, error) {
 // CONNECT (each line bounded by MaxLine).
 const maxConnectHeaders = 100
 
-// connect opens the tunnel tunnel asks c.Proxy for (RFC 9110 §9.3.6:
+// connect opens the tunnel tunnel asks the proxy for (RFC 9110 §9.3.6:
 // "CONNECT host:port HTTP/1.1" and the same authority in Host) and
 // returns the connection, through which the Transport sets up TLS with
 // the server. A 2xx reply opens the tunnel; any other is the proxy's
 // refusal, an *access.ServerError with its status.
-func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Request, tunnel *Request) (net.Conn, error) {
-	host, port, err := splitAddr(c.Proxy)
+func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Request, tunnel *Request, proxy string) (net.Conn, error) {
+	host, port, err := splitAddr(proxy)
 	if err != nil {
 		return nil, err
 	}
-	req.Notef("proxy %s: a tunnel to %s (RFC 9110 §9.3.6)", c.Proxy, tunnel.Target)
+	req.Notef("proxy %s: a tunnel to %s (RFC 9110 §9.3.6)", proxy, tunnel.Target)
 	conn, err := req.Dial(ctx, host, port)
 	if err != nil {
 		return nil, err
@@ -256,14 +313,14 @@ func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Reques
 	status, err := access.ReadLine(br, req.MaxLine())
 	if err != nil {
 		conn.Close()
-		return nil, connectError(u, err)
+		return nil, connectError(u, proxy, err)
 	}
 	req.Received(status)
 	for n := 0; ; n++ {
 		l, err := access.ReadLine(br, req.MaxLine())
 		if err != nil {
 			conn.Close()
-			return nil, connectError(u, err)
+			return nil, connectError(u, proxy, err)
 		}
 		if l == "" {
 			break
@@ -271,19 +328,19 @@ func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Reques
 		req.Received(l)
 		if n == maxConnectHeaders {
 			conn.Close()
-			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT has more than " + strconv.Itoa(maxConnectHeaders) + " header lines"}
+			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy " + proxy + "'s reply to CONNECT has more than " + strconv.Itoa(maxConnectHeaders) + " header lines"}
 		}
 	}
 	proto, rest, _ := strings.Cut(status, " ")
 	code, text, _ := strings.Cut(rest, " ")
 	if !strings.HasPrefix(proto, "HTTP/") || len(code) != 3 || code[0] < '1' || code[0] > '5' || strings.Trim(code, "0123456789") != "" {
 		conn.Close()
-		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT is not an HTTP status line: " + strconv.Quote(status)}
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy " + proxy + "'s reply to CONNECT is not an HTTP status line: " + strconv.Quote(status)}
 	}
 	if code[0] != '2' {
 		conn.Close()
 		return nil, &access.ServerError{URL: access.Masked(u), Command: tunnel.Method + " " + tunnel.Target, Code: code, Text: text,
-			Rule: "the proxy " + c.Proxy + " does not open the tunnel (RFC 9110 §9.3.6)"}
+			Rule: "the proxy " + proxy + " does not open the tunnel (RFC 9110 §9.3.6)"}
 	}
 	return conn, nil
 }
@@ -292,13 +349,13 @@ func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Reques
 // too long, or the end of the connection before the reply's end, each a
 // *access.ProtocolError naming the URL; a network error is returned as
 // it is.
-func connectError(u *locator.URL, err error) error {
+func connectError(u *locator.URL, proxy string, err error) error {
 	var pe *access.ProtocolError
 	switch {
 	case errors.As(err, &pe):
-		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy's reply to CONNECT: " + pe.Msg}
+		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy " + proxy + "'s reply to CONNECT: " + pe.Msg}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy closed the connection before the end of its reply to CONNECT"}
+		return &access.ProtocolError{URL: access.Masked(u), Msg: "the proxy " + proxy + " closed the connection before the end of its reply to CONNECT"}
 	}
 	return err
 }
@@ -316,24 +373,42 @@ func (o oneOctet) Read(p []byte) (int, error) {
 // Fetch sends GET (POST with Data) with the request target NewRequest
 // plans, exactly as written (never re-encoded), the fragment left out,
 // and no user or password of the URL's (§3.3 allows none; the Client's
-// User is sent). A 2xx reply is the object: its octets as sent (no
-// content coding is asked for unless Compressed, which decodes a gzip
-// body), its Content-Type (or the type the name's extension suggests),
+// User is sent, or the login access.Request.Login knows for the host).
+// Through a proxy (access.Request.Proxy) the target is the whole URL,
+// of any scheme (NewProxyRequest), an https URL's request going through
+// a tunnel. A 2xx reply is the object: its octets as sent (no content
+// coding is asked for unless Compressed, which decodes a gzip body),
+// its Content-Type (or the type the name's extension suggests),
 // Content-Length and Last-Modified. A 3xx reply with a Location is an
 // *access.Redirect. Every 4xx and 5xx reply is an *access.ServerError:
-// the server answered, and says it will not deliver the object (a 5xx
-// is its own trouble, not ours or the network's).
+// the server (or the proxy) answered, and says it will not deliver the
+// object (a 5xx is its own trouble, not ours or the network's). A reply
+// that is not HTTP is an *access.ProtocolError naming who sent it.
+//
+// To resume (access.Request.Offset N > 0) it asks for "Range: bytes=N-"
+// (RFC 9110 §14.2): a 206 reply's Content-Range says where Body begins
+// (Resource.Offset) and the whole object's length (Resource.Size); a 200
+// sends the whole object, Resource.Offset 0, which access.GetFrom
+// refuses; a 416 whose Content-Range "bytes */LEN" has LEN at most N
+// says nothing follows N: an empty Body at Offset N, Size LEN (at the
+// end, LEN = N, the transfer is complete, as curl says; past it,
+// access.GetFrom fails with an *access.OffsetError). Any other 416 is
+// the server's refusal.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	plan, tunnel, err := c.plan(u)
+	plan, tunnel, proxy, err := c.plan(u, req)
 	if err != nil {
 		return nil, err
 	}
-	if u.HasUser() {
+	if u.HasUser() && web(u) {
 		req.Notef("the URL's user and password are not sent (RFC 1738 §3.3: no user name or password is allowed)")
 	}
-	nreq, err := c.newNetRequest(ctx, u, plan)
+	offset := req.Offset()
+	nreq, err := c.newNetRequest(ctx, u, req, plan, offset == 0)
 	if err != nil {
 		return nil, err
+	}
+	if offset > 0 {
+		nreq.Header.Set("Range", "bytes="+strconv.FormatInt(offset, 10)+"-")
 	}
 	if c.Data != nil {
 		nreq.Method = nethttp.MethodPost
@@ -344,19 +419,20 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			nreq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		}
 	}
-	tr := c.transport(u, req, tunnel)
+	tr := c.transport(u, req, tunnel, proxy)
 	hc := &nethttp.Client{
 		Transport: tr,
 		CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error {
 			return nethttp.ErrUseLastResponse
 		},
 	}
+	target := shownTarget(u, plan)
 	lineLogged := false
 	trace := &httptrace.ClientTrace{
 		WroteHeaderField: func(key string, value []string) {
 			if !lineLogged {
 				lineLogged = true
-				req.Sent(nreq.Method + " " + nreq.URL.RequestURI() + " " + nreq.Proto)
+				req.Sent(nreq.Method + " " + target + " " + nreq.Proto)
 			}
 			if strings.EqualFold(key, "Authorization") {
 				req.SentSecret(key + ": Basic") // RFC 7617's credentials are the password in base64
@@ -375,13 +451,15 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		},
 	}
 	nreq = nreq.WithContext(httptrace.WithClientTrace(ctx, trace))
+	// who answers the request line: the proxy, unless it only opened a
+	// tunnel to the server.
+	who := ""
+	if tunnel == nil {
+		who = proxy
+	}
 	resp, err := hc.Do(nreq)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("%s: %w", access.Masked(u), err)
+		return nil, replyError(u, who, err)
 	}
 	req.Received(resp.Proto + " " + resp.Status)
 	keys := make([]string, 0, len(resp.Header))
@@ -399,8 +477,25 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		tr.CloseIdleConnections()
 	}
 	code := strconv.Itoa(resp.StatusCode)
+	command := nreq.Method + " " + target
+	text := strings.TrimSpace(strings.TrimPrefix(resp.Status, code))
+	rule := ""
+	if who != "" {
+		rule = "the reply of the proxy " + who + " (its own, or the server's it passes on)"
+	}
+	var start int64 // the octet of the object Body begins at
 	switch {
+	case resp.StatusCode == 206 && offset > 0:
+		first, _, _, ok := contentRange(resp.Header.Get("Content-Range"))
+		if !ok || first < 0 {
+			closeAll()
+			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply 206 to a Range without a Content-Range \"bytes FIRST-LAST/LENGTH\" (RFC 9110 §14.4): " + strconv.Quote(resp.Header.Get("Content-Range"))}
+		}
+		start = first
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		if offset > 0 {
+			req.Notef("the server sends the whole object (%s), not the octets from %d on", code, offset)
+		}
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		closeAll()
 		loc := resp.Header.Get("Location")
@@ -408,19 +503,27 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply " + resp.Status + " without a Location"}
 		}
 		if c.Data != nil && code != "307" && code != "308" {
-			return nil, &access.ServerError{URL: access.Masked(u), Command: nreq.Method + " " + plan.Target, Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)),
+			return nil, &access.ServerError{URL: access.Masked(u), Command: command, Code: code, Text: text,
 				Rule: "a redirection to " + strconv.Quote(loc) + " that would turn the POST into a GET (RFC 9110 §15.4), not followed"}
 		}
 		return nil, &access.Redirect{Location: loc, Code: code}
+	case resp.StatusCode == 416 && offset > 0:
+		if first, _, complete, ok := contentRange(resp.Header.Get("Content-Range")); ok && first < 0 && complete <= offset {
+			closeAll()
+			req.Notef("the object has %d octets: nothing from octet %d on (RFC 9110 §15.5.17)", complete, offset)
+			return &access.Resource{Body: io.NopCloser(strings.NewReader("")), MediaType: resp.Header.Get("Content-Type"), Size: complete, Offset: offset}, nil
+		}
+		fallthrough
 	case resp.StatusCode >= 400 && resp.StatusCode < 600:
+		body := c.errorBody(req, resp)
 		closeAll()
-		return nil, &access.ServerError{URL: access.Masked(u), Command: nreq.Method + " " + plan.Target, Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code))}
+		return nil, &access.ServerError{URL: access.Masked(u), Command: command, Code: code, Text: text, Rule: rule, Body: body}
 	default:
 		closeAll()
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply status " + resp.Status + " is not one HTTP defines"}
 	}
 	raw, size := io.ReadCloser(resp.Body), resp.ContentLength
-	if c.Compressed && gzipped(resp.Header.Get("Content-Encoding")) {
+	if c.Compressed && offset == 0 && gzipped(resp.Header.Get("Content-Encoding")) {
 		// Content-Length counts the coded octets; the limit is on the
 		// decoded ones, counted as they are read.
 		req.Notef("decoding the gzip body (RFC 9110 §8.4.1.3) as it is read")
@@ -429,10 +532,16 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		closeAll()
 		return nil, fmt.Errorf("%s: %w: the server says Content-Length %d, the limit is %d", access.Masked(u), access.ErrTooLarge, resp.ContentLength, max)
 	}
+	if resp.StatusCode == 206 && offset > 0 {
+		// Size is the whole object's: Content-Range's complete length
+		// (-1 when it says "*").
+		_, _, size, _ = contentRange(resp.Header.Get("Content-Range"))
+	}
 	res := &access.Resource{
 		Body:      &body{ReadCloser: req.Limit(raw), close: closeAll},
 		MediaType: resp.Header.Get("Content-Type"),
 		Size:      size,
+		Offset:    start,
 	}
 	if res.MediaType == "" {
 		res.MediaType = mime.TypeByExtension(path.Ext(locator.Decode(u.Path())))
@@ -445,33 +554,108 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	return res, nil
 }
 
+// web reports whether u is an http or https URL (not one of another
+// scheme carried to a proxy).
+func web(u *locator.URL) bool { return u.Scheme() == "http" || u.Scheme() == "https" }
+
+// errorBody reads the page of a 4xx or 5xx reply when ErrorBody asks
+// for it: at most access.MaxErrorBody octets, and no more than MaxSize,
+// each read under the connection's idle deadline. What was read before
+// an error is kept.
+func (c *Client) errorBody(req *access.Request, resp *nethttp.Response) []byte {
+	if !c.ErrorBody {
+		return nil
+	}
+	n := int64(access.MaxErrorBody)
+	if m := req.MaxSize(); m > 0 && m < n {
+		n = m
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, n))
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// replyError is the error of a request net/http could not carry out: a
+// reply that is not HTTP (a status line, a header, a Content-Length
+// that is malformed, or a head too large) is an *access.ProtocolError
+// naming who sent it (proxy, when the request line went to a proxy);
+// anything else, a network error, is returned as it is, after the URL.
+func replyError(u *locator.URL, proxy string, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var pe *access.ProtocolError
+	var se *access.ServerError
+	var po *access.PolicyError
+	if errors.As(err, &pe) || errors.As(err, &se) || errors.As(err, &po) {
+		return err // a tunnel's refusal, a policy on the address
+	}
+	if malformed(err) {
+		who := "the server"
+		if proxy != "" {
+			who = "the proxy " + proxy
+		}
+		return &access.ProtocolError{URL: access.Masked(u), Msg: who + " sent no valid HTTP reply: " + err.Error()}
+	}
+	return fmt.Errorf("%s: %w", access.Masked(u), err)
+}
+
+// malformed reports whether err is net/http's (or net/textproto's)
+// refusal of a reply it could not read as HTTP. net/http has no type
+// for these errors; its messages are its interface.
+func malformed(err error) bool {
+	var tpe textproto.ProtocolError
+	if errors.As(err, &tpe) {
+		return true
+	}
+	msg := err.Error()
+	for _, m := range []string{"malformed HTTP", "malformed MIME", "bad Content-Length", "response headers exceeded", "unsupported transfer encoding", "too many transfer encodings", "invalid Trailer"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // newNetRequest makes the net/http request for plan, whose request
 // target is plan.Target exactly: it goes out as the URL's Opaque part,
 // which net/http writes unchanged, so that escapes are sent as written.
 // A target beginning "//" (http://h//x) would be read by net/http as a
 // network path; it goes out as RawPath instead, which net/http keeps as
 // long as it is a valid encoding, as MakeSafe's output is. An absolute
-// target (to a proxy) goes out as "//host/path" in Opaque, which
-// net/http writes after the scheme and ":".
+// target (to a proxy), of any scheme, goes out whole in Opaque, which
+// net/http writes as it is when it does not begin "//", over a plain
+// connection (the net/http URL's scheme is http) to the proxy.
 //
-// The Client's own fields follow: Accept-Encoding when Compressed, Basic
-// authorization for User, then Header.
-func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, plan *Request) (*nethttp.Request, error) {
-	pathPart, query, hasQuery := strings.Cut(plan.Target, "?")
-	nu := &url.URL{Scheme: u.Scheme(), Host: plan.Addr, RawQuery: query, ForceQuery: hasQuery && query == ""}
-	if abs, ok := strings.CutPrefix(pathPart, u.Scheme()+":"); ok {
-		nu.Opaque = abs
-	} else if strings.HasPrefix(pathPart, "//") {
-		p, err := url.PathUnescape(pathPart)
-		if err == nil {
-			nu.Path, nu.RawPath = p, pathPart
-		}
+// The Client's own fields follow: Accept-Encoding when Compressed and
+// gzip is wanted, Basic authorization for User (or the login
+// access.Request.Login knows, for an http URL that gives none), then
+// Header.
+func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, req *access.Request, plan *Request, gzip bool) (*nethttp.Request, error) {
+	nu := &url.URL{Scheme: "http", Host: plan.Addr}
+	if plan.TLS {
+		nu.Scheme = "https"
+	}
+	if !strings.HasPrefix(plan.Target, "/") {
+		nu.Opaque = plan.Target // absolute form
 	} else {
-		nu.Opaque = pathPart
+		pathPart, query, hasQuery := strings.Cut(plan.Target, "?")
+		nu.RawQuery, nu.ForceQuery = query, hasQuery && query == ""
+		if strings.HasPrefix(pathPart, "//") {
+			p, err := url.PathUnescape(pathPart)
+			if err == nil {
+				nu.Path, nu.RawPath = p, pathPart
+			}
+		} else {
+			nu.Opaque = pathPart
+		}
 	}
 	if got := nu.RequestURI(); got != plan.Target {
 		return nil, &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "hpath",
-			Reason: fmt.Sprintf("net/http would send the request target %q instead of %q", got, plan.Target)}
+			Reason: fmt.Sprintf("net/http would send the request target %q instead of %q", got, shownTarget(u, plan))}
 	}
 	nreq, err := nethttp.NewRequestWithContext(ctx, plan.Method, "http://placeholder/", nil)
 	if err != nil {
@@ -480,12 +664,30 @@ func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, plan *Reques
 	nreq.URL = nu
 	nreq.Host = plan.Host
 	nreq.Header.Set("User-Agent", UserAgent)
-	if c.Compressed {
+	if c.Compressed && gzip {
 		nreq.Header.Set("Accept-Encoding", "gzip")
 	}
 	if c.User != "" {
 		if o := c.AuthOrigin; o == nil || (o.Scheme() == u.Scheme() && addr(o) == addr(u)) {
 			nreq.SetBasicAuth(c.User, c.Password)
+		}
+	} else if web(u) && !u.HasPassword() {
+		// A .netrc: asked for this URL's host only, so that a
+		// redirection to another server gets that server's login,
+		// if any, never this one's.
+		user := ""
+		if u.HasUser() {
+			user = locator.Decode(u.User())
+		}
+		if login, password, ok := req.Login(user); ok && (login != "" || user != "") {
+			if login == "" {
+				login = user
+			}
+			if strings.ContainsAny(login, ":\r\n\x00") || strings.ContainsAny(password, "\r\n\x00") {
+				return nil, &access.PolicyError{URL: access.Masked(u), Rule: "login", Reason: "the login for this host holds a colon, CR, LF or NUL, which Basic authorization cannot carry (RFC 7617 §2)"}
+			}
+			req.Notef("Basic authorization with the login known for %s (RFC 7617 §2)", hostOnly(u))
+			nreq.SetBasicAuth(login, password)
 		}
 	}
 	for name, values := range c.Header {

@@ -137,7 +137,7 @@ func FuzzConnectReply(f *testing.F) {
 		f.Fatal(err)
 	}
 	c := &access.Client{MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
-		Schemes: with(&Client{Proxy: ln.Addr().String()})}
+		Proxy: proxyTo(ln.Addr().String()), Schemes: with(&Client{})}
 	f.Fuzz(func(t *testing.T, reply []byte) {
 		go func() { replies <- reply }()
 		res, err := c.Get(context.Background(), u)

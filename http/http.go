@@ -45,11 +45,15 @@
 // # Client
 //
 // Client follows http and https URLs for package access, to the server
-// or through a proxy (Client.Proxy: the absolute form for http, a
-// CONNECT tunnel for https). Its other fields are what curl's users
-// expect: header fields (Header), Basic authorization (User, RFC 7617),
-// the TLS roots or none verified (TLSConfig), a gzip body decoded within
-// the size limit (Compressed), a POST (Data).
+// or through a proxy (access.Client.Proxy: the absolute form, a CONNECT
+// tunnel for https), and, as an access.ProxyFetcher, URLs of every other
+// scheme through an HTTP proxy or gateway (gopher_proxy, ftp_proxy).
+// It resumes a transfer with a Range (RFC 9110 §14.2). Its other fields
+// are what curl's users expect: header fields (Header), Basic
+// authorization (User, RFC 7617, or the access.Client's Login), the TLS
+// roots or none verified (TLSConfig), a gzip body decoded within the
+// size limit (Compressed), a POST (Data), the page of a refusal kept
+// (ErrorBody).
 package http
 
 import (

@@ -2,11 +2,8 @@ package http
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	nethttp "net/http"
 	"net/http/httptrace"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -28,29 +25,30 @@ var _ access.Prober = (*Client)(nil)
 // empty object, StateOK with size 0. 404 and 410 are StateGone; every
 // other 4xx and 5xx is StateRefused, Transient for 408, 429, 502, 503 and
 // 504. A 3xx with a Location is an *access.Redirect, which the
-// access.Client follows. Through a Proxy the requests go as Fetch's do.
+// access.Client follows. Through a proxy (access.Request.Proxy) the
+// requests go as Fetch's do, for a URL of any scheme.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	plan, tunnel, err := c.plan(u)
+	plan, tunnel, proxy, err := c.plan(u, req)
 	if err != nil {
 		return nil, err
 	}
 	head := *plan
 	head.Method = nethttp.MethodHead
-	st, err := c.probeOnce(ctx, u, req, &head, tunnel, false)
+	st, err := c.probeOnce(ctx, u, req, &head, tunnel, proxy, false)
 	if err != nil || st == nil {
 		return st, err
 	}
 	if st.Code == "405" || st.Code == "501" {
 		req.Notef("HEAD refused (%s): the first octet by GET with Range: bytes=0-0 (RFC 9110 §14.1.2)", st.Code)
-		return c.probeOnce(ctx, u, req, plan, tunnel, true)
+		return c.probeOnce(ctx, u, req, plan, tunnel, proxy, true)
 	}
 	return st, nil
 }
 
 // probeOnce sends one request (plan's method; ranged asks for the first
 // octet only) and reads the reply's head.
-func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Request, plan, tunnel *Request, ranged bool) (*access.Status, error) {
-	nreq, err := c.newNetRequest(ctx, u, plan)
+func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Request, plan, tunnel *Request, proxy string, ranged bool) (*access.Status, error) {
+	nreq, err := c.newNetRequest(ctx, u, req, plan, true)
 	if err != nil {
 		return nil, err
 	}
@@ -58,27 +56,28 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 	if ranged {
 		nreq.Header.Set("Range", "bytes=0-0")
 	}
-	tr := c.transport(u, req, tunnel)
+	tr := c.transport(u, req, tunnel, proxy)
 	defer tr.CloseIdleConnections()
 	hc := &nethttp.Client{Transport: tr, CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error { return nethttp.ErrUseLastResponse }}
+	target := shownTarget(u, plan)
 	trace := &httptrace.ClientTrace{WroteHeaders: func() {
-		req.Sent(plan.Method + " " + plan.Target + " HTTP/1.1")
+		req.Sent(plan.Method + " " + target + " HTTP/1.1")
 		if ranged {
 			req.Sent("Range: bytes=0-0")
 		}
 	}}
 	resp, err := hc.Do(nreq.WithContext(httptrace.WithClientTrace(ctx, trace)))
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
+		who := ""
+		if tunnel == nil {
+			who = proxy
 		}
-		return nil, fmt.Errorf("%s: %w", access.Masked(u), err)
+		return nil, replyError(u, who, err)
 	}
 	resp.Body.Close() // HEAD has none; the ranged GET's octet is not wanted
 	req.Received(resp.Proto + " " + resp.Status)
 	code := strconv.Itoa(resp.StatusCode)
-	st := &access.Status{Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)), Command: plan.Method + " " + plan.Target, Size: -1}
+	st := &access.Status{Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)), Command: plan.Method + " " + target, Size: -1}
 	if lm := resp.Header.Get("Last-Modified"); lm != "" {
 		if t, err := nethttp.ParseTime(lm); err == nil {
 			st.Modified = t
@@ -118,13 +117,65 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 // rangeTotal reads the complete length of a Content-Range "bytes
 // 0-0/1234" (RFC 9110 §14.4), or -1 when it is "*" or malformed.
 func rangeTotal(v string) int64 {
-	_, total, ok := strings.Cut(v, "/")
+	_, _, complete, ok := contentRange(v)
 	if !ok {
 		return -1
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(total), 10, 64)
-	if err != nil || n < 0 {
-		return -1
+	return complete
+}
+
+// contentRange reads a Content-Range field value of the unit bytes (RFC
+// 9110 §14.4):
+//
+//	Content-Range     = range-unit SP ( range-resp / unsatisfied-range )
+//	range-resp        = incl-range "/" ( complete-length / "*" )
+//	incl-range        = first-pos "-" last-pos
+//	unsatisfied-range = "*/" complete-length
+//
+// It returns the first and last octet positions (first -1 for an
+// unsatisfied-range) and the complete length (-1 for "*"). ok is false
+// for anything else: another unit, a missing or extra part, a number
+// that is not 1*DIGIT or overflows, last before first, or a last at or
+// past a known complete length (§14.4: "an invalid ... range-resp").
+// The unit is matched without regard to case (§14.1).
+func contentRange(v string) (first, last, complete int64, ok bool) {
+	unit, rest, found := strings.Cut(v, " ")
+	if !found || !strings.EqualFold(unit, "bytes") {
+		return 0, 0, 0, false
 	}
-	return n
+	rng, length, found := strings.Cut(rest, "/")
+	if !found {
+		return 0, 0, 0, false
+	}
+	if rng == "*" {
+		complete, ok = digits(length)
+		return -1, -1, complete, ok
+	}
+	f, l, found := strings.Cut(rng, "-")
+	if !found {
+		return 0, 0, 0, false
+	}
+	if first, ok = digits(f); !ok {
+		return 0, 0, 0, false
+	}
+	if last, ok = digits(l); !ok || last < first {
+		return 0, 0, 0, false
+	}
+	if length == "*" {
+		return first, last, -1, true
+	}
+	if complete, ok = digits(length); !ok || last >= complete {
+		return 0, 0, 0, false
+	}
+	return first, last, complete, true
+}
+
+// digits reads 1*DIGIT as a non-negative int64; ok is false for
+// anything else, a sign or space included, and on overflow.
+func digits(s string) (int64, bool) {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }

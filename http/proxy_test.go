@@ -6,110 +6,41 @@ package http
 // listener, the proxy's refusals, and local policy on the proxy itself.
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// forbidden is the host squid's configuration denies (squid answers 403
-// without resolving it).
+// forbidden is the host squid is told to deny (peer.Squid: squid answers
+// 403 without resolving it).
 const forbidden = "forbidden.example"
-
-// startSquid starts squid in the foreground on a free port of
-// 127.0.0.1, caching nothing, allowing every request from localhost but
-// those for the host forbidden, and returns its address and the path of
-// its access log (one line per request: "CONNECT host:port", "GET
-// http://..."). It skips when squid is not installed. Run as root, squid
-// drops to its user "proxy", which must be able to write the log: its
-// directory is then made outside the test's 0700 temporary directory
-// and given to that user.
-func startSquid(t *testing.T) (addr, log string) {
-	t.Helper()
-	peer.Require(t, "/usr/sbin/squid")
-	dir := t.TempDir()
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("proxy")
-		if err != nil {
-			t.Fatalf("squid runs as the user proxy: %v", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if dir, err = os.MkdirTemp("", "squid-"); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	log = filepath.Join(dir, "access.log")
-	srv := peer.Start(t, peer.Spec{
-		Name:    "squid",
-		Program: "/usr/sbin/squid",
-		Args: func(port int) ([]string, error) {
-			conf := fmt.Sprintf(`http_port 127.0.0.1:%[1]d
-pid_filename none
-cache deny all
-cache_mem 8 MB
-access_log stdio:%[2]s/access.log squid
-cache_log %[2]s/cache.log
-cache_store_log none
-coredump_dir %[2]s
-logfile_rotate 0
-pinger_enable off
-shutdown_lifetime 0 seconds
-via off
-forwarded_for delete
-acl forbidden dstdomain %[3]s
-http_access deny forbidden
-http_access allow localhost
-http_access deny all
-`, port, dir, forbidden)
-			p := filepath.Join(dir, "squid.conf")
-			return []string{"-N", "-f", p}, os.WriteFile(p, []byte(conf), 0o644)
-		},
-		// A request in origin form is no request for a proxy: squid
-		// answers it at once with an error page, contacting nobody.
-		Ready: func(c net.Conn) error {
-			fmt.Fprint(c, "GET / HTTP/1.0\r\n\r\n")
-			line, err := bufio.NewReader(c).ReadString('\n')
-			if !strings.HasPrefix(line, "HTTP/1.1 ") {
-				return fmt.Errorf("reply %q, %v", line, err)
-			}
-			return nil
-		},
-	})
-	return srv.Addr, log
-}
 
 // TestProxySquid follows http and https URLs to nginx through squid.
 func TestProxySquid(t *testing.T) {
-	proxy, squidLog := startSquid(t)
+	proxy, squidLog := peer.Squid(t, forbidden)
 	peer.Require(t, "/usr/sbin/nginx")
 	dir := t.TempDir()
 	cert, key, roots := peer.SelfSigned(t, dir)
 	tlsPort := peer.FreePort(t)
 	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
 	tlsAddr := "127.0.0.1:" + strconv.Itoa(tlsPort)
-	via := &Client{Proxy: proxy, TLSConfig: &tls.Config{RootCAs: roots}}
+	via := &Client{TLSConfig: &tls.Config{RootCAs: roots}}
 	// client is an access.Client that goes through squid, its dialogue
 	// in dia.
 	client := func(dia *strings.Builder) *access.Client {
-		return &access.Client{Dialogue: dia, IdleTimeout: 20 * time.Second, Schemes: with(via)}
+		return &access.Client{Dialogue: dia, IdleTimeout: 20 * time.Second, Proxy: proxyTo(proxy), Schemes: with(via)}
 	}
 	nginxLog := func() string {
 		b, err := os.ReadFile(filepath.Join(dir, "access.log"))
@@ -171,8 +102,8 @@ func TestProxySquid(t *testing.T) {
 	t.Run("http: the proxy's own refusal", func(t *testing.T) {
 		_, _, err := get(t, "http://"+forbidden+"/x", client(new(strings.Builder)))
 		var se *access.ServerError
-		if !errors.As(err, &se) || se.Code != "403" || access.Classify(err) != access.Absent {
-			t.Errorf("%v, want squid's 403", err)
+		if !errors.As(err, &se) || se.Code != "403" || access.Classify(err) != access.Absent || !strings.Contains(se.Rule, "the proxy "+proxy) {
+			t.Errorf("%v, want squid's 403 naming it", err)
 		}
 	})
 
@@ -237,7 +168,7 @@ func TestProxySquid(t *testing.T) {
 
 	t.Run("the proxy is under local policy", func(t *testing.T) {
 		var dia strings.Builder
-		c := &access.Client{Dialogue: &dia, Schemes: with(via), Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}
+		c := &access.Client{Dialogue: &dia, Proxy: proxyTo(proxy), Schemes: with(via), Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}
 		_, err := c.Get(context.Background(), loctest.MustParse(t, "http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")+"/a.txt"))
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || pe.Rule != "host" || strings.Contains(dia.String(), "* connect") {
@@ -246,16 +177,22 @@ func TestProxySquid(t *testing.T) {
 	})
 }
 
-// TestProxyNotHostport: a Proxy that is not host:port is refused before
-// any connection.
+// proxyTo is an access.Client's Proxy that sends every URL with a host
+// to the http proxy at addr (host:port).
+func proxyTo(addr string) func(*locator.URL) (*locator.URL, error) {
+	return access.ProxyConfig{Proxies: map[string]string{"*": "http://" + addr}}.ProxyFunc()
+}
+
+// TestProxyNotHostport: a proxy that is not an http URL with a host and
+// a port is refused before any connection.
 func TestProxyNotHostport(t *testing.T) {
-	for _, p := range []string{"127.0.0.1", "http://127.0.0.1:3128", "127.0.0.1:0", ":3128", "h:99999"} {
+	for _, p := range []string{"http://127.0.0.1:0", "http://:3128", "https://127.0.0.1:3128", "http:///x"} {
 		var dia strings.Builder
-		c := &access.Client{Dialogue: &dia, Schemes: with(&Client{Proxy: p})}
+		c := &access.Client{Dialogue: &dia, Schemes: with(&Client{}), Proxy: func(*locator.URL) (*locator.URL, error) { return locator.Parse(p) }}
 		_, err := c.Get(context.Background(), loctest.MustParse(t, "http://127.0.0.1/"))
 		var pe *access.PolicyError
-		if !errors.As(err, &pe) || pe.Rule != "proxy" || dia.Len() != 0 {
-			t.Errorf("Proxy %q: %v, want a PolicyError of rule proxy\n%s", p, err, dia.String())
+		if !errors.As(err, &pe) || pe.Rule != "proxy" || strings.Contains(dia.String(), "* connect") {
+			t.Errorf("proxy %q: %v, want a PolicyError of rule proxy\n%s", p, err, dia.String())
 		}
 	}
 }

@@ -2,9 +2,6 @@ package mailto
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,54 +9,15 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// authServer is aiosmtpd's SMTP class with its Mailbox handler, run by a
-// script of the test's own: AUTH required before MAIL (530 otherwise),
-// offered without TLS (auth_require_tls=False, the server being on
-// loopback), the one login user:password accepted.
-const authServer = `import asyncio, sys
-from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
-from aiosmtpd.handlers import Mailbox
-
-host, port, maildir, user, password = sys.argv[1:6]
-
-def authenticator(server, session, envelope, mechanism, data):
-    ok = isinstance(data, LoginPassword) and data.login == user.encode() and data.password == password.encode()
-    return AuthResult(success=ok, handled=False)
-
-async def main():
-    loop = asyncio.get_running_loop()
-    srv = await loop.create_server(lambda: SMTP(Mailbox(maildir), authenticator=authenticator,
-        auth_required=True, auth_require_tls=False), host, int(port))
-    async with srv:
-        await srv.serve_forever()
-
-asyncio.run(main())
-`
-
 const (
 	authUser     = "sender"
 	authPassword = "s3cret pass"
 )
 
-// startAiosmtpdAuth starts authServer and returns it and its maildir.
+// startAiosmtpdAuth starts aiosmtpd requiring AUTH with the login
+// authUser:authPassword, and returns it and its maildir.
 func startAiosmtpdAuth(t *testing.T) (*peer.Server, string) {
-	t.Helper()
-	peer.RequirePython(t, debianPython, "aiosmtpd")
-	tmp := t.TempDir()
-	script := filepath.Join(tmp, "auth_server.py")
-	if err := os.WriteFile(script, []byte(authServer), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(tmp, "maildir")
-	s := peer.Start(t, peer.Spec{
-		Name:    "aiosmtpd-auth",
-		Program: debianPython,
-		Args: func(port int) ([]string, error) {
-			return []string{script, peer.Host, fmt.Sprint(port), dir, authUser, authPassword}, nil
-		},
-		Ready: peer.ReadyLine("220 "),
-	})
-	return s, dir
+	return peer.AiosmtpdAuth(t, authUser, authPassword)
 }
 
 // TestSendLogin: with no User, the login SendOptions.Login (a .netrc)

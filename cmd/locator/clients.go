@@ -12,8 +12,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	nethttp "net/http"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -23,6 +25,7 @@ import (
 	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/gopher"
 	lochttp "github.com/rfc1738/locator/http"
+	"github.com/rfc1738/locator/internal/netrc"
 	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/news"
 	"github.com/rfc1738/locator/nntp"
@@ -74,6 +77,9 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	schemes["http"], schemes["https"] = hc, hc
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
+	if err := o.conn.apply(e, c); err != nil {
+		return nil, err
+	}
 	if o.verbose {
 		c.Dialogue = e.stderr
 	}
@@ -196,4 +202,105 @@ func (h *headerList) Set(v string) error {
 	}
 	*h = append(*h, headerField{name, strings.TrimSpace(value)})
 	return nil
+}
+
+// connOptions are get's flags for how it reaches a server and logs in:
+// curl's --netrc, --netrc-optional and --netrc-file (netrcOptions), and
+// the proxies (proxyOptions).
+type connOptions struct {
+	netrcOptions
+	proxyOptions
+}
+
+func connFlags(fs *flag.FlagSet, o *connOptions) {
+	netrcFlags(fs, &o.netrcOptions)
+	proxyFlags(fs, &o.proxyOptions)
+}
+
+// apply sets c's Login from the .netrc the flags name, and its Proxy.
+func (o *connOptions) apply(e *env, c *access.Client) error {
+	logins, err := o.load(e, "get")
+	if err != nil {
+		return err
+	}
+	if logins != nil {
+		c.Login = logins.Find
+	}
+	o.proxyOptions.apply(c)
+	return nil
+}
+
+// netrcOptions are curl's --netrc, --netrc-optional and --netrc-file.
+type netrcOptions struct {
+	netrc         bool   // -n, --netrc: ~/.netrc
+	netrcOptional bool   // --netrc-optional
+	netrcFile     string // --netrc-file FILE
+
+	read    bool        // the .netrc was read (once, however many URLs)
+	logins  *netrc.File // what it holds; nil without one
+	loadErr error       // why it cannot be used
+}
+
+func netrcFlags(fs *flag.FlagSet, o *netrcOptions) {
+	n := "log in with the login and password ~/.netrc gives for the URL's host when the URL gives no password (a URL with no user: its login instead of anonymous); no ~/.netrc: none, as curl"
+	fs.BoolVar(&o.netrc, "n", false, n)
+	fs.BoolVar(&o.netrc, "netrc", false, n+" (the same as -n)")
+	fs.BoolVar(&o.netrcOptional, "netrc-optional", false, "the same as --netrc (curl's name for it); with --netrc-file, a missing FILE is no error")
+	fs.StringVar(&o.netrcFile, "netrc-file", "", "as --netrc, from `FILE` instead of ~/.netrc; a missing FILE is an error")
+}
+
+// load reads the .netrc the flags name, once however many URLs the
+// command follows: the error, or the warning, is the same for each. It
+// returns nil when the flags name none.
+func (o *netrcOptions) load(e *env, command string) (*netrc.File, error) {
+	if !o.read {
+		o.read = true
+		o.logins, o.loadErr = o.readNetrc(e, command)
+	}
+	return o.logins, o.loadErr
+}
+
+// readNetrc reads the .netrc the flags name, or returns nil when they
+// name none or --netrc finds no ~/.netrc. A file that holds a password
+// and is open to other users than its owner is read with a warning:
+// inetutils ftp refuses it, curl says nothing; the login still works,
+// but the person should know.
+func (o *netrcOptions) readNetrc(e *env, command string) (*netrc.File, error) {
+	name, opt := o.netrcFile, "--netrc-file"
+	required := name != "" && !o.netrcOptional
+	if name == "" {
+		if !o.netrc && !o.netrcOptional {
+			return nil, nil
+		}
+		opt = "--netrc"
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, nil // nobody's home: no ~/.netrc
+		}
+		name = filepath.Join(home, ".netrc")
+	}
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opt, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opt, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: %s is a directory", opt, name)
+	}
+	logins, err := netrc.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", opt, name, err)
+	}
+	if st.Mode().IsRegular() && st.Mode().Perm()&0o077 != 0 && logins.HasPassword() {
+		fmt.Fprintf(e.stderr, "locator %s: warning: %s holds passwords and other users than its owner have access to it (mode %04o); chmod go= %s\n",
+			command, printable.String(name), st.Mode().Perm(), printable.String(name))
+	}
+	return logins, nil
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 )
 
@@ -358,4 +359,79 @@ func (l *stringList) Set(v string) error {
 		*l = append(*l, f)
 	}
 	return nil
+}
+
+// proxyOptions are curl's -x/--proxy and --noproxy over the proxies of
+// the environment (access.ProxyFromEnvironment: http_proxy,
+// gopher_proxy, ftp_proxy, ..., all_proxy, no_proxy), which a command
+// that takes them follows by default, as curl, wget and Lynx do.
+type proxyOptions struct {
+	proxy, noProxy       string
+	proxySet, noProxySet bool
+}
+
+// proxyFlags declares on fs -x, --proxy and --noproxy.
+func proxyFlags(fs *flag.FlagSet, p *proxyOptions) {
+	set := func(v string) error {
+		if v != "" {
+			if _, err := proxyURL(v); err != nil {
+				return err
+			}
+		}
+		p.proxy, p.proxySet = v, true
+		return nil
+	}
+	x := "send every URL of a scheme that connects through the HTTP proxy `URL` (http://HOST:PORT; HOST:PORT is the same), " +
+		"instead of the environment's <scheme>_proxy and all_proxy; \"\": no proxy at all"
+	fs.Func("x", x, set)
+	fs.Func("proxy", x+" (the same as -x)", set)
+	fs.Func("noproxy", "the hosts reached without a proxy, a comma `LIST` of names (each covers the names under it), addresses and ADDRESS/BITS networks, or * for all; "+
+		"instead of the environment's no_proxy", func(v string) error {
+		p.noProxy, p.noProxySet = v, true
+		return nil
+	})
+}
+
+// proxyURL reads a proxy as ProxyConfig does: a URL with a host, http
+// when it names no scheme.
+func proxyURL(v string) (*locator.URL, error) {
+	s := v
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := locator.Parse(s)
+	if err != nil || u.Host() == "" {
+		return nil, fmt.Errorf("not a proxy URL with a host: %q", v)
+	}
+	return u, nil
+}
+
+// config returns the proxies p says: the environment's, but for what
+// the flags replace.
+func (p *proxyOptions) config() access.ProxyConfig {
+	pc := access.ProxyFromEnvironment()
+	if p.proxySet {
+		pc.Proxies = map[string]string{}
+		if p.proxy != "" {
+			pc.Proxies["*"] = p.proxy
+		}
+	}
+	if p.noProxySet {
+		pc.NoProxy = nil
+		for _, h := range strings.Split(p.noProxy, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				pc.NoProxy = append(pc.NoProxy, h)
+			}
+		}
+	}
+	return pc
+}
+
+// apply sets c's Proxy (ProxyConfig.ProxyFunc: a URL of a scheme that
+// makes no connection, a file URL, never goes to a proxy, whatever
+// all_proxy or -x says).
+func (p *proxyOptions) apply(c *access.Client) {
+	if pc := p.config(); len(pc.Proxies) > 0 {
+		c.Proxy = pc.ProxyFunc()
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	lochttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/printable"
 	_ "github.com/rfc1738/locator/schemes" // each scheme's rules and client
 )
@@ -27,9 +30,9 @@ import (
 func init() {
 	register(&command{
 		name: "get",
-		args: "[flags] URL (or - for one URL on stdin)",
-		summary: "follow a URL: the object's octets to stdout (or -o FILE), a listing as a table (or --json); " +
-			"exit 0 delivered, 1 absent or refused by the server, 2 usage, 3 network or protocol failure, 4 refused by local policy",
+		args: "[flags] URL... (or - for one URL on stdin)",
+		summary: "follow URLs (globs as curl's: {a,b}, [1-9]): each object's octets to stdout (or -o FILE, -O), a listing as a table (or --json); " +
+			"exit 0 delivered, 1 absent or refused by the server, 2 usage, 3 network or protocol failure, 4 refused by local policy; with several URLs, the last failure's",
 		flags: getFlags,
 	})
 }
@@ -46,14 +49,13 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	methodFlag(fs, &o.schemeOptions)
 	serverFlags(fs, &o.schemeOptions)
 	httpFlags(fs, &o.httpOptions)
+	connFlags(fs, &o.conn)
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
 	fs.BoolVar(&o.views, "views", false, "list the representations the server offers of the object (a Gopher+ item's views) instead of retrieving it")
 	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
 	fs.Var(&o.answers, "ask", "answer a form's question: NAME=VALUE, NAME its prompt or number from 1 (\\n in VALUE: several lines); repeatable. Unanswered questions are asked on the terminal")
 	fs.BoolVar(&o.printURL, "print-url", false, "write the URL the object was retrieved from (for a filled form, the URL that holds the answers) on standard error")
-	fs.StringVar(&o.out, "o", "", "write the object to FILE instead of standard output (\"-\": standard output): written to a new file beside it, "+
-		"renamed to FILE when the transfer succeeds (a symbolic link at FILE is replaced, never written through), removed when it fails, so that an existing FILE is never lost or half-written; "+
-		"a device or FIFO at FILE (/dev/null), and a descriptor named by /dev/stdout or /dev/fd/N, are written to directly")
+	outputFlags(fs, &o)
 	fs.BoolVar(&o.json, "json", false, "a listing as NDJSON, one object per entry: url, name, type, size, modified, parts")
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogue on standard error, passwords masked")
 	fs.BoolVar(&o.follow, "follow", false, "fetch an object that points to other URLs through the first it can (a Prospero link's access methods, RFC 1738 §3.11) instead of listing them")
@@ -79,7 +81,15 @@ type getOptions struct {
 	policy
 	schemeOptions
 	httpOptions
-	search, out             string
+	conn                    connOptions // --netrc, --netrc-file, --proxy, --noproxy
+	search                  string
+	outs                    outputList // -o, -O: each the next URL's
+	remoteAll               bool       // --remote-name-all
+	outputDir               string     // --output-dir
+	createDirs, globOff     bool       // --create-dirs, -g
+	maxURLs                 int        // --max-urls
+	continueAt              resumeFlag // -C, --continue-at
+	failWithBody            bool       // --fail-with-body
 	json, verbose, follow   bool
 	views, printURL         bool
 	view                    string
@@ -94,10 +104,10 @@ type getOptions struct {
 }
 
 func runGet(e *env, args []string, o *getOptions) int {
-	if len(args) != 1 {
-		return usageError(e, "get", fmt.Sprintf("want one URL, got %d arguments", len(args)))
+	if len(args) == 0 {
+		return usageError(e, "get", "want a URL")
 	}
-	if args[0] == "-" {
+	if len(args) == 1 && args[0] == "-" {
 		// One URL on standard input.
 		var urls []string
 		if _, err := eachInput(e, "get", args, func(it item) error {
@@ -112,22 +122,42 @@ func runGet(e *env, args []string, o *getOptions) int {
 			return usageError(e, "get", fmt.Sprintf("want one URL on standard input, got %d", len(urls)))
 		}
 		args = urls
+	} else if slices.Contains(args, "-") {
+		return usageError(e, "get", "\"-\" (one URL on standard input) is given alone")
 	}
 	if msg := o.invalid(getBounds); msg != "" {
 		return usageError(e, "get", msg)
 	}
-	u, err := locator.Parse(args[0])
-	if err != nil {
-		return usageError(e, "get", err.Error())
-	}
 	switch {
 	case o.retry < 0 || o.retryMaxTime < 0:
 		return usageError(e, "get", "--retry and --retry-max-time must not be negative")
+	case o.maxURLs < 0:
+		return usageError(e, "get", "--max-urls must not be negative")
 	case o.head && o.views:
 		return usageError(e, "get", "--head asks what the server says of the object, --views which representations it offers: give one")
-	case o.head && o.out != "" && o.out != "-":
-		return usageError(e, "get", "--head writes the header lines to standard output; -o takes an object")
+	case o.head && o.continueAt.set:
+		return usageError(e, "get", "--head retrieves no object to resume; -C takes one")
 	}
+	if len(o.outs) > len(args) {
+		// curl's warning: each -o or -O is the next URL's.
+		fmt.Fprintf(e.stderr, "locator get: %d -o/-O for %d %s: the last %d %s no URL\n",
+			len(o.outs), len(args), plural(len(args), "URL", "URLs"), len(o.outs)-len(args), plural(len(o.outs)-len(args), "has", "have"))
+	}
+	jobs, err := o.plan(args)
+	if err != nil {
+		return usageError(e, "get", err.Error())
+	}
+	for _, j := range jobs {
+		switch {
+		case o.head && j.file != "":
+			return usageError(e, "get", "--head writes the header lines to standard output; -o and -O take an object")
+		case o.continueAt.auto && j.file == "":
+			return usageError(e, "get", "-C - resumes from the size of the output file: give -o FILE or -O for "+access.Masked(j.u))
+		case access.IsSession(j.u.Scheme()) && !o.head && len(jobs) > 1:
+			return usageError(e, "get", access.Masked(j.u)+" opens an interactive session: give it alone")
+		}
+	}
+	u := jobs[0].u
 	if access.IsSession(u.Scheme()) && !o.head {
 		// An interactive service, not an object (RFC 1738 §3.8): the
 		// same session as locator telnet.
@@ -137,7 +167,19 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	r := &report{url: u}
+	if o.failWithBody {
+		// curl's --fail-with-body: the page of a 4xx or 5xx reply is
+		// kept (access.ServerError.Body) and written as the object.
+		for _, s := range []string{"http", "https"} {
+			if hc, ok := c.Schemes[s].(*lochttp.Client); ok {
+				hc.ErrorBody = true
+			}
+		}
+	}
+	// One Client for every URL, so that a session a server keeps open
+	// (an FTP login) serves the next URL of the same server.
+	defer c.CloseIdle()
+	var r *report
 	// %{num_redirects} and %{url_effective} count the hops the Client
 	// follows, after the policy has admitted each (access.Client.CheckRedirect).
 	c.CheckRedirect = func(next *locator.URL, via []*locator.URL) error {
@@ -145,13 +187,104 @@ func runGet(e *env, args []string, o *getOptions) int {
 		r.url = next
 		return nil
 	}
-	start := time.Now()
-	code := o.tries(e, c, u, r)
-	if len(o.writeOut) > 0 {
-		r.exit, r.total = code, time.Since(start)
-		o.writeOut.write(e.stdout, r)
+	// The exit status is the last failure's: a URL delivered after
+	// one that failed does not hide the failure (curl returns the last
+	// transfer's status, 0 after a success, unless --fail-early).
+	status := exitOK
+	for _, j := range jobs {
+		if e.writeFailed() != nil {
+			break // standard output is gone; run reports it
+		}
+		r = &report{url: j.u}
+		start := time.Now()
+		code := o.tries(e, c, j, r)
+		if len(o.writeOut) > 0 {
+			r.exit, r.total = code, time.Since(start)
+			o.writeOut.write(e.stdout, r)
+		}
+		if code != exitOK {
+			status = code
+		}
 	}
-	return code
+	return status
+}
+
+// A job is one URL of the command line, a glob expanded, and where its
+// object goes.
+type job struct {
+	u    *locator.URL
+	file string // "" for standard output
+}
+
+// plan expands the URLs of the command line (their globs, unless -g)
+// and matches each to its output: the i-th -o or -O is the i-th URL's,
+// and every URL of a glob's takes it (-o's #N replaced); a URL without
+// one goes to standard output, or with --remote-name-all to the name
+// it gives. Everything is checked here, before any connection: a
+// malformed glob, more URLs than --max-urls, a URL that does not parse,
+// a URL -O cannot name a file after.
+func (o *getOptions) plan(args []string) ([]job, error) {
+	max := uint64(o.maxURLs)
+	if max == 0 {
+		max = defaultMaxURLs
+	}
+	globs := make([]*glob, len(args))
+	total := uint64(0)
+	for i, a := range args {
+		g := &glob{parts: []globPart{{text: a}}}
+		if !o.globOff {
+			var err error
+			if g, err = parseGlob(a); err != nil {
+				return nil, err
+			}
+		}
+		n, ok := g.count(max)
+		switch {
+		case !ok && n == 0:
+			return nil, fmt.Errorf("%q expands to more than 2^64 URLs, more than --max-urls %d", a, max)
+		case !ok:
+			return nil, fmt.Errorf("%q expands to %d URLs, more than --max-urls %d", a, n, max)
+		case total+n > max:
+			return nil, fmt.Errorf("the URLs expand to %d or more, more than --max-urls %d", total+n, max)
+		}
+		total += n
+		globs[i] = g
+	}
+	var jobs []job
+	for i, g := range globs {
+		out := output{}
+		switch {
+		case i < len(o.outs):
+			out = o.outs[i]
+		case o.remoteAll:
+			out.remote = true
+		}
+		var err error
+		g.each(func(s string, texts []string) bool {
+			var u *locator.URL
+			if u, err = locator.Parse(s); err != nil {
+				return false
+			}
+			j := job{u: u}
+			switch {
+			case out.remote:
+				if j.file, err = remoteName(u); err != nil {
+					return false
+				}
+			case out.file != "-":
+				j.file = globName(out.file, texts)
+			}
+			if j.file != "" && o.outputDir != "" && !filepath.IsAbs(j.file) {
+				j.file = strings.TrimSuffix(o.outputDir, "/") + "/" + j.file
+			}
+			jobs = append(jobs, j)
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return jobs, nil
 }
 
 // A try is what one attempt at following the URL came to.
@@ -177,12 +310,12 @@ const maxBackoff = 10 * time.Minute
 // bounds the time since the first try began in which a retry may begin,
 // its wait included; --max-time bounds each try, as curl's does. A try
 // that wrote an octet of the object is never followed by another.
-func (o *getOptions) tries(e *env, c *access.Client, u *locator.URL, r *report) int {
+func (o *getOptions) tries(e *env, c *access.Client, j job, r *report) int {
 	start := time.Now()
 	wait := time.Second
 	for n := 0; ; n++ {
-		r.reset(u)
-		t := o.once(e, c, u, r)
+		r.reset(j.u)
+		t := o.once(e, c, j, r)
 		last := t.msg == "" || !t.transient || t.delivered || n >= o.retry ||
 			o.retryMaxTime > 0 && time.Since(start)+wait > o.retryMaxTime
 		if !last {
@@ -213,8 +346,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// once makes one attempt at following u.
-func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) try {
+// once makes one attempt at following j's URL.
+func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
+	u := j.u
 	// --max-time: one deadline over everything below, which every
 	// connection's reads and writes also observe (access.Request.Dial).
 	ctx, cancel := o.withMaxTime(context.Background())
@@ -225,10 +359,37 @@ func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) t
 	if o.views {
 		return try{code: listViews(ctx, e, c, u, o)}
 	}
-	res, err := c.Get(ctx, u)
+	offset, err := o.resumeOffset(j)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator get: -C -: %s\n", printable.String(err.Error()))
+		return try{code: exitTrouble}
+	}
+	var res *access.Resource
+	if offset > 0 {
+		res, err = c.GetFrom(ctx, u, offset)
+	} else {
+		res, err = c.Get(ctx, u)
+	}
 	if err != nil {
 		r.setCode(err)
-		return o.failed(u, err, transfer{expired: expired(ctx)})
+		t := o.failed(u, err, transfer{expired: expired(ctx)})
+		if offset > 0 && resumeRefused(err) {
+			url := access.Masked(u)
+			t.msg = printable.String(fmt.Sprintf("%s: cannot resume from octet %d (-C): %s; %s left as it was",
+				url, offset, strings.TrimPrefix(message(err), url+": "), outName(j)))
+			return t
+		}
+		var se *access.ServerError
+		if o.failWithBody && offset == 0 && errors.As(err, &se) && len(se.Body) > 0 {
+			// --fail-with-body: the server's page is the output, the
+			// exit status still the refusal's.
+			if werr := o.writeErrorBody(e, j, se.Body, r); werr != nil {
+				fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
+				fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(j)), printable.String(werr.Error()))
+				return try{code: exitTrouble}
+			}
+		}
+		return t
 	}
 	defer res.Close()
 	if res.URL != nil {
@@ -240,11 +401,11 @@ func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) t
 
 	var w io.Writer = e.stdout
 	var file *outputFile
-	if o.out != "" && o.out != "-" {
-		file, err = createOutput(o.out)
+	if j.file != "" {
+		file, err = o.openOutput(j.file, offset > 0)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "locator get: -o: %s\n", printable.String(err.Error()))
-			return try{code: 2}
+			return try{code: exitTrouble}
 		}
 		w = file
 	}
@@ -253,7 +414,11 @@ func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) t
 		err = writeListing(dst, res, o)
 	} else {
 		var src io.Reader = res.Body
-		bar := newProgress(e, o, res.Size)
+		size := res.Size
+		if size >= 0 {
+			size -= res.Offset // the octets Body holds
+		}
+		bar := newProgress(e, o, size)
 		if bar != nil {
 			src = bar.reader(res.Body)
 		}
@@ -265,7 +430,8 @@ func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) t
 	r.size = dst.n
 	if file != nil {
 		// Only a complete object replaces -o's file; a failed transfer
-		// leaves what was there as it was.
+		// leaves what was there as it was. A resumed file (-C) keeps
+		// the octets appended, to be resumed again from there.
 		if err == nil && dst.err == nil {
 			if cerr := file.commit(); cerr != nil {
 				dst.err, err = cerr, cerr
@@ -280,7 +446,7 @@ func (o *getOptions) once(e *env, c *access.Client, u *locator.URL, r *report) t
 		// trouble, not the server's or the network's. A failure of
 		// standard output itself is reported once, by run.
 		if file != nil || e.writeFailed() == nil {
-			fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(o)), printable.String(dst.err.Error()))
+			fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(j)), printable.String(dst.err.Error()))
 		}
 		return try{code: 2}
 	case err != nil:
@@ -355,9 +521,9 @@ func writeHead(w io.Writer, st *access.Status) {
 // httpDate is HTTP's date form, IMF-fixdate (RFC 9110 §5.6.7).
 const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
 
-func outName(o *getOptions) string {
-	if o.out != "" && o.out != "-" {
-		return o.out
+func outName(j job) string {
+	if j.file != "" {
+		return j.file
 	}
 	return "standard output"
 }

@@ -219,7 +219,7 @@ func TestGetFile(t *testing.T) {
 func TestGetUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"get"},
-		{"get", "http://a/", "http://b/"},
+		{"get", "http://a/", "http://b/["}, // a malformed glob
 		{"get", "--allow-port", "x", "http://a/"},
 		{"get", "--allow-port", "70000", "http://a/"},
 		{"get", "--max-filesize", "1Q", "http://a/"},

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -295,4 +296,185 @@ func (w writeOut) write(out io.Writer, r *report) {
 		}
 	}
 	io.WriteString(out, b.String())
+}
+
+// An output is where one URL of the command line sends its object: -o
+// FILE ("-": standard output), or -O, the name the URL gives
+// (remoteName). The zero output is standard output.
+type output struct {
+	file   string
+	remote bool
+}
+
+// outputList is the -o and -O of the command line, in order: the i-th is
+// the i-th URL's, as curl matches them.
+type outputList []output
+
+// outFlag is -o FILE: the next URL's output.
+type outFlag struct{ l *outputList }
+
+func (f outFlag) String() string { return "" }
+
+func (f outFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty file name")
+	}
+	*f.l = append(*f.l, output{file: v})
+	return nil
+}
+
+// remoteFlag is -O: the next URL's output is the file the URL names.
+type remoteFlag struct{ l *outputList }
+
+func (f remoteFlag) String() string   { return "false" }
+func (f remoteFlag) IsBoolFlag() bool { return true }
+
+func (f remoteFlag) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	if on {
+		*f.l = append(*f.l, output{remote: true})
+	}
+	return nil
+}
+
+// outputFlags declares get's flags of where objects go and which URLs
+// there are: -o, -O, --output-dir, --create-dirs, -g, --max-urls, -C.
+func outputFlags(fs *flag.FlagSet, o *getOptions) {
+	out := "write the object to `FILE` instead of standard output (\"-\": standard output): written to a new file beside it, " +
+		"renamed to FILE when the transfer succeeds (a symbolic link at FILE is replaced, never written through), removed when it fails, so that an existing FILE is never lost or half-written; " +
+		"a device or FIFO at FILE (/dev/null), and a descriptor named by /dev/stdout or /dev/fd/N, are written to directly. " +
+		"Each -o or -O is the next URL's, in order (curl's rule); #N in FILE is the current text of the URL's N-th glob"
+	fs.Var(outFlag{&o.outs}, "o", out)
+	fs.Var(outFlag{&o.outs}, "output", out+" (the same as -o)")
+	rn := "write the next URL's object to a file named as the URL names it, in the current directory (or --output-dir): an ftp URL's last name, " +
+		"the last segment of an http path or a gopher selector (decoded), a news message-id made safe; a name empty, \".\", \"..\" or holding \"/\" or NUL is refused"
+	fs.Var(remoteFlag{&o.outs}, "O", rn)
+	fs.Var(remoteFlag{&o.outs}, "remote-name", rn+" (the same as -O)")
+	fs.BoolVar(&o.remoteAll, "remote-name-all", false, "every URL without its own -o or -O as if given -O")
+	fs.StringVar(&o.outputDir, "output-dir", "", "put the files of -o (a relative FILE) and -O in `DIR`")
+	fs.BoolVar(&o.createDirs, "create-dirs", false, "create the missing directories of an output file's path (mode 0750, as curl)")
+	g := "no globbing: take {}, [] and \\ in a URL as they are written"
+	fs.BoolVar(&o.globOff, "g", false, g)
+	fs.BoolVar(&o.globOff, "globoff", false, g+" (the same as -g)")
+	fs.IntVar(&o.maxURLs, "max-urls", defaultMaxURLs, "the URLs the command line's globs may expand to at most (0: the default); more is a usage error before any connection")
+	c := "resume: retrieve the object from octet `OFFSET` on and append it to the output file (FTP REST, an HTTP Range); " +
+		"\"-\": from the output file's size (-o or -O needed). A URL whose protocol or server cannot resume is refused, the file left as it was"
+	fs.Var(&o.continueAt, "C", c)
+	fs.Var(&o.continueAt, "continue-at", c+" (the same as -C)")
+	fs.BoolVar(&o.failWithBody, "fail-with-body", false, "when an http or https server refuses (4xx, 5xx), write the page it sent with the refusal to the output; the exit status is still 1")
+}
+
+// defaultMaxURLs is --max-urls' default.
+const defaultMaxURLs = 10000
+
+// resumeFlag is -C: an offset, or "-" for the output file's size.
+type resumeFlag struct {
+	set, auto bool
+	offset    int64
+}
+
+func (r *resumeFlag) String() string {
+	switch {
+	case r == nil || !r.set:
+		return ""
+	case r.auto:
+		return "-"
+	}
+	return strconv.FormatInt(r.offset, 10)
+}
+
+func (r *resumeFlag) Set(v string) error {
+	if v == "-" {
+		*r = resumeFlag{set: true, auto: true}
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || !digits(v) {
+		return errors.New("want an offset in octets, or - for the output file's size")
+	}
+	*r = resumeFlag{set: true, offset: n}
+	return nil
+}
+
+// resumeOffset is the octet j's object is retrieved from: -C's
+// offset, or with -C - the size of j's file (0 when there is none yet,
+// or it is no regular file: /dev/null).
+func (o *getOptions) resumeOffset(j job) (int64, error) {
+	if !o.continueAt.auto {
+		return o.continueAt.offset, nil
+	}
+	fi, err := os.Lstat(j.file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case !fi.Mode().IsRegular():
+		return 0, nil
+	}
+	return fi.Size(), nil
+}
+
+// resumeRefused reports whether err says the object cannot be resumed
+// at all: refused before connecting (access.Client.GetFrom's rule
+// "resume": a protocol that cannot, a listing), or a server that would
+// send it from another octet (a *ProtocolError before any octet came).
+func resumeRefused(err error) bool {
+	var pe *access.PolicyError
+	var xe *access.ProtocolError
+	return errors.As(err, &pe) && pe.Rule == "resume" ||
+		errors.As(err, &xe) && strings.Contains(xe.Msg, "resume")
+}
+
+// openOutput opens file for an object: a new file renamed over it at
+// the end (createOutput), or, to resume (-C), file itself, appended to
+// from its end as curl does; never through a symbolic link. With
+// --create-dirs, the missing directories of its path are made first.
+func (o *getOptions) openOutput(file string, resume bool) (*outputFile, error) {
+	if o.createDirs {
+		if dir := filepath.Dir(file); dir != "." {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !resume {
+		return createOutput(file)
+	}
+	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW
+	if descriptorLink(file) {
+		flags &^= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(file, flags, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a symbolic link, which -C does not write through", file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &outputFile{File: f, dest: file}, nil
+}
+
+// writeErrorBody writes the page a server sent with its refusal to j's
+// output (--fail-with-body), as it would an object: a file replaced
+// only once the page is written whole.
+func (o *getOptions) writeErrorBody(e *env, j job, body []byte, r *report) error {
+	if j.file == "" {
+		n, err := e.stdout.Write(body)
+		r.size = int64(n)
+		return err
+	}
+	f, err := o.openOutput(j.file, false)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(body); err != nil {
+		f.abort()
+		return err
+	}
+	r.size = int64(len(body))
+	return f.commit()
 }

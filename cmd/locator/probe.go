@@ -36,6 +36,7 @@ type probeOptions struct {
 	limits
 	policy
 	schemeOptions
+	proxy                  proxyOptions
 	jobs, perHost, retries int
 	backoff                time.Duration
 	json, verbose          bool
@@ -57,6 +58,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.retries, "retries", 2, "tries again after a transient failure (a timeout, a reset, an FTP 4yz, HTTP 503), with doubling waits; never after a refused connection")
 	fs.DurationVar(&o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again; each next one is twice as long")
 	limitFlags(fs, &o.limits, probeBounds)
+	proxyFlags(fs, &o.proxy)
 	note(fs, "max-time", "here each URL's probe, its retries included")
 	policyFlags(fs, &o.policy)
 	methodFlag(fs, &o.schemeOptions)
@@ -110,6 +112,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	}
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
+	o.proxy.apply(c)
 	c.MaxSize = 1 << 20 // a menu or a listing the fallback reads
 	if o.verbose {
 		c.Dialogue = stderr

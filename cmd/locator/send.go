@@ -48,6 +48,7 @@ func sendFlags(fs *flag.FlagSet) func(*env, []string) int {
 	note(fs, "max-time", "here the submission: connecting, STARTTLS, authentication and the SMTP dialogue (the editor and the question before sending are not counted)")
 	fs.Var((*sizeFlag)(&o.maxBody), "max-body", "bound on the body read from standard input, e.g. 512K, 10M")
 	fs.BoolVar(&o.verbose, "v", false, "the SMTP dialogue on standard error, credentials masked")
+	netrcFlags(fs, &o.netrc)
 	return func(e *env, args []string) int { return runSend(e, args, &o) }
 }
 
@@ -61,7 +62,8 @@ type sendOptions struct {
 	verbose                   bool
 	limits                    // --max-time, --connect-timeout, --idle-timeout
 	maxBody                   int64
-	terminal                  *os.File // tests: the terminal to use; nil: stdin when it is one
+	netrc                     netrcOptions // the SMTP server's login (SendOptions.Login)
+	terminal                  *os.File     // tests: the terminal to use; nil: stdin when it is one
 }
 
 func runSend(e *env, args []string, o *sendOptions) int {
@@ -101,6 +103,10 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	}
 	if server == "" && !o.dryRun {
 		return usageError(e, "send", "no SMTP server: give --smtp HOST:PORT or set $SMTP_SERVER (or --dry-run)")
+	}
+	logins, err := o.netrc.load(e, "send")
+	if err != nil {
+		return usageError(e, "send", message(err))
 	}
 
 	m, dropped, err := mailto.Compose(u)
@@ -177,6 +183,9 @@ func runSend(e *env, args []string, o *sendOptions) int {
 		RequireTLS:     o.requireTLS,
 		ConnectTimeout: o.connect,
 		IdleTimeout:    o.idle,
+	}
+	if logins != nil {
+		so.Login = logins.Find
 	}
 	if o.verbose {
 		so.Dialogue = e.stderr
