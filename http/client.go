@@ -251,7 +251,11 @@ func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request,
 			if err != nil {
 				return nil, err
 			}
-			return req.Dial(ctx, host, port)
+			conn, err := req.Dial(ctx, host, port)
+			if err != nil && proxy != "" {
+				return nil, &ProxyError{Proxy: proxy, Err: err}
+			}
+			return conn, err
 		},
 		TLSClientConfig:        c.TLSConfig.Clone(),
 		TLSHandshakeTimeout:    req.IdleTimeout(),
@@ -262,6 +266,20 @@ func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request,
 		ForceAttemptHTTP2:      false,
 	}
 }
+
+// A ProxyError is the failure to reach the proxy a request goes through
+// (access.Request.Proxy): a refused connection, a timeout, a policy
+// that does not allow its address. It names the proxy, which the
+// failure is about, rather than the URL's server, which was never
+// contacted; errors.As and errors.Is see the error it wraps.
+type ProxyError struct {
+	Proxy string // the proxy's host:port
+	Err   error
+}
+
+func (e *ProxyError) Error() string { return "the proxy " + e.Proxy + ": " + e.Err.Error() }
+
+func (e *ProxyError) Unwrap() error { return e.Err }
 
 // splitAddr splits "host:port" ("[::1]:80") into the host without
 // brackets and the port's number.
@@ -294,7 +312,7 @@ func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Reques
 	req.Notef("proxy %s: a tunnel to %s (RFC 9110 §9.3.6)", proxy, tunnel.Target)
 	conn, err := req.Dial(ctx, host, port)
 	if err != nil {
-		return nil, err
+		return nil, &ProxyError{Proxy: proxy, Err: err}
 	}
 	lines := []string{tunnel.Line(), "Host: " + tunnel.Host, "User-Agent: " + UserAgent}
 	var b strings.Builder

@@ -145,3 +145,24 @@ func TestProxyGarbage(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyUnreachable: a proxy nothing listens on is a *ProxyError that
+// names the proxy, not the URL's server, which was never contacted; it
+// is a failure, and not transient (a refused connection). The port is
+// one the test bound and closed.
+func TestProxyUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	for _, u := range []string{"http://127.0.0.1:8080/x", "ftp://127.0.0.1/x", "https://127.0.0.1/x"} {
+		_, _, err := get(t, u, &access.Client{Proxy: proxyTo(addr)})
+		var pe *ProxyError
+		if !errors.As(err, &pe) || pe.Proxy != addr || !strings.Contains(err.Error(), "the proxy "+addr+": ") ||
+			access.Classify(err) != access.Failed || access.Transient(err) {
+			t.Errorf("%s: %v, want a ProxyError naming %s", u, err, addr)
+		}
+	}
+}
