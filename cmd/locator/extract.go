@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/htmllinks"
 	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/text"
 )
@@ -27,11 +29,12 @@ func init() {
 		flags: func(fs *flag.FlagSet) func(*env, []string) int {
 			asJSON := fs.Bool("json", false, "one JSON object per URL (NDJSON): url, offset, line, column, wrapped, ambiguous, alternatives; "+
 				"ref (the partial form) when --base resolved it; file when read from a named file")
-			baseFlag := fs.String("base", "", "resolve partial forms in <URL:...> wrappers (<URL:../g>) against this URL; "+
+			baseFlag := fs.String("base", "", "resolve partial forms in <URL:...> wrappers (<URL:../g>), and with --html the relative links of the document, against this URL; "+
 				"without it they are counted and reported once on stderr")
 			rules := fs.String("rules", locator.RFC3986.String(), "rule set for partial forms: rfc3986, rfc1808 or draft1993")
 			maxLen := fs.Int("max-len", text.DefaultMaxLen, "longest URL or wrapper held, in bytes; a longer one is reported on stderr and passed over")
-			asHTML := fs.Bool("html", false, "the inputs are HTML: decode character references (&amp;) in URLs, read &lt;URL:...&gt; as a wrapper; "+
+			asHTML := fs.Bool("html", false, "the inputs are HTML: decode character references (&amp;) in URLs, read &lt;URL:...&gt; as a wrapper, "+
+				"and give the relative links of its elements (<a href=\"a.txt\">) resolved against its <base href> or --base; "+
 				"without it, an input that begins with <!DOCTYPE html or <html is read so")
 			return func(e *env, args []string) int {
 				opts := &text.Options{MaxLen: *maxLen}
@@ -76,6 +79,10 @@ func init() {
 						"(the first: %s, line %d, column %d: %q)", x.partials, x.firstPartial.label, x.firstPartial.Line,
 						x.firstPartial.Column, x.firstPartial.Ref)))
 				}
+				if x.htmlPartials > 0 {
+					fmt.Fprintf(e.stderr, "locator extract: %s\n", printable.String(fmt.Sprintf("%d relative link(s) in HTML attributes not resolved, "+
+						"no --base given and no <base href> in the document (the first: %s)", x.htmlPartials, x.firstHTMLPartial)))
+				}
 				if status == 0 && x.found == 0 {
 					status = 1 // a negative result, as grep says it
 				}
@@ -116,6 +123,12 @@ type extractor struct {
 	html  bool
 	opts  *text.Options
 	found int
+
+	// htmlPartials counts the relative links of HTML inputs that had
+	// no base to be resolved against; firstHTMLPartial says where the
+	// first stood.
+	htmlPartials     int
+	firstHTMLPartial string
 
 	partials     int // partial forms met without a base, in all inputs
 	firstPartial struct {
@@ -169,27 +182,110 @@ func (x *extractor) input(name string) error {
 		}
 		x.partials++
 	}
+	if opts.HTML {
+		return x.inputHTML(br, &opts, label, file)
+	}
 	s := text.NewScanner(br, &opts)
 	for s.Scan() {
-		m := s.Match()
-		x.found++
-		if !x.json {
-			x.w.WriteString(m.URL)
-			x.w.WriteByte('\n')
-		} else {
-			rec := extracted{URL: m.URL, Offset: m.Offset, Line: m.Line, Column: m.Column, Wrapped: m.Wrapped,
-				Ambiguous: m.Ambiguous, Alternatives: m.Alternatives, Ref: m.Ref, File: file}
-			if rec.Alternatives == nil {
-				rec.Alternatives = []string{}
-			}
-			writeJSON(x.w, &rec) // a write error is kept by x.out
-		}
-		if x.out.err != nil {
-			return x.out.err
+		if err := x.emit(s.Match(), file); err != nil {
+			return err
 		}
 	}
 	if err := s.Err(); err != nil {
 		return fmt.Errorf("%s: %w", label, err)
 	}
 	return nil
+}
+
+// emit writes one URL found.
+func (x *extractor) emit(m text.Match, file string) error {
+	x.found++
+	if !x.json {
+		x.w.WriteString(m.URL)
+		x.w.WriteByte('\n')
+	} else {
+		rec := extracted{URL: m.URL, Offset: m.Offset, Line: m.Line, Column: m.Column, Wrapped: m.Wrapped,
+			Ambiguous: m.Ambiguous, Alternatives: m.Alternatives, Ref: m.Ref, File: file}
+		if rec.Alternatives == nil {
+			rec.Alternatives = []string{}
+		}
+		writeJSON(x.w, &rec) // a write error is kept by x.out
+	}
+	return x.out.err
+}
+
+// inputHTML scans an HTML input: the URLs written in its text and
+// attribute values, as the Scanner finds them, and with them the partial
+// forms of its links (<a href="a.txt">, <img src="../i.png">: package
+// htmllinks), resolved against the document's <base href> or else --base
+// (RFC 3986 §5; HTML 5 §4.2.3), in document order. A link written as a
+// full URL is the Scanner's to find, so that none is given twice. The
+// document is read whole, since a <base> applies to the links before it.
+func (x *extractor) inputHTML(r io.Reader, opts *text.Options, label, file string) error {
+	doc, readErr := io.ReadAll(r)
+	links, _ := htmllinks.Links(bytes.NewReader(doc), opts.Base) // only a read error, and there is none
+	var rel []htmllinks.Link
+	for _, l := range links {
+		if !hasScheme(l.Ref) {
+			rel = append(rel, l)
+		}
+	}
+	s := text.NewScanner(bytes.NewReader(doc), opts)
+	// flush writes the relative links that stand before offset off.
+	flush := func(off int64) error {
+		for len(rel) > 0 && rel[0].Offset < off {
+			l := rel[0]
+			rel = rel[1:]
+			if l.URL == nil {
+				if l.Err == nil && x.htmlPartials == 0 {
+					x.firstHTMLPartial = fmt.Sprintf("%s, line %d, column %d: <%s %s=%q>", label, l.Line, l.Column, l.Element, l.Attr, l.Ref)
+				}
+				if l.Err == nil {
+					x.htmlPartials++
+				}
+				continue
+			}
+			m := text.Match{URL: l.URL.String(), Offset: l.Offset, Line: l.Line, Column: l.Column, Ref: l.Ref}
+			if err := x.emit(m, file); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for s.Scan() {
+		m := s.Match()
+		if err := flush(m.Offset + 1); err != nil {
+			return err
+		}
+		if err := x.emit(m, file); err != nil {
+			return err
+		}
+	}
+	if err := flush(int64(len(doc)) + 1); err != nil {
+		return err
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	if readErr != nil {
+		return fmt.Errorf("%s: %w", label, readErr)
+	}
+	return nil
+}
+
+// hasScheme reports whether ref begins with a scheme name and ":" (RFC
+// 3986 §3.1): a full form, not a partial one.
+func hasScheme(ref string) bool {
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -232,3 +232,48 @@ func TestExtractQuotedAndHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractHTMLRelative: with --html, a relative link of an element is
+// given resolved against --base, or against the document's <base href>
+// (itself resolved against --base), in document order with the URLs of
+// the text; without any base it is counted on stderr, not given.
+func TestExtractHTMLRelative(t *testing.T) {
+	doc := "<p>see http://t.example/x</p>\n<a href=\"a.txt\">a</a> <img src='../i.png'> <a href=\"#top\">top</a>\n<a href=\"http://abs.example/\">abs</a>\n"
+	for _, tc := range []struct {
+		name, doc string
+		args      []string
+		code      int
+		out, err  string
+	}{
+		{"--base", doc, []string{"--html", "--base", "http://h.example/d/p.html"}, 0,
+			"http://t.example/x\nhttp://h.example/d/a.txt\nhttp://h.example/i.png\nhttp://abs.example/\n", ""},
+		{"no base", doc, []string{"--html"}, 0,
+			"http://t.example/x\nhttp://abs.example/\n", "2 relative link(s) in HTML attributes not resolved"},
+		{"<base href>", "<!DOCTYPE html><base href=\"/b/\"><a href=\"a.txt\">", []string{"--base", "http://h.example/d/p.html"}, 0,
+			"http://h.example/b/a.txt\n", ""},
+		{"absolute <base href> alone", "<html><base href=\"ftp://f.example/pub/\"><a href=\"a.txt\">", nil, 0,
+			"ftp://f.example/pub/\nftp://f.example/pub/a.txt\n", ""}, // the base is a URL of the text too
+		{"only a relative link, no base", "<html><a href=\"a.txt\">", nil, 1, "", "<a href=\"a.txt\">"},
+	} {
+		code, out, errOut := extractRun(t, tc.doc, tc.args...)
+		if code != tc.code || out != tc.out || !strings.Contains(errOut, tc.err) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q, stderr with %q", tc.name, code, out, errOut, tc.code, tc.out, tc.err)
+		}
+	}
+	// --json: the link's place and the reference as written.
+	code, out, errOut := extractRun(t, doc, "--html", "--json", "--base", "http://h.example/d/p.html")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%q", out)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(lines[1]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec["url"] != "http://h.example/d/a.txt" || rec["ref"] != "a.txt" || rec["line"] != 2.0 || rec["column"] != 10.0 || rec["offset"] != 39.0 {
+		t.Errorf("record %v", rec)
+	}
+}

@@ -1,0 +1,929 @@
+// Package crawl follows the links of what it fetches, from seed URLs,
+// politely, and reports each page fetched and each link found with the
+// place it stood, so that a program can say which links are broken and
+// where.
+//
+// A Crawler fetches through an access.Client, so that every scheme with a
+// client is crawled the same way, and reads links out of:
+//
+//   - HTML, from any scheme that serves text/html: the URL-valued
+//     attributes of its elements (a href, img src, form action, ...),
+//     resolved against the page's URL or its <base href> (RFC 3986 §5);
+//   - collections (access.Listing): Gopher menus (RFC 1436 §3.8), every
+//     item type, an "h" item with a "URL:" selector giving its URL;
+//     FTP directory listings; news group overviews; Prospero
+//     directories;
+//   - plain text, with FollowText (package text's URLs of running
+//     text).
+//
+// A link is followed when it is in scope (Scope, Include, Exclude) and
+// within the bounds (Depth, MaxURLs, MaxBytes); a link to a session
+// (telnet, tn3270: a Gopher 8 or T item) is recorded and never followed.
+// With Check, a link that is not followed is checked instead (package
+// linkcheck) once the crawl is done.
+//
+// Politeness: at most PerHost requests are under way to one server (by
+// name, any port: internal/dest), each begun at least Delay after the one
+// before it ended; robots.txt (RFC 9309) is read for http, https and ftp
+// (§2.3: "scheme:[//authority]/robots.txt") and, by the convention of
+// Gopher crawlers (Veronica-2), as the selector "robots.txt" of a Gopher
+// server (gopher://host:port/0robots.txt), and obeyed, its Crawl-delay
+// too. A server that answers 429 or 503 is asked again after Backoff,
+// then twice as long, Retries times: the access.Client gives no
+// Retry-After, so the wait is the crawler's own.
+//
+// A redirect is followed by the access.Client (Client.MaxRedirects,
+// CheckRedirect): its target is not checked against the scope nor its
+// server's robots.txt, and the links of what it gives are read against
+// the URL it came from (Page.Final).
+package crawl
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"mime"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/gopher"
+	lhttp "github.com/rfc1738/locator/http"
+	"github.com/rfc1738/locator/internal/dest"
+	"github.com/rfc1738/locator/internal/htmllinks"
+	"github.com/rfc1738/locator/internal/robots"
+	"github.com/rfc1738/locator/linkcheck"
+	"github.com/rfc1738/locator/text"
+)
+
+// Defaults of a Crawler's zero fields.
+const (
+	DefaultDepth    = 5
+	DefaultDelay    = time.Second
+	DefaultJobs     = 4
+	DefaultMaxLinks = 1 << 14
+	DefaultPageSize = 8 << 20
+	DefaultRetries  = 2
+	DefaultBackoff  = 5 * time.Second
+	// DefaultAgent is the product token a Crawler names itself by in
+	// robots.txt (RFC 9309 §2.2.1) and in its User-Agent.
+	DefaultAgent = "locator"
+)
+
+// NoDelay, as Crawler.Delay, begins each request to a server as soon as
+// one of its PerHost slots is free.
+const NoDelay time.Duration = -1
+
+// A Scope says which links are followed, by their URL and the seeds'.
+type Scope int
+
+const (
+	// ScopePrefix follows a URL of a seed's host (any scheme, any port)
+	// whose path begins with the seed's path up to its last "/".
+	ScopePrefix Scope = iota
+	// ScopeHost follows every URL of a seed's host.
+	ScopeHost
+	// ScopeDomain follows every URL of a seed's domain: its host
+	// without the first label when the host has three labels or more
+	// (www.example.org: example.org and every name under it), else the
+	// host; an address is its own domain.
+	ScopeDomain
+	// ScopeAny follows every link.
+	ScopeAny
+)
+
+var scopeNames = []string{"prefix", "host", "domain", "any"}
+
+func (s Scope) String() string {
+	if int(s) < len(scopeNames) && s >= 0 {
+		return scopeNames[s]
+	}
+	return fmt.Sprintf("Scope(%d)", int(s))
+}
+
+// ParseScope returns the Scope name names: "prefix", "host", "domain" or
+// "any".
+func ParseScope(name string) (Scope, error) {
+	for i, n := range scopeNames {
+		if strings.EqualFold(n, name) {
+			return Scope(i), nil
+		}
+	}
+	return 0, fmt.Errorf("crawl: unknown scope %q (prefix, host, domain, any)", name)
+}
+
+// A Crawler crawls as the package comment says. The zero value is
+// usable: each zero field takes the default named beside it. Its fields
+// must not change while it crawls.
+type Crawler struct {
+	// Client fetches. Nil: a Client of the crawler's own whose HTTP
+	// requests name the crawler (User-Agent: Agent, RFC 9309 §2.2.1:
+	// the product token "SHOULD be a substring" of it).
+	Client *access.Client
+	// Agent is the product token matched against robots.txt's
+	// user-agent lines (letters, '_' and '-'); "" is DefaultAgent.
+	Agent string
+	// Scope says which links are followed (ScopePrefix).
+	Scope Scope
+	// Include, when not empty, lists patterns one of which a URL must
+	// match to be followed; Exclude lists patterns none of which it may
+	// match. Each is matched against the URL as fetched (normalized,
+	// without its fragment).
+	Include, Exclude []*regexp.Regexp
+	// Depth bounds the links followed from a seed to a page fetched
+	// (DefaultDepth); negative: no bound. A link from a page at Depth
+	// is not followed (it is checked, with Check).
+	Depth int
+	// MaxURLs bounds the URLs fetched, the seeds included; 0: no bound.
+	MaxURLs int
+	// MaxBytes bounds the octets read in all; 0: no bound. The crawl
+	// ends with a *LimitError once they are read.
+	MaxBytes int64
+	// MaxPage bounds the octets of one page read for its links
+	// (DefaultPageSize); the rest is not read.
+	MaxPage int64
+	// MaxLinks bounds the links taken from one page or listing
+	// (DefaultMaxLinks): a news group's overview, a long directory.
+	MaxLinks int
+	// Jobs bounds the requests under way in all (DefaultJobs).
+	Jobs int
+	// PerHost bounds the requests under way to one server (1).
+	PerHost int
+	// Delay is the least time between the end of a request to a server
+	// and the beginning of the next (DefaultDelay; NoDelay for none); a
+	// robots.txt Crawl-delay that is longer replaces it for that
+	// service. With PerHost above 1, the requests that wait for one
+	// server begin together once the time has come.
+	Delay time.Duration
+	// Retries and Backoff answer a 429 or 503: the request is made
+	// again after Backoff, then twice as long, Retries times
+	// (DefaultRetries, DefaultBackoff; negative Retries: none).
+	Retries int
+	Backoff time.Duration
+	// FollowText reads the URLs of plain-text objects (text/plain, a
+	// message: message/*, or an object of no type whose octets look like
+	// text) as links (package text).
+	FollowText bool
+	// Check probes, once the crawl is done, each distinct link that was
+	// not followed (out of scope, excluded, past Depth), with
+	// linkcheck, and reports a *Checked for each.
+	Check bool
+	// Frontier holds the URLs to fetch; nil: a MemFrontier of the
+	// crawl's own. A Frontier given here may outlive the crawl
+	// (BoltFrontier): a Crawl on one that holds URLs goes on from them,
+	// its seeds pushed again only when they were never pushed. MaxURLs
+	// then counts the URLs pushed by this Crawl.
+	Frontier Frontier
+}
+
+// An Event is what Crawl reports: a *Page, a *Link or a *Checked.
+type Event interface{ event() }
+
+// A Page is one URL the crawl fetched, or meant to and did not.
+type Page struct {
+	URL   *locator.URL // as fetched (normalized, no fragment)
+	Depth int
+	// From is the page the URL was first found on; nil for a seed.
+	From *locator.URL
+	// Final is the URL the object came from, after redirects.
+	Final *locator.URL
+	// Err is why the object could not be fetched (access.Classify
+	// gives its Outcome); nil when it was.
+	Err error
+	// Skipped, when not "", says why the URL was not fetched: "robots"
+	// (the service's robots.txt disallows it). Err is set too when the
+	// robots.txt could not be reached (RFC 9309 §2.3.1.4: "complete
+	// disallow").
+	Skipped string
+	// MediaType is the object's media type, without parameters.
+	MediaType string
+	// Size is the object's size when the server says it, else the
+	// octets read, else -1; Read is the octets read.
+	Size, Read int64
+	// Listing is true for a collection (a menu, a directory, a group).
+	Listing bool
+	// Links counts the links found in it.
+	Links int
+	// Tries counts the requests made (more than 1 after a 429 or 503).
+	Tries int
+}
+
+// A Link is one link found on a page.
+type Link struct {
+	From  *locator.URL // the page (as fetched)
+	Place Place
+	// Ref is the link as written; URL the URL it names (normalized, no
+	// fragment), nil when it names none (Err says why).
+	Ref string
+	URL *locator.URL
+	Err error
+	// Follow is true when the crawl fetches the URL (it is in scope
+	// and within the bounds; once, whichever link names it first);
+	// Reason says why not otherwise: "scope", "exclude", "include",
+	// "depth", "max-urls", "session" (telnet: an interactive session,
+	// never fetched), "invalid".
+	Follow bool
+	Reason string
+}
+
+// A Place is where a link stood on its page.
+type Place struct {
+	// Element and Attr name an HTML link's element and attribute ("a",
+	// "href"); Element is "entry" for a listing's entry (Line its
+	// number, from 1, and Name its name) and "text" for a URL of plain
+	// text.
+	Element, Attr string
+	Name          string
+	Line, Column  int
+}
+
+// String writes p as a person reads it: `<a href> line 3 column 9`,
+// `entry 4 "name"`, `text line 2 column 5`.
+func (p Place) String() string {
+	switch p.Element {
+	case "entry":
+		return fmt.Sprintf("entry %d %q", p.Line, p.Name)
+	case "text":
+		return fmt.Sprintf("text line %d column %d", p.Line, p.Column)
+	}
+	return fmt.Sprintf("<%s %s> line %d column %d", p.Element, p.Attr, p.Line, p.Column)
+}
+
+// A Checked is the answer of a link checked (Crawler.Check): a URL not
+// followed, probed once however many links name it.
+type Checked struct {
+	URL    *locator.URL
+	Status *access.Status
+	Tries  int
+}
+
+func (*Page) event()    {}
+func (*Link) event()    {}
+func (*Checked) event() {}
+
+// A LimitError ends a crawl that reached MaxBytes.
+type LimitError struct {
+	Limit string // "max-bytes"
+	Max   int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("crawl: %s reached (%d)", e.Limit, e.Max)
+}
+
+// Key returns the URL u is fetched and counted as: normalized
+// (locator.Normalize), its fragment removed (a fragment names a place in
+// the object, not another object).
+func Key(u *locator.URL) (*locator.URL, error) {
+	n := locator.Normalize(u)
+	if !n.HasFragment() {
+		return n, nil
+	}
+	s := n.String()
+	return locator.Parse(s[:len(s)-len(n.Fragment())-1])
+}
+
+// crawl is one Crawl's state.
+type crawl struct {
+	c      *Crawler
+	client *access.Client
+	agent  string
+	front  Frontier
+	emit   func(Event) error
+	seeds  []*locator.URL
+
+	limiter *dest.Limiter
+	mu      sync.Mutex
+	next    map[string]time.Time    // per server: when its next request may begin
+	robots  map[string]*robotsEntry // per service (scheme://host:port)
+	read    atomic.Int64            // octets read in all
+	fetched int                     // URLs popped to fetch
+	pushed  int                     // URLs pushed, seeds included
+	checks  map[string]struct{}     // links to check, by URL
+	order   []*locator.URL          // the same, in the order found
+}
+
+type robotsEntry struct {
+	once  sync.Once
+	rules *robots.Rules
+	err   error
+}
+
+// result is what a visit returns to the crawl's goroutine.
+type result struct {
+	item  string // the Item's URL
+	page  *Page
+	links []*Link
+	err   error // ends the crawl (a MaxBytes)
+}
+
+// Crawl fetches seeds and what their links lead to, as the Crawler says,
+// and calls emit with each Event from the goroutine that called Crawl: a
+// *Page after each URL fetched (or skipped), followed by a *Link for each
+// link found on it, in page order; then, with Check, a *Checked for each
+// link not followed. emit's error, ctx's, or a Frontier's ends the crawl
+// and is returned; a crawl that reached MaxBytes returns a *LimitError.
+func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Event) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cr := &crawl{c: c, emit: emit, client: c.Client, agent: c.Agent, front: c.Frontier,
+		next: map[string]time.Time{}, robots: map[string]*robotsEntry{}, checks: map[string]struct{}{}}
+	if cr.agent == "" {
+		cr.agent = DefaultAgent
+	}
+	if cr.client == nil {
+		h := &lhttp.Client{Header: http.Header{"User-Agent": {cr.agent + " (RFC 1738 crawler)"}}}
+		cr.client = &access.Client{Schemes: map[string]access.Fetcher{"http": h, "https": h}}
+		defer cr.client.CloseIdle() // its sessions are the crawl's own
+	}
+	if cr.front == nil {
+		cr.front = &MemFrontier{}
+	}
+	per := c.PerHost
+	if per < 1 {
+		per = 1
+	}
+	cr.limiter = dest.NewLimiter(per)
+	for _, s := range seeds {
+		k, err := Key(s)
+		if err != nil {
+			return err
+		}
+		cr.seeds = append(cr.seeds, k)
+		if _, err := cr.push(Item{URL: k.String()}); err != nil {
+			return err
+		}
+	}
+	jobs := c.Jobs
+	if jobs < 1 {
+		jobs = DefaultJobs
+	}
+	results := make(chan result)
+	inflight := 0
+	var stop error
+	for {
+		for stop == nil && inflight < jobs {
+			it, ok, err := cr.front.Pop()
+			if err != nil {
+				stop = err
+				break
+			}
+			if !ok {
+				break
+			}
+			if c.MaxBytes > 0 && cr.read.Load() >= c.MaxBytes {
+				stop = &LimitError{Limit: "max-bytes", Max: c.MaxBytes}
+				break
+			}
+			inflight++
+			cr.fetched++
+			go func(it Item) {
+				r := cr.visit(ctx, it)
+				r.item = it.URL
+				results <- r
+			}(it)
+		}
+		if inflight == 0 {
+			break
+		}
+		r := <-results
+		inflight--
+		if stop == nil && ctx.Err() != nil {
+			// A page cut short by the end of ctx is not reported
+			// (nor done): it was not fetched, and a Frontier that
+			// outlives the crawl pops it again.
+			stop = ctx.Err()
+		}
+		if stop != nil {
+			continue // drain: the crawl is ending
+		}
+		if r.err != nil {
+			stop = r.err
+			cancel()
+			continue
+		}
+		if err := cr.handle(r); err != nil {
+			stop = err
+			cancel()
+			continue
+		}
+		if err := cr.front.Done(r.item); err != nil {
+			stop = err
+			cancel()
+		}
+	}
+	if stop == nil {
+		stop = ctx.Err()
+	}
+	if stop != nil {
+		return stop
+	}
+	if c.Check && len(cr.order) > 0 {
+		return cr.check(ctx)
+	}
+	return nil
+}
+
+// push adds it to the frontier.
+func (cr *crawl) push(it Item) (bool, error) {
+	ok, err := cr.front.Push(it)
+	if ok {
+		cr.pushed++
+	}
+	return ok, err
+}
+
+// handle reports a visit's page and links and pushes the links to follow.
+func (cr *crawl) handle(r result) error {
+	if err := cr.emit(r.page); err != nil {
+		return err
+	}
+	c := cr.c
+	depth := c.Depth
+	if depth == 0 {
+		depth = DefaultDepth
+	}
+	for _, l := range r.links {
+		if l.URL != nil && l.Reason == "" {
+			l.Reason = cr.scope(l.URL)
+			if l.Reason == "" && depth >= 0 && r.page.Depth+1 > depth {
+				l.Reason = "depth"
+			}
+			if l.Reason == "" {
+				key := l.URL.String()
+				seen, err := cr.front.Seen(key)
+				if err != nil {
+					return err
+				}
+				switch {
+				case seen:
+					l.Follow = true // fetched once, for the first link
+				case c.MaxURLs > 0 && cr.pushed >= c.MaxURLs:
+					l.Reason = "max-urls"
+				default:
+					if _, err := cr.push(Item{URL: key, Depth: r.page.Depth + 1, From: r.page.URL.String()}); err != nil {
+						return err
+					}
+					l.Follow = true
+				}
+			}
+			switch l.Reason {
+			case "scope", "exclude", "include", "depth":
+				cr.toCheck(l.URL)
+			}
+		}
+		if err := cr.emit(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toCheck adds u to the links checked at the end, once.
+func (cr *crawl) toCheck(u *locator.URL) {
+	if !cr.c.Check {
+		return
+	}
+	k := u.String()
+	if _, ok := cr.checks[k]; ok {
+		return
+	}
+	cr.checks[k] = struct{}{}
+	cr.order = append(cr.order, u)
+}
+
+// check probes the links not followed, with linkcheck.
+func (cr *crawl) check(ctx context.Context) error {
+	ck := &linkcheck.Checker{Client: cr.client, Jobs: cr.c.Jobs, PerDest: cr.c.PerHost}
+	if ck.PerDest < 1 {
+		ck.PerDest = 1
+	}
+	inputs := iter.Seq[linkcheck.Input](func(yield func(linkcheck.Input) bool) {
+		for _, u := range cr.order {
+			if !yield(linkcheck.Input{Text: u.String(), URL: u}) {
+				return
+			}
+		}
+	})
+	return ck.Check(ctx, inputs, func(r linkcheck.Result) error {
+		return cr.emit(&Checked{URL: r.URL, Status: r.Status, Tries: r.Tries})
+	})
+}
+
+// scope returns why u is not followed ("scope", "exclude", "include",
+// "session"), or "".
+func (cr *crawl) scope(u *locator.URL) string {
+	if access.IsSession(u.Scheme()) {
+		return "session"
+	}
+	c := cr.c
+	in := c.Scope == ScopeAny
+	host := dest.Name(locator.Decode(u.Host()))
+	for _, s := range cr.seeds {
+		if in {
+			break
+		}
+		sh := dest.Name(locator.Decode(s.Host()))
+		switch c.Scope {
+		case ScopeHost:
+			in = host == sh
+		case ScopeDomain:
+			d := domainOf(sh)
+			in = host == d || strings.HasSuffix(host, "."+d)
+		default:
+			p := scopePath(s)
+			if i := strings.LastIndexByte(p, '/'); i >= 0 {
+				p = p[:i+1]
+			} else {
+				p = ""
+			}
+			in = host == sh && strings.HasPrefix(scopePath(u), p)
+		}
+	}
+	if !in {
+		return "scope"
+	}
+	k := u.String()
+	for _, re := range c.Exclude {
+		if re.MatchString(k) {
+			return "exclude"
+		}
+	}
+	if len(c.Include) > 0 {
+		for _, re := range c.Include {
+			if re.MatchString(k) {
+				return ""
+			}
+		}
+		return "include"
+	}
+	return ""
+}
+
+// scopePath returns the path of u that ScopePrefix compares: the path
+// with its first "/", or a Gopher URL's selector, which the gophertype
+// precedes in the URL (RFC 1738 §3.4: "/1/dir/" and "/0/dir/file" are of
+// one directory), made to begin with "/".
+func scopePath(u *locator.URL) string {
+	p := "/" + u.Path()
+	if u.Scheme() == "gopher" {
+		if g, err := gopher.From(u); err == nil {
+			p = g.Selector
+		}
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}
+
+// domainOf returns the domain of host for ScopeDomain.
+func domainOf(host string) string {
+	if strings.Count(host, ".") < 2 || strings.Contains(host, ":") || isAddress(host) {
+		return host
+	}
+	return host[strings.IndexByte(host, '.')+1:]
+}
+
+func isAddress(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if (h[i] < '0' || h[i] > '9') && h[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// visit fetches one URL, politely, and reads its links.
+func (cr *crawl) visit(ctx context.Context, it Item) result {
+	u, err := locator.Parse(it.URL)
+	page := &Page{URL: u, Depth: it.Depth, Size: -1}
+	if it.From != "" {
+		page.From, _ = locator.Parse(it.From)
+	}
+	if err != nil {
+		page.Err = err
+		return result{page: page}
+	}
+	server := dest.Name(locator.Decode(u.Host()))
+	if err := cr.limiter.Acquire(ctx, server); err != nil {
+		page.Err = err
+		return result{page: page}
+	}
+	defer cr.limiter.Release(server)
+
+	rules, rerr := cr.rules(ctx, u, server)
+	if rerr != nil || !rules.Allowed(robotsPath(u)) {
+		page.Skipped, page.Err = "robots", rerr
+		return result{page: page}
+	}
+	delay := cr.delay()
+	if rules.HasDelay && rules.CrawlDelay > delay {
+		delay = rules.CrawlDelay
+	}
+	// The next request to the server waits from the end of this one
+	// (the body read or closed), before the slot is given back.
+	defer func() { cr.ended(server, delay) }()
+	retries, backoff := cr.c.Retries, cr.c.Backoff
+	if retries == 0 {
+		retries = DefaultRetries
+	}
+	if backoff <= 0 {
+		backoff = DefaultBackoff
+	}
+	var res *access.Resource
+	for {
+		if err := cr.wait(ctx, server); err != nil {
+			page.Err = err
+			return result{page: page}
+		}
+		page.Tries++
+		res, err = cr.client.Get(ctx, u)
+		var se *access.ServerError
+		if err != nil && errors.As(err, &se) && u.Scheme() == "ftp" && u.Path() != "" && !strings.HasSuffix(u.Path(), "/") {
+			// RFC 1738 §3.2.2 lets a client that cannot tell a file
+			// from a directory try the other: a link whose target is
+			// a directory (a symbolic link in a listing) is one.
+			if d, perr := locator.Parse(u.String() + "/"); perr == nil {
+				page.Tries++
+				if r2, err2 := cr.client.Get(ctx, d); err2 == nil {
+					res, err = r2, nil
+				}
+			}
+		}
+		if err == nil || !errors.As(err, &se) || (se.Code != "429" && se.Code != "503") || page.Tries > retries {
+			break
+		}
+		// A server that is busy (RFC 9110 §15.6.4; RFC 6585 §4) is
+		// left alone for a while.
+		cr.ended(server, max(delay, backoff))
+		backoff *= 2
+	}
+	if err != nil {
+		page.Err = err
+		return result{page: page}
+	}
+	defer res.Close()
+	page.Final = res.URL
+	page.Size = res.Size
+	if mt, _, err := mime.ParseMediaType(res.MediaType); err == nil {
+		page.MediaType = mt
+	} else {
+		page.MediaType = strings.ToLower(strings.TrimSpace(strings.SplitN(res.MediaType, ";", 2)[0]))
+	}
+	base := res.URL
+	if base == nil {
+		base = u
+	}
+	maxLinks := cr.c.MaxLinks
+	if maxLinks <= 0 {
+		maxLinks = DefaultMaxLinks
+	}
+	var links []*Link
+	add := func(l *Link) {
+		l.From = u
+		if l.URL != nil {
+			k, err := Key(l.URL)
+			if err != nil {
+				l.URL, l.Err = nil, err
+			} else {
+				l.URL = k
+			}
+		}
+		if l.URL == nil && l.Reason == "" {
+			l.Reason = "invalid"
+		}
+		links = append(links, l)
+	}
+	if res.Listing != nil {
+		page.Listing = true
+		for n := 1; len(links) < maxLinks; n++ {
+			e, err := res.Listing.Next()
+			if err != nil {
+				if err != io.EOF {
+					page.Err = err
+				}
+				break
+			}
+			if e.URL == "" {
+				continue // an information line
+			}
+			l := &Link{Ref: e.URL, Place: Place{Element: "entry", Name: e.Name, Line: n}}
+			l.URL, l.Err = locator.Parse(e.URL)
+			if t, ok := e.Parts["link"].(string); ok && t != "" && e.Type == access.TypeLink && u.Scheme() == "ftp" {
+				// A symbolic link of an FTP directory is followed to
+				// its target, read against the directory, so that a
+				// link to "." or ".." is a URL seen already: a loop of
+				// links ends there rather than at Depth.
+				if tu, err := locator.Resolve(base, t, locator.RFC3986); err == nil && tu.Scheme() == "ftp" && tu.Host() == base.Host() {
+					l.Ref, l.URL, l.Err = t, tu, nil
+				}
+			}
+			add(l)
+		}
+		page.Links = len(links)
+		return result{page: page, links: links}
+	}
+	if res.Body == nil {
+		return result{page: page}
+	}
+	var in io.Reader = res.Body
+	mt := page.MediaType
+	if mt == "" {
+		// A protocol that says no type (an NNTP article, a Gopher item
+		// of a type that names none): the octets say it, as a browser
+		// sniffs them (net/http.DetectContentType, the WHATWG MIME
+		// Sniffing standard).
+		br := bufio.NewReaderSize(res.Body, 512)
+		head, _ := br.Peek(512)
+		mt, _, _ = mime.ParseMediaType(http.DetectContentType(head))
+		in = br
+	}
+	isHTML := mt == "text/html" || mt == "application/xhtml+xml"
+	isText := cr.c.FollowText && (mt == "text/plain" || strings.HasPrefix(mt, "message/"))
+	if !isHTML && !isText {
+		return result{page: page}
+	}
+	max := cr.c.MaxPage
+	if max <= 0 {
+		max = DefaultPageSize
+	}
+	if left := cr.c.MaxBytes - cr.read.Load(); cr.c.MaxBytes > 0 && left < max {
+		max = left
+	}
+	body, err := io.ReadAll(io.LimitReader(in, max))
+	page.Read = int64(len(body))
+	cr.read.Add(page.Read)
+	if page.Size < 0 {
+		page.Size = page.Read
+	}
+	if err != nil {
+		page.Err = err
+	}
+	if isHTML {
+		hl, _ := htmllinks.Links(bytes.NewReader(body), base)
+		for _, h := range hl {
+			if len(links) >= maxLinks {
+				break
+			}
+			add(&Link{Ref: h.Ref, URL: h.URL, Err: h.Err,
+				Place: Place{Element: h.Element, Attr: h.Attr, Line: h.Line, Column: h.Column}})
+		}
+	} else {
+		s := text.NewScanner(bytes.NewReader(body), &text.Options{Base: base})
+		for s.Scan() && len(links) < maxLinks {
+			m := s.Match()
+			l := &Link{Ref: m.URL, Place: Place{Element: "text", Line: m.Line, Column: m.Column}}
+			if m.Ref != "" {
+				l.Ref = m.Ref
+			}
+			l.URL, l.Err = locator.Parse(m.URL)
+			add(l)
+		}
+	}
+	page.Links = len(links)
+	return result{page: page, links: links}
+}
+
+// delay returns the Crawler's Delay, or its default.
+func (cr *crawl) delay() time.Duration {
+	if cr.c.Delay == 0 {
+		return DefaultDelay
+	}
+	return cr.c.Delay
+}
+
+// wait waits until a request to server may begin (ended).
+func (cr *crawl) wait(ctx context.Context, server string) error {
+	cr.mu.Lock()
+	at := cr.next[server]
+	cr.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// ended says that a request to server ended now: the next may begin
+// delay later (wget's --wait; robots.txt's Crawl-delay, "the number of
+// seconds to wait between successive requests"), or later when another
+// said so.
+func (cr *crawl) ended(server string, delay time.Duration) {
+	at := time.Now().Add(delay)
+	cr.mu.Lock()
+	if at.After(cr.next[server]) {
+		cr.next[server] = at
+	}
+	cr.mu.Unlock()
+}
+
+// robotsURL returns the URL of the robots.txt of u's service, or nil
+// when its scheme has none.
+func robotsURL(u *locator.URL) string {
+	switch u.Scheme() {
+	case "http", "https", "ftp":
+		return u.Scheme() + "://" + u.Hostport() + "/robots.txt"
+	case "gopher":
+		return "gopher://" + u.Hostport() + "/0robots.txt"
+	}
+	return ""
+}
+
+// robotsPath returns what robots.txt rules are matched against for u:
+// the path and query (RFC 9309 §2.2.2), or a Gopher URL's selector.
+func robotsPath(u *locator.URL) string {
+	if u.Scheme() == "gopher" {
+		g, err := gopher.From(u)
+		if err != nil {
+			return "/"
+		}
+		if !strings.HasPrefix(g.Selector, "/") {
+			return "/" + g.Selector
+		}
+		return g.Selector
+	}
+	p := "/" + u.Path()
+	if u.HasSearch() {
+		p += "?" + u.Search()
+	}
+	return p
+}
+
+// rules returns the robots.txt rules of u's service, fetching them once,
+// within the server's slot (the fetch is one of the server's requests).
+func (cr *crawl) rules(ctx context.Context, u *locator.URL, server string) (*robots.Rules, error) {
+	ru := robotsURL(u)
+	if ru == "" {
+		return robots.AllowAll, nil
+	}
+	cr.mu.Lock()
+	e := cr.robots[ru]
+	if e == nil {
+		e = &robotsEntry{}
+		cr.robots[ru] = e
+	}
+	cr.mu.Unlock()
+	e.once.Do(func() {
+		e.rules, e.err = cr.fetchRobots(ctx, ru, server)
+	})
+	return e.rules, e.err
+}
+
+func (cr *crawl) fetchRobots(ctx context.Context, ru, server string) (*robots.Rules, error) {
+	u, err := locator.Parse(ru)
+	if err != nil {
+		return robots.AllowAll, nil
+	}
+	delay := cr.delay()
+	if err := cr.wait(ctx, server); err != nil {
+		return robots.DisallowAllRules, err
+	}
+	defer func() { cr.ended(server, delay) }()
+	res, err := cr.client.Get(ctx, u)
+	if err != nil {
+		var se *access.ServerError
+		if errors.As(err, &se) {
+			// §2.3.1.3: a 4xx (and a refusal of another protocol:
+			// FTP 550, a Gopher error item) is "unavailable", and
+			// allows all; §2.3.1.4: a 5xx is "unreachable".
+			if (u.Scheme() == "http" || u.Scheme() == "https") && strings.HasPrefix(se.Code, "5") {
+				return robots.DisallowAllRules, err
+			}
+			return robots.AllowAll, nil
+		}
+		var pe *access.PolicyError
+		if errors.As(err, &pe) {
+			return robots.AllowAll, nil // refused here, not by the server: the page's own fetch says so
+		}
+		return robots.DisallowAllRules, err
+	}
+	defer res.Close()
+	if res.Body == nil {
+		return robots.AllowAll, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(res.Body, robots.MaxSize))
+	cr.read.Add(int64(len(b)))
+	if err != nil && len(b) == 0 {
+		return robots.DisallowAllRules, err
+	}
+	rules := robots.Parse(b).For(cr.agent)
+	if rules.HasDelay && rules.CrawlDelay > delay {
+		delay = rules.CrawlDelay
+	}
+	return rules, nil
+}
