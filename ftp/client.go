@@ -1,7 +1,6 @@
 package ftp
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -75,8 +74,10 @@ func init() {
 // then the method's commands (see the Method constants): for the
 // default, RFC 1738 §3.2.2's own, one CWD per <cwd> segment, TYPE, and
 // RETR <name> or NLST, each transfer preceded by EPSV (or PASV: passive
-// mode needs one, RFC 2428, RFC 959 §4.1.1); QUIT. Nothing else is sent
-// for a file, unless the request resumes it (see Resume below).
+// mode needs one, RFC 2428, RFC 959 §4.1.1); QUIT, or the session is
+// kept for the next URL (see Sessions below). Nothing else is sent for a
+// file, unless the request resumes it (see Resume below), but PWD before
+// a session's first CWD (see Sessions).
 //
 // In TYPE I, Resource.Size is the count the RETR's preliminary reply
 // states ("150 ... (N bytes)", TransferSize; SIZE's when resumed), when
@@ -132,11 +133,40 @@ func init() {
 // Client.ASCII): the octets of its Body are not the file's (line ends
 // converted), so an offset counted in them names no octet of the file.
 //
-// A Client keeps the logged-in sessions of probes for the next probe of
-// the same server and login (see Probe; CloseIdle ends them), so that
-// each access.Client, which makes its own ftp Client or is given one,
-// has its own. Its zero value is ready; it is safe for concurrent use,
-// and its fields must not be changed once it is in use.
+// Sessions: a Client keeps logged-in sessions for the next request
+// (Fetch or Probe) of the same access.Client to the same server (host,
+// port) under the same login (user and password sent), as curl keeps its
+// control connection. A retrieval's session goes back to the Client when
+// its Body was read to its end and the server's final reply (226 or 250)
+// read, or its listing's transfers completed (NLST read to its end, as
+// it is at once for a directory of at most MaxDescribed entries), and
+// the Body or listing is closed; a probe's when the server answered it.
+// A retrieval's session is never reused after a Body closed early
+// (ABOR), a failed transfer, a refusal that ends the request (4yz, 5yz), a
+// broken connection or a deadline: it ends with QUIT, or is closed, as
+// before. A session in use is no other request's: concurrent requests
+// log in on sessions of their own. At most 4 idle sessions are kept per
+// server and login, 16 in all (the oldest idle one is ended first), each
+// for ProbeIdle; CloseIdle (access.Client.CloseIdle) ends them with QUIT.
+//
+// RFC 1738 §3.2.2 executes a URL's first CWD "relative to the default
+// directory" of the user logged in, so a reused session must begin
+// there, in its login directory: before a session's first CWD the
+// client asks PWD (RFC 959 §4.1.3) and keeps the directory its 257 reply
+// names, and a reused session that has left it returns with "CWD
+// <directory>" before the next URL's commands. A session whose PWD was
+// not answered 257 with a directory is not reused once it has left it;
+// one whose CWD back fails is ended (QUIT) and the request logs in anew.
+// TYPE is sent for each transfer as the URL says; a listing without a
+// typecode on a session a TYPE I transfer left is preceded by TYPE A, the
+// type a login begins with (RFC 959 §3.1.1.1). When the server has ended
+// the idle session (a 421 reply, RFC 959 §4.2.1, or the connection closed,
+// at the first command sent on it), the request begins again, once, on a
+// new login: nothing of it was done.
+//
+// Each access.Client, which makes its own ftp Client or is given one,
+// has its own sessions. Its zero value is ready; it is safe for
+// concurrent use, and its fields must not be changed once it is in use.
 type Client struct {
 	// Method is the retrieval method, one of the Method constants; ""
 	// is MethodRFC1738.
@@ -151,7 +181,7 @@ type Client struct {
 	// is followed either way.
 	ASCII bool
 
-	sessions pool // idle probe sessions
+	sessions pool // idle logged-in sessions
 }
 
 // Check refuses, before any connection, an ftp URL that stands for no
@@ -216,7 +246,8 @@ func (c *Client) checkResume(u *locator.URL) error {
 	return nil
 }
 
-// Fetch retrieves the file or lists the directory u names. See Client.
+// Fetch retrieves the file or lists the directory u names, on an idle
+// session of the same server and login when c has one. See Client.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	method, err := req.Method(c.Method)
 	if err != nil {
@@ -229,26 +260,24 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err := credentials(u, plan, req); err != nil {
 		return nil, err
 	}
-	conn, err := req.Dial(ctx, plan.Host, plan.Port)
-	if err != nil {
-		return nil, err
-	}
-	s := &session{req: req, u: u, masked: access.Masked(u), conn: conn, br: bufio.NewReader(conn)}
-	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
-		s.peer = a.IP
-	} else if h, _, err := net.SplitHostPort(conn.RemoteAddr().String()); err == nil {
-		s.peer = net.ParseIP(h)
-	}
-	if s.peer == nil {
-		s.close()
-		return nil, &access.ProtocolError{URL: s.masked, Msg: "the control connection has no IP address for the data connections"}
-	}
-	res, err := s.run(ctx, plan, method)
-	if err != nil {
+	key := poolKey(plan, req)
+	for fresh := false; ; fresh = true {
+		s, err := c.sessions.get(ctx, key, u, plan, req, fresh)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.run(ctx, plan, method)
+		if err == nil {
+			return res, nil // a Body's or a Listing's Close releases the session
+		}
+		if !fresh && idleEnded(err) {
+			retried(req, err)
+			s.close()
+			continue
+		}
 		s.quitAfterError(err)
 		return nil, err
 	}
-	return res, nil // a Body's or a Listing's Close ends the session
 }
 
 // plan returns NewPlan's commands for u with c's settings: the
@@ -323,17 +352,15 @@ func (s *session) quitAfterError(err error) {
 	s.close()
 }
 
+// run carries out the method's commands on a logged-in session in its
+// login directory.
 func (s *session) run(ctx context.Context, plan *Plan, method string) (*access.Resource, error) {
-	if err := s.greeting(); err != nil {
-		return nil, err
-	}
-	if err := s.login(plan); err != nil {
-		return nil, err
-	}
 	if method == MethodMetadata {
 		s.meta = true
-		if err := s.features(); err != nil {
-			return nil, err
+		if s.feat == nil {
+			if err := s.features(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	steps := plan.Commands[2:] // after USER and PASS
@@ -518,7 +545,7 @@ func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, er
 		line := c.String()
 		switch c.Verb {
 		case "CWD":
-			r, err := s.cmd(line)
+			r, err := s.cwd(line)
 			if err != nil {
 				return nil, err
 			}
@@ -539,9 +566,23 @@ func (s *session) do(ctx context.Context, steps []Command) (*access.Resource, er
 				return nil, s.refused(line, r, "")
 			}
 			typ = c.Arg
+			s.typ = typ
 		case "RETR":
 			return s.retrieve(ctx, c.Arg, typ)
 		case "NLST":
+			if typ == "" && s.typ != "" && s.typ != "A" {
+				// A listing without a typecode is sent in the type a
+				// login begins with, ASCII (RFC 959 §3.1.1.1): a reused
+				// session may have left it.
+				r, err := s.cmd("TYPE A")
+				if err != nil {
+					return nil, err
+				}
+				if r.Class() != 2 {
+					return nil, s.refused("TYPE A", r, "")
+				}
+				s.typ = "A"
+			}
 			return s.list(ctx, c)
 		default:
 			return nil, &access.ProtocolError{URL: s.masked, Msg: "no step for command " + c.Verb}
@@ -714,6 +755,7 @@ func (s *session) describe(ctx context.Context, arg string, max int) map[string]
 	if s.feat == nil {
 		if err := s.features(); err != nil {
 			s.req.Notef("FEAT failed: %v", err)
+			s.spoilt = true
 			return facts
 		}
 	}
@@ -725,7 +767,11 @@ func (s *session) describe(ctx context.Context, arg string, max int) map[string]
 	if arg != "" {
 		line += " " + arg
 	}
-	lines, _, err := s.readListing(ctx, line, max)
+	lines, truncated, err := s.readListing(ctx, line, max)
+	if truncated || err != nil && !isAnswer(err) {
+		// Aborted, or out of step: the session ends with this request.
+		s.spoilt = true
+	}
 	if err != nil {
 		s.req.Notef("%s gave no description of the entries: %v", verb, err)
 		return facts
@@ -864,8 +910,10 @@ func (b *body) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Close ends the transfer: when the data were not read to their end it
-// aborts it (ABOR); then QUIT. It returns the error that ended the
-// transfer, if Read did not return it already.
+// aborts it (ABOR), then QUIT; read to their end and completed (226 or
+// 250), the session goes back to its Client for the next request of the
+// same server and login (see Client). It returns the error that ended
+// the transfer, if Read did not return it already.
 func (b *body) Close() error {
 	if b.s == nil {
 		return nil
@@ -873,8 +921,13 @@ func (b *body) Close() error {
 	s := b.s
 	b.s = nil
 	switch {
-	case b.done:
+	case b.done && b.err == nil:
 		// The transfer's last reply was read: the session is in step.
+		s.release()
+		return nil
+	case b.done:
+		// The server reported a failure at the end: in step, but the
+		// session is not reused after it.
 	case b.err != nil:
 		// The data connection failed: the control connection may be out
 		// of step, or the server stalled; it is closed, not asked.

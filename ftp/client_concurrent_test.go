@@ -66,12 +66,13 @@ func (v *vsftpd) sessions(t *testing.T, from int) (map[string][]string, int) {
 
 // TestClientsConcurrent runs three access.Clients with different
 // settings at once against one vsftpd: one whose policy allows the host
-// probes and fetches a file; one whose policy denies the host is refused
-// before any connection (*access.PolicyError); one whose MaxSize is
-// below the file's size gets access.ErrTooLarge. Then each Client's
-// pool of probe sessions is its own: CloseIdle on the first ends its
-// logged-in session (vsftpd logs that session's QUIT, and only it), and
-// the third's next probe reuses its own session, still open, while the
+// probes and fetches a file, both on one login; one whose policy denies
+// the host is refused before any connection (*access.PolicyError); one
+// whose MaxSize is below the file's size gets access.ErrTooLarge (its
+// aborted session ends), then probes the file. Then each Client's pool
+// of sessions is its own: CloseIdle on the first ends its logged-in
+// session (vsftpd logs that session's QUIT, and only it), and the
+// third's next probe reuses its own session, still open, while the
 // first's logs in anew.
 func TestClientsConcurrent(t *testing.T) {
 	v := startVsftpd(t)
@@ -121,9 +122,6 @@ func TestClientsConcurrent(t *testing.T) {
 		})
 		t.Run("MaxSize below the file's size", func(t *testing.T) {
 			t.Parallel()
-			if st := small.Probe(ctx, big); st.State != access.StateOK || st.Size != 1<<20 {
-				t.Errorf("probe: %s size %d (%v)", st.State, st.Size, st.Err)
-			}
 			res, err := small.Get(ctx, big)
 			if err == nil {
 				_, err = io.Copy(io.Discard, res.Body)
@@ -132,15 +130,20 @@ func TestClientsConcurrent(t *testing.T) {
 			if !errors.Is(err, access.ErrTooLarge) || access.Classify(err) != access.Failed {
 				t.Errorf("get: %v, want access.ErrTooLarge", err)
 			}
+			if st := small.Probe(ctx, big); st.State != access.StateOK || st.Size != 1<<20 {
+				t.Errorf("probe: %s size %d (%v)", st.State, st.Size, st.Err)
+			}
 		})
 	})
 	if t.Failed() {
 		return
 	}
 
-	// Each of allow and small keeps one logged-in probe session (for
-	// ftp.ProbeIdle); the server's log says which session is whose: the
-	// one that sent SIZE hello.txt is allow's, SIZE big.bin small's.
+	// Each of allow and small keeps one logged-in session (for
+	// ftp.ProbeIdle): allow's served its probe and then its Get; small's
+	// Get, aborted, ended its own session, and its probe logged in anew.
+	// The server's log says which session is whose: the one that sent
+	// SIZE hello.txt is allow's, SIZE big.bin small's.
 	all, off := v.sessions(t, 0)
 	var allowPid, smallPid string
 	for pid, cmds := range all {
@@ -152,8 +155,11 @@ func TestClientsConcurrent(t *testing.T) {
 			smallPid = pid
 		}
 	}
-	if allowPid == "" || smallPid == "" || len(all) != 4 {
-		t.Fatalf("sessions %q: want 4, two of them probes (SIZE hello.txt, SIZE big.bin)", all)
+	if allowPid == "" || smallPid == "" || len(all) != 3 {
+		t.Fatalf("sessions %q: want 3, two of them probes (SIZE hello.txt, SIZE big.bin)", all)
+	}
+	if c := strings.Join(all[allowPid], "|"); !strings.HasSuffix(c, "SIZE hello.txt|MDTM hello.txt|CWD /|CWD pub|TYPE I|EPSV|RETR hello.txt") {
+		t.Errorf("allow's session %s: %s, want its probe, then its Get back in the login directory", allowPid, c)
 	}
 	for _, pid := range []string{allowPid, smallPid} {
 		if cmds := all[pid]; cmds[len(cmds)-1] == "QUIT" {
@@ -161,8 +167,8 @@ func TestClientsConcurrent(t *testing.T) {
 		}
 	}
 
-	// The two Get sessions have ended; vsftpd may log their last lines
-	// (QUIT) after off was taken: what follows counts only the probe
+	// small's Get session has ended; vsftpd may log its last lines
+	// (QUIT) after off was taken: what follows counts only the idle
 	// sessions and new ones.
 	probesAndNew := func(m map[string][]string) map[string][]string {
 		for pid := range m {
@@ -192,7 +198,7 @@ func TestClientsConcurrent(t *testing.T) {
 	if st := small.Probe(ctx, big); st.State != access.StateOK {
 		t.Errorf("small's probe after allow.CloseIdle: %s (%v)", st.State, st.Err)
 	}
-	if d, _ := smallLog.since(smallAt); !strings.Contains(d, "* the logged-in session of an earlier probe is reused\n") || strings.Contains(d, "* connect") {
+	if d, _ := smallLog.since(smallAt); !strings.Contains(d, "* the logged-in session of an earlier request is reused\n") || strings.Contains(d, "* connect") {
 		t.Errorf("small's probe did not reuse its session:\n%s", d)
 	}
 	if st := allow.Probe(ctx, hello); st.State != access.StateOK {
@@ -203,7 +209,8 @@ func TestClientsConcurrent(t *testing.T) {
 	}
 	after, _ = v.sessions(t, off)
 	after = probesAndNew(after)
-	if len(after) != 3 || strings.Join(after[smallPid], "|") != "CWD /|TYPE I|SIZE big.bin|MDTM big.bin" {
+	// small's session never left its login directory: no CWD back.
+	if len(after) != 3 || strings.Join(after[smallPid], "|") != "TYPE I|SIZE big.bin|MDTM big.bin" {
 		t.Errorf("after CloseIdle vsftpd logged %q: want allow's QUIT, small's probe on its session %s, and a new login", after, smallPid)
 	}
 }

@@ -98,7 +98,7 @@ var curlCases = map[string]curlCase{
 	"143": {[]string{anon + "CWD /tmp | CWD moo | TYPE A | RETR 143"},
 		"curl decodes before splitting: %2ftmp becomes CWD / and CWD tmp; §3.2.2 splits first, so it is one CWD /tmp"},
 	"146": {[]string{anon + "CWD first | CWD dir | CWD here | TYPE I | RETR 146", anon + "TYPE I | RETR 146"},
-		"curl keeps the connection and sends CWD / to return (guessing a hierarchy §3.2.5 warns against), and SIZE; each URL is a new login here"},
+		"curl keeps the connection and sends CWD / to return (guessing a hierarchy §3.2.5 warns against), and SIZE; a reused session here returns to the directory PWD named after the login"},
 	"191": {[]string{"USER use?r | PASS pass?word | TYPE I | RETR 191"},
 		"curl sends SIZE before RETR"},
 	"210": {[]string{anon + "CWD a | CWD path | TYPE I | RETR 210", anon + "CWD a | CWD path | TYPE I | RETR 210"},

@@ -8,13 +8,16 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 )
 
 // A session is one control connection (RFC 959 §2.3) and what the client
-// learned on it.
+// learned on it. A logged-in session outlives the request that opened it
+// (see pool): req, u and masked are those of the request using it now.
 type session struct {
 	req    *access.Request
 	u      *locator.URL
@@ -25,22 +28,151 @@ type session struct {
 	feat   map[string]string // FEAT's answer (RFC 2389); nil until FEAT is sent
 	noEPSV bool              // the server refused EPSV once: PASV from then on
 	meta   bool              // MethodMetadata: FEAT after login, SIZE and MDTM before RETR
+
+	// opener is the request whose Dial opened conn: only it may open a
+	// data connection to conn's peer (access.Request.DialSame), the
+	// host policy having admitted the peer under its URL's name. A
+	// session is shared only among requests of one access.Client
+	// (sessionKey), whose policy that is.
+	opener *access.Request
+	rw     *useConn    // conn under the context of the request using the session
+	stop   func() bool // ends the watch of that context (bind)
+	pool   *pool       // where the session goes back when its request is done
+	key    sessionKey  // its key there
+	timer  *time.Timer // ends it when it waits idle for ProbeIdle
+	home   string      // the login directory, as PWD names it; "" unknown
+	asked  bool        // PWD was sent
+	moved  bool        // a CWD was sent since the login (or since the last CWD home)
+	typ    string      // the TYPE last set ("" none: A, RFC 959 §3.1.1.1)
+	spoilt bool        // out of step or in an unknown state: never reused
+	retry  bool        // reused, no reply read yet: a closed connection may be the idle session's end
+	cancel func()      // releases the context conn was opened under
+}
+
+// newSession returns the session of conn, which req's Dial opened under
+// a context that is never cancelled (the session may outlive ctx), bound
+// to ctx (bind).
+func newSession(ctx context.Context, req *access.Request, u *locator.URL, conn net.Conn) *session {
+	s := &session{conn: conn, opener: req, rw: &useConn{Conn: conn}}
+	s.br = bufio.NewReader(s.rw)
+	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
+		s.peer = a.IP
+	} else if h, _, err := net.SplitHostPort(conn.RemoteAddr().String()); err == nil {
+		s.peer = net.ParseIP(h)
+	}
+	s.bind(ctx, req, u)
+	return s
+}
+
+// bind gives the session to req, for u, under ctx: its dialogue goes to
+// req's log, and ctx's end (a deadline, a cancel) closes the control
+// connection, which is then out of step and never reused.
+func (s *session) bind(ctx context.Context, req *access.Request, u *locator.URL) {
+	s.req, s.u, s.masked, s.meta = req, u, access.Masked(u), false
+	s.rw.ctx = ctx
+	conn := s.conn
+	s.stop = context.AfterFunc(ctx, func() { conn.Close() })
+}
+
+// unbind ends the watch of the using request's context; false when it
+// has ended (the connection is closed).
+func (s *session) unbind() bool {
+	if s.stop == nil {
+		return true
+	}
+	ok := s.stop()
+	s.stop = nil
+	return ok
+}
+
+// A useConn is a control connection read and written for one request at
+// a time: once that request's context has ended, its error is the
+// context's, as for a connection opened under it.
+type useConn struct {
+	net.Conn
+	ctx context.Context
+}
+
+func (c *useConn) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.Conn.Read(p)
+	if err != nil && c.ctx.Err() != nil {
+		err = c.ctx.Err()
+	}
+	return n, err
+}
+
+func (c *useConn) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.Conn.Write(p)
+	if err != nil && c.ctx.Err() != nil {
+		err = c.ctx.Err()
+	}
+	return n, err
 }
 
 func (s *session) close() {
+	s.unbind()
+	s.spoilt = true
 	if s.conn != nil {
 		s.conn.Close()
+	}
+	if s.cancel != nil {
+		s.cancel()
 	}
 }
 
 // reply reads one reply, logging each line, and sets the URL of a
 // protocol error.
+//
+// The first reply on a reused session may say that the server ended it
+// while it waited idle: a 421 ("Service not available, closing control
+// connection. This may be a reply to any command if the service knows it
+// must shut down", RFC 959 §4.2.1; vsftpd's idle_session_timeout), or
+// the connection closed. That is an *idleEndError, after which the
+// request begins again on a new login (nothing of it was done).
 func (s *session) reply() (Reply, error) {
+	first := s.retry
+	s.retry = false
+	if first {
+		if _, err := s.br.Peek(1); err != nil && closedByPeer(err) {
+			return Reply{}, &idleEndError{err: err}
+		}
+	}
 	r, err := ReadReply(s.br, s.req.MaxLine(), s.req.Received)
 	if err != nil {
 		return r, s.wrap(err)
 	}
+	if first && r.Code == 421 {
+		return r, &idleEndError{reply: r.String()}
+	}
 	return r, nil
+}
+
+// An idleEndError says that the server ended a reused session while it
+// waited idle, before anything of the request using it was done.
+type idleEndError struct {
+	err   error  // the connection's end
+	reply string // or the server's 421
+}
+
+func (e *idleEndError) Error() string {
+	if e.reply != "" {
+		return "ftp: the server ended the idle session: " + strconv.Quote(e.reply)
+	}
+	return "ftp: the server closed the idle session: " + e.err.Error()
+}
+
+func (e *idleEndError) Unwrap() error { return e.err }
+
+// closedByPeer says err is the end of a connection the peer closed (an
+// EOF, a reset, a broken pipe), not a deadline or the client's own close.
+func closedByPeer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 func (s *session) wrap(err error) error {
@@ -64,8 +196,17 @@ func (s *session) send(line string, secret bool) error {
 	} else {
 		s.req.Sent(line)
 	}
-	_, err := io.WriteString(s.conn, line+"\r\n")
-	return err
+	var w io.Writer = s.conn
+	if s.rw != nil {
+		w = s.rw
+	}
+	if _, err := io.WriteString(w, line+"\r\n"); err != nil {
+		if s.retry && closedByPeer(err) {
+			return &idleEndError{err: err}
+		}
+		return err
+	}
+	return nil
 }
 
 // cmd sends a command and returns its final reply: preliminary replies
@@ -137,7 +278,7 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 			if err != nil {
 				return nil, s.wrap(err)
 			}
-			return s.req.DialSame(ctx, s.conn, port)
+			return s.dialData(ctx, port)
 		case r.Class() == 5:
 			s.noEPSV = true // not implemented or not allowed here: PASV
 		default:
@@ -161,7 +302,23 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 	if !ip.Equal(s.peer) && !ip.IsUnspecified() {
 		return nil, &access.ProtocolError{URL: s.masked, Msg: "PASV reply names " + ip.String() + ", not the control connection's host " + s.peer.String() + "; refused (a data connection to a third host, RFC 2577 §3)"}
 	}
-	return s.req.DialSame(ctx, s.conn, port)
+	return s.dialData(ctx, port)
+}
+
+// dialData opens the data connection to port of the control connection's
+// peer, through the Dial of the request that opened it (the only one
+// DialSame lets name that peer), under ctx, the using request's context.
+func (s *session) dialData(ctx context.Context, port int) (net.Conn, error) {
+	req := s.opener
+	if req == nil {
+		req = s.req
+	}
+	c, err := req.DialSame(ctx, s.conn, port)
+	var pe *access.PolicyError
+	if errors.As(err, &pe) {
+		pe.URL = s.masked
+	}
+	return c, err
 }
 
 // startTransfer sends line (RETR, NLST, MLSD, LIST) on a data connection
@@ -291,6 +448,7 @@ func (s *session) quit() {
 	if s.conn == nil {
 		return
 	}
+	s.retry = false
 	if s.send("QUIT", false) == nil {
 		s.reply()
 	}

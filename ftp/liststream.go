@@ -273,11 +273,17 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 	return e, true, nil
 }
 
-// close ends the session: ABOR when NLST is under way, then QUIT; the
-// connection is closed when the control connection is out of step.
+// close ends the listing. When NLST was read to its end (and its
+// description, if any, completed), the session goes back to its Client;
+// else ABOR when NLST is under way, then QUIT, or the connection is closed
+// when the control connection is out of step.
 func (ls *lister) close() error {
 	if ls.err != nil && ls.err != io.EOF {
 		ls.s.quitAfterError(ls.err)
+		return nil
+	}
+	if ls.t == nil && !ls.cut {
+		ls.s.release()
 		return nil
 	}
 	if ls.t != nil && !ls.t.done {

@@ -136,6 +136,8 @@ func ftpOf(c *access.Client) *ftp.Client {
 
 // get follows raw with c, a Client made for this one call (nil: a zero
 // one), its dialogue logged and its idle timeout 20 s unless c sets one.
+// It ends the Client's idle sessions (CloseIdle) before it returns, so
+// that each call's session ends with QUIT, as the sequences expect.
 func get(t *testing.T, raw string, c *access.Client) result {
 	t.Helper()
 	u, err := locator.Parse(raw)
@@ -164,6 +166,7 @@ func get(t *testing.T, raw string, c *access.Client) result {
 			r.err = errors.Join(rerr, cerr)
 		}
 	}
+	c.CloseIdle()
 	r.dialog = dlg.String()
 	return r
 }
@@ -175,7 +178,8 @@ func host(s *peer.Server) string { return s.Addr }
 // the server received, and the object delivered. A file is exactly
 // §3.2.2's sequence: USER, PASS, one CWD per <cwd>, TYPE, then EPSV (RFC
 // 2428: passive mode needs it) and RETR, and QUIT; no FEAT, SIZE or
-// MDTM. A directory is NLST, then FEAT and MLSD (pyftpdlib offers MLST),
+// MDTM; only PWD before the first CWD, for the login directory a reused
+// session returns to. A directory is NLST, then FEAT and MLSD (pyftpdlib offers MLST),
 // beyond §3.2.2 for each entry's type, size and date. MethodMetadata adds
 // FEAT, SIZE and MDTM. pyftpdlib's 150 states no count: Size is -1
 // without SIZE.
@@ -204,44 +208,44 @@ func TestPyftpdlibRFC1738Sequences(t *testing.T) {
 		entries   []string // "type name url"
 	}{
 		{"§3.2.2 %2Fetc/motd, a user without password", "ftp://ftpuser@" + h + "/%2Fetc/motd", &access.Client{Password: askFtppass},
-			seq(user, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
+			seq(user, "PWD", "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
 		{"§3.2.2 etc/motd, a user with password", "ftp://ftpuser:ftppass@" + h + "/etc/motd", nil,
-			seq(user, "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
+			seq(user, "PWD", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
 		{"§3.2.2 //etc/motd empty segment", "ftp://ftpuser:ftppass@" + h + "//etc/motd", nil,
-			seq(user, "CWD ", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
+			seq(user, "PWD", "CWD ", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "ftpuser motd\n", -1, nil},
 		{"anonymous %2Fetc/motd", "ftp://" + h + "/%2Fetc/motd", nil,
-			seq(anon, "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", -1, nil},
+			seq(anon, "PWD", "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"), "anonymous motd\n", -1, nil},
 		{"§3.2.3 ;type=a", "ftp://" + h + "/pub/hello.txt;type=a", nil,
-			seq(anon, "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
+			seq(anon, "PWD", "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 		{"§3.2.3 ;type=i", "ftp://" + h + "/pub/bin.dat;type=i", nil,
-			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", -1, nil},
+			seq(anon, "PWD", "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", -1, nil},
 		{"no typecode: TYPE I for .txt too (§3.2.3)", "ftp://" + h + "/top.txt", nil,
 			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"no typecode, Client.ASCII: TYPE A", "ftp://" + h + "/top.txt", &access.Client{Schemes: withFTP(&ftp.Client{ASCII: true})},
 			seq(anon, "TYPE A", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"%2F inside a segment", "ftp://" + h + "/pub%2Fsub/deep.txt", nil,
-			seq(anon, "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
+			seq(anon, "PWD", "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"encoded space in the name", "ftp://" + h + "/pub/with%20space.txt", nil,
-			seq(anon, "CWD pub", "TYPE I", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
+			seq(anon, "PWD", "CWD pub", "TYPE I", "EPSV", "RETR with space.txt", "QUIT"), "spaced\n", -1, nil},
 		{"§3.2.2 ;type=d", "ftp://" + h + "/pub;type=d", nil,
 			seq(anon, "EPSV", "NLST pub", "FEAT", "EPSV", "MLSD pub", "QUIT"), "", 0, nil},
 		{"empty name lists", "ftp://" + h + "/pub/sub/", nil,
-			seq(anon, "CWD pub", "CWD sub", "EPSV", "NLST", "FEAT", "EPSV", "MLSD", "QUIT"), "", 0,
+			seq(anon, "PWD", "CWD pub", "CWD sub", "EPSV", "NLST", "FEAT", "EPSV", "MLSD", "QUIT"), "", 0,
 			[]string{"file deep.txt ftp://" + h + "/pub/sub/deep.txt", "directory inner ftp://" + h + "/pub/sub/inner/"}},
 		{"an empty directory: no FEAT, nothing to describe", "ftp://" + h + "/pub/empty/", nil,
-			seq(anon, "CWD pub", "CWD empty", "EPSV", "NLST", "QUIT"), "", 0, []string{}},
+			seq(anon, "PWD", "CWD pub", "CWD empty", "EPSV", "NLST", "QUIT"), "", 0, []string{}},
 		{"user address as the anonymous password", "ftp://" + h + "/top.txt;type=i", &access.Client{Schemes: withFTP(&ftp.Client{UserAddress: "someone@example.org"})},
 			seq(anon, "TYPE I", "EPSV", "RETR top.txt", "QUIT"), "top\n", -1, nil},
 		{"method direct", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
 			seq(anon, "TYPE I", "EPSV", "RETR pub/sub/deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method singlecwd", "ftp://" + h + "/pub/sub/deep.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "singlecwd"})},
-			seq(anon, "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
+			seq(anon, "PWD", "CWD pub/sub", "TYPE I", "EPSV", "RETR deep.txt", "QUIT"), "deep\n", -1, nil},
 		{"method nocwd", "ftp://" + h + "//etc/motd", &access.Client{Schemes: withFTP(&ftp.Client{Method: "nocwd"})},
 			seq(anon, "TYPE I", "EPSV", "RETR /etc/motd", "QUIT"), "anonymous motd\n", -1, nil},
 		{"method metadata, TYPE I: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat;type=i", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
-			seq(anon, "FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", 7, nil},
+			seq(anon, "FEAT", "PWD", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), "\x00\x01\r\n\x02\r\xff", 7, nil},
 		{"method metadata, TYPE A: no SIZE (RFC 3659 §4)", "ftp://" + h + "/pub/hello.txt;type=a", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
-			seq(anon, "FEAT", "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
+			seq(anon, "FEAT", "PWD", "CWD pub", "TYPE A", "MDTM hello.txt", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, nil},
 	}
 	off := 0
 	_, off = srv.commands(t, 0)
@@ -320,10 +324,10 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 			access.Absent, `the server says 530 Authentication failed. (to "PASS ****"): login refused`, []string{"USER ftpuser", "PASS ******", "QUIT"}},
 		{"no such file", "ftp://" + h + "/pub/nothere.txt", nil,
 			access.Absent, `the server says 550 No such file or directory. (to "RETR nothere.txt")`,
-			[]string{"USER anonymous", "PASS ******", "CWD pub", "TYPE I", "EPSV", "RETR nothere.txt", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "PWD", "CWD pub", "TYPE I", "EPSV", "RETR nothere.txt", "QUIT"}},
 		{"no such directory", "ftp://" + h + "/nodir/x.txt", nil,
 			access.Absent, `(to "CWD nodir"): RFC 1738 §3.2.2: this CWD of the URL's directory sequence failed`,
-			[]string{"USER anonymous", "PASS ******", "CWD nodir", "QUIT"}},
+			[]string{"USER anonymous", "PASS ******", "PWD", "CWD nodir", "QUIT"}},
 		{"size limit known from SIZE (method metadata)", "ftp://" + h + "/big.bin", &access.Client{MaxSize: 1000, Schemes: withFTP(&ftp.Client{Method: "metadata"})},
 			access.Failed, "larger than the size limit",
 			[]string{"USER anonymous", "PASS ******", "FEAT", "TYPE I", "SIZE big.bin", "QUIT"}},
@@ -336,7 +340,7 @@ func TestPyftpdlibOutcomes(t *testing.T) {
 		{"direct: whole path refused, then the official sequence", "ftp://" + h + "/pub/sub//top.txt", &access.Client{Schemes: withFTP(&ftp.Client{Method: "direct"})},
 			access.Delivered, "",
 			[]string{"USER anonymous", "PASS ******", "TYPE I", "EPSV", "RETR pub/sub//top.txt",
-				"CWD pub", "CWD sub", "CWD ", "TYPE I", "EPSV", "RETR top.txt", "QUIT"}},
+				"PWD", "CWD pub", "CWD sub", "CWD ", "TYPE I", "EPSV", "RETR top.txt", "QUIT"}},
 	}
 	_, off := srv.commands(t, 0)
 	for _, c := range cases {
@@ -367,12 +371,14 @@ func TestPyftpdlibAbortAndDialogue(t *testing.T) {
 	_, off := srv.commands(t, 0)
 	u, _ := locator.Parse("ftp://ftpuser:ftppass@" + srv.Addr + "/%2F..%2F..%2Fetc/motd")
 	var dlg bytes.Buffer
-	res, err := (&access.Client{Dialogue: &dlg}).Get(context.Background(), u)
+	c := &access.Client{Dialogue: &dlg}
+	res, err := c.Get(context.Background(), u)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dlg.String())
 	}
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
+	c.CloseIdle() // the session, read to its end, waits for reuse: QUIT now
 	if string(b) != "ftpuser motd\n" {
 		t.Errorf("body %q (the virtual user is jailed in its home)", b)
 	}
@@ -460,7 +466,7 @@ func TestPyftpdlibPASV(t *testing.T) {
 	}
 	srv.waitQuit(t, off)
 	cmds, _ := srv.commands(t, off)
-	want := []string{"USER anonymous", "PASS ******", "CWD pub", "EPSV", "PASV", "NLST", "FEAT", "PASV", "MLSD", "QUIT"}
+	want := []string{"USER anonymous", "PASS ******", "PWD", "CWD pub", "EPSV", "PASV", "NLST", "FEAT", "PASV", "MLSD", "QUIT"}
 	if !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
@@ -515,7 +521,7 @@ func TestPyftpdlibAllowHost(t *testing.T) {
 	}
 	srv.waitQuit(t, off)
 	cmds, off := srv.commands(t, off)
-	if want := []string{"USER anonymous", "PASS ******", "CWD pub", "TYPE I", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
+	if want := []string{"USER anonymous", "PASS ******", "PWD", "CWD pub", "TYPE I", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
 	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {

@@ -1,13 +1,10 @@
 package ftp
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rfc1738/locator"
@@ -20,10 +17,10 @@ var (
 )
 
 // ProbeIdle is how long a logged-in session waits, unused, for another
-// probe of the same server and login before it is ended with QUIT: long
-// enough to outlast the probes of other servers in between on a busy
-// machine, well inside the idle limits servers set (vsftpd's and
-// pyftpdlib's 300 s).
+// request (a probe or a retrieval) of the same server and login before
+// it is ended with QUIT: long enough to outlast the requests of other
+// servers in between on a busy machine, well inside the idle limits
+// servers set (vsftpd's and pyftpdlib's 300 s).
 const ProbeIdle = 15 * time.Second
 
 // Probe says whether the file or directory u names is there without a
@@ -42,13 +39,12 @@ const ProbeIdle = 15 * time.Second
 // probed the way Fetch retrieves, its transfer ended after the first
 // octets.
 //
-// Sessions are reused: after a probe the logged-in control connection
-// waits ProbeIdle for another probe by c, for the same access.Client, of
-// the same host, port, user and password, which begins with a CWD back
-// to the login directory (PWD after the login, RFC 959 §4.1.3) before
-// its own CWD sequence. At most as many sessions are open to a server as
-// probes of it run at once; CloseIdle (access.Client.CloseIdle) ends the
-// idle ones with QUIT.
+// Sessions are reused (see Client): after a probe the logged-in control
+// connection waits ProbeIdle for another request by c, for the same
+// access.Client, of the same host, port, user and password, which begins
+// with a CWD back to the login directory (PWD before the first CWD, RFC
+// 959 §4.1.3) when the probe left it. FEAT is sent once per session.
+// CloseIdle (access.Client.CloseIdle) ends the idle ones with QUIT.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
 	method, err := req.Method(c.Method)
 	if err != nil {
@@ -62,32 +58,34 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	key := poolKey(plan, req)
-	s, err := c.sessions.get(ctx, key, u, plan, req)
-	if err != nil {
-		return statusOf(err)
+	for fresh := false; ; fresh = true {
+		s, err := c.sessions.get(ctx, key, u, plan, req, fresh)
+		if err != nil {
+			return statusOf(err)
+		}
+		st, err := s.probe(plan, method)
+		switch {
+		case !fresh && idleEnded(err):
+			retried(req, err)
+			s.close()
+			continue
+		case err != nil && !isAnswer(err):
+			s.close()
+		case errors.Is(err, errFallback):
+			s.release()
+			return probeByFetch(ctx, c, u, req)
+		default:
+			s.release()
+		}
+		if err != nil {
+			return statusOf(err)
+		}
+		return st, nil
 	}
-	// A probe that outlives its deadline ends its session: the control
-	// connection is no longer in step.
-	stop := context.AfterFunc(ctx, func() { s.s.close() })
-	st, err := s.probe(ctx, plan, method)
-	cut := !stop()
-	switch {
-	case cut || err != nil && !isAnswer(err):
-		s.s.close()
-	case errors.Is(err, errFallback):
-		s.s.req = req
-		c.sessions.put(key, s)
-		return probeByFetch(ctx, c, u, req)
-	default:
-		c.sessions.put(key, s)
-	}
-	if err != nil {
-		return statusOf(err)
-	}
-	return st, nil
 }
 
-// CloseIdle ends every idle probe session of c with QUIT.
+// CloseIdle ends every idle session of c (a probe's, a retrieval's) with
+// QUIT.
 func (c *Client) CloseIdle() { c.sessions.closeAll() }
 
 // errFallback says the server offers neither SIZE nor MDTM.
@@ -135,138 +133,6 @@ func statusOf(err error) (*access.Status, error) {
 	return st, nil
 }
 
-// A pooled session is a logged-in control connection and its login
-// directory.
-type pooled struct {
-	s     *session
-	home  string // the login directory (PWD); "" when unknown: not reused
-	used  bool   // a probe ran on it: CWD home first
-	timer *time.Timer
-}
-
-// A sessionKey says which probes may share a session: those of one
-// access.Client (its policy, deadlines, dialer and dialogue log applied
-// when the session was opened) to one server under one login. A
-// configured Client given to several access.Clients keeps their sessions
-// apart. The login is the one sent, after access.Client.Login has
-// replaced anonymous FTP or supplied a password (credentials): a URL
-// with no user that logs in as a .netrc's user never shares a session
-// with anonymous FTP.
-type sessionKey struct {
-	client     *access.Client
-	host       string
-	port       int
-	user, pass string
-}
-
-func poolKey(plan *Plan, req *access.Request) sessionKey {
-	return sessionKey{client: req.Client, host: strings.ToLower(plan.Host), port: plan.Port, user: plan.Commands[0].Arg, pass: plan.Commands[1].Arg}
-}
-
-// A pool holds a Client's idle probe sessions. Its zero value is empty;
-// the map is made on the first put.
-type pool struct {
-	mu   sync.Mutex
-	idle map[sessionKey][]*pooled
-}
-
-// get returns an idle session for key, or logs in anew.
-func (p *pool) get(ctx context.Context, key sessionKey, u *locator.URL, plan *Plan, req *access.Request) (*pooled, error) {
-	p.mu.Lock()
-	for len(p.idle[key]) > 0 {
-		l := p.idle[key]
-		ps := l[len(l)-1]
-		p.idle[key] = l[:len(l)-1]
-		if ps.timer.Stop() {
-			p.mu.Unlock()
-			ps.s.req, ps.s.u, ps.s.masked = req, u, access.Masked(u)
-			req.Notef("the logged-in session of an earlier probe is reused")
-			return ps, nil
-		}
-	}
-	p.mu.Unlock()
-	// The session may outlive this probe's context: its connection is
-	// opened under one that is not cancelled with it (Probe closes it
-	// when the probe's own deadline passes).
-	conn, err := req.Dial(context.WithoutCancel(ctx), plan.Host, plan.Port)
-	if err != nil {
-		return nil, err
-	}
-	s := &session{req: req, u: u, masked: access.Masked(u), conn: conn, br: bufio.NewReader(conn)}
-	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok {
-		s.peer = a.IP
-	}
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	if err := s.greeting(); err != nil {
-		s.quitAfterError(err)
-		return nil, err
-	}
-	if err := s.login(plan); err != nil {
-		s.quitAfterError(err)
-		return nil, err
-	}
-	if err := s.features(); err != nil {
-		s.close()
-		return nil, err
-	}
-	ps := &pooled{s: s}
-	if r, err := s.cmd("PWD"); err != nil {
-		s.close()
-		return nil, err
-	} else if r.Code == 257 {
-		ps.home, _ = quotedPath(r.Text)
-	}
-	return ps, nil
-}
-
-// put keeps ps for the next probe of key, for ProbeIdle at most.
-func (p *pool) put(key sessionKey, ps *pooled) {
-	if ps.home == "" || ps.s.conn == nil {
-		ps.s.quit()
-		return
-	}
-	ps.used = true
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.idle == nil {
-		p.idle = map[sessionKey][]*pooled{}
-	}
-	ps.timer = time.AfterFunc(ProbeIdle, func() {
-		p.mu.Lock()
-		l := p.idle[key]
-		for i, x := range l {
-			if x == ps {
-				p.idle[key] = append(l[:i:i], l[i+1:]...)
-				break
-			}
-		}
-		p.mu.Unlock()
-		ps.s.quit()
-	})
-	p.idle[key] = append(p.idle[key], ps)
-}
-
-func (p *pool) closeAll() {
-	p.mu.Lock()
-	var all []*pooled
-	for k, l := range p.idle {
-		for _, ps := range l {
-			if ps.timer.Stop() {
-				all = append(all, ps)
-			}
-		}
-		delete(p.idle, k)
-	}
-	p.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, ps := range all {
-		wg.Add(1)
-		go func() { defer wg.Done(); ps.s.quit() }()
-	}
-	wg.Wait()
-}
-
 // quotedPath reads the directory of a 257 reply, `"/pub" is the
 // current directory`, with RFC 959 Appendix II's doubled quotes.
 func quotedPath(text string) (string, bool) {
@@ -289,14 +155,12 @@ func quotedPath(text string) (string, bool) {
 	return "", false
 }
 
-// probe carries out the probe's commands on a logged-in session.
-func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access.Status, error) {
-	s := ps.s
-	if ps.used {
-		if r, err := s.cmd("CWD " + ps.home); err != nil {
+// probe carries out the probe's commands on a logged-in session in its
+// login directory: FEAT first, when the session has not asked it.
+func (s *session) probe(plan *Plan, method string) (*access.Status, error) {
+	if s.feat == nil {
+		if err := s.features(); err != nil {
 			return nil, err
-		} else if r.Class() != 2 {
-			return nil, &access.ProtocolError{URL: s.masked, Msg: "the session cannot return to its login directory " + strconv.Quote(ps.home)}
 		}
 	}
 	steps := plan.Commands[2:]
@@ -310,7 +174,7 @@ func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access
 		line := c.String()
 		switch c.Verb {
 		case "CWD":
-			r, err := s.cmd(line)
+			r, err := s.cwd(line)
 			if err != nil {
 				return nil, err
 			}
@@ -323,7 +187,7 @@ func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access
 			st := &access.Status{State: access.StateOK, Size: -1, Listing: true, Code: "250", Command: "CWD"}
 			if c.HasArg && c.Arg != "" {
 				line := "CWD " + c.Arg
-				r, err := s.cmd(line)
+				r, err := s.cwd(line)
 				if err != nil {
 					return nil, err
 				}
@@ -334,15 +198,14 @@ func (ps *pooled) probe(ctx context.Context, plan *Plan, method string) (*access
 			}
 			return st, nil
 		case "RETR":
-			return ps.file(c.Arg)
+			return s.file(c.Arg)
 		}
 	}
 	return nil, &access.ProtocolError{URL: s.masked, Msg: "the plan ends without RETR or NLST"}
 }
 
 // file asks SIZE and MDTM of name.
-func (ps *pooled) file(name string) (*access.Status, error) {
-	s := ps.s
+func (s *session) file(name string) (*access.Status, error) {
 	if !s.has("SIZE") && !s.has("MDTM") {
 		return nil, errFallback
 	}
@@ -354,6 +217,7 @@ func (ps *pooled) file(name string) (*access.Status, error) {
 		} else if r.Class() != 2 {
 			return nil, s.refused("TYPE I", r, "")
 		}
+		s.typ = "I"
 		line := "SIZE " + name
 		r, err := s.cmd(line)
 		if err != nil {
@@ -394,7 +258,7 @@ func (ps *pooled) file(name string) (*access.Status, error) {
 		// there all the same (RETR would fail on it; a listing of it
 		// would not).
 		line := "CWD " + name
-		r, err := s.cmd(line)
+		r, err := s.cwd(line)
 		if err != nil {
 			return nil, err
 		}

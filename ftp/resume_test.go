@@ -60,6 +60,7 @@ func getFrom(t *testing.T, raw string, offset int64, c *access.Client) (res *acc
 			err = cerr
 		}
 	}
+	c.CloseIdle() // the session ends with QUIT, as the sequences expect
 	return res, body, dlg.String(), err
 }
 
@@ -70,7 +71,7 @@ func getFrom(t *testing.T, raw string, offset int64, c *access.Client) (res *acc
 func testResume(t *testing.T, h string, content []byte, cmds func(t *testing.T) []string) {
 	size := int64(len(content))
 	url := "ftp://" + h + "/pub/resume.bin"
-	head := []string{"CWD pub", "TYPE I", "SIZE resume.bin"}
+	head := []string{"PWD", "CWD pub", "TYPE I", "SIZE resume.bin"}
 	for _, off := range []int64{1, 7, 100, 65536, 65537, size - 1} {
 		t.Run("offset "+strconv.FormatInt(off, 10), func(t *testing.T) {
 			res, body, dlg, err := getFrom(t, url, off, nil)

@@ -73,6 +73,13 @@ func startVsftpd(t *testing.T) *vsftpd {
 // startVsftpdTB starts vsftpd with an anonymous root that fill writes.
 func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
 	t.Helper()
+	return startVsftpdConf(t, "", fill)
+}
+
+// startVsftpdConf starts vsftpd with the lines of extra added to its
+// configuration (vsftpdConf) and an anonymous root that fill writes.
+func startVsftpdConf(t testing.TB, extra string, fill func(root string)) *vsftpd {
+	t.Helper()
 	peer.Require(t, "vsftpd")
 	peer.RequireRoot(t, "vsftpd")
 	dir := t.TempDir()
@@ -94,7 +101,7 @@ func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
 		Name:    "vsftpd",
 		Program: "vsftpd",
 		Args: func(port int) ([]string, error) {
-			c := fmt.Sprintf(vsftpdConf, port, v.root, first, last, empty, filepath.Join(dir, "xferlog"), v.log)
+			c := fmt.Sprintf(vsftpdConf, port, v.root, first, last, empty, filepath.Join(dir, "xferlog"), v.log) + extra
 			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
 		},
 		Ready: peer.ReadyLine("220"),
@@ -103,7 +110,8 @@ func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
 }
 
 // TestVsftpd follows URLs on vsftpd and asserts the commands it
-// received (RFC 1738 §3.2.2's sequence, no FEAT, SIZE or MDTM), what a
+// received (RFC 1738 §3.2.2's sequence, PWD before its first CWD, no
+// FEAT, SIZE or MDTM), what a
 // person sees (the file as stored, TYPE A's CRLF undone), the size its
 // 150 reply states (the file as stored, in TYPE A too), a listing
 // described by LIST (vsftpd has no MLSD), and vsftpd's 550 to an empty
@@ -127,27 +135,27 @@ func TestVsftpd(t *testing.T) {
 		// 150 reply says "(12 bytes)", the stored count; Size stays -1
 		// in TYPE A (next case).
 		{"§3.2.3 TYPE A: CRLF on the wire, LF delivered", "ftp://" + h + "/pub/hello.txt;type=a", nil,
-			seq("CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, 14, "(12 bytes)", ""},
+			seq("PWD", "CWD pub", "TYPE A", "EPSV", "RETR hello.txt", "QUIT"), "line1\nline2\n", -1, 14, "(12 bytes)", ""},
 		// "a\r\nb\n" (5 stored, "(5 bytes)" in the 150 reply) goes as
 		// "a\r\nb\r\n" (6: a stored CR LF is sent as is) and is
 		// delivered as "a\nb\n" (4): the stored count is not what the
 		// Body delivers, so TYPE A takes no Size from it.
 		{"TYPE A: a stored CR LF", "ftp://" + h + "/pub/stored-crlf.txt;type=a", nil,
-			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
+			seq("PWD", "CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
 		// No typecode: TYPE I (§3.2.3 leaves the choice to the client),
 		// so a text file arrives with the file's own octets, its CR LF
 		// kept, as curl and wget deliver it.
 		{"no typecode: TYPE I, a stored CR LF kept", "ftp://" + h + "/pub/stored-crlf.txt", nil,
-			seq("CWD pub", "TYPE I", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\r\nb\n", 5, 5, "(5 bytes)", ""},
+			seq("PWD", "CWD pub", "TYPE I", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\r\nb\n", 5, 5, "(5 bytes)", ""},
 		// Client.ASCII asks for TYPE A without a typecode.
 		{"no typecode, Client.ASCII: TYPE A", "ftp://" + h + "/pub/stored-crlf.txt", &access.Client{Schemes: withFTP(&ftp.Client{ASCII: true})},
-			seq("CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
+			seq("PWD", "CWD pub", "TYPE A", "EPSV", "RETR stored-crlf.txt", "QUIT"), "a\nb\n", -1, 6, "(5 bytes)", ""},
 		{"TYPE I: every octet, Size from the 150 reply", "ftp://" + h + "/pub/bin.dat", nil,
-			seq("CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
+			seq("PWD", "CWD pub", "TYPE I", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
 		{"TYPE I: a stated count above MaxSize aborts at once", "ftp://" + h + "/big.bin", &access.Client{MaxSize: 1000},
 			seq("TYPE I", "EPSV", "RETR big.bin", "ABOR", "QUIT"), "", 0, -1, "(1048576 bytes)", "larger than the size limit"},
 		{"method metadata: FEAT, SIZE, MDTM", "ftp://" + h + "/pub/bin.dat", &access.Client{Schemes: withFTP(&ftp.Client{Method: "metadata"})},
-			seq("FEAT", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
+			seq("FEAT", "PWD", "CWD pub", "TYPE I", "SIZE bin.dat", "MDTM bin.dat", "EPSV", "RETR bin.dat", "QUIT"), anonFiles["pub/bin.dat"], 7, 7, "(7 bytes)", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, off := v.commands(t, 0)
@@ -193,11 +201,11 @@ func TestVsftpd(t *testing.T) {
 		// vsftpd's log drops the trailing space of "CWD ".
 		var cmds []string
 		cmds, off = v.commands(t, off)
-		if want := append(login, "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
+		if want := append(login, "PWD", "CWD", "QUIT"); !reflect.DeepEqual(cmds, want) {
 			t.Errorf("rfc1738: vsftpd received %q, want %q", cmds, want)
 		}
 		for _, m := range []struct{ method, cmds string }{
-			{"singlecwd", "CWD /etc|TYPE I|EPSV|RETR motd|QUIT"},
+			{"singlecwd", "PWD|CWD /etc|TYPE I|EPSV|RETR motd|QUIT"},
 			{"nocwd", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
 			{"direct", "TYPE I|EPSV|RETR /etc/motd|QUIT"},
 		} {
@@ -236,7 +244,7 @@ func TestVsftpd(t *testing.T) {
 		}
 		// FEAT after NLST, then LIST: vsftpd has no MLSD.
 		cmds, _ := v.commands(t, off)
-		if want := seq("CWD pub", "EPSV", "NLST", "FEAT", "EPSV", "LIST", "QUIT"); !reflect.DeepEqual(cmds, want) {
+		if want := seq("PWD", "CWD pub", "EPSV", "NLST", "FEAT", "EPSV", "LIST", "QUIT"); !reflect.DeepEqual(cmds, want) {
 			t.Errorf("vsftpd received\n  %q\nwant\n  %q", cmds, want)
 		}
 	})
