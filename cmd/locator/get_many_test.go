@@ -321,7 +321,13 @@ func TestGetManyFTP(t *testing.T) {
 	if r := vsftpdCount(t, log, "RETR"); r != 3 {
 		t.Errorf("%d RETR for 3 files", r)
 	}
+	// One login for the three: the ftp client keeps the session of a
+	// complete transfer for the next URL of the server (curl's reuse).
 	users := vsftpdCount(t, log, "USER")
+	if users != 1 {
+		b, _ := os.ReadFile(log)
+		t.Errorf("%d logins for 3 URLs of one server; want 1\n%s", users, b)
+	}
 	code, out, errs = runCLI(t, "", "get", "--head", "ftp://"+addr+"/pub/x[1-2].txt", "ftp://"+addr+"/pub/y.txt")
 	if code != 0 || strings.Count(out, "X-Locator-State: ok\n") != 3 || !strings.Contains(out, "Content-Length: 4\n") {
 		t.Errorf("--head: exit %d %q %q", code, out, errs)
