@@ -23,7 +23,7 @@ packages=(
 	curl openssl build-essential patch socat tmux # tools; the peers in ../shared/peers build with gcc and patch
 	vsftpd python3-pyftpdlib nginx-light          # ftp, http
 	squid                                         # an HTTP proxy (http/proxy_test.go)
-	pygopherd gophernicus                         # gopher (UMN gopherd is built from ../shared/peers)
+	pygopherd gophernicus molly-brown stunnel4    # gopher (UMN gopherd is built from ../shared/peers), gemini, gophers
 	inetutils-telnetd inetutils-telnet busybox-static # telnet
 	python3-aiosmtpd exim4-daemon-light           # mailto
 	lynx w3m chromium                             # the gateway's web clients (gateway/clients_test.go, news_test.go)

@@ -48,6 +48,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/gophers"
 	"github.com/rfc1738/locator/internal/dest"
 	"github.com/rfc1738/locator/internal/hex"
 	"github.com/rfc1738/locator/internal/printable"
@@ -444,7 +445,7 @@ func (x *exchange) follow(raw, q string) {
 		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme())+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
 		return
 	}
-	c, g := x.client(u, q)
+	c, g, gs := x.client(u, q)
 	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, c) {
 		x.searchForm(u)
 		return
@@ -466,7 +467,7 @@ func (x *exchange) follow(raw, q string) {
 				answers[n] = strings.ReplaceAll(v[0], "\r\n", "\n")
 			}
 		}
-		g.Answers = answers
+		g.Answers, gs.Answers = answers, answers
 	}
 	var asked []access.Question
 	if answers == nil {
@@ -478,6 +479,7 @@ func (x *exchange) follow(raw, q string) {
 			asked = append(asked, q)
 			return placeholder(q), nil
 		}
+		gs.Ask = g.Ask
 		dial := c.Dial
 		c.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if len(asked) > 0 {
@@ -547,9 +549,10 @@ func placeholder(q access.Question) string {
 // whose client connects to a server (RedirectSchemes nil): never to a
 // file of the gateway's machine (RFC 1738 §3.10), as the gateway follows
 // no file URL in the first place.
-func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client) {
+func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client, *gophers.Client) {
 	s := x.s
 	g := &gopher.Client{Search: q}
+	gs := &gophers.Client{Search: q}
 	c := &access.Client{
 		ConnectTimeout: s.cfg.ConnectTimeout,
 		IdleTimeout:    s.cfg.IdleTimeout,
@@ -558,10 +561,11 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 		MaxRedirects:   DefaultMaxRedirects,
 		Policy:         access.Policy{AllowPorts: s.cfg.AllowPorts},
 		Schemes: map[string]access.Fetcher{
-			"ftp":    &ftp.Client{UserAddress: s.cfg.UserAddress},
-			"news":   &news.Client{Server: s.cfg.NewsServer},
-			"gopher": g,
-			"wais":   &wais.Client{Search: q},
+			"ftp":     &ftp.Client{UserAddress: s.cfg.UserAddress},
+			"news":    &news.Client{Server: s.cfg.NewsServer},
+			"gopher":  g,
+			"gophers": gs,
+			"wais":    &wais.Client{Search: q},
 		},
 	}
 	x.open = newOpenConns(u.Scheme())
@@ -581,7 +585,7 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 		}
 		return "", errNeedPassword
 	}
-	return c, g
+	return c, g, gs
 }
 
 // basicAuth reads an Authorization: Basic header.
@@ -608,6 +612,8 @@ func needsSearch(u *locator.URL, c *access.Client) bool {
 	switch u.Scheme() {
 	case "gopher":
 		without, with = &gopher.Client{}, &gopher.Client{Search: "words"}
+	case "gophers":
+		without, with = &gophers.Client{}, &gophers.Client{Search: "words"}
 	case "wais":
 		without, with = &wais.Client{}, &wais.Client{Search: "words"}
 	default:

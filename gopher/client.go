@@ -21,11 +21,11 @@ func init() {
 }
 
 // Client follows gopher URLs for package access (RFC 1738 §3.4, RFC 1436,
-// Gopher+): it connects through access.Request.Dial, sends the request
-// line the URL stands for, and reads the reply by the item type and, for
-// Gopher+, by the reply's header, every line bounded by the
-// access.Client's MaxLine, every listing by MaxEntries and every body by
-// MaxSize.
+// Gopher+): it connects through access.Request.Dial (or Connect), sends
+// the request line the URL stands for, and reads the reply by the item
+// type and, for Gopher+, by the reply's header, every line bounded by
+// the access.Client's MaxLine, every listing by MaxEntries and every
+// body by MaxSize.
 //
 // A Client remembers, per server, whether its top menu says it speaks
 // Gopher+ (see Probe). Its zero value is ready; it is safe for
@@ -45,7 +45,23 @@ type Client struct {
 	// give; nil means there is nobody to ask.
 	Ask func(access.Question) (string, error)
 
+	// Connect, when not nil, opens every connection of the client in
+	// place of req.Dial, to the host and port the URL names: a scheme
+	// that carries Gopher over another layer (gophers, Gopher over TLS)
+	// sets it, and reuses the plan, the request and the reading of the
+	// reply unchanged. It must open its connections through req.Dial,
+	// so that policy, deadlines and the dialogue log apply. Nil: req.Dial.
+	Connect func(ctx context.Context, req *access.Request, host string, port int) (net.Conn, error)
+
 	plus plusServers
+}
+
+// dial opens a connection as c.Connect says.
+func (c *Client) dial(ctx context.Context, req *access.Request, host string, port int) (net.Conn, error) {
+	if c != nil && c.Connect != nil {
+		return c.Connect(ctx, req, host, port)
+	}
+	return req.Dial(ctx, host, port)
 }
 
 var (
@@ -154,6 +170,7 @@ type exchange struct {
 	plus   *Plus // nil: a Gopher0 request
 	host   string
 	port   int
+	c      *Client // whose dial makes the connection
 }
 
 func (c *Client) newExchange(u *locator.URL) (*exchange, error) {
@@ -165,7 +182,7 @@ func (c *Client) newExchange(u *locator.URL) (*exchange, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &exchange{g: g, search: g.Search, host: pl.Host, port: pl.Port}
+	x := &exchange{g: g, search: g.Search, host: pl.Host, port: pl.Port, c: c}
 	if x.search == "" && c.Search != "" {
 		x.search = c.Search
 	}
@@ -215,7 +232,7 @@ func (x *exchange) line(s string) []byte {
 // send dials the server and writes the request, logging each line;
 // secret lines (an AskP answer) are logged masked.
 func (x *exchange) send(ctx context.Context, req *access.Request, request []byte, secret map[int]bool) (net.Conn, *bufio.Reader, error) {
-	conn, err := req.Dial(ctx, x.host, x.port)
+	conn, err := x.c.dial(ctx, req, x.host, x.port)
 	if err != nil {
 		return nil, nil, err
 	}

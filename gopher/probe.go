@@ -41,7 +41,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 	masked := access.Masked(u)
 	plain := x.g.Type != "8" && x.g.Type != "T" && !(x.g.Type == "h" && strings.HasPrefix(x.g.Selector, "URL:")) &&
 		(x.plus == nil || x.plus.Command != '?')
-	if plain && (x.plus != nil || c.plus.speaks(ctx, req, x.host, x.port)) {
+	if plain && (x.plus != nil || c.plus.speaks(ctx, req, c, x.host, x.port)) {
 		x.plus = &Plus{Command: '!'}
 		res, err := x.fetch(ctx, req, masked, x.line("!"), nil)
 		var se *access.ServerError
@@ -118,7 +118,7 @@ type plusAnswer struct {
 // menu (the empty selector) has a line whose fifth field begins "+" or
 // "?" (Gopher+ §2.1). It asks once per server; probes of the same server
 // at the same time wait for the one answer.
-func (ps *plusServers) speaks(ctx context.Context, req *access.Request, host string, port int) bool {
+func (ps *plusServers) speaks(ctx context.Context, req *access.Request, c *Client, host string, port int) bool {
 	key := net.JoinHostPort(strings.ToLower(host), strconv.Itoa(port))
 	ps.mu.Lock()
 	if ps.m == nil {
@@ -139,15 +139,15 @@ func (ps *plusServers) speaks(ctx context.Context, req *access.Request, host str
 		}
 	}
 	defer close(a.done)
-	a.plus = topMenuPlus(ctx, req, host, port)
+	a.plus = topMenuPlus(ctx, req, c, host, port)
 	req.Notef("the server's top menu says it speaks Gopher+: %v (remembered for %s)", a.plus, key)
 	return a.plus
 }
 
 // topMenuPlus reads the top menu's first lines (at most 64) for a
 // Gopher+ mark.
-func topMenuPlus(ctx context.Context, req *access.Request, host string, port int) bool {
-	conn, err := req.Dial(ctx, host, port)
+func topMenuPlus(ctx context.Context, req *access.Request, c *Client, host string, port int) bool {
+	conn, err := c.dial(ctx, req, host, port)
 	if err != nil {
 		return false
 	}

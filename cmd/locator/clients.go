@@ -24,6 +24,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/gophers"
 	lochttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/netrc"
 	"github.com/rfc1738/locator/internal/printable"
@@ -70,11 +71,15 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	schemes["gopher"] = g
 	schemes["wais"] = &wais.Client{View: o.view, Search: o.search}
 	schemes["prospero"] = &prospero.Client{Follow: o.follow}
+	schemes["gemini"] = o.gemini.client()
 	hc, err := o.httpOptions.client(u)
 	if err != nil {
 		return nil, err
 	}
 	schemes["http"], schemes["https"] = hc, hc
+	// -k and --cacert apply to gophers too, as curl's do.
+	gs := &gophers.Client{TLSConfig: hc.TLSConfig.Clone(), View: o.view, Search: o.search, Answers: o.answers}
+	schemes["gophers"] = gs
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
 	if err := o.conn.apply(e, c); err != nil {
@@ -94,6 +99,7 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 			b, err := term.ReadPassword(int(in.Fd()))
 			return string(b), err
 		})
+		gs.Ask = g.Ask
 	}
 	return c, nil
 }
@@ -117,10 +123,10 @@ func httpFlags(fs *flag.FlagSet, o *httpOptions) {
 	u := "send `USER:PASSWORD` as Basic authorization (RFC 7617) with an http or https request; the password is masked in the dialogue"
 	fs.StringVar(&o.user, "u", "", u)
 	fs.StringVar(&o.user, "user", "", u+" (the same as -u)")
-	k := "https: do not verify the server's certificate (its chain and name)"
+	k := "https and gophers: do not verify the server's certificate (its chain and name)"
 	fs.BoolVar(&o.insecure, "k", false, k)
 	fs.BoolVar(&o.insecure, "insecure", false, k+" (the same as -k)")
-	fs.StringVar(&o.cacert, "cacert", "", "https: trust the certificates of the PEM `FILE` as roots instead of the system's")
+	fs.StringVar(&o.cacert, "cacert", "", "https and gophers: trust the certificates of the PEM `FILE` as roots instead of the system's")
 	d := "POST `DATA` to an http or https URL (Content-Type application/x-www-form-urlencoded unless -H names one); @FILE: the file's contents, CR and LF left out, as curl; repeatable, the pieces joined by &"
 	fs.Func("d", d, func(v string) error { o.data = append(o.data, v); return nil })
 	fs.Func("data", d+" (the same as -d)", func(v string) error { o.data = append(o.data, v); return nil })

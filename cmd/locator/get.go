@@ -50,6 +50,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	serverFlags(fs, &o.schemeOptions)
 	httpFlags(fs, &o.httpOptions)
 	connFlags(fs, &o.conn)
+	geminiFlags(fs, &o.gemini)
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
 	fs.BoolVar(&o.views, "views", false, "list the representations the server offers of the object (a Gopher+ item's views) instead of retrieving it")
 	fs.StringVar(&o.view, "view", "", "retrieve this representation, as --views names it (e.g. \"text/plain En_US\")")
@@ -82,6 +83,7 @@ type getOptions struct {
 	schemeOptions
 	httpOptions
 	conn                    connOptions // --netrc, --netrc-file, --proxy, --noproxy
+	gemini                  geminiOptions
 	search                  string
 	outs                    outputList // -o, -O: each the next URL's
 	remoteAll               bool       // --remote-name-all

@@ -38,8 +38,9 @@ import (
 // (a link to a device elsewhere is replaced like any link).
 type outputFile struct {
 	*os.File
-	temp string // the temporary file's name; "" when writing directly
-	dest string
+	temp     string // the temporary file's name; "" when writing directly
+	dest     string
+	replaces bool // a regular file is at dest: it is replaced by the rename
 }
 
 // tempTries bounds the names tried when another file holds the
@@ -98,7 +99,7 @@ func createOutput(dest string) (*outputFile, error) {
 				return nil, err
 			}
 		}
-		return &outputFile{File: f, temp: name, dest: dest}, nil
+		return &outputFile{File: f, temp: name, dest: dest, replaces: keep}, nil
 	}
 }
 
@@ -115,13 +116,20 @@ func descriptorLink(path string) bool {
 	return err == nil && strings.HasPrefix(target, "/proc/self/fd/")
 }
 
-// commit makes the complete object FILE: it flushes the temporary file
-// to the disk and renames it over FILE.
+// commit makes the complete object FILE: it renames the temporary file
+// over FILE. When a file is there, the new one is first flushed to the
+// disk (fsync), so that not even a crash of the machine can leave FILE
+// empty where it held the old object; a new FILE is not (as curl and
+// wget flush none): there is nothing to lose, and ten files fetched in
+// one run would each wait for the disk.
 func (o *outputFile) commit() error {
 	if o.temp == "" {
 		return o.Close()
 	}
-	err := o.Sync()
+	var err error
+	if o.replaces {
+		err = o.Sync()
+	}
 	if cerr := o.Close(); err == nil {
 		err = cerr
 	}

@@ -1,0 +1,284 @@
+package gemini
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+func init() {
+	access.Register("gemini", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+}
+
+// DefaultMediaType is the media type of a 2x response whose META is
+// empty (Gemini §3.2.2).
+const DefaultMediaType = "text/gemini; charset=utf-8"
+
+// Client follows gemini URLs for package access: it connects through
+// access.Request.Dial, completes a TLS handshake over that connection
+// (the host name in SNI), trusts the server's certificate on first use
+// (Gemini §4.2), sends the request line (Gemini §2) and reads the
+// response header (ReadHeader) and, for status 2x, the body, bounded by
+// the access.Client's MaxSize.
+//
+// Its zero value is ready, and keeps the certificates it trusts in
+// DefaultKnownHosts. It is safe for concurrent use, and its fields must
+// not be changed once it is in use.
+type Client struct {
+	// KnownHosts is the file of certificates trusted on first use;
+	// "" is DefaultKnownHosts().
+	KnownHosts string
+	// Insecure accepts every certificate and remembers none: for tests
+	// only, since anybody between the client and the server can then
+	// read and change what is exchanged.
+	Insecure bool
+
+	known knownHosts
+	once  sync.Once
+	file  string
+}
+
+var _ access.Prober = (*Client)(nil)
+
+// Check refuses, before any connection, a URL that is not a gemini URL
+// with a host and a valid port, one with a user or password (Gemini
+// §1.2: the server would receive it on the request line), and one whose
+// request would be longer than MaxRequest octets (Gemini §2), at the
+// offset of its input where it passes the limit.
+func (c *Client) Check(u *locator.URL, req *access.Request) error {
+	refuse := func(off int, rule, reason string) error {
+		return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
+	}
+	if u.HasUser() {
+		return refuse(u.Offset(locator.UserComponent), "Gemini §1.2", "a gemini URL has no user or password; sent on the request line, it would reach the server")
+	}
+	if _, err := NewPlan(u); err != nil {
+		var re *RequestError
+		var se *locator.SchemeError
+		switch {
+		case errors.As(err, &re):
+			return refuse(re.Offset, "Gemini §2", re.Error())
+		case errors.As(err, &se):
+			return refuse(u.Offset(locator.HostComponent), se.Rule, se.Message)
+		}
+		return refuse(0, "geminiurl", err.Error())
+	}
+	if c.KnownHosts == "" && !c.Insecure && DefaultKnownHosts() == "" {
+		return refuse(0, "Gemini §4.2", "there is no known-hosts file to trust certificates on first use (no configuration folder): name one")
+	}
+	return nil
+}
+
+// knownFile returns the known-hosts file in use.
+func (c *Client) knownFile() string {
+	c.once.Do(func() {
+		c.file = c.KnownHosts
+		if c.file == "" {
+			c.file = DefaultKnownHosts()
+		}
+	})
+	return c.file
+}
+
+// exchange connects, sends u's request and reads the response header.
+// On success the connection is open, positioned at the body, and closed
+// when ctx ends before its Close.
+func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Request) (Header, *bufio.Reader, net.Conn, error) {
+	pl, err := NewPlan(u)
+	if err != nil {
+		return Header{}, nil, nil, err
+	}
+	raw, err := req.Dial(ctx, pl.Host, pl.Port)
+	if err != nil {
+		return Header{}, nil, nil, err
+	}
+	// The caller's context ends the exchange at any point, the
+	// handshake, the header or the body.
+	dialed := raw
+	raw = &ctxConn{Conn: dialed, stop: context.AfterFunc(ctx, func() { dialed.Close() })}
+	server := net.JoinHostPort(pl.Host, strconv.Itoa(pl.Port))
+	var note string
+	cfg := &tls.Config{
+		// SNI: Go leaves an IP address out of server_name (RFC 6066
+		// §3 allows only a name there).
+		ServerName: pl.Host,
+		MinVersion: tls.VersionTLS12, // Gemini §4.1
+		// The chain is not verified against roots: servers present
+		// self-signed certificates, trusted on first use instead.
+		InsecureSkipVerify: true,
+		VerifyConnection: func(cs tls.ConnectionState) error {
+			if len(cs.PeerCertificates) == 0 {
+				return errors.New("the server presented no certificate")
+			}
+			cert := cs.PeerCertificates[0]
+			fp := Fingerprint(cert)
+			if c.Insecure {
+				note = "certificate " + fp + " not checked (insecure)"
+				return nil
+			}
+			v, err := c.known.check(c.knownFile(), server, cert, time.Now())
+			if err != nil {
+				return err
+			}
+			note = "certificate " + fp + ": " + string(v)
+			return nil
+		},
+	}
+	conn := tls.Client(raw, cfg)
+	if err := conn.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		// The trust decision's own error, not the handshake's
+		// wrapping of it: it says what to do.
+		var ce *CertificateError
+		if errors.As(err, &ce) {
+			return Header{}, nil, nil, ce
+		}
+		var ke *KnownHostsError
+		if errors.As(err, &ke) {
+			return Header{}, nil, nil, ke
+		}
+		return Header{}, nil, nil, err
+	}
+	st := conn.ConnectionState()
+	req.Notef("%s established with %s; %s", tls.VersionName(st.Version), server, note)
+	line := string(pl.Request[:len(pl.Request)-2])
+	req.Sent(line)
+	if _, err := conn.Write(pl.Request); err != nil {
+		conn.Close()
+		return Header{}, nil, nil, err
+	}
+	br := bufio.NewReaderSize(conn, 4096)
+	h, err := ReadHeader(br)
+	if err != nil {
+		conn.Close()
+		var he *HeaderError
+		switch {
+		case errors.As(err, &he):
+			return Header{}, nil, nil, &access.ProtocolError{URL: access.Masked(u), Msg: he.Error()}
+		case errors.Is(err, ErrNoHeader):
+			return Header{}, nil, nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+		}
+		return Header{}, nil, nil, err
+	}
+	if h.Meta == "" {
+		req.Received(strconv.Itoa(h.Status))
+	} else {
+		req.Received(strconv.Itoa(h.Status) + " " + h.Meta)
+	}
+	return h, br, conn, nil
+}
+
+// refusal returns the error of a response other than 2x and 3x: a
+// *access.ServerError with the status, META and the client's note.
+func refusal(u *locator.URL, command string, h Header) error {
+	var rule string
+	switch h.Class() {
+	case Input:
+		rule = "Gemini §3.2.1: the server asks for input, META its prompt; send it as the URL's search part (" + requestURL(u) + "?...)"
+	case TempFailure:
+		rule = "Gemini §3.2.4: a temporary failure; the same request may succeed later"
+	case PermFailure:
+		rule = "Gemini §3.2.5: a permanent failure"
+	case CertRequired:
+		rule = "Gemini §3.2.6: the server requires a client certificate; this client presents none"
+	}
+	return &access.ServerError{URL: access.Masked(u), Command: command, Code: strconv.Itoa(h.Status), Text: h.Meta, Rule: rule}
+}
+
+// redirect returns the *access.Redirect a 3x response asks for, or a
+// *access.ProtocolError when META names no URL.
+func redirect(u *locator.URL, h Header) error {
+	if h.Meta == "" {
+		return &access.ProtocolError{URL: access.Masked(u), Msg: "status " + strconv.Itoa(h.Status) + " (redirect) without a URL in META (Gemini §3.2.3)"}
+	}
+	return &access.Redirect{Location: h.Meta, Code: strconv.Itoa(h.Status)}
+}
+
+// Fetch retrieves the object u names. Status 2x is the object: its Body
+// the octets after the header until the server closes the connection,
+// bounded by MaxSize, its MediaType META (DefaultMediaType when empty),
+// its Size unknown (-1). 3x is an *access.Redirect to META, which the
+// access.Client follows within MaxRedirects. Every other status is an
+// *access.ServerError with the status as Code and META as Text. A header
+// that breaks Gemini §3.1 is an *access.ProtocolError; a certificate
+// other than the one trusted is a *CertificateError; a known-hosts file
+// that cannot be used a *KnownHostsError.
+func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	h, br, conn, err := c.exchange(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	switch h.Class() {
+	case Success:
+		mt := h.Meta
+		if mt == "" {
+			mt = DefaultMediaType
+		}
+		return &access.Resource{Body: req.Limit(&body{Reader: br, conn: conn}), MediaType: mt, Size: -1}, nil
+	case Redirect:
+		conn.Close()
+		return nil, redirect(u, h)
+	}
+	conn.Close()
+	return nil, refusal(u, requestURL(u), h)
+}
+
+// body is a 2x response's body: the rest of the connection.
+type body struct {
+	io.Reader
+	conn net.Conn
+}
+
+func (b *body) Close() error { return b.conn.Close() }
+
+// ctxConn is a connection that its context closes: stop undoes that on
+// Close.
+type ctxConn struct {
+	net.Conn
+	stop func() bool
+}
+
+func (c *ctxConn) Close() error {
+	c.stop()
+	return c.Conn.Close()
+}
+
+// Probe says whether the object u names is there. Gemini has no request
+// for a header alone: the request is sent, the header read, and the
+// connection closed before the body. 2x is access.StateOK; 51 (NOT
+// FOUND) and 52 (GONE) access.StateGone; other statuses
+// access.StateRefused, 4x Transient; 3x an *access.Redirect for the
+// Client to follow.
+func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
+	h, _, conn, err := c.exchange(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	conn.Close()
+	st := &access.Status{Code: strconv.Itoa(h.Status), Text: h.Meta, Command: requestURL(u), Size: -1, URL: u}
+	switch h.Class() {
+	case Success:
+		st.State = access.StateOK
+		return st, nil
+	case Redirect:
+		return nil, redirect(u, h)
+	}
+	st.Err = refusal(u, st.Command, h)
+	switch {
+	case h.Status == 51 || h.Status == 52:
+		st.State = access.StateGone
+	default:
+		st.State = access.StateRefused
+		st.Transient = h.Class() == TempFailure
+	}
+	return st, nil
+}

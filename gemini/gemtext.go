@@ -1,0 +1,180 @@
+package gemini
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/rfc1738/locator"
+)
+
+// MaxLine bounds a line of a text/gemini document as Lines delivers it,
+// in octets: a longer one is delivered cut (Line.Cut) to its first
+// MaxLine octets, the rest skipped; a link line so cut names no URL
+// (Link.Err).
+const MaxLine = 64 << 10
+
+// A LineType is the type of a text/gemini line (Gemini §5.4, §5.5), told
+// by its first octets.
+type LineType int
+
+// The line types.
+const (
+	TextLine         LineType = iota // any other line (§5.4.1)
+	LinkLine                         // "=>" and a URL (§5.4.2)
+	PreToggleLine                    // "```", Text the alt text after it (§5.4.3)
+	PreformattedLine                 // a line between two toggles, as it is (§5.4.4)
+	HeadingLine                      // "#", "##" or "###" (§5.5.1)
+	ListLine                         // "* " (§5.5.2)
+	QuoteLine                        // ">" (§5.5.3)
+)
+
+// A Line is one line of a text/gemini document.
+type Line struct {
+	Number int // from 1
+	Type   LineType
+	// Text is the line without its line end (LF or CR LF), and, for a
+	// heading, a list item and a quote, without its prefix and the
+	// white space after it; for a link, the user-friendly name.
+	Text  string
+	Level int  // a heading's level, 1 to 3
+	Link  Link // a link line's link
+	Cut   bool // the line was longer than MaxLine
+}
+
+// A Link is one link line of a text/gemini document (Gemini §5.4.2):
+//
+//	=>[<whitespace>]<URL>[<whitespace><USER-FRIENDLY LINK NAME>]
+type Link struct {
+	Line int    // the line's number, from 1
+	Ref  string // the URL as written, absolute or relative
+	Name string // the user-friendly name, "" when there is none
+	// URL is Ref resolved against the document's URL (RFC 3986 §5.2, as
+	// Gemini §5.4.2 asks), or nil when Err is set.
+	URL *locator.URL
+	// Err says why the line names no URL: Ref cannot be read as one, or
+	// the line is longer than MaxLine.
+	Err error
+}
+
+// A LinkError says why a link line names no URL.
+type LinkError struct {
+	Line int
+	Msg  string
+}
+
+func (e *LinkError) Error() string { return "gemtext line " + strconv.Itoa(e.Line) + ": " + e.Msg }
+
+// Lines reads the text/gemini document r, whose URL is base (nil: every
+// link must be absolute), and calls emit with each line, in order, until
+// r ends (nil), r fails, or emit returns an error (returned as it is).
+// Lines end in LF or CR LF (Gemini §5.4); a last line without one is a
+// line. A line "=>" with no URL is a text line. Lines between
+// preformatting toggle lines (beginning "```") are preformatted: a "=>"
+// or "#" there is text. The memory it takes is bounded by MaxLine,
+// whatever r holds.
+func Lines(r io.Reader, base *locator.URL, emit func(Line) error) error {
+	br := bufio.NewReaderSize(r, 4096)
+	pre := false
+	buf := make([]byte, 0, 256)
+	for n := 1; ; n++ {
+		buf = buf[:0]
+		cut := false
+		var rerr error
+		for {
+			frag, err := br.ReadSlice('\n')
+			if len(buf)+len(frag) > MaxLine {
+				frag = frag[:max(0, MaxLine-len(buf))]
+				cut = true
+			}
+			buf = append(buf, frag...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			rerr = err
+			break
+		}
+		if len(buf) == 0 && rerr != nil {
+			if rerr == io.EOF {
+				return nil
+			}
+			return rerr
+		}
+		s := bytes.TrimSuffix(buf, []byte("\n"))
+		s = bytes.TrimSuffix(s, []byte("\r"))
+		l := Line{Number: n, Cut: cut}
+		switch {
+		case bytes.HasPrefix(s, []byte("```")):
+			pre = !pre
+			l.Type, l.Text = PreToggleLine, string(s[3:])
+		case pre:
+			l.Type, l.Text = PreformattedLine, string(s)
+		case bytes.HasPrefix(s, []byte("=>")):
+			if link, ok := parseLink(n, s, base); ok {
+				if cut {
+					link.URL, link.Err = nil, &LinkError{Line: n, Msg: "a link line longer than " + strconv.Itoa(MaxLine) + " octets"}
+				}
+				l.Type, l.Text, l.Link = LinkLine, link.Name, link
+			} else {
+				l.Text = string(s)
+			}
+		case bytes.HasPrefix(s, []byte("#")):
+			l.Type, l.Level = HeadingLine, 1
+			for l.Level < 3 && l.Level < len(s) && s[l.Level] == '#' {
+				l.Level++
+			}
+			l.Text = string(bytes.TrimLeft(s[l.Level:], " \t"))
+		case bytes.HasPrefix(s, []byte("* ")):
+			l.Type, l.Text = ListLine, string(bytes.TrimLeft(s[2:], " \t"))
+		case bytes.HasPrefix(s, []byte(">")):
+			l.Type, l.Text = QuoteLine, string(bytes.TrimLeft(s[1:], " \t"))
+		default:
+			l.Text = string(s)
+		}
+		if err := emit(l); err != nil {
+			return err
+		}
+		if rerr != nil {
+			if rerr == io.EOF {
+				return nil
+			}
+			return rerr
+		}
+	}
+}
+
+// Links reads the text/gemini document r as Lines does and calls emit
+// with each link line's link, in order: the links a crawler follows.
+func Links(r io.Reader, base *locator.URL, emit func(Link) error) error {
+	return Lines(r, base, func(l Line) error {
+		if l.Type != LinkLine {
+			return nil
+		}
+		return emit(l.Link)
+	})
+}
+
+// parseLink reads the link line s (beginning "=>", without its line
+// end), and reports false when it holds no URL.
+func parseLink(n int, s []byte, base *locator.URL) (Link, bool) {
+	s = bytes.TrimLeft(s[2:], " \t")
+	end := bytes.IndexAny(s, " \t")
+	if end < 0 {
+		end = len(s)
+	}
+	if end == 0 {
+		return Link{}, false
+	}
+	l := Link{Line: n, Ref: string(s[:end]), Name: string(bytes.Trim(s[end:], " \t"))}
+	var err error
+	if base != nil {
+		l.URL, err = locator.Resolve(base, l.Ref, locator.RFC3986)
+	} else {
+		l.URL, err = locator.Parse(l.Ref)
+	}
+	if err != nil {
+		l.URL, l.Err = nil, &LinkError{Line: n, Msg: "the link " + strconv.Quote(l.Ref) + " is not a URL: " + err.Error()}
+	}
+	return l, true
+}

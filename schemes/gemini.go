@@ -1,0 +1,3 @@
+package schemes
+
+import _ "github.com/rfc1738/locator/gemini"
