@@ -42,6 +42,7 @@ var pipelineCases = map[string][]string{
 	"extract":   {"extract", "-"},
 	"get":       {"get", "file:///"},
 	"probe":     {"probe", "file:///"},
+	"crawl":     {"crawl", "--json", "--delay", "0", "file:///dev/null"},
 	"gateway":   {"gateway", "--listen", "127.0.0.1:0", "--log", "none"},
 	"url":       {"url", "http://a/"},
 	"version":   {"version"},

@@ -1,0 +1,491 @@
+package main
+
+// locator crawl: the command over package crawl. It follows the links
+// of what it fetches from seed URLs, politely, and says which links are
+// broken and where they stand (the page and crawl.Place), as a readable
+// summary grouped by page, NDJSON of the crawl's events, or JUnit XML
+// for a CI.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/crawl"
+	lochttp "github.com/rfc1738/locator/http"
+	"github.com/rfc1738/locator/internal/printable"
+)
+
+func init() {
+	register(&command{
+		name: "crawl",
+		args: "[flags] URL...",
+		summary: "follow the links of what the URLs lead to, politely (robots.txt, one request at a time to a server), and say which links are broken and where; " +
+			"exit 0 none broken, 1 some, 2 usage, 3 the crawl failed",
+		flags: crawlFlags,
+	})
+}
+
+type crawlOptions struct {
+	limits
+	policy
+	schemeOptions
+	netrc            netrcOptions
+	proxy            proxyOptions
+	scope            string
+	depth, maxURLs   int
+	jobs, perHost    int
+	maxBytes         int64
+	include, exclude regexpList
+	delay            time.Duration
+	followText       bool
+	check            bool
+	state            string
+	resume           bool
+	json, verbose    bool
+	junit            string
+}
+
+// crawlBounds are the limits crawl takes; --max-time bounds the whole
+// crawl.
+const crawlBounds = boundMaxTime | boundTimeouts | boundRedirs | boundEntries
+
+func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
+	o := crawlOptions{
+		limits: limits{
+			connect:    10 * time.Second,
+			idle:       15 * time.Second,
+			maxRedirs:  access.DefaultMaxRedirects,
+			maxEntries: access.DefaultMaxEntries,
+		},
+		scope:   "prefix",
+		depth:   crawl.DefaultDepth,
+		jobs:    crawl.DefaultJobs,
+		perHost: 1,
+		delay:   crawl.DefaultDelay,
+	}
+	fs.StringVar(&o.scope, "scope", o.scope, "the links followed: prefix (a seed's host, any scheme or port, and its path up to its last /), host (a seed's host), domain (a seed's domain), any")
+	fs.IntVar(&o.depth, "depth", o.depth, "links followed at most from a seed to a page (0: no bound, as wget's -l 0)")
+	fs.IntVar(&o.maxURLs, "max-urls", 0, "URLs fetched at most, the seeds included (0: no bound); with --state, those left stay in DIR for --resume")
+	fs.Var((*sizeFlag)(&o.maxBytes), "max-bytes", "octets read at most in all, e.g. 500M; the crawl stops there (0: no bound)")
+	fs.Var(&o.include, "include", "a regular expression `RE` (RE2) one of which a URL must match to be followed; repeatable")
+	fs.Var(&o.exclude, "exclude", "a regular expression `RE` (RE2) no URL followed may match; repeatable")
+	fs.IntVar(&o.jobs, "jobs", o.jobs, "requests under way at once, in all")
+	fs.IntVar(&o.perHost, "per-host", o.perHost, "requests under way at once to one server")
+	fs.DurationVar(&o.delay, "delay", o.delay, "the least time between the end of a request to a server and the beginning of the next (0: none); a longer robots.txt Crawl-delay wins")
+	fs.BoolVar(&o.followText, "follow-text", false, "read the URLs of plain-text objects as links too")
+	fs.BoolVar(&o.check, "check", false, "the link checker: probe, once the crawl is done, every link not followed (out of scope, excluded, past --depth), so that every link found is judged")
+	fs.StringVar(&o.state, "state", "", "keep the crawl's frontier on disk in `DIR` (created when absent), so that a crawl that stopped can go on with --resume")
+	fs.BoolVar(&o.resume, "resume", false, "go on with the crawl --state DIR holds (its seeds when no URL is given), fetching nothing it had done")
+	fs.BoolVar(&o.json, "json", false, "NDJSON of the crawl's events: page, link and checked objects as they come, then a broken object for each broken link and a summary")
+	fs.StringVar(&o.junit, "junit", "", "write JUnit XML to `FILE`: one testsuite a page, one failed testcase for each broken link on it")
+	limitFlags(fs, &o.limits, crawlBounds)
+	note(fs, "max-time", "here the whole crawl")
+	proxyFlags(fs, &o.proxy)
+	netrcFlags(fs, &o.netrc)
+	policyFlags(fs, &o.policy)
+	serverFlags(fs, &o.schemeOptions)
+	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked")
+	return func(e *env, args []string) int { return runCrawl(e, args, &o) }
+}
+
+// regexpList is a repeatable flag of regular expressions.
+type regexpList []*regexp.Regexp
+
+func (l *regexpList) String() string {
+	s := make([]string, len(*l))
+	for i, re := range *l {
+		s[i] = re.String()
+	}
+	return strings.Join(s, " ")
+}
+
+func (l *regexpList) Set(v string) error {
+	re, err := regexp.Compile(v)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, re)
+	return nil
+}
+
+// The files of a --state directory.
+const (
+	stateFrontier = "frontier.db"
+	stateSeeds    = "seeds"
+)
+
+func runCrawl(e *env, args []string, o *crawlOptions) int {
+	const name = "crawl"
+	scope, err := crawl.ParseScope(o.scope)
+	if err != nil {
+		return usageError(e, name, "--scope is prefix, host, domain or any")
+	}
+	if o.jobs <= 0 || o.perHost <= 0 || o.maxURLs < 0 || o.delay < 0 {
+		return usageError(e, name, "--jobs and --per-host must be positive; --max-urls and --delay not negative")
+	}
+	if msg := o.invalid(crawlBounds); msg != "" {
+		return usageError(e, name, msg)
+	}
+	if o.resume && o.state == "" {
+		return usageError(e, name, "--resume goes on with the crawl of --state DIR: name DIR")
+	}
+	if len(args) == 0 && !o.resume {
+		return usageError(e, name, "want the URLs to begin with")
+	}
+
+	for _, a := range args {
+		if _, err := locator.Parse(a); err != nil {
+			return usageError(e, name, message(err))
+		}
+	}
+	var front crawl.Frontier
+	var rep crawl.Report
+	var state *crawlState
+	earlier := 0
+	if o.state != "" {
+		var f *crawl.BoltFrontier
+		var code int
+		f, args, code = o.openState(e, args)
+		if f == nil {
+			return code
+		}
+		defer f.Close()
+		front = f
+		if state, err = openCrawlState(o.state); err == nil {
+			defer state.Close()
+			earlier, err = state.replay(o.state, &rep)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
+			return exitTrouble
+		}
+	}
+	var seeds []*locator.URL
+	for _, a := range args {
+		u, err := locator.Parse(a)
+		if err != nil {
+			return usageError(e, name, message(err))
+		}
+		seeds = append(seeds, u)
+	}
+
+	c, err := o.client(e)
+	if err != nil {
+		return usageError(e, name, err.Error())
+	}
+	defer c.CloseIdle()
+	cr := &crawl.Crawler{
+		Client: c, Scope: scope, Include: o.include, Exclude: o.exclude,
+		Depth: o.depth, MaxURLs: o.maxURLs, MaxBytes: o.maxBytes,
+		Jobs: o.jobs, PerHost: o.perHost, Delay: o.delay,
+		FollowText: o.followText, Check: o.check, Frontier: front,
+	}
+	if o.depth <= 0 {
+		cr.Depth = -1
+	}
+	if o.delay == 0 {
+		cr.Delay = crawl.NoDelay
+	}
+	if front != nil && o.maxURLs > 0 {
+		// The library bounds MaxURLs by the links it pushes: a link
+		// past the bound is not pushed, and a resumed crawl would
+		// never see it. With a frontier that outlives the crawl, the
+		// bound is on the URLs popped instead: the rest stays in the
+		// file, pushed and not fetched, for --resume.
+		cr.MaxURLs = 0
+		cr.Frontier = &boundedFrontier{Frontier: front, left: o.maxURLs}
+	}
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	ctx, cancel := o.withMaxTime(ctx)
+	defer cancel()
+
+	w := bufio.NewWriter(e.stdout)
+	prog := newCrawlProgress(e, o)
+	var st crawlStats
+	emit := func(ev crawl.Event) error {
+		if state != nil {
+			if err := state.record(ev); err != nil {
+				return fmt.Errorf("--state: %w", err)
+			}
+			state.add(&rep, ev)
+		} else {
+			rep.Add(ev)
+		}
+		st.add(ev)
+		prog.show(&st)
+		if o.json {
+			return writeJSON(w, eventRecord(ev))
+		}
+		return nil
+	}
+	crawlErr := cr.Crawl(ctx, seeds, emit)
+	if crawlErr == nil && o.check && state != nil {
+		crawlErr = checkLeft(ctx, c, o, state.unchecked(), emit)
+	}
+	prog.finish()
+
+	broken := brokenLinks(&rep)
+	status := exitOK
+	if len(broken) > 0 {
+		status = exitNegative
+	}
+	var werr error
+	if o.json {
+		for _, b := range broken {
+			if werr = writeJSON(w, b.record()); werr != nil {
+				break
+			}
+		}
+		if werr == nil {
+			werr = writeJSON(w, st.record(len(broken)))
+		}
+	} else {
+		werr = writeSummary(w, broken)
+	}
+	if werr == nil {
+		werr = w.Flush()
+	}
+	if werr != nil {
+		return finish(e, name, status, exitOK, werr)
+	}
+	if o.junit != "" {
+		if err := writeJUnitFile(o.junit, broken); err != nil {
+			fmt.Fprintf(e.stderr, "locator crawl: --junit: %s\n", printable.String(err.Error()))
+			return exitTrouble
+		}
+	}
+	runs := ""
+	if earlier > 0 {
+		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", earlier)
+	}
+	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets)%s, %d links, %d checked: %d broken links on %d pages\n",
+		st.pages, st.bytes, runs, st.links, st.checked, len(broken), pagesOf(broken))
+
+	var limit *crawl.LimitError
+	switch {
+	case crawlErr == nil:
+	case errors.As(crawlErr, &limit):
+		// The bound asked for was reached: the crawl ended as it was
+		// told to, and what it found is the report.
+		fmt.Fprintf(e.stderr, "locator crawl: stopped at --max-bytes %d\n", limit.Max)
+	case errors.Is(crawlErr, context.DeadlineExceeded) && o.maxTime > 0:
+		fmt.Fprintf(e.stderr, "locator crawl: stopped at --max-time %v%s\n", o.maxTime, o.resumeHint())
+		return exitFailed
+	case errors.Is(crawlErr, context.Canceled):
+		fmt.Fprintf(e.stderr, "locator crawl: interrupted%s\n", o.resumeHint())
+		return exitFailed
+	default:
+		fmt.Fprintf(e.stderr, "locator crawl: %s\n", printable.String(message(crawlErr)))
+		return exitFailed
+	}
+	return status
+}
+
+// resumeHint says how a crawl kept on disk goes on.
+func (o *crawlOptions) resumeHint() string {
+	if o.state == "" {
+		return ""
+	}
+	return "; --state " + o.state + " --resume goes on"
+}
+
+// openState opens the frontier of --state DIR and returns it with the
+// seeds to crawl: args, or, resuming with none, those DIR keeps. A
+// crawl DIR holds is gone on with only when --resume says so: it is
+// never overwritten, nor resumed by mistake. It returns a nil frontier
+// and the exit status on failure.
+func (o *crawlOptions) openState(e *env, args []string) (*crawl.BoltFrontier, []string, int) {
+	fail := func(err error) (*crawl.BoltFrontier, []string, int) {
+		fmt.Fprintf(e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
+		return nil, nil, exitTrouble
+	}
+	if err := os.MkdirAll(o.state, 0o700); err != nil {
+		return fail(err)
+	}
+	path := filepath.Join(o.state, stateFrontier)
+	seedsPath := filepath.Join(o.state, stateSeeds)
+	_, err := os.Stat(path)
+	exists := err == nil
+	if exists && !o.resume {
+		return fail(fmt.Errorf("%s holds a crawl already: --resume goes on with it; remove it to begin anew", o.state))
+	}
+	if o.resume && len(args) == 0 {
+		b, err := os.ReadFile(seedsPath)
+		if err != nil {
+			return fail(fmt.Errorf("no seeds kept in %s: give the URLs", o.state))
+		}
+		args = strings.Fields(string(b))
+	}
+	if !exists || len(args) > 0 {
+		if err := os.WriteFile(seedsPath, []byte(strings.Join(args, "\n")+"\n"), 0o600); err != nil {
+			return fail(err)
+		}
+	}
+	f, err := crawl.OpenBolt(path)
+	if err != nil {
+		return fail(err)
+	}
+	return f, args, exitOK
+}
+
+// boundedFrontier pops at most left Items of its Frontier, then says it
+// is empty: the Crawler then ends once the pages under way are done, and
+// what was not popped stays in the Frontier.
+type boundedFrontier struct {
+	crawl.Frontier
+	left int
+}
+
+func (f *boundedFrontier) Pop() (crawl.Item, bool, error) {
+	if f.left <= 0 {
+		return crawl.Item{}, false, nil
+	}
+	it, ok, err := f.Frontier.Pop()
+	if ok {
+		f.left--
+	}
+	return it, ok, err
+}
+
+// client returns the access.Client the crawl fetches with: the scheme
+// clients the flags configure, and http's naming the crawler (RFC 9309
+// §2.2.1: the product token robots.txt is matched against "SHOULD be a
+// substring" of the User-Agent).
+func (o *crawlOptions) client(e *env) (*access.Client, error) {
+	schemes, err := o.schemes("http")
+	if err != nil {
+		return nil, err
+	}
+	h := &lochttp.Client{Header: http.Header{"User-Agent": {crawl.DefaultAgent + " (RFC 1738 crawler)"}}}
+	schemes["http"], schemes["https"] = h, h
+	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
+	o.limits.apply(c)
+	logins, err := o.netrc.load(e, "crawl")
+	if err != nil {
+		return nil, err
+	}
+	if logins != nil {
+		c.Login = logins.Find
+	}
+	o.proxy.apply(c)
+	if o.verbose {
+		c.Dialogue = e.stderr
+	}
+	return c, nil
+}
+
+// crawlStats counts what the crawl reported, for the progress line and
+// the summary.
+type crawlStats struct {
+	pages, errors, links, checked int
+	bytes                         int64
+	followed                      map[string]bool // URLs to fetch, fetched or not yet
+	fetched                       map[string]bool
+	start                         time.Time
+}
+
+func (s *crawlStats) add(ev crawl.Event) {
+	if s.followed == nil {
+		s.followed, s.fetched, s.start = map[string]bool{}, map[string]bool{}, time.Now()
+	}
+	switch ev := ev.(type) {
+	case *crawl.Page:
+		s.pages++
+		s.bytes += ev.Read
+		if ev.Err != nil {
+			s.errors++
+		}
+		k := ev.URL.String()
+		s.fetched[k], s.followed[k] = true, true
+	case *crawl.Link:
+		s.links++
+		if ev.Follow && ev.URL != nil {
+			s.followed[ev.URL.String()] = true
+		}
+	case *crawl.Checked:
+		s.checked++
+		if ev.Status != nil && ev.Status.State != access.StateOK {
+			s.errors++
+		}
+	}
+}
+
+// queue is the number of URLs found to follow and not fetched yet.
+func (s *crawlStats) queue() int { return len(s.followed) - len(s.fetched) }
+
+// crawlProgressForced shows the progress line on any standard error
+// (tests).
+var crawlProgressForced bool
+
+// crawlProgress is one line on standard error, rewritten at most ten
+// times a second, shown only when standard error is a terminal.
+type crawlProgress struct {
+	w    io.Writer
+	last time.Time
+	on   bool
+}
+
+func newCrawlProgress(e *env, o *crawlOptions) *crawlProgress {
+	p := &crawlProgress{w: e.stderr}
+	if o.verbose {
+		return p // the dialogue has the terminal
+	}
+	p.on = crawlProgressForced || onTerminal(e.stderr)
+	return p
+}
+
+func (p *crawlProgress) show(s *crawlStats) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	rate := 0.0
+	if el := time.Since(s.start).Seconds(); el > 0 {
+		rate = float64(s.pages) / el
+	}
+	fmt.Fprintf(p.w, "\rlocator crawl: %d pages, %s, queue %d, %d errors, %.1f pages/s\x1b[K", s.pages, octetsText(s.bytes), s.queue(), s.errors, rate)
+}
+
+func (p *crawlProgress) finish() {
+	if p.on && !p.last.IsZero() {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// onTerminal reports whether w is a terminal.
+func onTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// octetsText writes n with a binary unit: 512 B, 1.5 KiB, 3.2 MiB.
+func octetsText(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	d, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		d *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(d), "KMGTPE"[exp])
+}

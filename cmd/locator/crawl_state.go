@@ -1,0 +1,210 @@
+package main
+
+// The report of a crawl kept in --state DIR: the frontier file says
+// what is left to fetch, and the events file, beside it, what the runs
+// before found, so that the report of a resumed crawl names the broken
+// links of the pages fetched before the stop too.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/crawl"
+	"github.com/rfc1738/locator/linkcheck"
+)
+
+// stateEvents is the events file of a --state DIR: the --json record of
+// every page, link and check, one a line, appended as the crawl reports
+// it. Each is written at once (no buffer), before the frontier marks the
+// page done: a crawl killed, even by SIGKILL, loses none of the events
+// of the pages it will not fetch again.
+const stateEvents = "events.ndjson"
+
+// A crawlState is the events file of a crawl kept on disk.
+type crawlState struct {
+	f *os.File
+	// links are the links recorded, so that a page fetched again after
+	// a stop (it was under way) adds its links once.
+	links map[string]bool
+	// notFollowed are the URLs of the links not followed, in order, and
+	// checked those checked: with --check, a run killed before its
+	// checks leaves some to the run that ends the crawl.
+	notFollowed []*locator.URL
+	checked     map[string]bool
+}
+
+// openCrawlState opens dir's events file for appending.
+func openCrawlState(dir string) (*crawlState, error) {
+	f, err := os.OpenFile(filepath.Join(dir, stateEvents), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	// A line a kill cut short is ended, so that the next record is a
+	// line of its own and not lost with it.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				f.Close()
+				return nil, err
+			}
+		}
+	}
+	return &crawlState{f: f, links: map[string]bool{}, checked: map[string]bool{}}, nil
+}
+
+func (s *crawlState) Close() error { return s.f.Close() }
+
+// record appends ev to the file.
+func (s *crawlState) record(ev crawl.Event) error {
+	return writeJSON(s.f, eventRecord(ev))
+}
+
+// add adds ev to r, a link once however many times its page was
+// fetched.
+func (s *crawlState) add(r *crawl.Report, ev crawl.Event) {
+	switch ev := ev.(type) {
+	case *crawl.Link:
+		k := maskedURL(ev.From) + "\x00" + ev.Place.String() + "\x00" + ev.Ref
+		if s.links[k] {
+			return
+		}
+		s.links[k] = true
+		switch ev.Reason {
+		case "scope", "exclude", "include", "depth": // those crawl.Crawler checks
+			if ev.URL != nil {
+				s.notFollowed = append(s.notFollowed, ev.URL)
+			}
+		}
+	case *crawl.Checked:
+		s.checked[ev.URL.String()] = true
+	}
+	r.Add(ev)
+}
+
+// unchecked returns the URLs of the links not followed that no run
+// checked, each once.
+func (s *crawlState) unchecked() []*locator.URL {
+	var out []*locator.URL
+	for _, u := range s.notFollowed {
+		if k := u.String(); !s.checked[k] {
+			s.checked[k] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// checkLeft probes the links not followed that the runs before a kill
+// found and did not check, as crawl.Crawler's Check does, and reports
+// a *crawl.Checked for each.
+func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, urls []*locator.URL, emit func(crawl.Event) error) error {
+	if len(urls) == 0 {
+		return nil
+	}
+	ck := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost}
+	inputs := func(yield func(linkcheck.Input) bool) {
+		for _, u := range urls {
+			if !yield(linkcheck.Input{Text: u.String(), URL: u}) {
+				return
+			}
+		}
+	}
+	return ck.Check(ctx, inputs, func(r linkcheck.Result) error {
+		return emit(&crawl.Checked{URL: r.URL, Status: r.Status, Tries: r.Tries})
+	})
+}
+
+// replay adds to r the events of the runs before, read from dir's
+// events file, and returns how many pages they hold. A line cut short
+// by a stop, or unreadable, is passed over.
+func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
+	f, err := os.Open(filepath.Join(dir, stateEvents))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	// The file is the crawl's own: its lines are read whole, however
+	// long a link's reference made one.
+	br := bufio.NewReader(f)
+	pages := 0
+	for {
+		line, err := br.ReadBytes('\n')
+		var rec stateRecord
+		if len(line) > 0 && json.Unmarshal(line, &rec) == nil {
+			if ev := rec.event(); ev != nil {
+				if _, ok := ev.(*crawl.Page); ok {
+					pages++
+				}
+				s.add(r, ev)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return pages, nil
+		}
+		if err != nil {
+			return pages, err
+		}
+	}
+}
+
+// stateRecord reads any record of the events file (the fields of
+// crawlPageRecord, crawlLinkRecord and crawlCheckedRecord).
+type stateRecord struct {
+	Event, URL, From, Status, Error string
+	Skipped                         string
+	Depth                           int
+	Place, Element, Attr, Name, Ref string
+	Line, Column                    int
+	Follow                          bool
+	Reason, Code, Text              string
+}
+
+// event rebuilds the event of rec, or nil. A failure is a
+// recordedError: its words, not its type, are kept.
+func (rec *stateRecord) event() crawl.Event {
+	u, err := locator.Parse(rec.URL)
+	if err != nil && rec.Event != "link" {
+		return nil
+	}
+	failed := func() error {
+		switch access.State(rec.Status) {
+		case access.StateGone, access.StateRefused, access.StateError:
+			return &recordedError{status: rec.Status, msg: rec.Error}
+		}
+		return nil
+	}
+	switch rec.Event {
+	case "page":
+		p := &crawl.Page{URL: u, Depth: rec.Depth, Skipped: rec.Skipped, Err: failed()}
+		if rec.From != "" {
+			p.From, _ = locator.Parse(rec.From)
+		}
+		return p
+	case "link":
+		from, err := locator.Parse(rec.From)
+		if err != nil || u == nil {
+			return nil // a link that names no URL is never broken
+		}
+		return &crawl.Link{From: from, URL: u, Ref: rec.Ref, Follow: rec.Follow, Reason: rec.Reason,
+			Place: crawl.Place{Element: rec.Element, Attr: rec.Attr, Name: rec.Name, Line: rec.Line, Column: rec.Column}}
+	case "checked":
+		return &crawl.Checked{URL: u, Status: &access.Status{State: access.State(rec.Status), Code: rec.Code, Text: rec.Text, URL: u, Err: failed()}}
+	}
+	return nil
+}
+
+// A recordedError is a failure read back from the events file.
+type recordedError struct{ status, msg string }
+
+func (e *recordedError) Error() string { return e.msg }
