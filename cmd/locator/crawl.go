@@ -189,6 +189,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if err != nil {
 		return usageError(e, name, err.Error())
 	}
+	c.Dial = newCrawlDest(context.Background(), seeds, o.proxy.config(), o.policy.allowHosts).dial // crawl_dest.go
 	defer c.CloseIdle()
 	cr := &crawl.Crawler{
 		Client: c, Scope: scope, Include: o.include, Exclude: o.exclude,

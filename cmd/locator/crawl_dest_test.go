@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// TestCrawlDestinations: a page may not steer the crawl (or --check)
+// into addresses of special networks the person did not name. The site
+// is on 127.0.0.1 (a seed names it); its page links to 127.0.0.2, a
+// loopback address no seed names, where nginx listens too: --check
+// reports the link refused by policy, and nginx on 127.0.0.2 sees no
+// request. With --allow-host 127.0.0.2 the link is checked (and found).
+// A link to localhost, which resolves to the seed's address, is
+// followed.
+func TestCrawlDestinations(t *testing.T) {
+	root := t.TempDir()
+	log := filepath.Join(t.TempDir(), "access.log")
+	p2 := strconv.Itoa(peer.FreePort(t))
+	n := peer.Nginx(t, root, peer.NginxConfig{
+		Connections: 64,
+		HTTP:        "types { text/html html; } log_format dest '$server_addr \"$request\" $status';",
+		Server:      "listen 127.0.0.2:" + p2 + "; access_log " + log + " dest;",
+	})
+	port := strings.Split(n.Addr, ":")[1]
+	other := "http://127.0.0.2:" + p2 + "/other.html"
+	writeTree(t, root, map[string]string{
+		"index.html": "<!DOCTYPE html>\n<a href=\"" + other + "\">other</a>\n<a href=\"http://localhost:" + port + "/local.html\">local</a>\n",
+		"other.html": "<!DOCTYPE html>\nother\n",
+		"local.html": "<!DOCTYPE html>\nlocal\n",
+	})
+	seed := "http://" + n.Addr + "/index.html"
+	code, out, errs := runCLI(t, "", "crawl", "--json", "--delay", "0", "--scope", "any", "--check", seed)
+	if code != 0 || !strings.Contains(out, "crawl destination policy") {
+		t.Errorf("exit %d: want the link to 127.0.0.2 refused by the crawl destination policy\n%s\n%s", code, out, errs)
+	}
+	logged := readFile(t, log)
+
+	if strings.Contains(logged, "127.0.0.2 ") {
+		t.Errorf("nginx on 127.0.0.2 was asked:\n%s", logged)
+	}
+	if !strings.Contains(logged, "\"GET /local.html HTTP/1.1\" 200") {
+		t.Errorf("localhost (the seed's address) was not followed:\n%s", logged)
+	}
+	code, out, errs = runCLI(t, "", "crawl", "--json", "--delay", "0", "--scope", "any", "--allow-host", "127.0.0.1,localhost,127.0.0.2", seed)
+	if code != 0 || strings.Contains(out, "crawl destination policy") || !strings.Contains(readFile(t, log), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
+		t.Errorf("--allow-host 127.0.0.2: exit %d\n%s\n%s\n%s", code, out, errs, readFile(t, log))
+	}
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
