@@ -16,9 +16,11 @@
 // path, so that its escapes (%2F, %09) reach the scheme's client as
 // written. It is followed with package access; a listing (a menu, a
 // directory, a group) is rendered as HTML whose links lead back through
-// the gateway, a document is streamed with its media type and length, a
-// search service (a Gopher type 7 item, a WAIS database) and a Gopher+
-// ASK item become HTML forms.
+// the gateway, a text/gemini document (Gemini §5) is rendered as HTML
+// whose links do the same, another document is streamed with its media
+// type and length, a search service (a Gopher type 7 item, a WAIS
+// database), a Gopher+ ASK item and a Gemini request for input (status
+// 1x, Gemini §3.2.1) become HTML forms.
 //
 // A gateway is an open door, so the defaults are shut: Server listens
 // where it is told (the command's default is loopback), connects only to
@@ -47,6 +49,7 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/gopher"
 	"github.com/rfc1738/locator/gophers"
 	"github.com/rfc1738/locator/internal/dest"
@@ -125,6 +128,10 @@ type Config struct {
 	// NewsServer is the news server for news: URLs (RFC 1738 §3.6),
 	// host[:port].
 	NewsServer string
+	// KnownHosts is the file of the certificates of Gemini servers
+	// trusted on first use (Gemini §4.2; gemini.Client.KnownHosts);
+	// "": gemini.DefaultKnownHosts().
+	KnownHosts string
 
 	// Names are the host names (host[:port]) by which clients may reach
 	// the gateway in the path form, beside the address a connection
@@ -445,7 +452,7 @@ func (x *exchange) follow(raw, q string) {
 		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme())+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
 		return
 	}
-	c, g, gs := x.client(u, q)
+	c, g, gs, gm := x.client(u, q)
 	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, c) {
 		x.searchForm(u)
 		return
@@ -467,7 +474,7 @@ func (x *exchange) follow(raw, q string) {
 				answers[n] = strings.ReplaceAll(v[0], "\r\n", "\n")
 			}
 		}
-		g.Answers, gs.Answers = answers, answers
+		g.Answers, gs.Answers, gm.Answers = answers, answers, answers
 	}
 	var asked []access.Question
 	if answers == nil {
@@ -479,7 +486,7 @@ func (x *exchange) follow(raw, q string) {
 			asked = append(asked, q)
 			return placeholder(q), nil
 		}
-		gs.Ask = g.Ask
+		gs.Ask, gm.Ask = g.Ask, g.Ask
 		dial := c.Dial
 		c.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if len(asked) > 0 {
@@ -512,6 +519,10 @@ func (x *exchange) follow(raw, q string) {
 		x.listing(res)
 		return
 	}
+	if isGemtext(res.MediaType) {
+		x.gemtext(res)
+		return
+	}
 	x.document(res)
 }
 
@@ -541,18 +552,20 @@ func placeholder(q access.Question) string {
 }
 
 // client returns the access.Client that follows u for this request,
-// made from the Server's Config, and the gopher client it holds, whose
-// form answers the request may fill in before the Client is used. A
+// made from the Server's Config, and the gopher, gophers and gemini
+// clients it holds, whose form answers (a Gopher+ ASK form, a Gemini
+// request for input) the request may fill in before the Client is used. A
 // Client serves one request: its dialer counts the request's own
 // connections (openConns), and its password and form answers are this
 // request's, never another's. A redirection may lead into any scheme
 // whose client connects to a server (RedirectSchemes nil): never to a
 // file of the gateway's machine (RFC 1738 §3.10), as the gateway follows
 // no file URL in the first place.
-func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client, *gophers.Client) {
+func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client, *gophers.Client, *gemini.Client) {
 	s := x.s
 	g := &gopher.Client{Search: q}
 	gs := &gophers.Client{Search: q}
+	gm := &gemini.Client{KnownHosts: s.cfg.KnownHosts}
 	c := &access.Client{
 		ConnectTimeout: s.cfg.ConnectTimeout,
 		IdleTimeout:    s.cfg.IdleTimeout,
@@ -565,6 +578,7 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 			"news":    &news.Client{Server: s.cfg.NewsServer},
 			"gopher":  g,
 			"gophers": gs,
+			"gemini":  gm,
 			"wais":    &wais.Client{Search: q},
 		},
 	}
@@ -585,7 +599,7 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 		}
 		return "", errNeedPassword
 	}
-	return c, g, gs
+	return c, g, gs, gm
 }
 
 // basicAuth reads an Authorization: Basic header.

@@ -43,6 +43,9 @@ input[type=text],input[type=password],input[type=search],input[type=url],textare
 button{font:inherit;margin-top:.8rem;padding:.4rem 1.2rem}
 .err{border-left:4px solid #c5221f;padding:.2rem .8rem}
 p.note{white-space:pre-wrap}
+.gmi p{margin:.2rem 0;min-height:1.2em;white-space:pre-wrap;overflow-wrap:anywhere}
+.gmi pre{overflow-x:auto;font-size:.9rem}
+.gmi blockquote{margin:.4rem 0;padding-left:.8rem;border-left:3px solid var(--rule);white-space:pre-wrap}
 </style></head><body>
 <header><a href="{{.Home}}">locator gateway</a>{{if .Shown}} · <span>{{.Shown}}</span>{{end}}</header>
 <main>{{end}}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +42,15 @@ type Client struct {
 	// only, since anybody between the client and the server can then
 	// read and change what is exchanged.
 	Insecure bool
+	// Answers answers a server's request for input (status 1x, Gemini
+	// §3.2.1) by its prompt (META, in any case, with or without a final
+	// ":" or "?") or by its number, "1" (a gemini request asks one
+	// question), as gopher.Client's answer a form.
+	Answers map[string]string
+	// Ask, when not nil, asks the person for the input Answers does not
+	// give (access.Question Kind "Ask", or "AskP" and Secret for status
+	// 11, SENSITIVE INPUT); nil means there is nobody to ask.
+	Ask func(access.Question) (string, error)
 
 	known knownHosts
 	once  sync.Once
@@ -92,7 +102,9 @@ func (c *Client) knownFile() string {
 // exchange connects, sends u's request and reads the response header.
 // On success the connection is open, positioned at the body, and closed
 // when ctx ends before its Close.
-func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Request) (Header, *bufio.Reader, net.Conn, error) {
+// A secret request (the answer to status 11) is logged with its search
+// part masked.
+func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Request, secret bool) (Header, *bufio.Reader, net.Conn, error) {
 	pl, err := NewPlan(u)
 	if err != nil {
 		return Header{}, nil, nil, err
@@ -151,6 +163,9 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 	st := conn.ConnectionState()
 	req.Notef("%s established with %s; %s", tls.VersionName(st.Version), server, note)
 	line := string(pl.Request[:len(pl.Request)-2])
+	if secret {
+		line = line[:strings.IndexByte(line, '?')] + "?****"
+	}
 	req.Sent(line)
 	if _, err := conn.Write(pl.Request); err != nil {
 		conn.Close()
@@ -206,16 +221,51 @@ func redirect(u *locator.URL, h Header) error {
 // Fetch retrieves the object u names. Status 2x is the object: its Body
 // the octets after the header until the server closes the connection,
 // bounded by MaxSize, its MediaType META (DefaultMediaType when empty),
-// its Size unknown (-1). 3x is an *access.Redirect to META, which the
+// its Size unknown (-1). 1x asks for input (Gemini §3.2.1): when Answers
+// or Ask gives it, the same URL is asked for once more, in the same
+// Fetch (not a redirection), its search part replaced by the input
+// percent-encoded; the Resource's URL is then that URL, except for the
+// answer to 11 (SENSITIVE INPUT), which is kept out of it and logged
+// masked. Input asked for again is not answered twice. 3x is an *access.Redirect to META, which the
 // access.Client follows within MaxRedirects. Every other status is an
 // *access.ServerError with the status as Code and META as Text. A header
 // that breaks Gemini §3.1 is an *access.ProtocolError; a certificate
 // other than the one trusted is a *CertificateError; a known-hosts file
 // that cannot be used a *KnownHostsError.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	h, br, conn, err := c.exchange(ctx, u, req)
+	h, br, conn, err := c.exchange(ctx, u, req, false)
 	if err != nil {
 		return nil, err
+	}
+	var shown *locator.URL // the URL answered, when it may be shown
+	if h.Class() == Input {
+		conn.Close()
+		v, ok, err := c.answer(h)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, refusal(u, requestURL(u), h)
+		}
+		secret := h.Status == 11
+		au, err := withInput(u, v)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := NewPlan(au); err != nil {
+			msg := err.Error()
+			if secret {
+				msg = "the request with the input would be longer than 1024 octets"
+			}
+			return nil, &access.PolicyError{URL: access.Masked(u), Rule: "Gemini §2", Reason: msg}
+		}
+		if !secret {
+			shown = au
+		}
+		h, br, conn, err = c.exchange(ctx, au, req, secret)
+		if err != nil {
+			return nil, err
+		}
 	}
 	switch h.Class() {
 	case Success:
@@ -223,13 +273,73 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		if mt == "" {
 			mt = DefaultMediaType
 		}
-		return &access.Resource{Body: req.Limit(&body{Reader: br, conn: conn}), MediaType: mt, Size: -1}, nil
+		return &access.Resource{Body: req.Limit(&body{Reader: br, conn: conn}), MediaType: mt, Size: -1, URL: shown}, nil
 	case Redirect:
 		conn.Close()
 		return nil, redirect(u, h)
 	}
 	conn.Close()
 	return nil, refusal(u, requestURL(u), h)
+}
+
+// answer returns the input a 1x response asks for: from c.Answers by the
+// prompt (compared as promptKey does) or by "1", else from c.Ask. ok is
+// false when neither gives it.
+func (c *Client) answer(h Header) (v string, ok bool, err error) {
+	for k, v := range c.Answers {
+		if promptKey(k) == promptKey(h.Meta) {
+			return v, true, nil
+		}
+	}
+	if v, ok := c.Answers["1"]; ok {
+		return v, true, nil
+	}
+	if c.Ask == nil {
+		return "", false, nil
+	}
+	q := access.Question{Kind: "Ask", Prompt: h.Meta}
+	if h.Status == 11 {
+		q.Kind, q.Secret = "AskP", true
+	}
+	v, err = c.Ask(q)
+	if err != nil {
+		return "", false, err
+	}
+	return v, true, nil
+}
+
+// promptKey is the form of a prompt an answer is found by: without the
+// spaces around it and its final ":" or "?", in lower case.
+func promptKey(s string) string {
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":? "))
+}
+
+// withInput returns u with its search part replaced by the input v,
+// percent-encoded (Gemini §3.2.1): every octet but the unreserved ones
+// of RFC 3986 §2.3, so that a space is %20 and "?", "#", "&" or "+"
+// reach the server as the person's text.
+func withInput(u *locator.URL, v string) (*locator.URL, error) {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch ch := v[i]; {
+		case 'a' <= ch && ch <= 'z', 'A' <= ch && ch <= 'Z', '0' <= ch && ch <= '9', ch == '-', ch == '.', ch == '_', ch == '~':
+			b.WriteByte(ch)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[ch>>4])
+			b.WriteByte(hex[ch&15])
+		}
+	}
+	p := u.Parts()
+	p.HasSearch, p.Search = true, b.String()
+	p.HasFragment, p.Fragment = false, ""
+	if !p.HasPath {
+		// gemini://host?x is not a URL of RFC 1738's form: the path
+		// "/" it means is written (Gemini §1.2).
+		p.HasPath, p.Path = true, ""
+	}
+	return p.URL()
 }
 
 // body is a 2x response's body: the rest of the connection.
@@ -259,7 +369,7 @@ func (c *ctxConn) Close() error {
 // access.StateRefused, 4x Transient; 3x an *access.Redirect for the
 // Client to follow.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	h, _, conn, err := c.exchange(ctx, u, req)
+	h, _, conn, err := c.exchange(ctx, u, req, false)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@
 // connection (§3.3): META is then the object's media type, by default
 // "text/gemini; charset=utf-8". The first digit says the rest (§3.2):
 // 1x the server asks for input, prompted by META, to be sent as the
-// URL's search part; 3x the object is at the URL META names (counted
+// URL's search part (Client sends it once, from its Answers or Ask); 3x the object is at the URL META names (counted
 // against the redirect limit); 4x a temporary and 5x a permanent
 // failure, META saying why; 6x a client certificate is required. A first
 // digit outside 1–6 is not Gemini. Each connection carries one request.

@@ -55,6 +55,8 @@ func startMolly(t *testing.T, conf string) *molly {
 		"sub/a file.txt": "a\n",
 		"cgi/ask":        "#!/bin/sh\nif [ -z \"$QUERY_STRING\" ]; then printf '10 Your name?\\r\\n'; else printf '20 text/plain\\r\\nhello %s' \"$QUERY_STRING\"; fi\n",
 		"cgi/fail":       "#!/bin/sh\nexit 3\n",
+		"cgi/password":   "#!/bin/sh\nif [ -z \"$QUERY_STRING\" ]; then printf '11 Password:\\r\\n'; else printf '20 text/plain\\r\\n%s octets' ${#QUERY_STRING}; fi\n",
+		"cgi/always":     "#!/bin/sh\nprintf '10 Again?\\r\\n'\n",
 		"cgi/longmeta":   "#!/bin/sh\nprintf '20 '; i=0; while [ $i -lt 1100 ]; do printf a; i=$((i+1)); done; printf '\\r\\n'\n",
 		"cgi/maxmeta":    "#!/bin/sh\nprintf '20 text/plain; x='; i=0; while [ $i -lt 1010 ]; do printf a; i=$((i+1)); done; printf '\\r\\nok'\n",
 		"cgi/status70":   "#!/bin/sh\nprintf '70 not a status of the table\\r\\n'\n",
@@ -407,5 +409,65 @@ func TestRequestLimit(t *testing.T) {
 	// The fragment is not sent, so it does not count.
 	if _, _, err := get(t, ac, at1024+"#"+strings.Repeat("f", 100)); err == nil || errors.As(err, &pe) {
 		t.Errorf("fragment counted: %v", err)
+	}
+}
+
+// TestInput answers status 10 and 11 (Gemini §3.2.1) from Answers, by
+// number and by prompt, and from Ask: the URL is asked for again with
+// the input, percent-encoded, as its search part; the answer to 11 is
+// kept out of the dialogue and of the Resource's URL; input asked for a
+// second time is not answered again.
+func TestInput(t *testing.T) {
+	m := startMolly(t, "")
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	for _, answers := range []map[string]string{{"1": "Ada L & co?"}, {"YOUR NAME": "Ada L & co?"}, {"Your name?": "Ada L & co?"}} {
+		ac, log := client(t, &gemini.Client{KnownHosts: kh, Answers: answers})
+		res, body, err := get(t, ac, m.url("/cgi/ask"))
+		if err != nil || string(body) != "hello Ada%20L%20%26%20co%3F" {
+			t.Fatalf("%v: %q %v\n%s", answers, body, err, log)
+		}
+		if res.URL.String() != m.url("/cgi/ask?Ada%20L%20%26%20co%3F") {
+			t.Errorf("%v: URL %s", answers, res.URL)
+		}
+		if want := "> " + m.url("/cgi/ask") + "\n< 10 Your name?\n"; !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "> "+m.url("/cgi/ask?Ada%20L%20%26%20co%3F")+"\n< 20 text/plain\n") {
+			t.Errorf("%v: dialogue:\n%s", answers, log)
+		}
+	}
+
+	var asked []access.Question
+	ask := func(q access.Question) (string, error) {
+		asked = append(asked, q)
+		return "s3cr\u00e9t", nil
+	}
+	ac, log := client(t, &gemini.Client{KnownHosts: kh, Ask: ask})
+	res, body, err := get(t, ac, m.url("/cgi/ask"))
+	if err != nil || string(body) != "hello s3cr%C3%A9t" || len(asked) != 1 || asked[0].Kind != "Ask" || asked[0].Prompt != "Your name?" || asked[0].Secret {
+		t.Fatalf("ask: %q %v %+v\n%s", body, err, asked, log)
+	}
+	if res.URL.String() != m.url("/cgi/ask?s3cr%C3%A9t") {
+		t.Errorf("ask: URL %s", res.URL)
+	}
+	asked = nil
+	log.Reset()
+	res, body, err = get(t, ac, m.url("/cgi/password"))
+	if err != nil || string(body) != "11 octets" || len(asked) != 1 || asked[0].Kind != "AskP" || asked[0].Prompt != "Password:" || !asked[0].Secret {
+		t.Fatalf("secret: %q %v %+v\n%s", body, err, asked, log)
+	}
+	if res.URL.String() != m.url("/cgi/password") || strings.Contains(log.String(), "s3cr") || !strings.Contains(log.String(), "> "+m.url("/cgi/password")+"?****\n< 20") {
+		t.Errorf("secret: URL %s, dialogue:\n%s", res.URL, log)
+	}
+
+	// Asked again: one answer per Fetch, then the server's status.
+	asked = nil
+	_, _, err = get(t, ac, m.url("/cgi/always"))
+	var se *access.ServerError
+	if !errors.As(err, &se) || se.Code != "10" || se.Text != "Again?" || len(asked) != 1 {
+		t.Errorf("asked again: %v, asked %d times", err, len(asked))
+	}
+	// Ask's error ends the Fetch, with no second request.
+	stop := errors.New("nobody answers")
+	ac, log = client(t, &gemini.Client{KnownHosts: kh, Ask: func(access.Question) (string, error) { return "", stop }})
+	if _, _, err := get(t, ac, m.url("/cgi/ask")); !errors.Is(err, stop) || strings.Count(log.String(), "> ") != 1 {
+		t.Errorf("ask fails: %v\n%s", err, log)
 	}
 }

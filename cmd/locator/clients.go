@@ -71,7 +71,9 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	schemes["gopher"] = g
 	schemes["wais"] = &wais.Client{View: o.view, Search: o.search}
 	schemes["prospero"] = &prospero.Client{Follow: o.follow}
-	schemes["gemini"] = o.gemini.client()
+	gm := o.gemini.client()
+	gm.Answers = o.answers // --ask answers a request for input (status 1x) too
+	schemes["gemini"] = gm
 	hc, err := o.httpOptions.client(u)
 	if err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 			b, err := term.ReadPassword(int(in.Fd()))
 			return string(b), err
 		})
-		gs.Ask = g.Ask
+		gs.Ask, gm.Ask = g.Ask, g.Ask
 	}
 	return c, nil
 }
