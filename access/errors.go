@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strconv"
+	"time"
 
 	"github.com/rfc1738/locator/internal/printable"
 )
@@ -26,6 +27,9 @@ type ServerError struct {
 	// client's ErrorBody), is the page the server sent with its refusal,
 	// as it sent it, at most MaxErrorBody octets.
 	Body []byte
+	// RetryAfter is the wait the server asked for before another
+	// request (HTTP Retry-After, RFC 9110 §10.2.3); 0 when it asked none.
+	RetryAfter time.Duration
 }
 
 // An OffsetError says that the offset a transfer was to resume at

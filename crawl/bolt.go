@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -8,12 +9,14 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // BoltFrontier is a Frontier kept in a bbolt file, so that a crawl larger
 // than memory can run, and a crawl that stopped (an error, a signal,
 // a crash) can go on where it was: OpenBolt the same file again and
-// Crawl the same seeds.
+// Crawl the same seeds. The links a Crawler is to check (Crawler.Check)
+// wait in the file too, so that neither grows the crawl's memory.
 //
 // Each Item stays in the file until the Crawler says, with Done, that its
 // page was reported and its links pushed; an Item popped and not done
@@ -21,19 +24,29 @@ import (
 // file, so that a page is lost by no stop (at most the Jobs pages under
 // way at the stop are fetched twice).
 //
-// Every Push, Pop and Done is a transaction of its own, synced to disk:
-// safe, and slow beside a MemFrontier (a few milliseconds each).
+// Pushes wait in memory, at most boltBatch of them, and are written
+// with the next Pop or Done, or once that many wait, in one transaction
+// synced to disk: a page's links are on disk when it is done, and a
+// stop loses only pushes of pages not done, which are fetched again.
 type BoltFrontier struct {
-	db     *bolt.DB
-	last   []byte            // the key of the last Item popped
-	popped map[string][]byte // URL → key of the Items popped, not done
+	db      *bolt.DB
+	last    []byte // the key of the last Item popped
+	next    uint64 // the key of the next Item pushed
+	pending []Item // pushed, not written yet
+	pendSet map[string]struct{}
 }
 
+// boltBatch bounds the pushes (and the links to check) a BoltFrontier
+// holds in memory before it writes them.
+const boltBatch = 4096
+
 var (
-	bucketSeen  = []byte("seen")
-	bucketQueue = []byte("queue")
-	bucketMeta  = []byte("meta")
-	keyNext     = []byte("next")
+	bucketSeen   = []byte("seen")   // URL → its key in queue
+	bucketQueue  = []byte("queue")  // key → Item (JSON)
+	bucketMeta   = []byte("meta")   // keyNext → the next key
+	bucketChecks = []byte("checks") // URL to check → its key in checkOrder
+	bucketOrder  = []byte("checkorder")
+	keyNext      = []byte("next")
 )
 
 // OpenBolt opens (creating it when absent) the frontier file path.
@@ -42,11 +55,15 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
 	}
+	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
+		}
+		if b := tx.Bucket(bucketMeta).Get(keyNext); len(b) == 8 {
+			f.next = binary.BigEndian.Uint64(b)
 		}
 		return nil
 	})
@@ -54,45 +71,70 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 		db.Close()
 		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
 	}
-	return &BoltFrontier{db: db, popped: map[string][]byte{}}, nil
+	return f, nil
 }
 
-// Close closes the file.
-func (f *BoltFrontier) Close() error { return f.db.Close() }
+// Close writes the pushes waiting and closes the file.
+func (f *BoltFrontier) Close() error {
+	err := f.db.Update(f.flush)
+	if cerr := f.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
-// Push adds it unless its URL was pushed before.
-func (f *BoltFrontier) Push(it Item) (bool, error) {
-	added := false
-	err := f.db.Update(func(tx *bolt.Tx) error {
-		seen := tx.Bucket(bucketSeen)
-		if seen.Get([]byte(it.URL)) != nil {
-			return nil
-		}
-		if err := seen.Put([]byte(it.URL), []byte{1}); err != nil {
-			return err
-		}
-		meta := tx.Bucket(bucketMeta)
-		var n uint64
-		if b := meta.Get(keyNext); len(b) == 8 {
-			n = binary.BigEndian.Uint64(b)
-		}
+// flush writes the pushes waiting, within tx.
+func (f *BoltFrontier) flush(tx *bolt.Tx) error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	seen, queue := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue)
+	n := f.next
+	for _, it := range f.pending {
 		key := binary.BigEndian.AppendUint64(nil, n)
-		if err := meta.Put(keyNext, binary.BigEndian.AppendUint64(nil, n+1)); err != nil {
-			return err
-		}
+		n++
 		v, err := json.Marshal(it)
 		if err != nil {
 			return err
 		}
-		added = true
-		return tx.Bucket(bucketQueue).Put(key, v)
-	})
-	return added, err
+		if err := seen.Put([]byte(it.URL), key); err != nil {
+			return err
+		}
+		if err := queue.Put(key, v); err != nil {
+			return err
+		}
+	}
+	if err := tx.Bucket(bucketMeta).Put(keyNext, binary.BigEndian.AppendUint64(nil, n)); err != nil {
+		return err
+	}
+	f.next = n
+	clear(f.pending)
+	f.pending = f.pending[:0]
+	clear(f.pendSet)
+	return nil
+}
+
+// Push adds it unless its URL was pushed before.
+func (f *BoltFrontier) Push(it Item) (bool, error) {
+	if seen, err := f.Seen(it.URL); seen || err != nil {
+		return false, err
+	}
+	f.pending = append(f.pending, it)
+	f.pendSet[it.URL] = struct{}{}
+	if len(f.pending) >= boltBatch {
+		return true, f.db.Update(f.flush)
+	}
+	return true, nil
 }
 
 // Pop returns the oldest Item not popped yet: after a reopening, first
 // those popped and not done before.
 func (f *BoltFrontier) Pop() (Item, bool, error) {
+	if len(f.pending) > 0 {
+		if err := f.db.Update(f.flush); err != nil {
+			return Item{}, false, err
+		}
+	}
 	var it Item
 	found := false
 	err := f.db.View(func(tx *bolt.Tx) error {
@@ -102,7 +144,7 @@ func (f *BoltFrontier) Pop() (Item, bool, error) {
 			k, v = c.First()
 		} else {
 			k, v = c.Seek(f.last)
-			if k != nil && string(k) == string(f.last) {
+			if k != nil && bytes.Equal(k, f.last) {
 				k, v = c.Next()
 			}
 		}
@@ -112,32 +154,116 @@ func (f *BoltFrontier) Pop() (Item, bool, error) {
 		if err := json.Unmarshal(v, &it); err != nil {
 			return fmt.Errorf("crawl: frontier item %x: %w", k, err)
 		}
-		f.last = append([]byte(nil), k...)
-		f.popped[it.URL] = f.last
+		f.last = append(f.last[:0], k...)
 		found = true
 		return nil
 	})
 	return it, found, err
 }
 
-// Done removes the Item of url, popped, from the file.
+// Done removes the Item of url, popped, from the file, and writes the
+// pushes waiting with it.
 func (f *BoltFrontier) Done(url string) error {
-	k, ok := f.popped[url]
-	if !ok {
-		return errors.New("crawl: frontier: " + url + " was not popped")
-	}
-	delete(f.popped, url)
 	return f.db.Update(func(tx *bolt.Tx) error {
+		if err := f.flush(tx); err != nil {
+			return err
+		}
+		k := tx.Bucket(bucketSeen).Get([]byte(url))
+		if len(k) != 8 || f.last == nil || bytes.Compare(k, f.last) > 0 {
+			return errors.New("crawl: frontier: " + url + " was not popped")
+		}
 		return tx.Bucket(bucketQueue).Delete(k)
 	})
 }
 
 // Seen reports whether url was ever pushed.
 func (f *BoltFrontier) Seen(url string) (bool, error) {
+	if _, ok := f.pendSet[url]; ok {
+		return true, nil
+	}
 	seen := false
 	err := f.db.View(func(tx *bolt.Tx) error {
 		seen = tx.Bucket(bucketSeen).Get([]byte(url)) != nil
 		return nil
 	})
 	return seen, err
+}
+
+// resetChecks empties the links to check: each crawl checks its own.
+func (f *BoltFrontier) resetChecks() error {
+	return f.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketChecks, bucketOrder} {
+			if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+				return err
+			}
+			if _, err := tx.CreateBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// hasCheck reports whether url is among the links to check.
+func (f *BoltFrontier) hasCheck(url string) (bool, error) {
+	has := false
+	err := f.db.View(func(tx *bolt.Tx) error {
+		has = tx.Bucket(bucketChecks).Get([]byte(url)) != nil
+		return nil
+	})
+	return has, err
+}
+
+// addChecks adds urls, none of them there yet, to the links to check,
+// numbered from n.
+func (f *BoltFrontier) addChecks(urls []string, n uint64) error {
+	return f.db.Update(func(tx *bolt.Tx) error {
+		checks, order := tx.Bucket(bucketChecks), tx.Bucket(bucketOrder)
+		for _, u := range urls {
+			key := binary.BigEndian.AppendUint64(nil, n)
+			n++
+			if err := checks.Put([]byte(u), key); err != nil {
+				return err
+			}
+			if err := order.Put(key, []byte(u)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// eachCheck calls fn with each link to check, in the order added, until
+// it returns false; boltBatch at a time are read, and fn is called
+// outside any transaction.
+func (f *BoltFrontier) eachCheck(fn func(string) bool) error {
+	var after []byte
+	for {
+		var batch []string
+		err := f.db.View(func(tx *bolt.Tx) error {
+			c := tx.Bucket(bucketOrder).Cursor()
+			var k, v []byte
+			if after == nil {
+				k, v = c.First()
+			} else {
+				k, v = c.Seek(after)
+				if k != nil && bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil && len(batch) < boltBatch; k, v = c.Next() {
+				batch = append(batch, string(v))
+				after = append(after[:0], k...)
+			}
+			return nil
+		})
+		if err != nil || len(batch) == 0 {
+			return err
+		}
+		for _, u := range batch {
+			if !fn(u) {
+				return nil
+			}
+		}
+	}
 }

@@ -13,6 +13,8 @@
 //     item type, an "h" item with a "URL:" selector giving its URL;
 //     FTP directory listings; news group overviews; Prospero
 //     directories;
+//   - text/gemini documents, from their link lines (Gemini §5.4.2:
+//     "=>" URL and name; package gemini's Links);
 //   - plain text, with FollowText (package text's URLs of running
 //     text).
 //
@@ -28,14 +30,21 @@
 // (§2.3: "scheme:[//authority]/robots.txt") and, by the convention of
 // Gopher crawlers (Veronica-2), as the selector "robots.txt" of a Gopher
 // server (gopher://host:port/0robots.txt), and obeyed, its Crawl-delay
-// too. A server that answers 429 or 503 is asked again after Backoff,
-// then twice as long, Retries times: the access.Client gives no
-// Retry-After, so the wait is the crawler's own.
+// too. A server that says it is busy — HTTP 429 (RFC 6585 §4) or 503
+// (RFC 9110 §15.6.4), FTP 421 (RFC 959 §4.2.1: "Service not available,
+// closing control connection"), NNTP 400 or 502 (RFC 3977 §3.2.1:
+// service discontinued, or unavailable) — is asked again after Backoff,
+// then twice as long, Retries times, or after the wait its Retry-After
+// asks for (access.ServerError.RetryAfter) when that is longer.
 //
-// A redirect is followed by the access.Client (Client.MaxRedirects,
-// CheckRedirect): its target is not checked against the scope nor its
-// server's robots.txt, and the links of what it gives are read against
-// the URL it came from (Page.Final).
+// A redirect is followed within the fetch (Client.MaxRedirects) when its
+// target is in scope, of the same server (its PerHost slot is the one
+// held) and allowed by that service's robots.txt; the links of what it
+// gives are then read against the URL it came from (Page.Final). Any
+// other redirect is not followed within the fetch: the page reports it
+// (Page.Redirect) and a *Link of Place "redirect" names its target, which
+// is followed, or checked, as any link (its own server's slot, its
+// robots.txt), at the page's depth.
 package crawl
 
 import (
@@ -48,6 +57,7 @@ import (
 	"iter"
 	"mime"
 	"net/http"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -56,6 +66,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/gopher"
 	lhttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/dest"
@@ -144,6 +155,10 @@ type Crawler struct {
 	// is not followed (it is checked, with Check).
 	Depth int
 	// MaxURLs bounds the URLs fetched, the seeds included; 0: no bound.
+	// A link past it is not pushed (Link.Reason "max-urls"), except
+	// into a Frontier given here (Frontier), which may outlive the
+	// crawl: every link is pushed there, and the bound is on the Items
+	// this Crawl pops, so that the rest waits for the next Crawl on it.
 	MaxURLs int
 	// MaxBytes bounds the octets read in all; 0: no bound. The crawl
 	// ends with a *LimitError once they are read.
@@ -181,7 +196,7 @@ type Crawler struct {
 	// crawl's own. A Frontier given here may outlive the crawl
 	// (BoltFrontier): a Crawl on one that holds URLs goes on from them,
 	// its seeds pushed again only when they were never pushed. MaxURLs
-	// then counts the URLs pushed by this Crawl.
+	// then counts the URLs popped by this Crawl.
 	Frontier Frontier
 }
 
@@ -196,6 +211,10 @@ type Page struct {
 	From *locator.URL
 	// Final is the URL the object came from, after redirects.
 	Final *locator.URL
+	// Redirect is the target of a redirect that was not followed within
+	// the fetch (the package comment says when); the page's one Link,
+	// of Place "redirect", names it.
+	Redirect *locator.URL
 	// Err is why the object could not be fetched (access.Classify
 	// gives its Outcome); nil when it was.
 	Err error
@@ -213,7 +232,8 @@ type Page struct {
 	Listing bool
 	// Links counts the links found in it.
 	Links int
-	// Tries counts the requests made (more than 1 after a 429 or 503).
+	// Tries counts the requests made (more than 1 after a server said
+	// it was busy).
 	Tries int
 }
 
@@ -239,8 +259,9 @@ type Link struct {
 type Place struct {
 	// Element and Attr name an HTML link's element and attribute ("a",
 	// "href"); Element is "entry" for a listing's entry (Line its
-	// number, from 1, and Name its name) and "text" for a URL of plain
-	// text.
+	// number, from 1, and Name its name), "text" for a URL of plain
+	// text, "=>" for a link line of a text/gemini document (Line and
+	// Name) and "redirect" for a redirect's target (Page.Redirect).
 	Element, Attr string
 	Name          string
 	Line, Column  int
@@ -254,6 +275,10 @@ func (p Place) String() string {
 		return fmt.Sprintf("entry %d %q", p.Line, p.Name)
 	case "text":
 		return fmt.Sprintf("text line %d column %d", p.Line, p.Column)
+	case "redirect":
+		return "redirect"
+	case "=>":
+		return fmt.Sprintf("=> line %d %q", p.Line, p.Name)
 	}
 	return fmt.Sprintf("<%s %s> line %d column %d", p.Element, p.Attr, p.Line, p.Column)
 }
@@ -295,7 +320,8 @@ func Key(u *locator.URL) (*locator.URL, error) {
 // crawl is one Crawl's state.
 type crawl struct {
 	c      *Crawler
-	client *access.Client
+	client *access.Client // fetches, its CheckRedirect the crawl's
+	check  *access.Client // checks (linkcheck)
 	agent  string
 	front  Frontier
 	emit   func(Event) error
@@ -308,8 +334,21 @@ type crawl struct {
 	read    atomic.Int64            // octets read in all
 	fetched int                     // URLs popped to fetch
 	pushed  int                     // URLs pushed, seeds included
-	checks  map[string]struct{}     // links to check, by URL
-	order   []*locator.URL          // the same, in the order found
+	checks  checkSet                // links to check
+	visits  sync.Map                // URL being fetched → *visitState
+}
+
+// visitState is what the redirect hook knows of a fetch under way.
+type visitState struct {
+	ctx    context.Context
+	server string // the server whose slot is held
+}
+
+// redirectStop ends a fetch at a redirect the crawl follows as a link.
+type redirectStop struct{ next *locator.URL }
+
+func (e *redirectStop) Error() string {
+	return "crawl: a redirect to " + access.Masked(e.next) + " followed as a link"
 }
 
 type robotsEntry struct {
@@ -336,17 +375,25 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cr := &crawl{c: c, emit: emit, client: c.Client, agent: c.Agent, front: c.Frontier,
-		next: map[string]time.Time{}, robots: map[string]*robotsEntry{}, checks: map[string]struct{}{}}
+		next: map[string]time.Time{}, robots: map[string]*robotsEntry{}}
 	if cr.agent == "" {
 		cr.agent = DefaultAgent
 	}
 	if cr.client == nil {
 		h := &lhttp.Client{Header: http.Header{"User-Agent": {cr.agent + " (RFC 1738 crawler)"}}}
 		cr.client = &access.Client{Schemes: map[string]access.Fetcher{"http": h, "https": h}}
-		defer cr.client.CloseIdle() // its sessions are the crawl's own
+		cr.check = cr.client
+		cr.client.CheckRedirect = cr.checkRedirect
+	} else {
+		cr.check = cr.client
+		cr.client = withCheckRedirect(cr.client, cr.checkRedirect)
 	}
+	defer cr.client.CloseIdle() // its sessions are the crawl's own
 	if cr.front == nil {
 		cr.front = &MemFrontier{}
+	}
+	if err := cr.checks.init(cr.front); err != nil {
+		return err
 	}
 	per := c.PerHost
 	if per < 1 {
@@ -372,6 +419,9 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	var stop error
 	for {
 		for stop == nil && inflight < jobs {
+			if c.Frontier != nil && c.MaxURLs > 0 && cr.fetched >= c.MaxURLs {
+				break // the rest waits in the Frontier
+			}
 			it, ok, err := cr.front.Pop()
 			if err != nil {
 				stop = err
@@ -427,8 +477,57 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	if stop != nil {
 		return stop
 	}
-	if c.Check && len(cr.order) > 0 {
-		return cr.check(ctx)
+	if c.Check && cr.checks.n > 0 {
+		return cr.checkLinks(ctx)
+	}
+	return nil
+}
+
+// withCheckRedirect returns a Client with c's settings (its exported
+// fields: the scheme clients, the policy, the limits) whose
+// CheckRedirect asks c's, then hook.
+func withCheckRedirect(c *access.Client, hook func(*locator.URL, []*locator.URL) error) *access.Client {
+	n := &access.Client{}
+	src, dst := reflect.ValueOf(c).Elem(), reflect.ValueOf(n).Elem()
+	for i := 0; i < src.NumField(); i++ {
+		if src.Type().Field(i).IsExported() {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+	prev := c.CheckRedirect
+	n.CheckRedirect = func(next *locator.URL, via []*locator.URL) error {
+		if prev != nil {
+			if err := prev(next, via); err != nil {
+				return err
+			}
+		}
+		return hook(next, via)
+	}
+	return n
+}
+
+// checkRedirect is the crawl's Client.CheckRedirect: a redirect of a
+// page's fetch is followed within it only when its target is in scope,
+// of the server whose slot the fetch holds, and allowed by its service's
+// robots.txt; otherwise the fetch ends with a *redirectStop, and the
+// target is followed as a link. A redirect of another request (a
+// robots.txt: RFC 9309 §2.3.1.2 follows them) is the Client's to follow.
+func (cr *crawl) checkRedirect(next *locator.URL, via []*locator.URL) error {
+	v, ok := cr.visits.Load(via[0].String())
+	if !ok {
+		return nil
+	}
+	vs := v.(*visitState)
+	k, err := Key(next)
+	if err != nil {
+		return err
+	}
+	stop := &redirectStop{next: k}
+	if cr.scope(k) != "" || dest.Name(locator.Decode(k.Host())) != vs.server {
+		return stop
+	}
+	if rules, err := cr.rules(vs.ctx, k, vs.server); err != nil || !rules.Allowed(robotsPath(k)) {
+		return stop
 	}
 	return nil
 }
@@ -455,7 +554,11 @@ func (cr *crawl) handle(r result) error {
 	for _, l := range r.links {
 		if l.URL != nil && l.Reason == "" {
 			l.Reason = cr.scope(l.URL)
-			if l.Reason == "" && depth >= 0 && r.page.Depth+1 > depth {
+			d := r.page.Depth + 1
+			if l.Place.Element == "redirect" {
+				d-- // the same page, found elsewhere
+			}
+			if l.Reason == "" && depth >= 0 && d > depth {
 				l.Reason = "depth"
 			}
 			if l.Reason == "" {
@@ -467,10 +570,10 @@ func (cr *crawl) handle(r result) error {
 				switch {
 				case seen:
 					l.Follow = true // fetched once, for the first link
-				case c.MaxURLs > 0 && cr.pushed >= c.MaxURLs:
+				case c.Frontier == nil && c.MaxURLs > 0 && cr.pushed >= c.MaxURLs:
 					l.Reason = "max-urls"
 				default:
-					if _, err := cr.push(Item{URL: key, Depth: r.page.Depth + 1, From: r.page.URL.String()}); err != nil {
+					if _, err := cr.push(Item{URL: key, Depth: d, From: r.page.URL.String()}); err != nil {
 						return err
 					}
 					l.Follow = true
@@ -478,7 +581,11 @@ func (cr *crawl) handle(r result) error {
 			}
 			switch l.Reason {
 			case "scope", "exclude", "include", "depth":
-				cr.toCheck(l.URL)
+				if c.Check {
+					if err := cr.checks.add(l.URL); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		if err := cr.emit(l); err != nil {
@@ -488,35 +595,29 @@ func (cr *crawl) handle(r result) error {
 	return nil
 }
 
-// toCheck adds u to the links checked at the end, once.
-func (cr *crawl) toCheck(u *locator.URL) {
-	if !cr.c.Check {
-		return
-	}
-	k := u.String()
-	if _, ok := cr.checks[k]; ok {
-		return
-	}
-	cr.checks[k] = struct{}{}
-	cr.order = append(cr.order, u)
-}
-
-// check probes the links not followed, with linkcheck.
-func (cr *crawl) check(ctx context.Context) error {
-	ck := &linkcheck.Checker{Client: cr.client, Jobs: cr.c.Jobs, PerDest: cr.c.PerHost}
+// checkLinks probes the links not followed, with linkcheck.
+func (cr *crawl) checkLinks(ctx context.Context) error {
+	ck := &linkcheck.Checker{Client: cr.check, Jobs: cr.c.Jobs, PerDest: cr.c.PerHost}
 	if ck.PerDest < 1 {
 		ck.PerDest = 1
 	}
+	var ierr error
 	inputs := iter.Seq[linkcheck.Input](func(yield func(linkcheck.Input) bool) {
-		for _, u := range cr.order {
-			if !yield(linkcheck.Input{Text: u.String(), URL: u}) {
-				return
+		ierr = cr.checks.each(func(s string) bool {
+			u, err := locator.Parse(s)
+			if err != nil {
+				return true
 			}
-		}
+			return yield(linkcheck.Input{Text: s, URL: u})
+		})
 	})
-	return ck.Check(ctx, inputs, func(r linkcheck.Result) error {
+	err := ck.Check(ctx, inputs, func(r linkcheck.Result) error {
 		return cr.emit(&Checked{URL: r.URL, Status: r.Status, Tries: r.Tries})
 	})
+	if err == nil {
+		err = ierr
+	}
+	return err
 }
 
 // scope returns why u is not followed ("scope", "exclude", "include",
@@ -641,6 +742,8 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		backoff = DefaultBackoff
 	}
 	var res *access.Resource
+	cr.visits.Store(it.URL, &visitState{ctx: ctx, server: server})
+	defer cr.visits.Delete(it.URL)
 	for {
 		if err := cr.wait(ctx, server); err != nil {
 			page.Err = err
@@ -649,7 +752,8 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		page.Tries++
 		res, err = cr.client.Get(ctx, u)
 		var se *access.ServerError
-		if err != nil && errors.As(err, &se) && u.Scheme() == "ftp" && u.Path() != "" && !strings.HasSuffix(u.Path(), "/") {
+		_, isBusy := busy(u.Scheme(), err)
+		if !isBusy && errors.As(err, &se) && u.Scheme() == "ftp" && u.Path() != "" && !strings.HasSuffix(u.Path(), "/") {
 			// RFC 1738 §3.2.2 lets a client that cannot tell a file
 			// from a directory try the other: a link whose target is
 			// a directory (a symbolic link in a listing) is one.
@@ -660,13 +764,20 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 				}
 			}
 		}
-		if err == nil || !errors.As(err, &se) || (se.Code != "429" && se.Code != "503") || page.Tries > retries {
+		after, isBusy := busy(u.Scheme(), err)
+		if !isBusy || page.Tries > retries {
 			break
 		}
-		// A server that is busy (RFC 9110 §15.6.4; RFC 6585 §4) is
-		// left alone for a while.
-		cr.ended(server, max(delay, backoff))
+		// A server that is busy is left alone for a while: as long
+		// as it asked, or the crawler's own wait when longer.
+		cr.ended(server, max(delay, backoff, after))
 		backoff *= 2
+	}
+	var rs *redirectStop
+	if errors.As(err, &rs) {
+		page.Redirect = rs.next
+		page.Links = 1
+		return result{page: page, links: []*Link{{From: u, Ref: rs.next.String(), URL: rs.next, Place: Place{Element: "redirect"}}}}
 	}
 	if err != nil {
 		page.Err = err
@@ -737,20 +848,29 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		return result{page: page}
 	}
 	var in io.Reader = res.Body
+	if g, err := gopher.From(u); err == nil && g.Type == "0" {
+		br := bufio.NewReaderSize(in, 512)
+		if se := gopherMissing(br, u); se != nil {
+			page.Err = se
+			return result{page: page}
+		}
+		in = br
+	}
 	mt := page.MediaType
 	if mt == "" {
 		// A protocol that says no type (an NNTP article, a Gopher item
 		// of a type that names none): the octets say it, as a browser
 		// sniffs them (net/http.DetectContentType, the WHATWG MIME
 		// Sniffing standard).
-		br := bufio.NewReaderSize(res.Body, 512)
+		br := bufio.NewReaderSize(in, 512)
 		head, _ := br.Peek(512)
 		mt, _, _ = mime.ParseMediaType(http.DetectContentType(head))
 		in = br
 	}
 	isHTML := mt == "text/html" || mt == "application/xhtml+xml"
+	isGemini := mt == "text/gemini"
 	isText := cr.c.FollowText && (mt == "text/plain" || strings.HasPrefix(mt, "message/"))
-	if !isHTML && !isText {
+	if !isHTML && !isText && !isGemini {
 		return result{page: page}
 	}
 	max := cr.c.MaxPage
@@ -778,6 +898,14 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			add(&Link{Ref: h.Ref, URL: h.URL, Err: h.Err,
 				Place: Place{Element: h.Element, Attr: h.Attr, Line: h.Line, Column: h.Column}})
 		}
+	} else if isGemini {
+		gemini.Links(bytes.NewReader(body), base, func(g gemini.Link) error {
+			if len(links) >= maxLinks {
+				return errEnough
+			}
+			add(&Link{Ref: g.Ref, URL: g.URL, Err: g.Err, Place: Place{Element: "=>", Name: g.Name, Line: g.Line}})
+			return nil
+		})
 	} else {
 		s := text.NewScanner(bytes.NewReader(body), &text.Options{Base: base})
 		for s.Scan() && len(links) < maxLinks {
@@ -792,6 +920,46 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	}
 	page.Links = len(links)
 	return result{page: page, links: links}
+}
+
+// gopherMissing returns the error a Gopher server sent in place of a
+// text item (type 0) that does not exist, or nil. A type-3 error line
+// the gopher client says itself; Gophernicus answers a selector that
+// names no file with one line of text, "Error: File or directory not
+// found!", and nothing after it: a reply that is that one line is read
+// as the refusal it is.
+func gopherMissing(br *bufio.Reader, u *locator.URL) error {
+	head, err := br.Peek(br.Size())
+	if err == nil {
+		return nil // more than one short line
+	}
+	line := strings.TrimRight(string(head), "\r\n")
+	if strings.ContainsAny(line, "\r\n") || !strings.HasPrefix(line, "Error: ") {
+		return nil
+	}
+	return &access.ServerError{URL: access.Masked(u), Code: "3", Text: line,
+		Rule: "the whole reply to a text item's selector is one line \"Error: ...\" (Gophernicus's answer for a selector that names no file)"}
+}
+
+// errEnough ends a reading of links at MaxLinks.
+var errEnough = errors.New("crawl: enough links")
+
+// busy reports whether err says that the server is busy (the package
+// comment's codes, by scheme), and the wait it asked for.
+func busy(scheme string, err error) (time.Duration, bool) {
+	var se *access.ServerError
+	if err == nil || !errors.As(err, &se) {
+		return 0, false
+	}
+	switch scheme {
+	case "http", "https":
+		return se.RetryAfter, se.Code == "429" || se.Code == "503"
+	case "ftp":
+		return se.RetryAfter, se.Code == "421"
+	case "news", "nntp":
+		return se.RetryAfter, se.Code == "400" || se.Code == "502"
+	}
+	return 0, false
 }
 
 // delay returns the Crawler's Delay, or its default.

@@ -154,6 +154,12 @@ ftpd_banner=locator crawl test vsftpd
 // vsftpd (as root, its root not writable, as vsftpd requires).
 func startVsftpd(t *testing.T, fill func(root string)) *peer.Server {
 	t.Helper()
+	return startVsftpdConf(t, "", fill)
+}
+
+// startVsftpdConf is startVsftpd with more lines of configuration.
+func startVsftpdConf(t *testing.T, more string, fill func(root string)) *peer.Server {
+	t.Helper()
 	peer.Require(t, "vsftpd")
 	peer.RequireRoot(t, "vsftpd")
 	dir := t.TempDir()
@@ -174,7 +180,7 @@ func startVsftpd(t *testing.T, fill func(root string)) *peer.Server {
 		Name:    "vsftpd",
 		Program: "vsftpd",
 		Args: func(port int) ([]string, error) {
-			return []string{conf}, os.WriteFile(conf, []byte(fmt.Sprintf(vsftpdConf, port, root, first, last, empty)), 0o600)
+			return []string{conf}, os.WriteFile(conf, []byte(fmt.Sprintf(vsftpdConf, port, root, first, last, empty)+more), 0o600)
 		},
 		Ready: peer.ReadyLine("220"),
 	})

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
@@ -535,7 +536,8 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	case resp.StatusCode >= 400 && resp.StatusCode < 600:
 		body := c.errorBody(req, resp)
 		closeAll()
-		return nil, &access.ServerError{URL: access.Masked(u), Command: command, Code: code, Text: text, Rule: rule, Body: body}
+		return nil, &access.ServerError{URL: access.Masked(u), Command: command, Code: code, Text: text, Rule: rule, Body: body,
+			RetryAfter: retryAfter(resp.StatusCode, resp.Header.Get("Retry-After"), time.Now())}
 	default:
 		closeAll()
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply status " + resp.Status + " is not one HTTP defines"}
@@ -758,4 +760,39 @@ func (b *body) Close() error {
 	err := b.ReadCloser.Close()
 	b.close()
 	return err
+}
+
+// maxRetryAfter bounds the wait a Retry-After may ask for.
+const maxRetryAfter = time.Hour
+
+// retryAfter reads the Retry-After of a 429 (RFC 6585 §4) or 503 (RFC
+// 9110 §15.6.4) reply, "HTTP-date / delay-seconds" (RFC 9110 §10.2.3),
+// as a wait from now, at most maxRetryAfter; 0 for another status, a
+// malformed value, or a date already past.
+func retryAfter(status int, v string, now time.Time) time.Duration {
+	if status != 429 && status != 503 {
+		return 0
+	}
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if v[0] >= '0' && v[0] <= '9' {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0
+		}
+		if n > uint64(maxRetryAfter/time.Second) {
+			return maxRetryAfter
+		}
+		d = time.Duration(n) * time.Second
+	} else {
+		t, err := nethttp.ParseTime(v)
+		if err != nil {
+			return 0
+		}
+		d = t.Sub(now)
+	}
+	return min(max(d, 0), maxRetryAfter)
 }

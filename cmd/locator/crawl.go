@@ -203,15 +203,6 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if o.delay == 0 {
 		cr.Delay = crawl.NoDelay
 	}
-	if front != nil && o.maxURLs > 0 {
-		// The library bounds MaxURLs by the links it pushes: a link
-		// past the bound is not pushed, and a resumed crawl would
-		// never see it. With a frontier that outlives the crawl, the
-		// bound is on the URLs popped instead: the rest stays in the
-		// file, pushed and not fetched, for --resume.
-		cr.MaxURLs = 0
-		cr.Frontier = &boundedFrontier{Frontier: front, left: o.maxURLs}
-	}
 
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
@@ -345,25 +336,6 @@ func (o *crawlOptions) openState(e *env, args []string) (*crawl.BoltFrontier, []
 		return fail(err)
 	}
 	return f, args, exitOK
-}
-
-// boundedFrontier pops at most left Items of its Frontier, then says it
-// is empty: the Crawler then ends once the pages under way are done, and
-// what was not popped stays in the Frontier.
-type boundedFrontier struct {
-	crawl.Frontier
-	left int
-}
-
-func (f *boundedFrontier) Pop() (crawl.Item, bool, error) {
-	if f.left <= 0 {
-		return crawl.Item{}, false, nil
-	}
-	it, ok, err := f.Frontier.Pop()
-	if ok {
-		f.left--
-	}
-	return it, ok, err
 }
 
 // client returns the access.Client the crawl fetches with: the scheme
