@@ -130,28 +130,8 @@ func diff(t *testing.T, what string, got, want []string) {
 	}
 }
 
-const vsftpdConf = `listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=%d
-background=NO
-anonymous_enable=YES
-anon_root=%s
-no_anon_password=YES
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=%d
-pasv_max_port=%d
-pasv_address=127.0.0.1
-secure_chroot_dir=%s
-use_localtime=NO
-xferlog_enable=NO
-ftpd_banner=locator crawl test vsftpd
-`
-
 // startVsftpd serves the tree fill makes under its root anonymously with
-// vsftpd (as root, its root not writable, as vsftpd requires).
+// vsftpd, which asks no password of an anonymous login.
 func startVsftpd(t *testing.T, fill func(root string)) *peer.Server {
 	t.Helper()
 	return startVsftpdConf(t, "", fill)
@@ -160,28 +140,5 @@ func startVsftpd(t *testing.T, fill func(root string)) *peer.Server {
 // startVsftpdConf is startVsftpd with more lines of configuration.
 func startVsftpdConf(t *testing.T, more string, fill func(root string)) *peer.Server {
 	t.Helper()
-	peer.Require(t, "vsftpd")
-	peer.RequireRoot(t, "vsftpd")
-	dir := t.TempDir()
-	root, empty := filepath.Join(dir, "ftproot"), filepath.Join(dir, "empty")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	fill(root)
-	if err := os.Chmod(root, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conf := filepath.Join(dir, "vsftpd.conf")
-	first, last := peer.FreeRange(t, 10)
-	return peer.Start(t, peer.Spec{
-		Name:    "vsftpd",
-		Program: "vsftpd",
-		Args: func(port int) ([]string, error) {
-			return []string{conf}, os.WriteFile(conf, []byte(fmt.Sprintf(vsftpdConf, port, root, first, last, empty)+more), 0o600)
-		},
-		Ready: peer.ReadyLine("220"),
-	})
+	return peer.Vsftpd(t, "no_anon_password=YES\n"+more, fill).Server
 }

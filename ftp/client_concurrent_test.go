@@ -51,7 +51,7 @@ var vsftpdCommand = regexp.MustCompile(`\[pid (\d+)\](?: \[[^\]]*\])? FTP comman
 // login is left out: a session is known by its process after the login.
 func (v *vsftpd) sessions(t *testing.T, from int) (map[string][]string, int) {
 	t.Helper()
-	b, err := os.ReadFile(v.log)
+	b, err := os.ReadFile(v.Log)
 	if err != nil {
 		t.Fatal(err)
 	}

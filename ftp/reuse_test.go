@@ -111,7 +111,7 @@ func TestReusePyftpdlib(t *testing.T) {
 // vsftpdLogins counts the logins vsftpd logged after offset from.
 func (v *vsftpd) logins(t *testing.T, from int) int {
 	t.Helper()
-	b, err := os.ReadFile(v.log)
+	b, err := os.ReadFile(v.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func (v *vsftpd) logins(t *testing.T, from int) int {
 // logSize returns the length of vsftpd's log.
 func (v *vsftpd) logSize(t *testing.T) int {
 	t.Helper()
-	b, err := os.ReadFile(v.log)
+	b, err := os.ReadFile(v.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestReuseAfterServerEnd(t *testing.T) {
 	waitEnded := func(from int) {
 		t.Helper()
 		for range 500 {
-			b, _ := os.ReadFile(v.log)
+			b, _ := os.ReadFile(v.Log)
 			if strings.Contains(string(b[from:]), `FTP response: Client "127.0.0.1", "421 Timeout."`) {
 				return
 			}

@@ -17,38 +17,8 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// vsftpdConf is vsftpd's configuration for the tests: anonymous only (a
-// local user needs a system account), ASCII downloads converted (LF →
-// CRLF on the wire), every command and reply logged.
-const vsftpdConf = `listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=%d
-background=NO
-anonymous_enable=YES
-anon_root=%s
-no_anon_password=NO
-ascii_download_enable=YES
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=%d
-pasv_max_port=%d
-pasv_address=127.0.0.1
-secure_chroot_dir=%s
-use_localtime=NO
-xferlog_enable=YES
-dual_log_enable=YES
-xferlog_file=%s
-vsftpd_log_file=%s
-log_ftp_protocol=YES
-ftpd_banner=locator test vsftpd
-`
-
-type vsftpd struct {
-	*peer.Server
-	root, log string
-}
+// vsftpd is peer.Vsftpd's server, with the log readers of these tests.
+type vsftpd struct{ *peer.VsftpdServer }
 
 // startVsftpd starts vsftpd as root with a root-owned configuration in
 // a temporary folder; its anonymous root is not writable (vsftpd
@@ -77,36 +47,11 @@ func startVsftpdTB(t testing.TB, fill func(root string)) *vsftpd {
 }
 
 // startVsftpdConf starts vsftpd with the lines of extra added to its
-// configuration (vsftpdConf) and an anonymous root that fill writes.
+// configuration and an anonymous root that fill writes; ASCII downloads
+// are converted (LF → CRLF on the wire).
 func startVsftpdConf(t testing.TB, extra string, fill func(root string)) *vsftpd {
 	t.Helper()
-	peer.Require(t, "vsftpd")
-	peer.RequireRoot(t, "vsftpd")
-	dir := t.TempDir()
-	v := &vsftpd{root: filepath.Join(dir, "ftproot"), log: filepath.Join(dir, "vsftpd.log")}
-	if err := os.MkdirAll(v.root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	fill(v.root)
-	if err := os.Chmod(v.root, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	empty := filepath.Join(dir, "empty")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conf := filepath.Join(dir, "vsftpd.conf")
-	first, last := peer.FreeRange(t, 20)
-	v.Server = peer.Start(t, peer.Spec{
-		Name:    "vsftpd",
-		Program: "vsftpd",
-		Args: func(port int) ([]string, error) {
-			c := fmt.Sprintf(vsftpdConf, port, v.root, first, last, empty, filepath.Join(dir, "xferlog"), v.log) + extra
-			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
-		},
-		Ready: peer.ReadyLine("220"),
-	})
-	return v
+	return &vsftpd{peer.Vsftpd(t, "ascii_download_enable=YES\n"+extra, fill)}
 }
 
 // TestVsftpd follows URLs on vsftpd and asserts the commands it
@@ -175,7 +120,7 @@ func TestVsftpd(t *testing.T) {
 				t.Errorf("%s: vsftpd received\n  %q\nwant\n  %q", c.url, cmds, c.cmds)
 			}
 			if c.sent >= 0 {
-				b, _ := os.ReadFile(v.log)
+				b, _ := os.ReadFile(v.Log)
 				if want := fmt.Sprintf(`OK DOWNLOAD: Client "127.0.0.1", "%s", %d bytes`, strings.TrimPrefix(strings.TrimSuffix(c.url, ";type=a"), "ftp://"+h), c.sent); !strings.Contains(string(b[off:]), want) {
 					t.Errorf("vsftpd's log has no %q", want)
 				}
@@ -271,7 +216,7 @@ func (v *vsftpd) commands(t *testing.T, from int) ([]string, int) {
 	if from > 0 {
 		v.waitQuit(t, from)
 	}
-	b, err := os.ReadFile(v.log)
+	b, err := os.ReadFile(v.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +232,7 @@ func (v *vsftpd) commands(t *testing.T, from int) ([]string, int) {
 // waitQuit waits until vsftpd has logged a QUIT since offset.
 func (v *vsftpd) waitQuit(t *testing.T, from int) {
 	for i := 0; i < 500; i++ {
-		if b, _ := os.ReadFile(v.log); len(b) > from && strings.Contains(string(b[from:]), `"QUIT"`) {
+		if b, _ := os.ReadFile(v.Log); len(b) > from && strings.Contains(string(b[from:]), `"QUIT"`) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)

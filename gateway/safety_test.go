@@ -360,55 +360,14 @@ func TestProsperoThroughGateway(t *testing.T) {
 	}
 }
 
-// vsftpdConf: anonymous, read-only FTP on 127.0.0.1 with passive ports
-// in a range of its own.
-const vsftpdConf = `listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=%d
-background=NO
-anonymous_enable=YES
-anon_root=%s
-no_anon_password=NO
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=%d
-pasv_max_port=%d
-pasv_address=127.0.0.1
-secure_chroot_dir=%s
-xferlog_enable=NO
-ftpd_banner=locator gateway test vsftpd
-`
-
-// startVsftpd serves files (path → content) anonymously with vsftpd,
-// run as root with a root-owned configuration; its root is not
-// writable (vsftpd refuses a writable chroot).
+// startVsftpd serves files (path → content) anonymously with vsftpd.
 func startVsftpd(t *testing.T, files map[string]string) *peer.Server {
 	t.Helper()
-	peer.Require(t, "vsftpd")
-	peer.RequireRoot(t, "vsftpd")
-	dir := t.TempDir()
-	root, empty := filepath.Join(dir, "ftproot"), filepath.Join(dir, "empty")
-	for p, c := range files {
-		write(t, filepath.Join(root, filepath.FromSlash(p)), c, 0o644)
-	}
-	if err := os.Chmod(root, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conf := filepath.Join(dir, "vsftpd.conf")
-	first, last := peer.FreeRange(t, 10)
-	return peer.Start(t, peer.Spec{
-		Name:    "vsftpd",
-		Program: "vsftpd",
-		Args: func(port int) ([]string, error) {
-			return []string{conf}, os.WriteFile(conf, []byte(fmt.Sprintf(vsftpdConf, port, root, first, last, empty)), 0o600)
-		},
-		Ready: peer.ReadyLine("220"),
-	})
+	return peer.Vsftpd(t, "", func(root string) {
+		for p, c := range files {
+			write(t, filepath.Join(root, filepath.FromSlash(p)), c, 0o644)
+		}
+	}).Server
 }
 
 // nameResolver answers each name of its map, and nothing else.

@@ -227,69 +227,12 @@ func TestGetManyURLs(t *testing.T) {
 	})
 }
 
-// vsftpdConf is vsftpd's configuration for get's tests: anonymous,
-// read-only, every command logged.
-const vsftpdConf = `listen=YES
-listen_ipv6=NO
-listen_address=127.0.0.1
-listen_port=%d
-background=NO
-anonymous_enable=YES
-anon_root=%s
-no_anon_password=NO
-local_enable=NO
-write_enable=NO
-pasv_enable=YES
-pasv_min_port=%d
-pasv_max_port=%d
-pasv_address=127.0.0.1
-secure_chroot_dir=%s
-use_localtime=NO
-xferlog_enable=YES
-dual_log_enable=YES
-xferlog_file=%s
-vsftpd_log_file=%s
-log_ftp_protocol=YES
-ftpd_banner=locator get test vsftpd
-`
-
 // startVsftpd serves files (path → content) anonymously with vsftpd
-// (as root, its root not writable, as vsftpd requires) and returns its
-// address and the log of its commands.
+// and returns its address and the log of its commands.
 func startVsftpd(t *testing.T, files map[string][]byte) (addr, log string) {
 	t.Helper()
-	peer.Require(t, "vsftpd")
-	peer.RequireRoot(t, "vsftpd")
-	dir := t.TempDir()
-	root, empty := filepath.Join(dir, "ftproot"), filepath.Join(dir, "empty")
-	log = filepath.Join(dir, "vsftpd.log")
-	for p, c := range files {
-		f := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, c, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chmod(root, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conf := filepath.Join(dir, "vsftpd.conf")
-	first, last := peer.FreeRange(t, 10)
-	s := peer.Start(t, peer.Spec{
-		Name:    "vsftpd",
-		Program: "vsftpd",
-		Args: func(port int) ([]string, error) {
-			c := fmt.Sprintf(vsftpdConf, port, root, first, last, empty, filepath.Join(dir, "xferlog"), log)
-			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
-		},
-		Ready: peer.ReadyLine("220"),
-	})
-	return s.Addr, log
+	v := peer.Vsftpd(t, "", func(root string) { peer.WriteFiles(t, root, files) })
+	return v.Addr, v.Log
 }
 
 // vsftpdCount counts the commands cmd (e.g. "USER") vsftpd logged.
