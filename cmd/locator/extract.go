@@ -226,7 +226,7 @@ func (x *extractor) inputHTML(r io.Reader, opts *text.Options, label, file strin
 	links, _ := htmllinks.Links(bytes.NewReader(doc), opts.Base) // only a read error, and there is none
 	var rel []htmllinks.Link
 	for _, l := range links {
-		if !hasScheme(l.Ref) {
+		if l.Partial() {
 			rel = append(rel, l)
 		}
 	}
@@ -271,21 +271,4 @@ func (x *extractor) inputHTML(r io.Reader, opts *text.Options, label, file strin
 		return fmt.Errorf("%s: %w", label, readErr)
 	}
 	return nil
-}
-
-// hasScheme reports whether ref begins with a scheme name and ":" (RFC
-// 3986 §3.1): a full form, not a partial one.
-func hasScheme(ref string) bool {
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }

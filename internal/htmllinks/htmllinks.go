@@ -291,6 +291,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// Partial reports whether l's Ref is a partial form, one that begins
+// with no scheme name and ":" (RFC 3986 §4.2) and needs a base.
+func (l Link) Partial() bool { return !hasScheme(l.Ref) }
+
 // hasScheme reports whether ref begins with a scheme and ":" (RFC 3986
 // §3.1), so that it is a full form that needs no base.
 func hasScheme(ref string) bool {
