@@ -1,6 +1,7 @@
 package ftp
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator"
@@ -89,7 +90,16 @@ func (u *URL) Build() (string, error) {
 		b.WriteString(name)
 		if u.HasTypecode {
 			b.WriteString(";type=")
-			b.WriteString(lower(u.Typecode))
+			at := b.Len()
+			code := lower(u.Typecode)
+			b.WriteString(locator.Escape(code, locator.EncodeFSegment))
+			if code != "a" && code != "i" && code != "d" {
+				// RFC 1738 §5: ftptype = "A" | "I" | "D" | "a" | "i" | "d".
+				// Written as it stands, another typecode could end the
+				// URL early ("a#" would read back as "a").
+				return "", &locator.BuildError{Scheme: "ftp", URL: b.String(), Problem: locator.Problem{Offset: at, Severity: locator.Error, Rule: "ftptype",
+					Message: "the typecode is a, i or d, not " + strconv.Quote(u.Typecode)}}
+			}
 		}
 	}
 	s := b.String()

@@ -312,6 +312,10 @@ func TestBuild(t *testing.T) {
 		{Host: "a/b"},
 		{Host: "a@b"},
 		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "e", HasTypecode: true}},
+		// §5's ftptype is one letter: "a#" would read back as "a" and a
+		// fragment (a fuzz finding, testdata/fuzz/FuzzBuild).
+		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "A#", HasTypecode: true}},
+		{Host: "h", Path: Path{Name: "f", HasName: true, Typecode: "ai", HasTypecode: true}},
 	} {
 		if s, err := r.Build(); err == nil {
 			t.Errorf("Build(%+v) = %q, want an error", r, s)
