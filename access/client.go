@@ -160,6 +160,16 @@ type Client struct {
 	// the proxy's scheme. An error refuses the URL.
 	Proxy func(u *locator.URL) (*locator.URL, error)
 
+	// Recorder, when not nil, is handed what each Get exchanged with a
+	// server (Record): an archive of what was followed.
+	Recorder Recorder
+
+	// Archive, when not nil, is where Get finds objects instead of the
+	// network: a URL it holds no record of fails with a
+	// *NotArchivedError, and no connection is ever made. A recorded
+	// exchange is read back by its scheme's client (Replayer).
+	Archive Archive
+
 	// Dial, when not nil, replaces the network dialer (tests).
 	Dial DialFunc
 
@@ -357,7 +367,10 @@ func (c *Client) GetFrom(ctx context.Context, u *locator.URL, offset int64) (*Re
 		return nil, &PolicyError{URL: Masked(u), Rule: "resume", Reason: "a negative offset"}
 	}
 	res, last, err := follow(c, u, offset, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
-		return f.Fetch(ctx, u, req)
+		if c.Archive != nil {
+			return c.replay(ctx, f, u, req)
+		}
+		return req.recorded(f.Fetch(ctx, u, req))
 	})
 	if res != nil && res.URL == nil {
 		res.URL = last

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rfc1738/locator"
@@ -37,6 +38,9 @@ type Request struct {
 	info   Info
 	hop    int
 	offset int64
+
+	capMu   sync.Mutex
+	capture *Capture // Capture's, when the Client records
 }
 
 // Offset returns the octet the object is to begin at (Client.GetFrom),
@@ -124,6 +128,9 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 // Request did not open is refused with a *PolicyError (rule "host"), so
 // that no address escapes the host policy this way.
 func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Conn, error) {
+	if t, ok := ctrl.(*tapConn); ok {
+		ctrl = t.Conn
+	}
 	ic, ok := ctrl.(*idleConn)
 	if !ok || ic.req != r {
 		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "a second connection goes only to the peer of a connection this request opened"}
@@ -237,6 +244,12 @@ func (r *Request) logLine(prefix, line string) {
 	w := r.Dialogue
 	if w == nil {
 		w = r.Client.Dialogue
+	}
+	r.capMu.Lock()
+	c := r.capture
+	r.capMu.Unlock()
+	if c != nil {
+		c.logLine(prefix + printable.String(line) + "\n")
 	}
 	if w == nil {
 		return
