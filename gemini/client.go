@@ -3,7 +3,9 @@ package gemini
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -26,10 +28,16 @@ const DefaultMediaType = "text/gemini; charset=utf-8"
 
 // Client follows gemini URLs for package access: it connects through
 // access.Request.Dial, completes a TLS handshake over that connection
-// (the host name in SNI), trusts the server's certificate on first use
-// (Gemini §4.2), sends the request line (Gemini §2) and reads the
-// response header (ReadHeader) and, for status 2x, the body, bounded by
-// the access.Client's MaxSize.
+// (the host name in SNI, in ASCII), trusts the server's certificate on
+// first use (Gemini §4.2), presents a client certificate when the server
+// asks for one and Certificate gives it (Gemini §4.3), sends the request
+// line (Gemini §2) and reads the response header (ReadHeader) and, for
+// status 2x, the body, bounded by the access.Client's MaxSize.
+//
+// It records each Get's exchange when the access.Client has a Recorder
+// (protocol "gemini", an access.RecordExchange: the request line as
+// sent and the response header and body as received, above TLS), and
+// reads a recorded response back (Replay).
 //
 // Its zero value is ready, and keeps the certificates it trusts in
 // DefaultKnownHosts. It is safe for concurrent use, and its fields must
@@ -51,13 +59,24 @@ type Client struct {
 	// give (access.Question Kind "Ask", or "AskP" and Secret for status
 	// 11, SENSITIVE INPUT); nil means there is nobody to ask.
 	Ask func(access.Question) (string, error)
+	// Certificate, when not nil, gives the client certificate to present
+	// to the server of u when the server asks for one in the TLS
+	// handshake (Gemini §4.3; a server that requires one for u answers
+	// 60 without it, 61 or 62 when it refuses the one presented, §3.2.6),
+	// or nil to present none. A certificate names its holder to every
+	// server it is presented to: the function chooses by u's host, port
+	// and path. Its error fails the request.
+	Certificate func(u *locator.URL) (*tls.Certificate, error)
 
 	known knownHosts
 	once  sync.Once
 	file  string
 }
 
-var _ access.Prober = (*Client)(nil)
+var (
+	_ access.Prober   = (*Client)(nil)
+	_ access.Replayer = (*Client)(nil)
+)
 
 // Check refuses, before any connection, a URL that is not a gemini URL
 // with a host and a valid port, one with a user or password (Gemini
@@ -99,26 +118,37 @@ func (c *Client) knownFile() string {
 	return c.file
 }
 
+// reply is a response header read from a server, the rest of the
+// connection positioned at the body, and the client certificate the
+// request presented.
+type reply struct {
+	Header
+	br   *bufio.Reader
+	conn net.Conn
+	cert string // the fingerprint of the client certificate presented, "" for none
+}
+
 // exchange connects, sends u's request and reads the response header.
 // On success the connection is open, positioned at the body, and closed
-// when ctx ends before its Close.
+// when ctx ends before its Close. cp, when not nil, keeps the octets of
+// the request and the response (above TLS).
 // A secret request (the answer to status 11) is logged with its search
 // part masked.
-func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Request, secret bool) (Header, *bufio.Reader, net.Conn, error) {
+func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Request, secret bool, cp *access.Capture) (*reply, error) {
 	pl, err := NewPlan(u)
 	if err != nil {
-		return Header{}, nil, nil, err
+		return nil, err
 	}
 	raw, err := req.Dial(ctx, pl.Host, pl.Port)
 	if err != nil {
-		return Header{}, nil, nil, err
+		return nil, err
 	}
 	// The caller's context ends the exchange at any point, the
 	// handshake, the header or the body.
 	dialed := raw
 	raw = &ctxConn{Conn: dialed, stop: context.AfterFunc(ctx, func() { dialed.Close() })}
 	server := net.JoinHostPort(pl.Host, strconv.Itoa(pl.Port))
-	var note string
+	var note, presented string
 	cfg := &tls.Config{
 		// SNI: Go leaves an IP address out of server_name (RFC 6066
 		// §3 allows only a name there).
@@ -144,24 +174,48 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 			note = "certificate " + fp + ": " + string(v)
 			return nil
 		},
+		// Called only when the server asks for a certificate; an empty
+		// one presents none.
+		GetClientCertificate: func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+			if c.Certificate == nil {
+				return &tls.Certificate{}, nil
+			}
+			cert, err := c.Certificate(u)
+			if err != nil {
+				return nil, &CertificateChoiceError{URL: access.Masked(u), Err: err}
+			}
+			if cert == nil || len(cert.Certificate) == 0 {
+				return &tls.Certificate{}, nil
+			}
+			presented = fingerprintDER(cert.Certificate[0])
+			return cert, nil
+		},
 	}
-	conn := tls.Client(raw, cfg)
-	if err := conn.HandshakeContext(ctx); err != nil {
+	tc := tls.Client(raw, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
 		raw.Close()
 		// The trust decision's own error, not the handshake's
 		// wrapping of it: it says what to do.
 		var ce *CertificateError
 		if errors.As(err, &ce) {
-			return Header{}, nil, nil, ce
+			return nil, ce
 		}
 		var ke *KnownHostsError
 		if errors.As(err, &ke) {
-			return Header{}, nil, nil, ke
+			return nil, ke
 		}
-		return Header{}, nil, nil, err
+		var cce *CertificateChoiceError
+		if errors.As(err, &cce) {
+			return nil, cce
+		}
+		return nil, err
 	}
-	st := conn.ConnectionState()
+	st := tc.ConnectionState()
+	if presented != "" {
+		note += "; client certificate " + presented + " presented"
+	}
 	req.Notef("%s established with %s; %s", tls.VersionName(st.Version), server, note)
+	conn := cp.Conn(tc)
 	line := string(pl.Request[:len(pl.Request)-2])
 	if secret {
 		line = line[:strings.IndexByte(line, '?')] + "?****"
@@ -169,32 +223,62 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 	req.Sent(line)
 	if _, err := conn.Write(pl.Request); err != nil {
 		conn.Close()
-		return Header{}, nil, nil, err
+		return nil, err
 	}
 	br := bufio.NewReaderSize(conn, 4096)
-	h, err := ReadHeader(br)
+	h, err := readHeader(u, req, br)
 	if err != nil {
 		conn.Close()
+		return nil, err
+	}
+	return &reply{Header: h, br: br, conn: conn, cert: presented}, nil
+}
+
+// readHeader reads a response header from br (ReadHeader) and logs it; a
+// header that breaks Gemini §3.1 is an *access.ProtocolError.
+func readHeader(u *locator.URL, req *access.Request, br *bufio.Reader) (Header, error) {
+	h, err := ReadHeader(br)
+	if err != nil {
 		var he *HeaderError
-		switch {
-		case errors.As(err, &he):
-			return Header{}, nil, nil, &access.ProtocolError{URL: access.Masked(u), Msg: he.Error()}
-		case errors.Is(err, ErrNoHeader):
-			return Header{}, nil, nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+		if errors.As(err, &he) || errors.Is(err, ErrNoHeader) {
+			return Header{}, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
 		}
-		return Header{}, nil, nil, err
+		return Header{}, err
 	}
 	if h.Meta == "" {
 		req.Received(strconv.Itoa(h.Status))
 	} else {
 		req.Received(strconv.Itoa(h.Status) + " " + h.Meta)
 	}
-	return h, br, conn, nil
+	return h, nil
 }
 
+// fingerprintDER is Fingerprint of a certificate's DER encoding.
+func fingerprintDER(der []byte) string {
+	d := sha256.Sum256(der)
+	return "SHA256:" + hex.EncodeToString(d[:])
+}
+
+// A CertificateChoiceError says that Client.Certificate failed to give
+// the client certificate for a URL (a key that does not match its
+// certificate, a file that cannot be read).
+type CertificateChoiceError struct {
+	URL string // masked
+	Err error
+}
+
+func (e *CertificateChoiceError) Error() string {
+	return "gemini: the client certificate for " + e.URL + ": " + e.Err.Error()
+}
+
+func (e *CertificateChoiceError) Unwrap() error { return e.Err }
+
 // refusal returns the error of a response other than 2x and 3x: a
-// *access.ServerError with the status, META and the client's note.
-func refusal(u *locator.URL, command string, h Header) error {
+// *access.ServerError with the status, META and the client's note. cert
+// is the fingerprint of the client certificate the request presented,
+// "" for none; replayed says the response is a recorded one, of which
+// that is not known.
+func refusal(u *locator.URL, command string, h Header, cert string, replayed bool) error {
 	var rule string
 	switch h.Class() {
 	case Input:
@@ -204,9 +288,34 @@ func refusal(u *locator.URL, command string, h Header) error {
 	case PermFailure:
 		rule = "Gemini §3.2.5: a permanent failure"
 	case CertRequired:
-		rule = "Gemini §3.2.6: the server requires a client certificate; this client presents none"
+		rule = certRule(h.Status, cert, replayed)
 	}
 	return &access.ServerError{URL: access.Masked(u), Command: command, Code: strconv.Itoa(h.Status), Text: h.Meta, Rule: rule}
+}
+
+// certRule is the client's note on a 6x response (Gemini §3.2.6 and
+// Appendix 1): 60 a certificate is required, 61 the one presented is not
+// authorised, 62 it is not valid. The 63 to 65 of earlier versions of
+// the specification (63 rejected, 64 not yet valid, 65 expired, which
+// molly-brown still sends) are told as 62 is.
+func certRule(status int, cert string, replayed bool) string {
+	which := "the certificate presented (" + cert + ")"
+	if cert == "" {
+		which = "no certificate was presented"
+	}
+	if replayed {
+		which = "the record does not say which certificate was presented"
+	}
+	switch status {
+	case 60:
+		if cert == "" && !replayed {
+			return "Gemini §3.2.6: the server requires a client certificate for this resource (60 CLIENT CERTIFICATE REQUIRED), and this client presented none"
+		}
+		return "Gemini §3.2.6: the server requires a client certificate for this resource (60 CLIENT CERTIFICATE REQUIRED); " + which
+	case 61:
+		return "Gemini §3.2.6: the server does not authorise the client certificate for this resource (61 CERTIFICATE NOT AUTHORISED); " + which
+	}
+	return "Gemini §3.2.6: the server does not take the client certificate as valid (62 CERTIFICATE NOT VALID, or an earlier 6x: expired, not yet valid); " + which
 }
 
 // redirect returns the *access.Redirect a 3x response asks for, or a
@@ -226,28 +335,35 @@ func redirect(u *locator.URL, h Header) error {
 // Fetch (not a redirection), its search part replaced by the input
 // percent-encoded; the Resource's URL is then that URL, except for the
 // answer to 11 (SENSITIVE INPUT), which is kept out of it and logged
-// masked. Input asked for again is not answered twice. 3x is an *access.Redirect to META, which the
-// access.Client follows within MaxRedirects. Every other status is an
-// *access.ServerError with the status as Code and META as Text. A header
-// that breaks Gemini §3.1 is an *access.ProtocolError; a certificate
-// other than the one trusted is a *CertificateError; a known-hosts file
-// that cannot be used a *KnownHostsError.
+// masked. Input asked for again is not answered twice. 3x is an
+// *access.Redirect to META, which the access.Client follows within
+// MaxRedirects. Every other status is an *access.ServerError with the
+// status as Code, META as Text, and for 6x a Rule that says whether a
+// client certificate was presented and which. A header that breaks
+// Gemini §3.1 is an *access.ProtocolError; a certificate other than the
+// one trusted is a *CertificateError; a known-hosts file that cannot be
+// used a *KnownHostsError; Certificate's failure a
+// *CertificateChoiceError.
+//
+// The record of a Get (access.Client.Recorder) is the exchange of u: for
+// input answered, the request for u and the 1x response, not the
+// request with the answer, which is another URL's (and for 11 a secret).
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	h, br, conn, err := c.exchange(ctx, u, req, false)
+	r, err := c.exchange(ctx, u, req, false, req.Capture(access.RecordExchange, "gemini"))
 	if err != nil {
 		return nil, err
 	}
 	var shown *locator.URL // the URL answered, when it may be shown
-	if h.Class() == Input {
-		conn.Close()
-		v, ok, err := c.answer(h)
+	if r.Class() == Input {
+		r.conn.Close()
+		v, ok, err := c.answer(r.Header)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, refusal(u, requestURL(u), h)
+			return nil, refusal(u, requestURL(u), r.Header, r.cert, false)
 		}
-		secret := h.Status == 11
+		secret := r.Status == 11
 		au, err := withInput(u, v)
 		if err != nil {
 			return nil, err
@@ -262,24 +378,52 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		if !secret {
 			shown = au
 		}
-		h, br, conn, err = c.exchange(ctx, au, req, secret)
+		r, err = c.exchange(ctx, au, req, secret, nil)
 		if err != nil {
 			return nil, err
 		}
 	}
+	return respond(u, req, r.Header, r.br, r.conn, shown, r.cert, false)
+}
+
+// respond is what Fetch and Replay make of a response header h other
+// than an input answered: for 2x the Resource whose Body is the rest of
+// br (closing rest when closed), for 3x an *access.Redirect, else the
+// refusal. shown is the Resource's URL when it is not u.
+func respond(u *locator.URL, req *access.Request, h Header, br *bufio.Reader, rest io.Closer, shown *locator.URL, cert string, replayed bool) (*access.Resource, error) {
 	switch h.Class() {
 	case Success:
 		mt := h.Meta
 		if mt == "" {
 			mt = DefaultMediaType
 		}
-		return &access.Resource{Body: req.Limit(&body{Reader: br, conn: conn}), MediaType: mt, Size: -1, URL: shown}, nil
+		return &access.Resource{Body: req.Limit(&body{Reader: br, rest: rest}), MediaType: mt, Size: -1, URL: shown}, nil
 	case Redirect:
-		conn.Close()
+		rest.Close()
 		return nil, redirect(u, h)
 	}
-	conn.Close()
-	return nil, refusal(u, requestURL(u), h)
+	rest.Close()
+	return nil, refusal(u, requestURL(u), h, cert, replayed)
+}
+
+// Replay reads response, a response to u kept by a Recorder (the header
+// and what followed it, as Fetch received them), back as Fetch reads a
+// live one, without any connection: 2x is the Resource, its Body the
+// octets after the header, bounded by MaxSize; 3x an *access.Redirect;
+// 1x the *access.ServerError Fetch returns when no answer is given (a
+// replay cannot ask the server again: the request with the answer is
+// another URL's); 4x, 5x and 6x *access.ServerError; a header that
+// breaks Gemini §3.1 an *access.ProtocolError.
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	if _, err := NewPlan(u); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(response, 4096)
+	h, err := readHeader(u, req, br)
+	if err != nil {
+		return nil, err
+	}
+	return respond(u, req, h, br, noClose{}, nil, "", true)
 }
 
 // answer returns the input a 1x response asks for: from c.Answers by the
@@ -342,13 +486,20 @@ func withInput(u *locator.URL, v string) (*locator.URL, error) {
 	return p.URL()
 }
 
-// body is a 2x response's body: the rest of the connection.
+// body is a 2x response's body: the rest of the connection (or of a
+// recorded response), which Close closes.
 type body struct {
 	io.Reader
-	conn net.Conn
+	rest io.Closer
 }
 
-func (b *body) Close() error { return b.conn.Close() }
+func (b *body) Close() error { return b.rest.Close() }
+
+// noClose is the rest of a recorded response: the access.Client closes
+// the record itself.
+type noClose struct{}
+
+func (noClose) Close() error { return nil }
 
 // ctxConn is a connection that its context closes: stop undoes that on
 // Close.
@@ -369,11 +520,12 @@ func (c *ctxConn) Close() error {
 // access.StateRefused, 4x Transient; 3x an *access.Redirect for the
 // Client to follow.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	h, _, conn, err := c.exchange(ctx, u, req, false)
+	r, err := c.exchange(ctx, u, req, false, nil)
 	if err != nil {
 		return nil, err
 	}
-	conn.Close()
+	r.conn.Close()
+	h := r.Header
 	st := &access.Status{Code: strconv.Itoa(h.Status), Text: h.Meta, Command: requestURL(u), Size: -1, URL: u}
 	switch h.Class() {
 	case Success:
@@ -382,7 +534,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 	case Redirect:
 		return nil, redirect(u, h)
 	}
-	st.Err = refusal(u, st.Command, h)
+	st.Err = refusal(u, st.Command, h, r.cert, false)
 	switch {
 	case h.Status == 51 || h.Status == 52:
 		st.State = access.StateGone

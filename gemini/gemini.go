@@ -37,18 +37,25 @@
 // Access algorithm. The client connects to the host at the port by TCP,
 // completes a TLS handshake (TLS 1.2 or later, the host name sent in the
 // server_name extension, RFC 6066 §3, when it is a name) and checks the
-// server's certificate (below). It then sends the URL, absolute, without
-// its fragment, followed by CR LF; the URL is at most 1024 octets
-// (Gemini §2). The server answers with one header line, two digits, a
+// server's certificate (below); when the server asks for a client
+// certificate, it presents the one it was given for the URL, or none
+// (Gemini §4.3). It then sends the URL, absolute, without its fragment,
+// followed by CR LF; the URL is at most 1024 octets (Gemini §2), counted
+// as sent. An internationalised host name (non-ASCII, or
+// percent-encoded) is sent, and named in server_name, in its ASCII form,
+// each label an A-label (IDNA, RFC 5890): the form DNS, certificates and
+// a server's own name are in. The server answers with one header line, two digits, a
 // space and a META string of at most 1024 octets, ending in CR LF (Gemini
 // §3.1), and for status 2x the object's octets until it closes the
 // connection (§3.3): META is then the object's media type, by default
 // "text/gemini; charset=utf-8". The first digit says the rest (§3.2):
 // 1x the server asks for input, prompted by META, to be sent as the
-// URL's search part (Client sends it once, from its Answers or Ask); 3x the object is at the URL META names (counted
-// against the redirect limit); 4x a temporary and 5x a permanent
-// failure, META saying why; 6x a client certificate is required. A first
-// digit outside 1–6 is not Gemini. Each connection carries one request.
+// URL's search part (Client sends it once, from its Answers or Ask); 3x
+// the object is at the URL META names (counted against the redirect
+// limit); 4x a temporary and 5x a permanent failure, META saying why; 6x
+// a client certificate is required (60), the one presented is not
+// authorised (61) or not valid (62). A first digit outside 1–6 is not
+// Gemini. Each connection carries one request.
 //
 // Trust. Servers mostly present self-signed certificates. The client
 // trusts a server's certificate on first use (Gemini §4.2): it keeps the
@@ -73,8 +80,9 @@
 // # Rules
 //
 // Check reports a user or password ("geminiurl", Gemini §1.2) and a URL
-// whose request would be longer than 1024 octets ("request", Gemini §2),
-// at the octet where it passes the limit. A URL without "//" or a host
+// whose request, as sent (an internationalised host in ASCII), would be
+// longer than 1024 octets ("request", Gemini §2), at the octet where it
+// passes the limit. A URL without "//" or a host
 // the core reports, as for every Internet scheme.
 //
 // An encoded CR, LF or NUL stays encoded on the request line (the whole
@@ -172,18 +180,7 @@ func (g *URL) Build() (string, error) {
 	var b strings.Builder
 	b.WriteString("gemini://")
 	hostAt := urlbuild.WriteHostport(&b, g.Host, g.Port)
-	segs := g.Segments
-	if segs == nil && g.HasSearch {
-		segs = []string{""}
-	}
-	for _, s := range segs {
-		b.WriteByte('/')
-		b.WriteString(locator.Escape(s, locator.EncodeHSegment))
-	}
-	if g.HasSearch {
-		b.WriteByte('?')
-		b.WriteString(locator.Escape(g.Search, locator.EncodeHSegment))
-	}
+	urlbuild.WriteHPath(&b, g.Segments, g.Search, g.HasSearch)
 	s := b.String()
 	if len(s) > MaxRequest {
 		return "", schemeError("url", MaxRequest, "request", "the URL is "+strconv.Itoa(len(s))+" octets; a Gemini request's URL is at most "+strconv.Itoa(MaxRequest)+" (Gemini §2)")

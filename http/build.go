@@ -62,18 +62,7 @@ func (u *URL) Build() (string, error) {
 	b.WriteString(scheme)
 	b.WriteString("://")
 	hostAt := urlbuild.WriteHostport(&b, u.Host, u.Port)
-	segs := u.Segments
-	if segs == nil && u.HasSearch {
-		segs = []string{""}
-	}
-	for _, s := range segs {
-		b.WriteByte('/')
-		b.WriteString(locator.Escape(s, locator.EncodeHSegment))
-	}
-	if u.HasSearch {
-		b.WriteByte('?')
-		b.WriteString(locator.Escape(u.Search, locator.EncodeHSegment))
-	}
+	urlbuild.WriteHPath(&b, u.Segments, u.Search, u.HasSearch)
 	s := b.String()
 	if scheme != "http" && scheme != "https" {
 		return "", &locator.BuildError{Scheme: "http", URL: s, Problem: locator.Problem{Severity: locator.Error, Rule: "httpurl", Message: "the scheme is http or https"}}

@@ -37,6 +37,7 @@ type probeOptions struct {
 	policy
 	schemeOptions
 	proxy                  proxyOptions
+	gemini                 geminiOptions
 	jobs, perHost, retries int
 	backoff                time.Duration
 	json, verbose          bool
@@ -64,6 +65,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	methodFlag(fs, &o.schemeOptions)
 	note(fs, "method", "probe takes ftp's CWD methods only: rfc1738, singlecwd, nocwd")
 	serverFlags(fs, &o.schemeOptions)
+	geminiFlags(fs, &o.gemini)
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked (interleaved unless --jobs 1)")
 	fs.BoolVar(&o.json, "json", false, "NDJSON, one object a URL: url, status, code, text, size, modified, ms")
 	return func(e *env, args []string) int { return runProbe(e, args, &o) }
@@ -110,6 +112,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	if err != nil {
 		return usageError(e, "probe", err.Error())
 	}
+	schemes["gemini"] = o.gemini.client()
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
 	o.proxy.apply(c)

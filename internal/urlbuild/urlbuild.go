@@ -1,5 +1,6 @@
 // Package urlbuild holds what the scheme packages' builders share:
-// writing a host and port as RFC 1738 §3.1's hostport, screening them
+// writing a host and port as RFC 1738 §3.1's hostport and a path and
+// search as §3.3's hpath and search, screening the host and port
 // beforehand, and reading a built URL back to check that it conforms.
 package urlbuild
 
@@ -26,6 +27,27 @@ func WriteHostport(b *strings.Builder, host, port string) (hostAt int) {
 		b.WriteString(":" + port)
 	}
 	return hostAt
+}
+
+// WriteHPath writes segs and search to b as the path and search part of
+// RFC 1738 §3.3's httpurl, "/" hpath [ "?" search ], which gemini URLs
+// share: each segment after a "/", encoded as an hsegment, and the
+// search after "?" when hasSearch, encoded the same way (§5: uchar and
+// ";" ":" "@" "&" "=" as they are, everything else encoded, "/" and "?"
+// included). nil segs write no path, except that a search without a
+// path is written after "/", since httpurl has no "?" without one.
+func WriteHPath(b *strings.Builder, segs []string, search string, hasSearch bool) {
+	if segs == nil && hasSearch {
+		segs = []string{""}
+	}
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(locator.Escape(s, locator.EncodeHSegment))
+	}
+	if hasSearch {
+		b.WriteByte('?')
+		b.WriteString(locator.Escape(search, locator.EncodeHSegment))
+	}
 }
 
 // BadHostport reports the first octet of host or port that RFC 1738

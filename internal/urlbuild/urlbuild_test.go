@@ -99,3 +99,28 @@ func TestBuildErrorMessage(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+func TestWriteHPath(t *testing.T) {
+	tests := []struct {
+		segs      []string
+		search    string
+		hasSearch bool
+		want      string
+	}{
+		{nil, "", false, ""},
+		{nil, "", true, "/?"},
+		{nil, "a b", true, "/?a%20b"},
+		{[]string{""}, "", false, "/"},
+		{[]string{"a/b", "c?d", "e;f:g@h&i=j"}, "", false, "/a%2Fb/c%3Fd/e;f:g@h&i=j"},
+		{[]string{"", ""}, "x?y/z#", true, "//?x%3Fy%2Fz%23"},
+		{[]string{"\u00e9 %"}, "", false, "/%C3%A9%20%25"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		b.WriteString("x://h")
+		WriteHPath(&b, tt.segs, tt.search, tt.hasSearch)
+		if got := strings.TrimPrefix(b.String(), "x://h"); got != tt.want {
+			t.Errorf("WriteHPath(%q, %q, %v) = %q, want %q", tt.segs, tt.search, tt.hasSearch, got, tt.want)
+		}
+	}
+}

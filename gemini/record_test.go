@@ -1,0 +1,294 @@
+package gemini_test
+
+// Archiving (access.Client.Recorder and Archive) against molly-brown:
+// the record of a Get is the request line as sent and the response
+// header and body exactly as molly-brown serves them from disk, and a
+// replay of the record gives the Resource or error the live Get gave.
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/gemini"
+	"github.com/rfc1738/locator/internal/loctest"
+)
+
+// kept is a record as a memRecorder keeps it.
+type kept struct {
+	rec       access.Record // without its Spools
+	req, resp []byte
+}
+
+// memRecorder keeps records in memory (access.Recorder) and gives them
+// back by URL (access.Archive).
+type memRecorder struct {
+	mu   sync.Mutex
+	recs []kept
+}
+
+func (m *memRecorder) Record(r *access.Record) error {
+	k := kept{rec: *r}
+	k.rec.Request, k.rec.Response = nil, nil
+	var err error
+	if r.Request != nil {
+		k.req, err = io.ReadAll(r.Request.Reader())
+	}
+	if err == nil {
+		k.resp, err = io.ReadAll(r.Response.Reader())
+	}
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.recs = append(m.recs, k)
+	m.mu.Unlock()
+	return nil
+}
+
+func (m *memRecorder) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.recs) - 1; i >= 0; i-- {
+		k := m.recs[i]
+		if k.rec.URL.String() == u.String() {
+			r := k.rec
+			r.Request, r.Response = access.NewSpool(), access.NewSpool()
+			r.Request.Write(k.req)
+			r.Response.Write(k.resp)
+			return &r, nil
+		}
+	}
+	return nil, &access.NotArchivedError{URL: u.String()}
+}
+
+// last returns the last record kept, and how many there are.
+func (m *memRecorder) last() (kept, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.recs) == 0 {
+		return kept{}, 0
+	}
+	return m.recs[len(m.recs)-1], len(m.recs)
+}
+
+// replayer returns an access.Client that follows gemini URLs from arc
+// only: its Dial fails the test.
+func replayer(t *testing.T, arc access.Archive, g *gemini.Client) *access.Client {
+	ac, _ := client(t, g)
+	ac.Archive = arc
+	ac.Dial = func(context.Context, string, string) (net.Conn, error) {
+		t.Error("a replay connected")
+		return nil, errors.New("no connection in a replay")
+	}
+	return ac
+}
+
+// TestRecordReplay gets files, a redirection and refusals from
+// molly-brown with a Recorder: each record holds the request line as
+// sent and the status line and the file exactly; a replay from the
+// records gives the same Resource, body, redirection or error.
+func TestRecordReplay(t *testing.T) {
+	m := startMolly(t, "[TempRedirects]\n\"^/temp$\" = \"/hello.txt\"\n[CertificateZones]\n\"^/secret\" = [\"00\"]\n")
+	// Larger than access.SpoolMemory: the record goes to a temporary
+	// file.
+	big := make([]byte, access.SpoolMemory+100<<10)
+	rand.Read(big)
+	if err := os.WriteFile(filepath.Join(m.root, "big.bin"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &memRecorder{}
+	ac, log := client(t, nil)
+	ac.Recorder = rec
+	arc := replayer(t, rec, nil)
+	for _, c := range []struct{ path, file, header string }{
+		{"/hello.txt", "hello.txt", "20 text/plain; charset=utf-8\r\n"},
+		{"/index.gmi", "index.gmi", "20 text/gemini\r\n"},
+		{"/empty.txt", "empty.txt", "20 text/plain; charset=utf-8\r\n"},
+		{"/data.bin", "data.bin", "20 application/octet-stream\r\n"},
+		{"/big.bin", "big.bin", "20 application/octet-stream\r\n"},
+		{"/cgi/nometa", "", "20\r\n"},
+	} {
+		u := m.url(c.path)
+		res, body, err := get(t, ac, u)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.path, err, log)
+		}
+		want := []byte("=> /x")
+		if c.file != "" {
+			if want, err = os.ReadFile(filepath.Join(m.root, c.file)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k, _ := rec.last()
+		if k.rec.Kind != access.RecordExchange || k.rec.Protocol != "gemini" || k.rec.URL.String() != u || k.rec.Addr != "127.0.0.1" || k.rec.Truncated != "" || k.rec.Date.IsZero() {
+			t.Errorf("%s: record %+v", c.path, k.rec)
+		}
+		if string(k.req) != u+"\r\n" {
+			t.Errorf("%s: recorded request %q", c.path, k.req)
+		}
+		if !bytes.Equal(k.resp, append([]byte(c.header), want...)) {
+			t.Errorf("%s: recorded %d octets, want the header and the %d of the file", c.path, len(k.resp), len(want))
+		}
+		if !strings.Contains(string(k.rec.Dialogue), "> "+u+"\n") {
+			t.Errorf("%s: record's dialogue %q", c.path, k.rec.Dialogue)
+		}
+
+		rres, rbody, err := get(t, arc, u)
+		if err != nil {
+			t.Fatalf("%s: replay: %v", c.path, err)
+		}
+		if !bytes.Equal(rbody, body) || rres.MediaType != res.MediaType || rres.Size != res.Size || rres.URL.String() != res.URL.String() {
+			t.Errorf("%s: replay %q %d %s (%d octets), live %q %d %s (%d octets)", c.path, rres.MediaType, rres.Size, rres.URL, len(rbody), res.MediaType, res.Size, res.URL, len(body))
+		}
+	}
+
+	// A redirection: one record per hop; the replay follows it through
+	// the archive.
+	_, n := rec.last()
+	res, body, err := get(t, ac, m.url("/temp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, n2 := rec.last()
+	if n2 != n+2 || string(k.req) != m.url("/hello.txt")+"\r\n" {
+		t.Errorf("redirection: %d records, the last for %q", n2-n, k.req)
+	}
+	rec.mu.Lock()
+	first := rec.recs[n]
+	rec.mu.Unlock()
+	if string(first.req) != m.url("/temp")+"\r\n" || string(first.resp) != "30 "+m.url("/hello.txt")+"\r\n" {
+		t.Errorf("redirection's record: %q %q", first.req, first.resp)
+	}
+	rres, rbody, err := get(t, arc, m.url("/temp"))
+	if err != nil || rres.URL.String() != res.URL.String() || !bytes.Equal(rbody, body) {
+		t.Errorf("replayed redirection: %v %s %q", err, rres.URL, rbody)
+	}
+	arc.MaxRedirects = -1
+	var rd *access.ProtocolError
+	if _, _, err := get(t, arc, m.url("/temp")); !errors.As(err, &rd) || !strings.Contains(err.Error(), "redirected (30)") {
+		t.Errorf("replayed redirection, not followed: %v", err)
+	}
+	arc.MaxRedirects = 0
+
+	// Refusals: each recorded, each replayed as the live one failed.
+	for _, c := range []struct{ path, resp string }{
+		{"/missing.txt", "51 Not found!\r\n"},
+		{"/cgi/ask", "10 Your name?\r\n"},
+		{"/cgi/slow", "44 slow down\r\n"},
+		{"/secret/key.txt", "60 A pre-authorised certificate is required to access this resource\r\n"},
+	} {
+		u := m.url(c.path)
+		_, _, lerr := get(t, ac, u)
+		k, _ := rec.last()
+		if string(k.req) != u+"\r\n" || string(k.resp) != c.resp || k.rec.Truncated != "" {
+			t.Errorf("%s: record %q %q %q", c.path, k.req, k.resp, k.rec.Truncated)
+		}
+		_, _, rerr := get(t, arc, u)
+		var ls, rs *access.ServerError
+		if !errors.As(lerr, &ls) || !errors.As(rerr, &rs) || ls.Code != rs.Code || ls.Text != rs.Text || ls.Command != rs.Command || access.Classify(lerr) != access.Classify(rerr) {
+			t.Errorf("%s: live %v, replay %v", c.path, lerr, rerr)
+		}
+		if ls != nil && ls.Code == "60" && !strings.Contains(rs.Rule, "the record does not say") {
+			t.Errorf("%s: replayed rule %q", c.path, rs.Rule)
+		}
+	}
+
+	// Input answered: the record is the request for the URL and its
+	// prompt, not the request with the answer.
+	aac, _ := client(t, &gemini.Client{KnownHosts: ac.Schemes["gemini"].(*gemini.Client).KnownHosts, Answers: map[string]string{"1": "Ada"}})
+	aac.Recorder = rec
+	if _, body, err := get(t, aac, m.url("/cgi/ask")); err != nil || string(body) != "hello Ada" {
+		t.Fatalf("answered: %q %v", body, err)
+	}
+	if k, _ := rec.last(); string(k.req) != m.url("/cgi/ask")+"\r\n" || string(k.resp) != "10 Your name?\r\n" {
+		t.Errorf("answered: record %q %q", k.req, k.resp)
+	}
+
+	// A body cut at MaxSize: the record says so.
+	ac.MaxSize = 1000
+	if _, _, err := get(t, ac, m.url("/data.bin")); !errors.Is(err, access.ErrTooLarge) {
+		t.Errorf("MaxSize: %v", err)
+	}
+	if k, _ := rec.last(); k.rec.Truncated != "length" || !bytes.HasPrefix(k.resp, []byte("20 application/octet-stream\r\n")) {
+		t.Errorf("MaxSize: record truncated %q, %d octets", k.rec.Truncated, len(k.resp))
+	}
+	ac.MaxSize = 0
+
+	// A probe records nothing.
+	_, n = rec.last()
+	if st := ac.Probe(context.Background(), loctest.MustParse(t, m.url("/hello.txt"))); st.State != access.StateOK {
+		t.Errorf("probe: %+v", st)
+	}
+	if _, n2 := rec.last(); n2 != n {
+		t.Errorf("a probe made %d records", n2-n)
+	}
+	// A URL not recorded is not in the archive.
+	var na *access.NotArchivedError
+	if _, _, err := get(t, arc, m.url("/sub/b.txt")); !errors.As(err, &na) {
+		t.Errorf("not recorded: %v", err)
+	}
+}
+
+// TestReplay reads recorded responses back: what each status becomes,
+// and a header that breaks Gemini §3.1.
+func TestReplay(t *testing.T) {
+	g := &gemini.Client{Insecure: true}
+	ac, _ := client(t, g)
+	ac.MaxSize = 10
+	ctx := context.Background()
+	u := loctest.MustParse(t, "gemini://h.example/a")
+	replay := func(resp string) (*access.Resource, []byte, error) {
+		req := &access.Request{Client: ac, URL: u}
+		res, err := g.Replay(ctx, u, req, strings.NewReader(resp))
+		if err != nil {
+			return nil, nil, err
+		}
+		defer res.Close()
+		b, err := io.ReadAll(res.Body)
+		return res, b, err
+	}
+	if res, b, err := replay("20 text/plain\r\nhello"); err != nil || string(b) != "hello" || res.MediaType != "text/plain" || res.Size != -1 {
+		t.Errorf("20: %v %q %+v", err, b, res)
+	}
+	if res, b, err := replay("20\r\n=> x"); err != nil || string(b) != "=> x" || res.MediaType != gemini.DefaultMediaType {
+		t.Errorf("20 without META: %v %q %+v", err, b, res)
+	}
+	if _, b, err := replay("20 a/b\r\n0123456789x"); !errors.Is(err, access.ErrTooLarge) || string(b) != "0123456789" {
+		t.Errorf("MaxSize: %v %q", err, b)
+	}
+	var rd *access.Redirect
+	if _, _, err := replay("31 gemini://h.example/b\r\n"); !errors.As(err, &rd) || rd.Location != "gemini://h.example/b" || rd.Code != "31" {
+		t.Errorf("31: %v", err)
+	}
+	for _, c := range []struct{ resp, code, text, rule string }{
+		{"10 Name?\r\n", "10", "Name?", "§3.2.1"},
+		{"11 Password\r\n", "11", "Password", "§3.2.1"},
+		{"40 busy\r\n", "40", "busy", "§3.2.4"},
+		{"51 gone\r\n", "51", "gone", "§3.2.5"},
+		{"61 no\r\n", "61", "no", "61 CERTIFICATE NOT AUTHORISED"},
+		{"62\r\n", "62", "", "62 CERTIFICATE NOT VALID"},
+	} {
+		_, _, err := replay(c.resp)
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != c.code || se.Text != c.text || !strings.Contains(se.Rule, c.rule) || se.Command != "gemini://h.example/a" {
+			t.Errorf("%q: %v", c.resp, err)
+		}
+	}
+	for _, resp := range []string{"", "20 x\n", "70 x\r\n", "2", "30\r\n", "20 " + strings.Repeat("m", gemini.MaxMeta+1) + "\r\n"} {
+		var pe *access.ProtocolError
+		if _, _, err := replay(resp); !errors.As(err, &pe) {
+			t.Errorf("%q: %v, want a protocol error", resp, err)
+		}
+	}
+}
