@@ -71,7 +71,7 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	schemes["gopher"] = g
 	schemes["wais"] = &wais.Client{View: o.view, Search: o.search}
 	schemes["prospero"] = &prospero.Client{Follow: o.follow}
-	gm := o.gemini.client()
+	gm := o.gemini.client(u)
 	gm.Answers = o.answers // --ask answers a request for input (status 1x) too
 	schemes["gemini"] = gm
 	hc, err := o.httpOptions.client(u)

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/gemini"
@@ -75,7 +76,13 @@ func (o *geminiOptions) pair() (tls.Certificate, error) {
 // no key matching it (and no --key), or a --key without --cert, is
 // found when a server asks for the certificate: the request it asked in
 // fails with the reason.
-func (o *geminiOptions) client() *gemini.Client {
+//
+// origin, when not nil, is the URL given: the certificate is presented
+// only to its server (host and port), never to another a redirection
+// leads to, as -u's credentials are (a client certificate names the
+// person); nil presents it to any server that asks (probe, whose URLs
+// are each given).
+func (o *geminiOptions) client(origin *locator.URL) *gemini.Client {
 	g := &gemini.Client{KnownHosts: o.knownHosts}
 	if o.certPEM == nil {
 		if o.keyPEM != nil {
@@ -86,11 +93,20 @@ func (o *geminiOptions) client() *gemini.Client {
 		return g
 	}
 	kp, err := o.pair()
-	g.Certificate = func(*locator.URL) (*tls.Certificate, error) {
+	g.Certificate = func(u *locator.URL) (*tls.Certificate, error) {
+		if origin != nil && !sameServer(u, origin) {
+			return nil, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		return &kp, nil
 	}
 	return g
+}
+
+// sameServer reports whether u and v name the same server: host (in
+// lower case) and effective port.
+func sameServer(u, v *locator.URL) bool {
+	return strings.EqualFold(u.Host(), v.Host()) && u.EffectivePort() == v.EffectivePort()
 }

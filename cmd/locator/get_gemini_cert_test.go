@@ -142,3 +142,43 @@ func TestGetGeminiCert(t *testing.T) {
 		t.Errorf("probe --json, a changed certificate: exit %d\n%s", code, out)
 	}
 }
+
+// TestGetGeminiCertOrigin: -E's certificate goes to the server of the
+// URL given only: a redirection from another server to the certificate
+// zone finds no certificate presented (60), as -u's credentials stay
+// with the first server; the same zone asked directly gets the file.
+func TestGetGeminiCertOrigin(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(filepath.Join(root, "secret"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "secret", "key.txt"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cert, key, fp := writeClientCert(t, dir, "reader")
+	scert, skey, _ := peer.SelfSigned(t, dir)
+	s := peer.MollyBrown(t, root, peer.MollyConfig{Cert: scert, Key: skey, Conf: "[CertificateZones]\n\"^/secret\" = [\"" + fp + "\"]\n"})
+	secret := peer.GeminiURL(s, "/secret/key.txt")
+	// molly-brown's own redirections stay on its server; a CGI script
+	// of its sends one to the other.
+	oroot := t.TempDir()
+	cgi := filepath.Join(oroot, "cgi")
+	if err := os.MkdirAll(cgi, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cgi, "go"), []byte("#!/bin/sh\nprintf '31 "+secret+"\\r\\n'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := peer.MollyBrown(t, oroot, peer.MollyConfig{Cert: scert, Key: skey, Conf: `CGIPaths = ["` + cgi + `"]`})
+	kh := filepath.Join(dir, "kh")
+
+	code, _, errs := runCLI(t, "", "get", "--known-hosts", kh, "-v", "-E", cert, "--key", key, peer.GeminiURL(other, "/cgi/go"))
+	if code != 1 || !strings.Contains(errs, "< 31 "+secret) || !strings.Contains(errs, "presented none") || strings.Count(errs, "client certificate SHA256:") != 1 {
+		t.Errorf("redirected to the zone: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, "", "get", "--known-hosts", kh, "-E", cert, "--key", key, secret)
+	if code != 0 || out != "secret\n" {
+		t.Errorf("the zone's own URL: exit %d %q: %s", code, out, errs)
+	}
+}

@@ -112,7 +112,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	if err != nil {
 		return usageError(e, "probe", err.Error())
 	}
-	schemes["gemini"] = o.gemini.client()
+	schemes["gemini"] = o.gemini.client(nil)
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
 	o.proxy.apply(c)
