@@ -56,7 +56,9 @@ type Record struct {
 	// Response holds the octets received (RecordExchange), or the object
 	// (RecordResource).
 	Response *Spool
-	// MediaType is a resource's media type, "" when unknown.
+	// MediaType is the media type Fetch gave the Resource (a resource's
+	// own, or what the scheme client read from the reply), "" when
+	// unknown.
 	MediaType string
 	// Dialogue is the request's dialogue log (Client.Dialogue's lines,
 	// passwords masked): the FTP control connection of a retrieval.
@@ -454,6 +456,9 @@ func (r *Request) recorded(res *Resource, err error) (*Resource, error) {
 		}
 		return res, err
 	}
+	c.mu.Lock()
+	c.rec.MediaType = res.MediaType
+	c.mu.Unlock()
 	switch {
 	case res.Listing != nil:
 		l := res.Listing

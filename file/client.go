@@ -79,6 +79,12 @@ func (Client) Check(u *locator.URL, req *access.Request) error {
 // an offset at the end gives an empty Body (past it, GetFrom fails with
 // an access.OffsetError). A directory has no octets to resume: it is refused (a *access.PolicyError, rule
 // "resume") before it is read.
+//
+// When the access.Client records, a regular file's record is a resource
+// (access.RecordResource, protocol "file"): its octets as the Body
+// delivers them. A directory is not recorded (its listing is made by
+// this client, not a file's octets), nor is a resumed read (its octets
+// are not the file).
 func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	p, err := LocalPath(u, Unix)
 	if err != nil {
@@ -117,6 +123,13 @@ func (Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*
 			left = fmt.Sprintf(", %d from octet %d", info.Size()-off, off)
 		}
 		return nil, fmt.Errorf("%s: %w: the file has %d octets%s, the limit is %d", access.Masked(u), access.ErrTooLarge, info.Size(), left, max)
+	}
+	// The record of a regular file is a resource (protocol "file"), its
+	// octets as the Body delivers them; a directory, whose listing is
+	// made here and has no octets of its own, a file that cannot be
+	// read, and a resumed read (not the file's octets) are not recorded.
+	if off == 0 {
+		req.Capture(access.RecordResource, "file")
 	}
 	req.Notef("regular file, %d octets", info.Size())
 	size := info.Size()

@@ -248,7 +248,23 @@ func (c *Client) checkResume(u *locator.URL) error {
 
 // Fetch retrieves the file or lists the directory u names, on an idle
 // session of the same server and login when c has one. See Client.
+//
+// When the access.Client records, the record is a resource
+// (access.RecordResource, protocol "ftp"): a file's octets as the Body
+// delivers them, with the control connection's dialogue (the password
+// masked, "> PASS ****"); for a directory, the octets of NLST's data
+// connection as the server sent them, the names RFC 1738 §3.2.2 lists
+// the directory by, one per line (a listing is two transfers, NLST and
+// MLSD or LIST, which no one exchange holds, and the names are the
+// listing the URL designates; MLSD's or LIST's description is in
+// neither; a Client that follows the archive gives them back as the
+// body of a text, not as a listing). A resumed retrieval (an Offset
+// above 0) is not recorded: its octets are not the file.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
+	var cap *access.Capture
+	if req.Offset() == 0 {
+		cap = req.Capture(access.RecordResource, "ftp") // before the dialogue, which it keeps
+	}
 	method, err := req.Method(c.Method)
 	if err != nil {
 		return nil, err
@@ -266,6 +282,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		if err != nil {
 			return nil, err
 		}
+		cap.SetAddr(s.conn.RemoteAddr())
 		res, err := s.run(ctx, plan, method)
 		if err == nil {
 			return res, nil // a Body's or a Listing's Close releases the session

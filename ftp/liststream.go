@@ -131,6 +131,12 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 	if err != nil {
 		return nil, err
 	}
+	if t != nil && s.req.Offset() == 0 {
+		// The record keeps NLST's octets as they are read (see Fetch).
+		if cap := s.req.Capture(access.RecordResource, "ftp"); cap != nil {
+			t.br = bufio.NewReaderSize(io.TeeReader(t.br, received{cap}), 16<<10)
+		}
+	}
 	maxEntries := s.req.MaxEntries()
 	hold := min(MaxDescribed, maxEntries)
 	ls := &lister{s: s, t: t, max: maxEntries, seen: map[string]bool{}}
@@ -172,6 +178,14 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 	}
 	l := access.NewListing(maxEntries, ls.next, ls.close)
 	return &access.Resource{Size: -1, Listing: l}, nil
+}
+
+// received is an io.Writer of the octets a Capture receives.
+type received struct{ c *access.Capture }
+
+func (r received) Write(p []byte) (int, error) {
+	r.c.Received(p)
+	return len(p), nil
 }
 
 // A lister makes a directory's entries from NLST's names.

@@ -231,11 +231,20 @@ func (x *exchange) line(s string) []byte {
 
 // send dials the server and writes the request, logging each line;
 // secret lines (an AskP answer) are logged masked.
-func (x *exchange) send(ctx context.Context, req *access.Request, request []byte, secret map[int]bool) (net.Conn, *bufio.Reader, error) {
+//
+// When record is set and the access.Client records, the exchange is
+// the request's record (access.RecordExchange, protocol "gopher", or
+// the one a Connect that carries Gopher over another layer named
+// first): the request as sent, each secret line's text replaced by
+// "****" as in the dialogue, and every octet of the reply as read from
+// the connection Connect returns (above TLS), dot-stuffing, "." line
+// and Gopher+ header included.
+func (x *exchange) send(ctx context.Context, req *access.Request, request []byte, secret map[int]bool, record bool) (net.Conn, *bufio.Reader, error) {
 	conn, err := x.c.dial(ctx, req, x.host, x.port)
 	if err != nil {
 		return nil, nil, err
 	}
+	var kept []byte // the request as recorded
 	lines := strings.SplitAfter(string(request), "\n")
 	for i, l := range lines {
 		if l == "" {
@@ -243,13 +252,24 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 		}
 		if secret[i] {
 			req.Sent("****")
+			kept = append(kept, "****"...)
+			kept = append(kept, l[len(strings.TrimRight(l, "\r\n")):]...)
 			continue
 		}
 		req.Sent(strings.TrimRight(l, "\r\n"))
+		kept = append(kept, l...)
 	}
+	// The request is written past the tap and handed to the record
+	// masked (a secret never reaches an archive); the reply is read
+	// through it.
 	if _, err := conn.Write(request); err != nil {
 		conn.Close()
 		return nil, nil, err
+	}
+	if record {
+		cap := req.Capture(access.RecordExchange, "gopher")
+		cap.Sent(kept)
+		conn = cap.Conn(conn)
 	}
 	return conn, bufio.NewReaderSize(conn, 16<<10), nil
 }
@@ -280,45 +300,104 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 //     as "selector TAB +[view] TAB 1" and a "+-1" data block (§3.4.9),
 //     and returns the reply, with Resource.URL set to the gopher URL
 //     that holds the filled form.
+//
+// When the access.Client records, the record is the exchange
+// (access.RecordExchange, protocol "gopher"; "gophers" over TLS): the
+// request line as sent and the reply's octets as received, read back by
+// Replay. Of an ASK item it is the filled form's exchange, an AskP
+// answer's line kept as "****".
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	x, err := c.newExchange(u)
 	if err != nil {
 		return nil, err
 	}
 	masked := access.Masked(u)
-	switch x.g.Type {
-	case "8", "T":
-		it := Item{Type: x.g.Type[0], Selector: x.g.Selector, Host: x.host, Port: strconv.Itoa(x.port)}
-		to, err := it.URL()
-		if err != nil {
-			return nil, &access.ProtocolError{URL: masked, Msg: "the session item cannot be written as a URL: " + err.Error()}
-		}
-		return nil, &access.Redirect{Location: to, Code: "type " + x.g.Type}
-	case "h":
-		if rest, ok := strings.CutPrefix(x.g.Selector, "URL:"); ok {
-			return nil, &access.Redirect{Location: rest, Code: "URL:"}
-		}
+	if err := x.elsewhere(masked); err != nil {
+		return nil, err
 	}
 	if x.plus != nil && x.plus.Command == '?' {
 		return c.fillForm(ctx, u, x, req)
-	}
-	var gp string
-	if x.plus != nil {
-		gp = x.plus.wire()
-		if !x.plus.HasForm {
-			gp = strings.TrimSuffix(gp, "\r\n")
-		}
 	}
 	if x.g.HasSearch && x.g.Search == "" && x.search == "" && x.g.Type != "7" {
 		req.Notef("the URL's empty search field is not sent (Gopher+ §2.4; UMN gopherd reads it as the Gopher+ command)")
 	}
 	var secret map[int]bool
-	return x.fetch(ctx, req, masked, x.line(gp), secret)
+	return x.fetch(ctx, req, masked, x.line(x.plusString()), secret, true)
 }
 
-// fetch sends request and reads the reply as x's item.
-func (x *exchange) fetch(ctx context.Context, req *access.Request, masked string, request []byte, secret map[int]bool) (*access.Resource, error) {
-	conn, br, err := x.send(ctx, req, request, secret)
+// elsewhere returns the *access.Redirect of an item that is not
+// retrieved from its server (a telnet or tn3270 session, an "h" item's
+// "URL:" link), nil for any other.
+func (x *exchange) elsewhere(masked string) error {
+	switch x.g.Type {
+	case "8", "T":
+		it := Item{Type: x.g.Type[0], Selector: x.g.Selector, Host: x.host, Port: strconv.Itoa(x.port)}
+		to, err := it.URL()
+		if err != nil {
+			return &access.ProtocolError{URL: masked, Msg: "the session item cannot be written as a URL: " + err.Error()}
+		}
+		return &access.Redirect{Location: to, Code: "type " + x.g.Type}
+	case "h":
+		if rest, ok := strings.CutPrefix(x.g.Selector, "URL:"); ok {
+			return &access.Redirect{Location: rest, Code: "URL:"}
+		}
+	}
+	return nil
+}
+
+// plusString returns the Gopher+ string of the request line, "" for a
+// Gopher0 request.
+func (x *exchange) plusString() string {
+	if x.plus == nil {
+		return ""
+	}
+	gp := x.plus.wire()
+	if !x.plus.HasForm {
+		gp = strings.TrimSuffix(gp, "\r\n")
+	}
+	return gp
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded reply to the request u stands for
+// (the octets Fetch read from the connection, see access.Replayer), as
+// Fetch reads a live one, without any connection: a menu is a listing
+// of every item, a text item's dot-stuffing is undone up to its "."
+// line, a Gopher+ reply is read by its header (an attribute reply, "!"
+// or "$", is a listing of its items), and an error item, a Gopher+
+// error or an item that is not retrieved (a session, a "URL:" link) is
+// the error or *access.Redirect Fetch returns. A reply that breaks the
+// protocol is an *access.ProtocolError, as it is live.
+//
+// The reply to an ASK item ("?") is that of the filled form, which
+// Fetch records rather than the form's fetching: it is read as a
+// Gopher+ data reply, and Resource.URL is left to u (the answers are
+// not part of the reply).
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	x, err := c.newExchange(u)
+	if err != nil {
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+	}
+	masked := access.Masked(u)
+	if err := x.elsewhere(masked); err != nil {
+		return nil, err
+	}
+	if x.plus != nil && x.plus.Command == '?' {
+		v := x.plus.View
+		if c.View != "" {
+			v = c.View
+		}
+		x.plus = &Plus{Command: '+'}
+		x.plus.View, x.plus.Language, _ = strings.Cut(v, " ")
+	}
+	return x.read(io.NopCloser(nil), bufio.NewReaderSize(response, 16<<10), req, masked, string(x.line(x.plusString())))
+}
+
+// fetch sends request and reads the reply as x's item; record says
+// whether the exchange is the request's record (see send).
+func (x *exchange) fetch(ctx context.Context, req *access.Request, masked string, request []byte, secret map[int]bool, record bool) (*access.Resource, error) {
+	conn, br, err := x.send(ctx, req, request, secret, record)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +413,7 @@ func (x *exchange) fetch(ctx context.Context, req *access.Request, masked string
 }
 
 // read reads the reply on conn (through br) to x's request.
-func (x *exchange) read(conn net.Conn, br *bufio.Reader, req *access.Request, masked, request string) (*access.Resource, error) {
+func (x *exchange) read(conn io.Closer, br *bufio.Reader, req *access.Request, masked, request string) (*access.Resource, error) {
 	command := strings.TrimRight(strings.SplitN(request, "\n", 2)[0], "\r")
 	if x.plus != nil {
 		hdr, ok, err := peekLine(br, 64)
@@ -368,7 +447,7 @@ func (x *exchange) read(conn net.Conn, br *bufio.Reader, req *access.Request, ma
 }
 
 // readPlus reads a Gopher+ reply whose header is h.
-func (x *exchange) readPlus(conn net.Conn, br *bufio.Reader, req *access.Request, masked, command string, h ReplyHeader) (*access.Resource, error) {
+func (x *exchange) readPlus(conn io.Closer, br *bufio.Reader, req *access.Request, masked, command string, h ReplyHeader) (*access.Resource, error) {
 	body := dataReader(br, h)
 	if !h.OK {
 		return nil, x.plusError(body, req, masked, command)
@@ -759,7 +838,7 @@ func (c *Client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req 
 	if filled.Search == "" && x.search != "" {
 		filled.Search = x.search
 	}
-	res, err := x.fetch(ctx, req, masked, x.line(form.String()), secret)
+	res, err := x.fetch(ctx, req, masked, x.line(form.String()), secret, true)
 	if err != nil {
 		return nil, err
 	}
@@ -773,7 +852,7 @@ func (c *Client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req 
 
 // attributes sends "selector TAB cmd" and reads the attribute reply.
 func (x *exchange) attributes(ctx context.Context, req *access.Request, masked, cmd string) ([]Attributes, error) {
-	conn, br, err := x.send(ctx, req, x.line(cmd), nil)
+	conn, br, err := x.send(ctx, req, x.line(cmd), nil, false)
 	if err != nil {
 		return nil, err
 	}

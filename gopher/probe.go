@@ -43,7 +43,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 		(x.plus == nil || x.plus.Command != '?')
 	if plain && (x.plus != nil || c.plus.speaks(ctx, req, c, x.host, x.port)) {
 		x.plus = &Plus{Command: '!'}
-		res, err := x.fetch(ctx, req, masked, x.line("!"), nil)
+		res, err := x.fetch(ctx, req, masked, x.line("!"), nil, false)
 		var se *access.ServerError
 		switch {
 		case err == nil:

@@ -153,6 +153,11 @@ func (c *Client) connect(ctx context.Context, req *access.Request, host string, 
 		peer = ", certificate of " + strconv.Quote(st.PeerCertificates[0].Subject.String())
 	}
 	req.Notef("TLS %s, %s%s", tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite), peer)
+	// The record of the exchange is Gopher's octets as they cross the
+	// connection returned here, above TLS, under the protocol
+	// "gophers": the gopher client taps that connection and records
+	// under the protocol the capture was first asked for with.
+	req.Capture(access.RecordExchange, Scheme)
 	return &closeNotify{Conn: tc, rec: rec, url: access.Masked(req.URL)}, nil
 }
 
@@ -380,6 +385,24 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	res, err := c.gopher().Fetch(ctx, r.gu, req)
+	if err != nil {
+		return nil, r.err(err)
+	}
+	return r.resource(res, req), nil
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded reply to u's request (its octets
+// above TLS), as Fetch reads a live one: gopher.Client.Replay's reading,
+// the menu's entries and a Gopher+ "item has moved" carried back to u
+// as Fetch carries them (SameServer).
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	r, err := newRelabel(u)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.gopher().Replay(ctx, r.gu, req, response)
 	if err != nil {
 		return nil, r.err(err)
 	}

@@ -2,6 +2,7 @@ package news
 
 import (
 	"context"
+	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -170,6 +171,33 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	conn, err := newsreader.Dial(ctx, req, host, port, newsreader.Auth(c.Auth))
+	if err != nil {
+		return nil, err
+	}
+	res, err := fetch(conn, n, req, method)
+	if err != nil {
+		conn.Close()
+	}
+	return res, err
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded exchange of u's Fetch (the
+// greeting and every reply, protocol "nntp"), as Fetch reads a live
+// session: the same steps each take the next recorded reply (see
+// nntp.Client.Replay). The configured server is not asked (Check still
+// refuses a news URL when none is configured, replayed or not).
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	method, err := req.Method(c.Method)
+	if err != nil {
+		return nil, err
+	}
+	n, err := From(u)
+	if err != nil {
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+	}
+	conn, err := newsreader.Replay(req, response)
 	if err != nil {
 		return nil, err
 	}

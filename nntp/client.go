@@ -2,6 +2,7 @@ package nntp
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,11 @@ func init() {
 // §3.1.1) and delivers the article; nntp://host:port/group is GROUP and
 // the group's overview, a listing whose entries are the articles' nntp
 // URLs. MODE READER is sent first (RFC 3977 §5.3).
+//
+// When the access.Client records, a Fetch's record is the session's
+// exchange (access.RecordExchange, protocol "nntp"): the commands as
+// sent, AUTHINFO PASS's password masked, and the replies from the
+// greeting on (newsreader.Dial); Replay reads it back.
 //
 // A Client keeps the connections of probes for the next probe of the
 // same server (CloseIdle ends them). Its zero value is ready; it is safe
@@ -108,6 +114,32 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	res, err := fetch(conn, u, req, a, method)
+	if err != nil {
+		conn.Close()
+	}
+	return res, err
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded exchange of u's Fetch (the
+// greeting and every reply, see newsreader.Dial), as Fetch reads a
+// live session: the same steps (MODE READER, GROUP, then ARTICLE or
+// the overview by c.Method, with the same fallbacks) each take the next
+// recorded reply, so that an article is its octets, dot-stuffing
+// undone, a group the listing of its overview, and a refusal the
+// *access.ServerError it was. A record that breaks off or is not NNTP
+// is an *access.ProtocolError.
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	method, err := req.Method(c.Method)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := newsreader.Replay(req, response)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fetch(conn, u, req, Split(u), method)
 	if err != nil {
 		conn.Close()
 	}

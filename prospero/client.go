@@ -1,6 +1,7 @@
 package prospero
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -193,14 +194,50 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	defer conn.Close()
-	rep, err := roundTrip(conn, req, p.listRequest())
+	cap := req.Capture(access.RecordExchange, "prospero")
+	cap.SetAddr(conn.RemoteAddr())
+	return p.fetch(u, req, func(lines []string) (*Reply, error) { return roundTrip(conn, req, lines, cap) })
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded exchange of u's Fetch (the
+// Prospero messages above ARDP, see roundTrip), as Fetch reads the
+// server's replies: the same requests (LIST, then GET-OBJECT-INFO for
+// an object that is not a directory) each take the next recorded reply,
+// so that a directory is the same listing of its links, an object the
+// listing of its access methods (or, with c.Follow, the redirect), and
+// a FAILURE the *access.ServerError it was. A record that is not a
+// Prospero reply is an *access.ProtocolError.
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	p, err := planOf(u)
+	if err != nil {
+		return nil, err
+	}
+	p.follow = c.Follow
+	// One reader for the replies in turn: readReply reads through it
+	// (bufio.NewReaderSize returns it as it is), and a reply that ends
+	// at its FAILURE line leaves the next one in it.
+	br := bufio.NewReaderSize(response, 4096)
+	return p.fetch(u, req, func(lines []string) (*Reply, error) {
+		for _, l := range lines {
+			req.Sent(l)
+		}
+		return readReply(br, req.MaxLine(), req.MaxEntries(), req.Received)
+	})
+}
+
+// fetch carries out p with roundTrip, which sends a request's lines and
+// reads its reply (from the server, or from a record).
+func (p *plan) fetch(u *locator.URL, req *access.Request, roundTrip func(lines []string) (*Reply, error)) (*access.Resource, error) {
+	rep, err := roundTrip(p.listRequest())
 	var se *access.ServerError
 	if err == nil && p.component != "" {
 		return p.link(u, req, rep)
 	}
 	if errors.As(err, &se) && se.Code == "NOT-A-DIRECTORY" && p.component == "" {
 		req.Notef("not a directory: asking for the object's attributes")
-		rep, err = roundTrip(conn, req, p.objectRequest())
+		rep, err = roundTrip(p.objectRequest())
 		if err != nil {
 			return nil, p.wrap(u, err)
 		}
@@ -265,7 +302,17 @@ func (p *plan) wrap(u *locator.URL, err error) error {
 }
 
 // roundTrip sends one request and reads its whole reply.
-func roundTrip(conn net.Conn, req *access.Request, lines []string) (*Reply, error) {
+//
+// The request's record (cap, when the access.Client records) holds the
+// Prospero messages above ARDP: each request message as sent and each
+// reply message's octets as ARDP delivers them, in sequence, without
+// the packets' headers. ARDP is Prospero's transport (sequencing,
+// acknowledgement, retransmission), as TCP is the others': its
+// datagrams, retransmissions and acknowledgements included, a record
+// would depend on the network's losses, and the datagrams' bounds,
+// which ARDP's header does not carry, would be lost in a stream of
+// octets.
+func roundTrip(conn net.Conn, req *access.Request, lines []string, cap *access.Capture) (*Reply, error) {
 	cid := uint16(rand.IntN(0xffff) + 1)
 	for _, l := range lines {
 		req.Sent(l)
@@ -275,7 +322,12 @@ func roundTrip(conn net.Conn, req *access.Request, lines []string) (*Reply, erro
 	if err := x.start(); err != nil {
 		return nil, err
 	}
-	rep, err := readReply(x, req.MaxLine(), req.MaxEntries(), req.Received)
+	cap.Sent([]byte(strings.Join(lines, "\n") + "\n"))
+	var r io.Reader = x
+	if cap != nil {
+		r = io.TeeReader(x, received{cap})
+	}
+	rep, err := readReply(r, req.MaxLine(), req.MaxEntries(), req.Received)
 	if err != nil {
 		return rep, err
 	}
@@ -490,6 +542,14 @@ func (p *plan) methods(u *locator.URL, req *access.Request, k *Link, attrs []Att
 }
 
 var _ io.Reader = (*exchange)(nil)
+
+// received is an io.Writer of the octets a Capture receives.
+type received struct{ c *access.Capture }
+
+func (r received) Write(p []byte) (int, error) {
+	r.c.Received(p)
+	return len(p), nil
+}
 
 // sizeAndTime reads the INTRINSIC attributes SIZE ("6 bytes") and
 // LAST-MODIFIED (ASN-TIME, Prospero §"Link Attributes": dest-exp's

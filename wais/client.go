@@ -143,6 +143,34 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
+	return c.follow(cn, u, w)
+}
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads response, the recorded exchange of u's Fetch (see
+// Client), as Fetch reads a live connection: the same steps (Init, the
+// search, the retrievals of the document's chunks) each take the next
+// recorded reply APDU, so that a search is the same listing, a document
+// its octets, and a diagnostic the *access.ServerError it was. A record
+// that breaks off or holds what is not a reply APDU is an
+// *access.ProtocolError. The record is of a retrieval from the
+// document's first octet: a replay is too, whatever the request's
+// offset.
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	w, err := From(u)
+	if err != nil {
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+	}
+	cn := &conn{u: u, req: req, chunk: ChunkSize, r: response, w: io.Discard}
+	if err := cn.init(); err != nil {
+		return nil, err
+	}
+	return c.follow(cn, u, w)
+}
+
+// follow carries out what u asks on cn, after Init.
+func (c *Client) follow(cn *conn, u *locator.URL, w *URL) (*access.Resource, error) {
 	switch {
 	case w.HasDoc:
 		ref, err := ParseDocPath(u.Path())
@@ -151,7 +179,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			return nil, err
 		}
 		if ref.Form != FormOpaque {
-			req.Notef("docid read from the %s form of the wpath (%d fields)", ref.Form, countElements(ref.DocID))
+			cn.req.Notef("docid read from the %s form of the wpath (%d fields)", ref.Form, countElements(ref.DocID))
 		}
 		typ := ref.Type
 		if c.View != "" {
@@ -171,48 +199,81 @@ func countElements(id []byte) int {
 	return len(es)
 }
 
-// conn is one connection to a WAIS server after the Init exchange.
+// conn is one connection to a WAIS server after the Init exchange, or
+// the record of one (Replay: r reads the recorded replies, w discards).
 type conn struct {
-	nc    net.Conn
+	nc    net.Conn // nil in a replay
+	r     io.Reader
+	w     io.Writer
 	u     *locator.URL
 	req   *access.Request
 	chunk int64
 	hdr   [HeaderLen]byte
 }
 
-func (c *conn) Close() error { return c.nc.Close() }
+func (c *conn) Close() error {
+	if c.nc == nil {
+		return nil
+	}
+	return c.nc.Close()
+}
 
+// peer names the other end, for a message.
+func (c *conn) peer() string {
+	if c.nc == nil {
+		return "the record"
+	}
+	return c.nc.RemoteAddr().String()
+}
+
+// dial connects and exchanges Init. When the access.Client records, the
+// connection is the request's record (access.RecordExchange, protocol
+// "wais"): every APDU sent and received behind its header, the Init
+// exchange first. A retrieval resumed at an offset is not recorded: its
+// chunks are not the document's.
 func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, error) {
 	nc, err := req.Dial(ctx, u.Host(), u.EffectivePort())
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{nc: nc, u: u, req: req, chunk: ChunkSize}
+	if req.Offset() == 0 {
+		nc = req.Capture(access.RecordExchange, "wais").Conn(nc)
+	}
+	c := &conn{nc: nc, r: nc, w: nc, u: u, req: req, chunk: ChunkSize}
+	if err := c.init(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// init exchanges Init (wais-protspec.txt §2.2); it closes c on an error.
+func (c *conn) init() error {
+	u, req := c.u, c.req
 	init := &Init{MessageSize: MaxMessage, ImplementationName: Implementation, ImplementationVersion: "1"}
 	apdu := init.Encode()
 	req.Sent(fmt.Sprintf("Init (PDU %d, %d octets): search, message size %d, implementation %q", PDUInit, len(apdu), init.MessageSize, init.ImplementationName))
 	b, err := c.roundTrip(apdu, MaxMessage, "Init")
 	if err != nil {
 		c.Close()
-		return nil, err
+		return err
 	}
 	r, err := ParseInitResponse(b)
 	if err != nil {
 		c.Close()
-		return nil, c.protocol("Init", err)
+		return c.protocol("Init", err)
 	}
 	req.Received(fmt.Sprintf("InitResponse (PDU %d, %d octets): %s, message size %d, record size %d, %s %s",
 		PDUInitResponse, len(b), map[bool]string{true: "accepted", false: "rejected"}[r.Accepted],
 		r.PreferredMessageSize, r.MaximumRecordSize, r.ImplementationName, r.ImplementationVersion))
 	if !r.Accepted {
 		c.Close()
-		return nil, &access.ServerError{URL: access.Masked(u), Command: "Init", Code: "rejected", Text: "the server declined service (Init-Response Result 0, wais-protspec.txt §2.2)"}
+		return &access.ServerError{URL: access.Masked(u), Command: "Init", Code: "rejected", Text: "the server declined service (Init-Response Result 0, wais-protspec.txt §2.2)"}
 	}
 	// A server that takes smaller records gets smaller chunks.
 	if m := r.MaximumRecordSize; m > 0 && m < ChunkSize+4096 {
 		c.chunk = max(m-4096, 512)
 	}
-	return c, nil
+	return nil
 }
 
 func (c *conn) protocol(apdu string, err error) error {
@@ -224,10 +285,10 @@ func (c *conn) protocol(apdu string, err error) error {
 func (c *conn) roundTrip(apdu []byte, limit int64, what string) ([]byte, error) {
 	msg := AppendHeader(make([]byte, 0, HeaderLen+len(apdu)), len(apdu))
 	msg = append(msg, apdu...)
-	if _, err := c.nc.Write(msg); err != nil {
-		return nil, fmt.Errorf("wais: sending %s to %s: %w", what, c.nc.RemoteAddr(), err)
+	if _, err := c.w.Write(msg); err != nil {
+		return nil, fmt.Errorf("wais: sending %s to %s: %w", what, c.peer(), err)
 	}
-	if _, err := io.ReadFull(c.nc, c.hdr[:]); err != nil {
+	if _, err := io.ReadFull(c.r, c.hdr[:]); err != nil {
 		return nil, c.readError(what, "the reply's header", err)
 	}
 	h, err := ParseHeader(c.hdr[:])
@@ -238,7 +299,7 @@ func (c *conn) roundTrip(apdu []byte, limit int64, what string) ([]byte, error) 
 		return nil, &access.ProtocolError{URL: access.Masked(c.u), Msg: fmt.Sprintf("reply to %s: the header announces %d octets, more than the %d this client takes", what, h.Length, limit)}
 	}
 	b := make([]byte, h.Length)
-	if _, err := io.ReadFull(c.nc, b); err != nil {
+	if _, err := io.ReadFull(c.r, b); err != nil {
 		return nil, c.readError(what, fmt.Sprintf("the reply's %d octets", h.Length), err)
 	}
 	return b, nil
@@ -248,7 +309,7 @@ func (c *conn) readError(what, part string, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &access.ProtocolError{URL: access.Masked(c.u), Msg: "reply to " + what + ": the server closed the connection before " + part + " ended"}
 	}
-	return fmt.Errorf("wais: reading %s (reply to %s) from %s: %w", part, what, c.nc.RemoteAddr(), err)
+	return fmt.Errorf("wais: reading %s (reply to %s) from %s: %w", part, what, c.peer(), err)
 }
 
 // searchResponse sends a Search, logged as desc, and reads its
@@ -462,6 +523,9 @@ func (c *conn) source(db string) (*access.Resource, error) {
 // atEnd).
 func (c *conn) retrieve(db string, docID []byte, typ string) (*access.Resource, error) {
 	off := c.req.Offset()
+	if c.nc == nil {
+		off = 0 // a replay: the record is from the first octet (Replay)
+	}
 	d := &docReader{c: c, db: db, docID: docID, typ: typ, off: off}
 	if err := d.next(); err != nil {
 		c.Close()

@@ -81,12 +81,20 @@ type Auth struct {
 // line is bounded by the request's MaxLine, and multi-line data by
 // MaxSize.
 type Conn struct {
-	req  *access.Request
-	nc   net.Conn
-	br   *bufio.Reader
-	url  string
-	host string // the server's host, as dialled
-	auth *Auth
+	req *access.Request
+	// nc is the connection commands are written to and replies read
+	// from: raw, or raw tapped for the request's record (tap); nil in
+	// a replay, which reads br alone.
+	nc  net.Conn
+	raw net.Conn
+	cap *access.Capture // the record's, nil when the Client does not record
+	br  *bufio.Reader
+	// replay is set on a Conn that reads a recorded exchange (Replay):
+	// nothing is written, and replies come from the record.
+	replay bool
+	url    string
+	host   string // the server's host, as dialled
+	auth   *Auth
 	// authed is set once AUTHINFO succeeded.
 	authed bool
 	// read counts the octets of multi-line data blocks read, for
@@ -102,30 +110,85 @@ type Conn struct {
 // the service is not available). Credentials (a not empty auth.User),
 // or without them the login the access.Client's Login knows for host,
 // answer a 480 from any later command (Cmd).
+//
+// When the access.Client records, the connection is the request's
+// record (access.RecordExchange, protocol "nntp"): every command as
+// sent and every reply as received, the greeting first, except AUTHINFO
+// PASS, which is written past the record and kept as "AUTHINFO PASS
+// ****" (see Tap).
 func Dial(ctx context.Context, req *access.Request, host string, port int, auth Auth) (*Conn, error) {
 	nc, err := req.Dial(ctx, host, port)
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{req: req, nc: nc, br: bufio.NewReaderSize(nc, 4096), url: access.Masked(req.URL), host: host}
+	c := &Conn{req: req, nc: nc, raw: nc, url: access.Masked(req.URL), host: host}
+	c.br = bufio.NewReaderSize(connReader{c}, 4096)
+	c.Tap(req)
 	if auth.User != "" {
 		c.auth = &auth
 	}
-	r, err := c.readReply()
-	if err != nil {
+	if err := c.greet(); err != nil {
 		nc.Close()
 		return nil, err
+	}
+	return c, nil
+}
+
+// greet reads the greeting.
+func (c *Conn) greet() error {
+	r, err := c.readReply()
+	if err != nil {
+		return err
 	}
 	c.Greeting = r
 	switch r.Code {
 	case 200, 201:
-		return c, nil
+		return nil
 	case 400, 502:
-		nc.Close()
-		return nil, c.serverError("", r)
+		return c.serverError("", r)
 	}
-	nc.Close()
-	return nil, c.protoError("greeting " + strconv.Quote(r.String()) + " is not 200, 201, 400 or 502 (RFC 3977 §5.1.1)")
+	return c.protoError("greeting " + strconv.Quote(r.String()) + " is not 200, 201, 400 or 502 (RFC 3977 §5.1.1)")
+}
+
+// connReader reads the Conn's connection as it is now: raw, or tapped
+// for the record of the request the Conn serves.
+type connReader struct{ c *Conn }
+
+func (r connReader) Read(p []byte) (int, error) { return r.c.nc.Read(p) }
+
+// Tap gives the connection to req, a request it serves (Dial's, or a
+// later one that reuses it: Pool.Session): when req's Client records,
+// what crosses the connection from now on is req's record, commands and
+// replies, and no longer an earlier request's. The password of AUTHINFO
+// PASS is never in a record: the command is written to the connection
+// beneath the tap and handed to the record as "AUTHINFO PASS ****",
+// as the dialogue shows it.
+func (c *Conn) Tap(req *access.Request) {
+	if c.replay {
+		return
+	}
+	c.cap = req.Capture(access.RecordExchange, "nntp")
+	if c.cap == nil {
+		c.nc = c.raw
+		return
+	}
+	c.nc = c.cap.Conn(c.nc) // a tapped connection is given to req's record
+}
+
+// Replay returns a Conn that reads response, the replies of a recorded
+// exchange (a Conn's record, greeting first), as a Conn reads a
+// server's: its commands are written nowhere, and each reply read is
+// the next recorded one, so that the scheme client's own steps, run on
+// it, give what they gave live. A 480 is answered as if credentials
+// were sent (the recorded AUTHINFO replies follow it). A record that
+// ends early or holds what is not NNTP is an *access.ProtocolError, as
+// it is live.
+func Replay(req *access.Request, response io.Reader) (*Conn, error) {
+	c := &Conn{req: req, url: access.Masked(req.URL), replay: true, br: bufio.NewReaderSize(response, 4096)}
+	if err := c.greet(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Close closes the connection without QUIT.
@@ -134,16 +197,23 @@ func (c *Conn) Close() error {
 		return nil
 	}
 	c.closed = true
+	if c.nc == nil {
+		return nil
+	}
 	return c.nc.Close()
 }
 
 // Quit sends QUIT (RFC 3977 §5.4), reads the 205, and closes; on a
-// connection already closed it does nothing.
+// connection already closed it does nothing. A replay reads no more:
+// the reply of the request was read.
 func (c *Conn) Quit() error {
 	if c.closed {
 		return nil
 	}
 	defer c.Close()
+	if c.replay {
+		return nil
+	}
 	_, err := c.Cmd("QUIT")
 	return err
 }
@@ -216,12 +286,19 @@ func (c *Conn) send(verb string, args ...string) (string, error) {
 	if len(line)+2 > maxCommand {
 		return "", &access.PolicyError{URL: c.url, Rule: "RFC 3977 §3.1", Reason: verb + ": the command line would exceed 512 octets"}
 	}
+	w := c.nc
 	if verb == "AUTHINFO" && len(args) == 2 && args[0] == "PASS" {
 		c.req.SentSecret("AUTHINFO PASS")
+		// Past the tap; the record has the masked line (see Tap).
+		w = c.raw
+		c.cap.Sent([]byte("AUTHINFO PASS ****\r\n"))
 	} else {
 		c.req.Sent(line)
 	}
-	if _, err := io.WriteString(c.nc, line+"\r\n"); err != nil {
+	if c.replay {
+		return line, nil
+	}
+	if _, err := io.WriteString(w, line+"\r\n"); err != nil {
 		return line, err
 	}
 	return line, nil
@@ -241,6 +318,9 @@ func (c *Conn) Cmd(verb string, args ...string) (Reply, error) {
 		return r, err
 	}
 	auth := c.auth
+	if auth == nil && c.replay {
+		auth = &Auth{} // the recorded AUTHINFO replies follow
+	}
 	if auth == nil {
 		a, ok := c.login()
 		if !ok {

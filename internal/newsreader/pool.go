@@ -90,6 +90,7 @@ func (p *Pool) Session(ctx context.Context, req *access.Request, host string, po
 	p.mu.Unlock()
 	if c != nil {
 		c.req, c.url, c.read = req, access.Masked(req.URL), 0
+		c.Tap(req)
 		req.Notef("the connection of an earlier probe is reused")
 	} else {
 		// The connection may outlive this probe's context.
@@ -101,7 +102,7 @@ func (p *Pool) Session(ctx context.Context, req *access.Request, host string, po
 			return nil, nil, err
 		}
 	}
-	stop := context.AfterFunc(ctx, func() { c.nc.Close() })
+	stop := context.AfterFunc(ctx, func() { c.raw.Close() })
 	return c, func(err error) {
 		var se *access.ServerError
 		if !stop() || err != nil && !errors.As(err, &se) || c.closed {

@@ -1,0 +1,288 @@
+package gopher_test
+
+// Archiving against the real servers: what a recording Client keeps of a
+// gopher exchange is the request line as sent and the reply's octets as
+// received, and a Client that follows the archive instead of the network
+// reads them back into what the live fetch gave.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/gopher"
+	"github.com/rfc1738/locator/internal/loctest"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// memArchive is an access.Recorder and an access.Archive in memory:
+// each record's octets are copied, the last record of a URL kept.
+type memArchive struct {
+	mu   sync.Mutex
+	recs map[string]stored
+	n    int // records made
+}
+
+type stored struct {
+	rec       access.Record // without its Spools
+	req, resp []byte
+}
+
+func (m *memArchive) Record(r *access.Record) error {
+	s := stored{rec: *r}
+	s.rec.Request, s.rec.Response = nil, nil
+	if r.Request != nil {
+		s.req, _ = io.ReadAll(r.Request.Reader())
+	}
+	s.resp, _ = io.ReadAll(r.Response.Reader())
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.recs == nil {
+		m.recs = map[string]stored{}
+	}
+	m.recs[r.URL.String()] = s
+	m.n++
+	return nil
+}
+
+func (m *memArchive) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
+	m.mu.Lock()
+	s, ok := m.recs[u.String()]
+	m.mu.Unlock()
+	if !ok {
+		return nil, &access.NotArchivedError{URL: access.Masked(u)}
+	}
+	r := s.rec
+	if s.rec.Kind == access.RecordExchange {
+		r.Request = access.NewSpool()
+		r.Request.Write(s.req)
+	}
+	r.Response = access.NewSpool()
+	r.Response.Write(s.resp)
+	return &r, nil
+}
+
+// an outcome is what a Get gave: the listing's entries or the body, or
+// the error.
+type outcome struct {
+	entries []access.Entry
+	body    []byte
+	media   string
+	err     error
+}
+
+func fetchOutcome(t *testing.T, ac *access.Client, s string) outcome {
+	t.Helper()
+	res, err := ac.Get(context.Background(), loctest.MustParse(t, s))
+	if err != nil {
+		return outcome{err: err}
+	}
+	var o outcome
+	o.media = res.MediaType
+	if res.Listing != nil {
+		o.entries, o.err = res.Listing.ReadAll()
+	} else {
+		o.body, o.err = io.ReadAll(res.Body)
+	}
+	if cerr := res.Close(); o.err == nil {
+		o.err = cerr
+	}
+	return o
+}
+
+// recordReplay follows s live with g and a recorder, checks the record
+// (one, of protocol "gopher" from 127.0.0.1, its request wantReq, its
+// response wantResp unless that is nil), then follows s from the record
+// and checks that the replay gives what the live fetch gave. It returns
+// the live outcome and the recorded response.
+func recordReplay(t *testing.T, s string, g *gopher.Client, wantReq string, wantResp []byte) (outcome, []byte) {
+	t.Helper()
+	if g == nil {
+		g = &gopher.Client{}
+	}
+	m := &memArchive{}
+	var log bytes.Buffer
+	live := fetchOutcome(t, &access.Client{Recorder: m, Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": g}}, s)
+	rec, ok := m.recs[s]
+	if !ok || m.n != 1 {
+		t.Fatalf("%s: %d records, none of the URL (live: %v)\n%s", s, m.n, live.err, log.String())
+	}
+	if rec.rec.Kind != access.RecordExchange || rec.rec.Protocol != "gopher" || rec.rec.Addr != "127.0.0.1" || rec.rec.Date.IsZero() {
+		t.Errorf("%s: record %+v", s, rec.rec)
+	}
+	if string(rec.req) != wantReq {
+		t.Errorf("%s: request recorded %q, sent %q", s, rec.req, wantReq)
+	}
+	if wantResp != nil && !bytes.Equal(rec.resp, wantResp) {
+		t.Errorf("%s: response recorded %q, want %q", s, rec.resp, wantResp)
+	}
+	var replayLog bytes.Buffer
+	ac := &access.Client{Archive: m, Dialogue: &replayLog, Schemes: map[string]access.Fetcher{"gopher": g},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			t.Errorf("%s: the replay dialled %s", s, addr)
+			return nil, errors.New("no connection in a replay")
+		}}
+	again := fetchOutcome(t, ac, s)
+	sameOutcome(t, s, live, again)
+	return live, rec.resp
+}
+
+func sameOutcome(t *testing.T, s string, live, again outcome) {
+	t.Helper()
+	if !reflect.DeepEqual(live.entries, again.entries) || !bytes.Equal(live.body, again.body) || live.media != again.media {
+		t.Errorf("%s: replay gave %d entries, body %q (%s); live %d entries, body %q (%s)", s,
+			len(again.entries), again.body, again.media, len(live.entries), live.body, live.media)
+	}
+	if (live.err == nil) != (again.err == nil) || live.err != nil && (reflect.TypeOf(live.err) != reflect.TypeOf(again.err) || live.err.Error() != again.err.Error()) {
+		t.Errorf("%s: replay's error %T %v, live %T %v", s, again.err, again.err, live.err, live.err)
+	}
+}
+
+func TestRecordPygopherd(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "hello.txt"), "Hello from gopher\n", 0o644)
+	write(t, filepath.Join(root, "hello.txt.abstract"), "This is an abstract for hello\n", 0o644)
+	write(t, filepath.Join(root, "docs", "inner.txt"), "inner\n", 0o644)
+	write(t, filepath.Join(root, "docs", "dots.txt"), "inner\n.\n..dots\n", 0o644)
+	s := peer.Pygopherd(t, root)
+	base := "gopher://" + s.Addr + "/"
+
+	o, _ := recordReplay(t, base, nil, "\r\n", nil)
+	if len(o.entries) != 3 || o.err != nil {
+		t.Errorf("menu: %d entries, %v", len(o.entries), o.err)
+	}
+	recordReplay(t, base+"1%09%09+", nil, "\t+\r\n", nil)
+	// pygopherd sends a file as it is on disk, Gopher0 and Gopher+ ("+18").
+	o, _ = recordReplay(t, base+"0/hello.txt", nil, "/hello.txt\r\n", []byte("Hello from gopher\n"))
+	if string(o.body) != "Hello from gopher\n" {
+		t.Errorf("text %q", o.body)
+	}
+	recordReplay(t, base+"0/hello.txt%09%09+", nil, "/hello.txt\t+\r\n", []byte("+18\r\nHello from gopher\n"))
+	o, _ = recordReplay(t, base+"0/hello.txt%09%09!", nil, "/hello.txt\t!\r\n", nil)
+	if len(o.entries) != 1 || o.entries[0].Parts["abstract"] != "This is an abstract for hello" {
+		t.Errorf("! attributes %+v", o.entries)
+	}
+	o, _ = recordReplay(t, base+"1/docs%09%09$", nil, "/docs\t$\r\n", nil)
+	if len(o.entries) != 2 {
+		t.Errorf("$: %d entries", len(o.entries))
+	}
+	var se *access.ServerError
+	if o, _ = recordReplay(t, base+"0/nonexist", nil, "/nonexist\r\n", nil); !errors.As(o.err, &se) || se.Code != "3" {
+		t.Errorf("type 3 reply: %v", o.err)
+	}
+	if o, _ = recordReplay(t, base+"0/nonexist%09%09+", nil, "/nonexist\t+\r\n", nil); !errors.As(o.err, &se) || se.Code != "1" {
+		t.Errorf("--2 reply: %v", o.err)
+	}
+	// The lone "." pygopherd does not stuff ends the text, live and replayed.
+	var pe *access.ProtocolError
+	if o, _ = recordReplay(t, base+"0/docs/dots.txt", nil, "/docs/dots.txt\r\n", []byte("inner\n.\n..dots\n")); string(o.body) != "inner\n" || !errors.As(o.err, &pe) {
+		t.Errorf("unstuffed lone dot: %q, %v", o.body, o.err)
+	}
+}
+
+func TestRecordGophernicus(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "hello.txt"), "Hello\nworld\n", 0o644)
+	blob := make([]byte, 100000)
+	for i := range blob {
+		blob[i] = byte(i*13 + i/253)
+	}
+	write(t, filepath.Join(root, "blob.bin"), string(blob), 0o644)
+	write(t, filepath.Join(root, "sub", "a.txt"), "a\n", 0o644)
+	write(t, filepath.Join(root, "cgi-bin", "find"), "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
+	s := peer.Gophernicus(t, root)
+	base := "gopher://" + s.Addr + "/"
+
+	o, menu := recordReplay(t, base, nil, "\r\n", nil)
+	if len(o.entries) != 4 || !bytes.HasSuffix(menu, []byte("\r\n.\r\n")) {
+		t.Errorf("menu: %d entries, %v; recorded %q", len(o.entries), o.err, menu)
+	}
+	o, _ = recordReplay(t, base+"1/sub/", nil, "/sub/\r\n", nil)
+	if len(o.entries) != 2 || o.entries[1].URL != base+"0/sub/a.txt" {
+		t.Errorf("sub (the parent and a.txt): %+v", o.entries)
+	}
+	// Text with its line ends as gophernicus writes them; a binary item
+	// exactly the file's octets.
+	if o, _ = recordReplay(t, base+"0/hello.txt", nil, "/hello.txt\r\n", []byte("Hello\r\nworld\r\n")); string(o.body) != "Hello\r\nworld\r\n" {
+		t.Errorf("text %q", o.body)
+	}
+	if o, _ = recordReplay(t, base+"9/blob.bin", nil, "/blob.bin\r\n", blob); !bytes.Equal(o.body, blob) {
+		t.Errorf("binary: %d octets", len(o.body))
+	}
+	// A search: selector TAB words.
+	if o, _ = recordReplay(t, base+"7/cgi-bin/find%09hello%20world", nil, "/cgi-bin/find\thello world\r\n", nil); len(o.entries) != 1 || o.entries[0].Name != "Result for hello world" {
+		t.Errorf("search: %+v %v", o.entries, o.err)
+	}
+	// gophernicus's error is a text, delivered as it was live.
+	if o, _ = recordReplay(t, base+"0/nonexistent.txt", nil, "/nonexistent.txt\r\n", nil); !strings.HasPrefix(string(o.body), "Error: File or directory not found!") {
+		t.Errorf("missing file %q", o.body)
+	}
+	// It speaks no Gopher+: an attribute request's reply is refused, live and replayed.
+	if o, _ = recordReplay(t, base+"0/hello.txt%09%09!", nil, "/hello.txt\t!\r\n", nil); o.err == nil {
+		t.Errorf("! to a Gopher0 server: no error")
+	}
+}
+
+func TestRecordUMNGopherd(t *testing.T) {
+	s, blob := startUMN(t)
+	base := "gopher://" + s.Addr + "/"
+	const hello = "Hello from UMN gopherd.\nSecond line.\n"
+
+	o, _ := recordReplay(t, base, nil, "\r\n", nil)
+	if len(o.entries) != 6 {
+		t.Errorf("menu: %d entries", len(o.entries))
+	}
+	// Gopher+ items: the reply's "+N" header line is kept in the record.
+	o, resp := recordReplay(t, base+"00/hello.txt%09%09+", nil, "0/hello.txt\t+\r\n", nil)
+	if string(o.body) != hello || !strings.HasPrefix(string(resp), "+37\r\n"+hello) {
+		t.Errorf("Gopher+ text %q, recorded %q", o.body, resp)
+	}
+	o, resp = recordReplay(t, base+"99/blob.dat%09%09+", nil, "9/blob.dat\t+\r\n", nil)
+	if !bytes.Equal(o.body, blob) || !bytes.HasPrefix(resp, append([]byte("+256\r\n"), blob...)) {
+		t.Errorf("Gopher+ binary: %d octets, recorded %q", len(o.body), resp[:min(len(resp), 8)])
+	}
+	// Cut short, the Gopher+ reply is shorter than its "+256" says: a
+	// protocol error, as it is live.
+	cut := &memArchive{recs: map[string]stored{base + "99/blob.dat%09%09+": {rec: access.Record{Kind: access.RecordExchange, Protocol: "gopher"}, resp: resp[:len(resp)/2]}}}
+	var pe *access.ProtocolError
+	if o = fetchOutcome(t, &access.Client{Archive: cut}, base+"99/blob.dat%09%09+"); !errors.As(o.err, &pe) {
+		t.Errorf("Gopher+ binary cut short: %d octets, %T %v", len(o.body), o.err, o.err)
+	}
+	// Gopher0 text: UMN's "." line is in the record, not in the body.
+	if o, resp = recordReplay(t, base+"00/hello.txt", nil, "0/hello.txt\r\n", nil); string(o.body) != hello || !strings.HasSuffix(string(resp), ".\r\n") {
+		t.Errorf("Gopher0 text %q, recorded %q", o.body, resp)
+	}
+	recordReplay(t, base+"99/gen.dat%09%09+", nil, "9/gen.dat\t+\r\n", nil)
+	if o, _ = recordReplay(t, base+"1%09%09$", nil, "\t$\r\n", nil); len(o.entries) != 6 {
+		t.Errorf("$: %d entries", len(o.entries))
+	}
+	if o, _ = recordReplay(t, base+"00/hello.txt%09%09!", nil, "0/hello.txt\t!\r\n", nil); len(o.entries) != 1 {
+		t.Errorf("!: %d entries", len(o.entries))
+	}
+	recordReplay(t, base+"11/subdir", &gopher.Client{View: "application/gopher+-menu"}, "1/subdir\t+application/gopher+-menu\r\n", nil)
+	var se *access.ServerError
+	if o, _ = recordReplay(t, base+"00/nonexistent", nil, "0/nonexistent\r\n", nil); !errors.As(o.err, &se) || se.Code != "3" {
+		t.Errorf("Gopher0 missing item: %v", o.err)
+	}
+	if o, _ = recordReplay(t, base+"00/nonexistent%09%09+", nil, "0/nonexistent\t+\r\n", nil); !errors.As(o.err, &se) || se.Code != "1" {
+		t.Errorf("Gopher+ missing item: %v", o.err)
+	}
+	// An ASK form: the record is the filled form's exchange, the
+	// password's line masked as in the dialogue.
+	answers := map[string]string{"Your name": "Alice", "Secret word": "sesame", "Subscribe?": "yes", "Colour": "green", "Comments": "one\ntwo"}
+	o, resp = recordReplay(t, base+"00/form%09%09?", &gopher.Client{Answers: answers},
+		"0/form\t+\t1\r\n+-1\r\nAlice\r\n****\r\n1\r\ngreen\r\n2\r\none\r\ntwo\r\n.\r\n", nil)
+	if !strings.Contains(string(o.body), "line 2: [sesame]") || !strings.Contains(string(resp), "line 2: [sesame]") {
+		t.Errorf("form's reply %q", o.body)
+	}
+}
