@@ -8,145 +8,68 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/loctest"
 )
 
-// memArchive is an access.Recorder and an access.Archive in memory:
-// each record's octets are copied, the last record of a URL kept.
-type memArchive struct {
-	mu   sync.Mutex
-	recs map[string]stored
-	n    int // records made
-}
-
-type stored struct {
-	rec       access.Record // without its Spools
-	req, resp []byte
-}
-
-func (m *memArchive) Record(r *access.Record) error {
-	s := stored{rec: *r}
-	s.rec.Request, s.rec.Response = nil, nil
-	if r.Request != nil {
-		s.req, _ = io.ReadAll(r.Request.Reader())
-	}
-	s.resp, _ = io.ReadAll(r.Response.Reader())
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.recs == nil {
-		m.recs = map[string]stored{}
-	}
-	m.recs[r.URL.String()] = s
-	m.n++
-	return nil
-}
-
-func (m *memArchive) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
-	m.mu.Lock()
-	s, ok := m.recs[u.String()]
-	m.mu.Unlock()
-	if !ok {
-		return nil, &access.NotArchivedError{URL: access.Masked(u)}
-	}
-	r := s.rec
-	if s.rec.Kind == access.RecordExchange {
-		r.Request = access.NewSpool()
-		r.Request.Write(s.req)
-	}
-	r.Response = access.NewSpool()
-	r.Response.Write(s.resp)
-	return &r, nil
-}
-
-// an outcome is what a Get gave: the listing's entries or the body, or
-// the error.
-type outcome struct {
-	entries []access.Entry
-	body    []byte
-	media   string
-	err     error
-}
-
-func fetchOutcome(t *testing.T, ac *access.Client, s string) outcome {
-	t.Helper()
-	res, err := ac.Get(context.Background(), loctest.MustParse(t, s))
-	if err != nil {
-		return outcome{err: err}
-	}
-	var o outcome
-	o.media = res.MediaType
-	if res.Listing != nil {
-		o.entries, o.err = res.Listing.ReadAll()
-	} else {
-		o.body, o.err = io.ReadAll(res.Body)
-	}
-	if cerr := res.Close(); o.err == nil {
-		o.err = cerr
-	}
-	return o
-}
-
 // recordFTP follows each URL with a recording Client, checks its
-// record against want (the resource's octets) and the dialogue kept,
-// (password, when not "", never in it), then follows it from the archive, which gives the same octets without
-// a connection. It returns the records by URL.
-func recordFTP(t *testing.T, want map[string]string, password string) *memArchive {
+// record against want (the resource's octets) and the dialogue kept
+// (password, when not "", never in it), then follows it from the
+// archive, which gives the same octets without a connection. It
+// returns the archive.
+func recordFTP(t *testing.T, want map[string]string, password string) *loctest.Archive {
 	t.Helper()
-	m := &memArchive{}
+	m := &loctest.Archive{}
 	replay := &access.Client{Archive: m, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		t.Errorf("the replay dialled %s", addr)
 		return nil, errors.New("no connection in a replay")
 	}}
 	for u, content := range want {
 		// A Client each, so that each dialogue holds a login.
-		o := fetchOutcome(t, &access.Client{Recorder: m}, u)
-		if o.err != nil {
-			t.Errorf("%s: %v", u, o.err)
+		o := loctest.GetOutcome(t, &access.Client{Recorder: m}, u)
+		if o.Err != nil {
+			t.Errorf("%s: %v", u, o.Err)
 			continue
 		}
-		rec, ok := m.recs[u]
+		rec, ok := m.Latest(u)
 		if !ok {
 			t.Errorf("%s: no record", u)
 			continue
 		}
-		if rec.rec.Kind != access.RecordResource || rec.rec.Protocol != "ftp" || rec.rec.Addr != "127.0.0.1" || rec.rec.Request != nil || rec.rec.Truncated != "" || rec.rec.Date.IsZero() {
-			t.Errorf("%s: record %+v", u, rec.rec)
+		if rec.Record.Kind != access.RecordResource || rec.Record.Protocol != "ftp" || rec.Record.Addr != "127.0.0.1" || rec.Request != nil || rec.Record.Truncated != "" || rec.Record.Date.IsZero() {
+			t.Errorf("%s: record %+v", u, rec.Record)
 		}
-		d := string(rec.rec.Dialogue)
+		d := string(rec.Record.Dialogue)
 		if !strings.Contains(d, "> PASS ****\n") || password != "" && strings.Contains(d, password) || !strings.Contains(d, "> USER ") {
 			t.Errorf("%s: the dialogue kept does not mask the password:\n%s", u, d)
 		}
-		if o.entries == nil {
-			if string(rec.resp) != content || string(o.body) != content {
-				t.Errorf("%s: recorded %q, delivered %q, want %q", u, rec.resp, o.body, content)
+		if o.Entries == nil {
+			if string(rec.Response) != content || string(o.Body) != content {
+				t.Errorf("%s: recorded %q, delivered %q, want %q", u, rec.Response, o.Body, content)
 			}
-			again := fetchOutcome(t, replay, u)
-			if again.err != nil || string(again.body) != content {
-				t.Errorf("%s: replayed %q, %v", u, again.body, again.err)
+			again := loctest.GetOutcome(t, replay, u)
+			if again.Err != nil || string(again.Body) != content {
+				t.Errorf("%s: replayed %q, %v", u, again.Body, again.Err)
 			}
 			continue
 		}
 		// A directory: NLST's names as sent, one per CR LF line.
-		names := strings.Split(strings.TrimSuffix(string(rec.resp), "\r\n"), "\r\n")
+		names := strings.Split(strings.TrimSuffix(string(rec.Response), "\r\n"), "\r\n")
 		sort.Strings(names)
 		if got := strings.Join(names, " "); got != content {
-			t.Errorf("%s: NLST recorded %q, want the names %q", u, rec.resp, content)
+			t.Errorf("%s: NLST recorded %q, want the names %q", u, rec.Response, content)
 		}
-		if again := fetchOutcome(t, replay, u); again.err != nil || !bytes.Equal(again.body, rec.resp) {
-			t.Errorf("%s: replayed %q, %v", u, again.body, again.err)
+		if again := loctest.GetOutcome(t, replay, u); again.Err != nil || !bytes.Equal(again.Body, rec.Response) {
+			t.Errorf("%s: replayed %q, %v", u, again.Body, again.Err)
 		}
 	}
-	if m.n != len(want) {
-		t.Errorf("%d records, want %d", m.n, len(want))
+	if len(m.Records()) != len(want) {
+		t.Errorf("%d records, want %d", len(m.Records()), len(want))
 	}
 	return m
 }

@@ -15,71 +15,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/loctest"
 )
 
-// kept is a record as a memRecorder keeps it.
-type kept struct {
-	rec       access.Record // without its Spools
-	req, resp []byte
-}
-
-// memRecorder keeps records in memory (access.Recorder) and gives them
-// back by URL (access.Archive).
-type memRecorder struct {
-	mu   sync.Mutex
-	recs []kept
-}
-
-func (m *memRecorder) Record(r *access.Record) error {
-	k := kept{rec: *r}
-	k.rec.Request, k.rec.Response = nil, nil
-	var err error
-	if r.Request != nil {
-		k.req, err = io.ReadAll(r.Request.Reader())
+// last returns the last record arc kept, and how many there are.
+func last(arc *loctest.Archive) (loctest.Kept, int) {
+	recs := arc.Records()
+	if len(recs) == 0 {
+		return loctest.Kept{}, 0
 	}
-	if err == nil {
-		k.resp, err = io.ReadAll(r.Response.Reader())
-	}
-	if err != nil {
-		return err
-	}
-	m.mu.Lock()
-	m.recs = append(m.recs, k)
-	m.mu.Unlock()
-	return nil
-}
-
-func (m *memRecorder) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := len(m.recs) - 1; i >= 0; i-- {
-		k := m.recs[i]
-		if k.rec.URL.String() == u.String() {
-			r := k.rec
-			r.Request, r.Response = access.NewSpool(), access.NewSpool()
-			r.Request.Write(k.req)
-			r.Response.Write(k.resp)
-			return &r, nil
-		}
-	}
-	return nil, &access.NotArchivedError{URL: u.String()}
-}
-
-// last returns the last record kept, and how many there are.
-func (m *memRecorder) last() (kept, int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.recs) == 0 {
-		return kept{}, 0
-	}
-	return m.recs[len(m.recs)-1], len(m.recs)
+	return recs[len(recs)-1], len(recs)
 }
 
 // replayer returns an access.Client that follows gemini URLs from arc
@@ -107,7 +56,7 @@ func TestRecordReplay(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(m.root, "big.bin"), big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec := &memRecorder{}
+	rec := &loctest.Archive{}
 	ac, log := client(t, nil)
 	ac.Recorder = rec
 	arc := replayer(t, rec, nil)
@@ -130,18 +79,18 @@ func TestRecordReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		k, _ := rec.last()
-		if k.rec.Kind != access.RecordExchange || k.rec.Protocol != "gemini" || k.rec.URL.String() != u || k.rec.Addr != "127.0.0.1" || k.rec.Truncated != "" || k.rec.Date.IsZero() {
-			t.Errorf("%s: record %+v", c.path, k.rec)
+		k, _ := last(rec)
+		if k.Record.Kind != access.RecordExchange || k.Record.Protocol != "gemini" || k.Record.URL.String() != u || k.Record.Addr != "127.0.0.1" || k.Record.Truncated != "" || k.Record.Date.IsZero() {
+			t.Errorf("%s: record %+v", c.path, k.Record)
 		}
-		if string(k.req) != u+"\r\n" {
-			t.Errorf("%s: recorded request %q", c.path, k.req)
+		if string(k.Request) != u+"\r\n" {
+			t.Errorf("%s: recorded request %q", c.path, k.Request)
 		}
-		if !bytes.Equal(k.resp, append([]byte(c.header), want...)) {
-			t.Errorf("%s: recorded %d octets, want the header and the %d of the file", c.path, len(k.resp), len(want))
+		if !bytes.Equal(k.Response, append([]byte(c.header), want...)) {
+			t.Errorf("%s: recorded %d octets, want the header and the %d of the file", c.path, len(k.Response), len(want))
 		}
-		if !strings.Contains(string(k.rec.Dialogue), "> "+u+"\n") {
-			t.Errorf("%s: record's dialogue %q", c.path, k.rec.Dialogue)
+		if !strings.Contains(string(k.Record.Dialogue), "> "+u+"\n") {
+			t.Errorf("%s: record's dialogue %q", c.path, k.Record.Dialogue)
 		}
 
 		rres, rbody, err := get(t, arc, u)
@@ -155,20 +104,18 @@ func TestRecordReplay(t *testing.T) {
 
 	// A redirection: one record per hop; the replay follows it through
 	// the archive.
-	_, n := rec.last()
+	_, n := last(rec)
 	res, body, err := get(t, ac, m.url("/temp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, n2 := rec.last()
-	if n2 != n+2 || string(k.req) != m.url("/hello.txt")+"\r\n" {
-		t.Errorf("redirection: %d records, the last for %q", n2-n, k.req)
+	k, n2 := last(rec)
+	if n2 != n+2 || string(k.Request) != m.url("/hello.txt")+"\r\n" {
+		t.Errorf("redirection: %d records, the last for %q", n2-n, k.Request)
 	}
-	rec.mu.Lock()
-	first := rec.recs[n]
-	rec.mu.Unlock()
-	if string(first.req) != m.url("/temp")+"\r\n" || string(first.resp) != "30 "+m.url("/hello.txt")+"\r\n" {
-		t.Errorf("redirection's record: %q %q", first.req, first.resp)
+	first := rec.Records()[n]
+	if string(first.Request) != m.url("/temp")+"\r\n" || string(first.Response) != "30 "+m.url("/hello.txt")+"\r\n" {
+		t.Errorf("redirection's record: %q %q", first.Request, first.Response)
 	}
 	rres, rbody, err := get(t, arc, m.url("/temp"))
 	if err != nil || rres.URL.String() != res.URL.String() || !bytes.Equal(rbody, body) {
@@ -190,9 +137,9 @@ func TestRecordReplay(t *testing.T) {
 	} {
 		u := m.url(c.path)
 		_, _, lerr := get(t, ac, u)
-		k, _ := rec.last()
-		if string(k.req) != u+"\r\n" || string(k.resp) != c.resp || k.rec.Truncated != "" {
-			t.Errorf("%s: record %q %q %q", c.path, k.req, k.resp, k.rec.Truncated)
+		k, _ := last(rec)
+		if string(k.Request) != u+"\r\n" || string(k.Response) != c.resp || k.Record.Truncated != "" {
+			t.Errorf("%s: record %q %q %q", c.path, k.Request, k.Response, k.Record.Truncated)
 		}
 		_, _, rerr := get(t, arc, u)
 		var ls, rs *access.ServerError
@@ -211,8 +158,8 @@ func TestRecordReplay(t *testing.T) {
 	if _, body, err := get(t, aac, m.url("/cgi/ask")); err != nil || string(body) != "hello Ada" {
 		t.Fatalf("answered: %q %v", body, err)
 	}
-	if k, _ := rec.last(); string(k.req) != m.url("/cgi/ask")+"\r\n" || string(k.resp) != "10 Your name?\r\n" {
-		t.Errorf("answered: record %q %q", k.req, k.resp)
+	if k, _ := last(rec); string(k.Request) != m.url("/cgi/ask")+"\r\n" || string(k.Response) != "10 Your name?\r\n" {
+		t.Errorf("answered: record %q %q", k.Request, k.Response)
 	}
 
 	// A body cut at MaxSize: the record says so.
@@ -220,17 +167,17 @@ func TestRecordReplay(t *testing.T) {
 	if _, _, err := get(t, ac, m.url("/data.bin")); !errors.Is(err, access.ErrTooLarge) {
 		t.Errorf("MaxSize: %v", err)
 	}
-	if k, _ := rec.last(); k.rec.Truncated != "length" || !bytes.HasPrefix(k.resp, []byte("20 application/octet-stream\r\n")) {
-		t.Errorf("MaxSize: record truncated %q, %d octets", k.rec.Truncated, len(k.resp))
+	if k, _ := last(rec); k.Record.Truncated != "length" || !bytes.HasPrefix(k.Response, []byte("20 application/octet-stream\r\n")) {
+		t.Errorf("MaxSize: record truncated %q, %d octets", k.Record.Truncated, len(k.Response))
 	}
 	ac.MaxSize = 0
 
 	// A probe records nothing.
-	_, n = rec.last()
+	_, n = last(rec)
 	if st := ac.Probe(context.Background(), loctest.MustParse(t, m.url("/hello.txt"))); st.State != access.StateOK {
 		t.Errorf("probe: %+v", st)
 	}
-	if _, n2 := rec.last(); n2 != n {
+	if _, n2 := last(rec); n2 != n {
 		t.Errorf("a probe made %d records", n2-n)
 	}
 	// A URL not recorded is not in the archive.

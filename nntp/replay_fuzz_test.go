@@ -8,6 +8,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/news"
 	"github.com/rfc1738/locator/nntp"
 )
@@ -50,7 +51,10 @@ func FuzzReplay(f *testing.F) {
 			r = &news.Client{Method: c.method, Server: "h"}
 		}
 		// Through a Client, whose Request knows the scheme's methods.
-		ac := &access.Client{MaxEntries: 64, MaxLine: 512, MaxSize: 1 << 16, Archive: fixed(data), Schemes: map[string]access.Fetcher{u.Scheme(): r}}
+		// The archive holds data as u's exchange.
+		arc := &loctest.Archive{}
+		arc.Add(loctest.Kept{Record: access.Record{Kind: access.RecordExchange, URL: u, Protocol: "nntp"}, Response: data})
+		ac := &access.Client{MaxEntries: 64, MaxLine: 512, MaxSize: 1 << 16, Archive: arc, Schemes: map[string]access.Fetcher{u.Scheme(): r}}
 		res, err := ac.Get(context.Background(), u)
 		if err != nil {
 			allowed(t, err)
@@ -75,14 +79,4 @@ func allowed(t *testing.T, err error) {
 	if !errors.As(err, &pe) && !errors.As(err, &se) && !errors.As(err, &te) && !errors.Is(err, access.ErrTooLarge) {
 		t.Fatalf("%T %v", err, err)
 	}
-}
-
-// fixed is an archive whose every URL is the exchange whose response
-// is its octets.
-type fixed []byte
-
-func (f fixed) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
-	r := &access.Record{Kind: access.RecordExchange, URL: u, Protocol: "nntp", Request: access.NewSpool(), Response: access.NewSpool()}
-	r.Response.Write(f)
-	return r, nil
 }

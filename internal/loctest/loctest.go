@@ -1,6 +1,9 @@
 // Package loctest holds the helpers the scheme packages' tests share:
-// parsing a URL a test takes as given, and writing problems compactly
-// as "offset rule" for table tests.
+// parsing a URL a test takes as given, writing problems compactly as
+// "offset rule" for table tests, and an in-memory Archive with which a
+// record/replay test keeps what a Client recorded and follows it again.
+// It imports the core and access only, never a scheme package, so that
+// every scheme package's tests may import it.
 package loctest
 
 import (
