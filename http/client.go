@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rfc1738/locator"
@@ -54,10 +55,15 @@ const UserAgent = "locator (RFC 1738)"
 // registered for the schemes "http" and "https"; a configured Client is
 // given for both (access.Client.Schemes "http" and "https").
 //
-// A Client keeps no connection between requests: each is made for one
-// request and closed after it. Its zero value connects to the server
-// itself, with crypto/tls's defaults for https. It is safe for
-// concurrent use, and its fields must not be changed once it is in use.
+// A Client keeps the connection of a request whose reply was read whole
+// for the next request of the same access.Client to the same server
+// (keep-alive, RFC 9112 §9.3), at most 8 idle per server and 64 in all
+// for each access.Client and route (direct, or through one proxy); an
+// idle connection is closed after the access.Client's IdleTimeout, or
+// by CloseIdle (access.Client.CloseIdle). Its zero value connects to
+// the server itself, with crypto/tls's defaults for https. It is safe
+// for concurrent use, and its fields must not be changed once it is in
+// use; it must not be copied after its first use.
 type Client struct {
 	// TLSConfig is the TLS configuration of https connections (RFC
 	// 2818): the roots trusted, the versions; nil means crypto/tls's
@@ -108,9 +114,14 @@ type Client struct {
 	// ErrorBody keeps the page a server sends with a 4xx or 5xx reply
 	// in the *access.ServerError's Body, at most access.MaxErrorBody
 	// octets (and no more than the access.Client's MaxSize), read under
-	// the idle deadline, as curl's --fail-with-body; false closes the
-	// connection without reading it.
+	// the idle deadline, as curl's --fail-with-body; false drops it: a
+	// page whose Content-Length is at most 2 KiB is read to its end so
+	// that the connection can be kept, a larger one closes the
+	// connection unread.
 	ErrorBody bool
+
+	mu     sync.Mutex
+	routes map[route]*nethttp.Transport // the connections kept (transport.go)
 }
 
 // Check refuses, before any connection, an http URL that names no host
@@ -233,41 +244,6 @@ func shownTarget(u *locator.URL, plan *Request) string {
 	return u.Scheme() + ":****"
 }
 
-// transport returns the net/http Transport that carries one request for
-// u: over a connection req.Dial opens to the server or to the proxy
-// (proxy, its host:port), or through the tunnel tunnel asks the proxy
-// for.
-func (c *Client) transport(u *locator.URL, req *access.Request, tunnel *Request, proxy string) *nethttp.Transport {
-	return &nethttp.Transport{
-		Proxy: nil, // never from the environment: req.Proxy or the URL's host
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if tunnel != nil {
-				return c.connect(ctx, u, req, tunnel, proxy)
-			}
-			if proxy != "" {
-				req.Notef("proxy %s: the whole URL as the request target (RFC 1945 §5.1.2)", proxy)
-				addr = proxy
-			}
-			host, port, err := splitAddr(addr)
-			if err != nil {
-				return nil, err
-			}
-			conn, err := req.Dial(ctx, host, port)
-			if err != nil && proxy != "" {
-				return nil, &ProxyError{Proxy: proxy, Err: err}
-			}
-			return conn, err
-		},
-		TLSClientConfig:        c.TLSConfig.Clone(),
-		TLSHandshakeTimeout:    req.IdleTimeout(),
-		ResponseHeaderTimeout:  req.IdleTimeout(),
-		DisableCompression:     true, // the octets as the server has them
-		DisableKeepAlives:      true,
-		MaxResponseHeaderBytes: int64(req.MaxLine()) * 16,
-		ForceAttemptHTTP2:      false,
-	}
-}
-
 // A ProxyError is the failure to reach the proxy a request goes through
 // (access.Request.Proxy): a refused connection, a timeout, a policy
 // that does not allow its address. It names the proxy, which the
@@ -311,7 +287,7 @@ func (c *Client) connect(ctx context.Context, u *locator.URL, req *access.Reques
 		return nil, err
 	}
 	req.Notef("proxy %s: a tunnel to %s (RFC 9110 §9.3.6)", proxy, tunnel.Target)
-	conn, err := req.Dial(ctx, host, port)
+	conn, err := keep(ctx, req, host, port)
 	if err != nil {
 		return nil, &ProxyError{Proxy: proxy, Err: err}
 	}
@@ -413,6 +389,15 @@ func (o oneOctet) Read(p []byte) (int, error) {
 // end, LEN = N, the transfer is complete, as curl says; past it,
 // access.GetFrom fails with an *access.OffsetError). Any other 416 is
 // the server's refusal.
+//
+// For an access.Client that records (access.Client.Recorder), the
+// exchange is the octets of the request and of the reply as they
+// crossed the connection (protocol "http/1.1"), above TLS for https:
+// through a proxy, the request to the proxy and its reply; through a
+// tunnel, the request and reply inside it, without the CONNECT. A kept
+// connection's octets are the request's that uses it. Should net/http
+// send a request again on a new connection, the kept one having closed
+// as it was sent (RFC 9112 §9.3.1), the record holds both sendings.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	plan, tunnel, proxy, err := c.plan(u, req)
 	if err != nil {
@@ -438,7 +423,11 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			nreq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		}
 	}
-	tr := c.transport(u, req, tunnel, proxy)
+	if err := allow(req, plan, proxy); err != nil {
+		return nil, err
+	}
+	cap := req.Capture(access.RecordExchange, "http/1.1")
+	tr := c.transport(req, proxy, false)
 	hc := &nethttp.Client{
 		Transport: tr,
 		CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error {
@@ -448,6 +437,15 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	target := shownTarget(u, plan)
 	lineLogged := false
 	trace := &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if info.Reused {
+				req.Notef("the connection of an earlier request is reused (RFC 9112 §9.3)")
+			}
+			// A kept connection's octets are this request's from
+			// now on: net/http sends the next request only after
+			// this one's reply was read.
+			cap.Conn(info.Conn)
+		},
 		WroteHeaderField: func(key string, value []string) {
 			if !lineLogged {
 				lineLogged = true
@@ -459,17 +457,9 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			}
 			req.Sent(key + ": " + strings.Join(value, ", "))
 		},
-		TLSHandshakeDone: func(st tls.ConnectionState, err error) {
-			if err == nil {
-				note := tls.VersionName(st.Version) + " established"
-				if st.ServerName != "" {
-					note += " with " + st.ServerName
-				}
-				req.Notef("%s", note)
-			}
-		},
 	}
-	nreq = nreq.WithContext(httptrace.WithClientTrace(ctx, trace))
+	d := &dialInfo{req: req, u: u, tunnel: tunnel, proxy: proxy, cap: cap}
+	nreq = nreq.WithContext(context.WithValue(httptrace.WithClientTrace(ctx, trace), dialKey{}, d))
 	// who answers the request line: the proxy, unless it only opened a
 	// tunnel to the server.
 	who := ""
@@ -480,6 +470,45 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, replyError(u, who, err)
 	}
+	done := func() {
+		resp.Body.Close()
+		if !c.kept(tr) {
+			tr.CloseIdleConnections() // CloseIdle came while the reply was read
+		}
+	}
+	return c.answer(u, req, reply{resp: resp, command: nreq.Method + " " + target, who: who, done: done})
+}
+
+// A reply is an HTTP reply to read, live or recorded.
+type reply struct {
+	resp    *nethttp.Response
+	command string // the request line's method and target, as shown
+	who     string // the proxy that answered the request line, "" the server
+	// done closes the reply (the connection goes back to be kept when
+	// it was read whole).
+	done func()
+}
+
+// maxDrain bounds the page of a redirection or refusal read to its end,
+// so that the connection can be kept: one whose Content-Length says it
+// is larger is closed instead.
+const maxDrain = 2 << 10
+
+// drain reads a short reply's page to its end, so that its connection
+// can serve the next request, and closes it.
+func (r reply) drain() {
+	if n := r.resp.ContentLength; n >= 0 && n <= maxDrain {
+		io.CopyN(io.Discard, r.resp.Body, n+1)
+	}
+	r.done()
+}
+
+// answer turns the reply to a Fetch into what Fetch returns, as the
+// doc of Fetch says: the dialogue lines of the reply's head, then the
+// Resource, *access.Redirect, *access.ServerError or
+// *access.ProtocolError its status makes.
+func (c *Client) answer(u *locator.URL, req *access.Request, r reply) (*access.Resource, error) {
+	resp := r.resp
 	req.Received(resp.Proto + " " + resp.Status)
 	keys := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
@@ -491,23 +520,20 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			req.Received(k + ": " + v)
 		}
 	}
-	closeAll := func() {
-		resp.Body.Close()
-		tr.CloseIdleConnections()
-	}
+	offset := req.Offset()
 	code := strconv.Itoa(resp.StatusCode)
-	command := nreq.Method + " " + target
+	command := r.command
 	text := strings.TrimSpace(strings.TrimPrefix(resp.Status, code))
 	rule := ""
-	if who != "" {
-		rule = "the reply of the proxy " + who + " (its own, or the server's it passes on)"
+	if r.who != "" {
+		rule = "the reply of the proxy " + r.who + " (its own, or the server's it passes on)"
 	}
 	var start int64 // the octet of the object Body begins at
 	switch {
 	case resp.StatusCode == 206 && offset > 0:
 		first, _, _, ok := contentRange(resp.Header.Get("Content-Range"))
 		if !ok || first < 0 {
-			closeAll()
+			r.done()
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply 206 to a Range without a Content-Range \"bytes FIRST-LAST/LENGTH\" (RFC 9110 §14.4): " + strconv.Quote(resp.Header.Get("Content-Range"))}
 		}
 		start = first
@@ -516,7 +542,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			req.Notef("the server sends the whole object (%s), not the octets from %d on", code, offset)
 		}
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		closeAll()
+		r.drain()
 		loc := resp.Header.Get("Location")
 		if loc == "" {
 			return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply " + resp.Status + " without a Location"}
@@ -528,18 +554,22 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, &access.Redirect{Location: loc, Code: code}
 	case resp.StatusCode == 416 && offset > 0:
 		if first, _, complete, ok := contentRange(resp.Header.Get("Content-Range")); ok && first < 0 && complete <= offset {
-			closeAll()
+			r.drain()
 			req.Notef("the object has %d octets: nothing from octet %d on (RFC 9110 §15.5.17)", complete, offset)
 			return &access.Resource{Body: io.NopCloser(strings.NewReader("")), MediaType: resp.Header.Get("Content-Type"), Size: complete, Offset: offset}, nil
 		}
 		fallthrough
 	case resp.StatusCode >= 400 && resp.StatusCode < 600:
 		body := c.errorBody(req, resp)
-		closeAll()
+		if body == nil {
+			r.drain()
+		} else {
+			r.done()
+		}
 		return nil, &access.ServerError{URL: access.Masked(u), Command: command, Code: code, Text: text, Rule: rule, Body: body,
 			RetryAfter: retryAfter(resp.StatusCode, resp.Header.Get("Retry-After"), time.Now())}
 	default:
-		closeAll()
+		r.done()
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "reply status " + resp.Status + " is not one HTTP defines"}
 	}
 	raw, size := io.ReadCloser(resp.Body), resp.ContentLength
@@ -549,7 +579,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		req.Notef("decoding the gzip body (RFC 9110 §8.4.1.3) as it is read")
 		raw, size = &gunzip{r: resp.Body}, -1
 	} else if max := req.MaxSize(); max > 0 && size > max {
-		closeAll()
+		r.done()
 		return nil, fmt.Errorf("%s: %w: the server says Content-Length %d, the limit is %d", access.Masked(u), access.ErrTooLarge, resp.ContentLength, max)
 	}
 	if resp.StatusCode == 206 && offset > 0 {
@@ -558,7 +588,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		_, _, size, _ = contentRange(resp.Header.Get("Content-Range"))
 	}
 	res := &access.Resource{
-		Body:      &body{ReadCloser: req.Limit(raw), close: closeAll},
+		Body:      &body{ReadCloser: req.Limit(raw), close: r.done},
 		MediaType: resp.Header.Get("Content-Type"),
 		Size:      size,
 		Offset:    start,
@@ -796,3 +826,124 @@ func retryAfter(status int, v string, now time.Time) time.Duration {
 	}
 	return min(max(d, 0), maxRetryAfter)
 }
+
+var _ access.Replayer = (*Client)(nil)
+
+// Replay reads back a recorded exchange (access.RecordExchange,
+// protocol "http/1.1"): response holds the octets the server, or the
+// proxy, sent, an HTTP/1.x reply (RFC 9112 §4-§7) after any interim
+// 1xx ones. It returns what Fetch returns for that reply, without any
+// connection: the object of a 2xx (its chunked coding removed, a gzip
+// body decoded when Compressed), an *access.Redirect for a 3xx, an
+// *access.ServerError for a 4xx or 5xx, with the same dialogue lines.
+// A recording that is not an HTTP reply, whose head is larger than a
+// live reply's may be (MaxLine × 16 octets), or that ends before the
+// reply's end (Body then fails as it reaches the cut) is an
+// *access.ProtocolError.
+func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
+	plan, tunnel, proxy, err := c.plan(u, req)
+	if err != nil {
+		return nil, err
+	}
+	who := ""
+	if tunnel == nil {
+		who = proxy
+	}
+	method := nethttp.MethodGet
+	if c.Data != nil {
+		method = nethttp.MethodPost
+	}
+	maxHead := int64(req.MaxLine()) * 16
+	head := &headLimit{r: response, left: maxHead + replayBuffer}
+	br := bufio.NewReaderSize(head, replayBuffer)
+	var resp *nethttp.Response
+	for {
+		resp, err = nethttp.ReadResponse(br, &nethttp.Request{Method: method})
+		if err == nil && maxHead+replayBuffer-head.left-int64(br.Buffered()) > maxHead {
+			err = errHeadTooLarge // what is read less what is buffered ahead
+		}
+		if err != nil {
+			return nil, recordedError(u, maxHead, err)
+		}
+		// An interim reply (RFC 9110 §15.2) precedes the final one, as
+		// net/http's Transport reads it; 101 would switch protocols.
+		if resp.StatusCode < 100 || resp.StatusCode >= 200 || resp.StatusCode == 101 {
+			break
+		}
+		req.Received(resp.Proto + " " + resp.Status)
+	}
+	head.off = true
+	resp.Body = &replayBody{rc: resp.Body, u: u}
+	return c.answer(u, req, reply{resp: resp, command: method + " " + shownTarget(u, plan), who: who, done: func() { resp.Body.Close() }})
+}
+
+// replayBuffer is the buffer a recorded reply is read through.
+const replayBuffer = 4 << 10
+
+// errHeadTooLarge ends the reading of a recorded reply's head larger
+// than a live one may be.
+var errHeadTooLarge = errors.New("head too large")
+
+// headLimit reads at most left octets of r until off is set: the
+// head of a recorded reply, and what the buffer reads ahead of it.
+type headLimit struct {
+	r    io.Reader
+	left int64
+	off  bool
+}
+
+func (h *headLimit) Read(p []byte) (int, error) {
+	if h.off {
+		return h.r.Read(p)
+	}
+	if h.left <= 0 {
+		return 0, errHeadTooLarge
+	}
+	if int64(len(p)) > h.left {
+		p = p[:h.left]
+	}
+	n, err := h.r.Read(p)
+	h.left -= int64(n)
+	return n, err
+}
+
+// recordedError says what is wrong with a recorded reply's head.
+func recordedError(u *locator.URL, maxHead int64, err error) error {
+	msg := "the recorded reply is not HTTP: " + err.Error()
+	switch {
+	case errors.Is(err, errHeadTooLarge):
+		msg = "the recorded reply's head is larger than " + strconv.FormatInt(maxHead, 10) + " octets"
+	case errors.Is(err, io.EOF):
+		msg = "the recording holds no reply"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "the recording ends before the reply's head ends"
+	}
+	return &access.ProtocolError{URL: access.Masked(u), Msg: msg}
+}
+
+// replayBody is a recorded reply's body: an error reading it (the
+// recording cut before the body's end, a malformed chunk) is the
+// recording's, an *access.ProtocolError.
+type replayBody struct {
+	rc  io.ReadCloser
+	u   *locator.URL
+	err error
+}
+
+func (b *replayBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.rc.Read(p)
+	if err != nil && err != io.EOF {
+		msg := "the recorded reply's body: " + err.Error()
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "the recording ends before the reply's body ends"
+		}
+		b.err = &access.ProtocolError{URL: access.Masked(b.u), Msg: msg}
+		err = b.err
+	}
+	return n, err
+}
+
+func (b *replayBody) Close() error { return b.rc.Close() }

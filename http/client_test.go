@@ -249,7 +249,6 @@ func TestDialogue(t *testing.T) {
 		"> GET /x.txt HTTP/1.1",
 		"> Host: " + hostport,
 		"> User-Agent: " + UserAgent,
-		"> Connection: close",
 		"< HTTP/1.1 200 OK",
 		"< Content-Length: 5",
 		"< Content-Type: text/plain; charset=utf-8",

@@ -19,10 +19,14 @@ func FuzzParse(f *testing.F) {
 		if err != nil || (u.Scheme() != "http" && u.Scheme() != "https") {
 			return
 		}
-		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
+		got := (Rules{}).Check(u, locator.Report{}).Problems()
+		for _, p := range got {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}
+		}
+		if want := checkPlain(u); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Check(%q) = %v, the rules read octet by octet give %v", s, got, want)
 		}
 		_ = (Rules{}).Parts(u)
 		_ = (Rules{}).Explain(u)
@@ -73,4 +77,30 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
 		}
 	})
+}
+
+// checkPlain is Check as the rules read, octet by octet, with none of
+// Check's shortcuts: FuzzParse holds Check to it.
+func checkPlain(u *locator.URL) []locator.Problem {
+	var r locator.Report
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
+	if u.HasUser() {
+		add(u.Offset(locator.UserComponent), "httpurl", "no user name or password is allowed in an "+u.Scheme()+" URL (RFC 1738 §3.3)")
+	}
+	if u.HasSearch() {
+		base := u.Offset(locator.SearchComponent)
+		if u.HasAuthority() && !u.HasPath() {
+			add(base-1, "httpurl", "the search part follows \"/\" and the path: write "+u.Scheme()+"://host/?search (RFC 1738 §5 httpurl)")
+		}
+		search := u.Search()
+		for i := 0; i < len(search); i++ {
+			switch search[i] {
+			case '/':
+				add(base+i, "search", "'/' is reserved within the search part and must be encoded as %2F (RFC 1738 §3.3, §5 search)")
+			case '?':
+				add(base+i, "search", "'?' is reserved within the search part and must be encoded as %3F (RFC 1738 §3.3, §5 search)")
+			}
+		}
+	}
+	return r.Problems()
 }

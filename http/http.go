@@ -117,8 +117,19 @@ func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 		if u.HasAuthority() && !u.HasPath() {
 			add(base-1, "httpurl", "the search part follows \"/\" and the path: write "+u.Scheme()+"://host/?search (RFC 1738 §5 httpurl)")
 		}
+		// The core judged every octet of the search part already; of
+		// them only "/" and "?" are this rule's, so it is searched for
+		// them alone, many octets at a time, and the loop begins at the
+		// first.
 		search := u.Search()
-		for i := 0; i < len(search); i++ {
+		i := strings.IndexByte(search, '/')
+		if j := strings.IndexByte(search, '?'); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+		if i < 0 {
+			return r
+		}
+		for ; i < len(search); i++ {
 			switch search[i] {
 			case '/':
 				add(base+i, "search", "'/' is reserved within the search part and must be encoded as %2F (RFC 1738 §3.3, §5 search)")

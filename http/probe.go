@@ -56,17 +56,27 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 	if ranged {
 		nreq.Header.Set("Range", "bytes=0-0")
 	}
-	tr := c.transport(u, req, tunnel, proxy)
-	defer tr.CloseIdleConnections()
+	if err := allow(req, plan, proxy); err != nil {
+		return nil, err
+	}
+	tr := c.transport(req, proxy, true)
 	hc := &nethttp.Client{Transport: tr, CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error { return nethttp.ErrUseLastResponse }}
 	target := shownTarget(u, plan)
-	trace := &httptrace.ClientTrace{WroteHeaders: func() {
-		req.Sent(plan.Method + " " + target + " HTTP/1.1")
-		if ranged {
-			req.Sent("Range: bytes=0-0")
-		}
-	}}
-	resp, err := hc.Do(nreq.WithContext(httptrace.WithClientTrace(ctx, trace)))
+	trace := &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if info.Reused {
+				req.Notef("the connection of an earlier request is reused (RFC 9112 §9.3)")
+			}
+		},
+		WroteHeaders: func() {
+			req.Sent(plan.Method + " " + target + " HTTP/1.1")
+			if ranged {
+				req.Sent("Range: bytes=0-0")
+			}
+		},
+	}
+	d := &dialInfo{req: req, u: u, tunnel: tunnel, proxy: proxy}
+	resp, err := hc.Do(nreq.WithContext(context.WithValue(httptrace.WithClientTrace(ctx, trace), dialKey{}, d)))
 	if err != nil {
 		who := ""
 		if tunnel == nil {
@@ -74,7 +84,12 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 		}
 		return nil, replyError(u, who, err)
 	}
-	resp.Body.Close() // HEAD has none; the ranged GET's octet is not wanted
+	// HEAD has no body, and its connection is kept; the ranged GET's
+	// octet is not wanted, and its connection is closed.
+	resp.Body.Close()
+	if !c.kept(tr) {
+		tr.CloseIdleConnections()
+	}
 	req.Received(resp.Proto + " " + resp.Status)
 	code := strconv.Itoa(resp.StatusCode)
 	st := &access.Status{Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)), Command: plan.Method + " " + target, Size: -1}
