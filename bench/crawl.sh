@@ -10,7 +10,8 @@
 #
 # The three crawl the whole site (no depth bound: locator --depth 0,
 # wget -l inf, LinkChecker -r -1), obeying the site's robots.txt:
-#   locator crawl --per-host 8 --delay 0 (8 requests at once)
+#   locator crawl --per-host 8 --delay 0 (--jobs 4, its default: 4
+#     requests at once; more do not help on a 2-core machine)
 #   wget -r -l inf -q --no-parent -P DIR (one request at a time; it
 #     stores every page in DIR, which is removed after each round)
 #   linkchecker -r -1 (its 10 threads, maxrequestspersecond lifted: nginx

@@ -76,7 +76,7 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 
 // Close writes the pushes waiting and closes the file.
 func (f *BoltFrontier) Close() error {
-	err := f.db.Update(f.flush)
+	err := f.update(nil)
 	if cerr := f.db.Close(); err == nil {
 		err = cerr
 	}
@@ -104,10 +104,26 @@ func (f *BoltFrontier) flush(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	if err := tx.Bucket(bucketMeta).Put(keyNext, binary.BigEndian.AppendUint64(nil, n)); err != nil {
-		return err
+	return tx.Bucket(bucketMeta).Put(keyNext, binary.BigEndian.AppendUint64(nil, n))
+}
+
+// update runs fn in a transaction that writes the pushes waiting first;
+// they are forgotten from memory only once it is committed, so that a
+// commit that fails (a full disk) loses none of them.
+func (f *BoltFrontier) update(fn func(*bolt.Tx) error) error {
+	err := f.db.Update(func(tx *bolt.Tx) error {
+		if err := f.flush(tx); err != nil {
+			return err
+		}
+		if fn != nil {
+			return fn(tx)
+		}
+		return nil
+	})
+	if err != nil {
+		return f.wrap(err)
 	}
-	f.next = n
+	f.next += uint64(len(f.pending))
 	clear(f.pending)
 	f.pending = f.pending[:0]
 	clear(f.pendSet)
@@ -122,7 +138,7 @@ func (f *BoltFrontier) Push(it Item) (bool, error) {
 	f.pending = append(f.pending, it)
 	f.pendSet[it.URL] = struct{}{}
 	if len(f.pending) >= boltBatch {
-		return true, f.db.Update(f.flush)
+		return true, f.update(nil)
 	}
 	return true, nil
 }
@@ -131,7 +147,7 @@ func (f *BoltFrontier) Push(it Item) (bool, error) {
 // those popped and not done before.
 func (f *BoltFrontier) Pop() (Item, bool, error) {
 	if len(f.pending) > 0 {
-		if err := f.db.Update(f.flush); err != nil {
+		if err := f.update(nil); err != nil {
 			return Item{}, false, err
 		}
 	}
@@ -164,16 +180,21 @@ func (f *BoltFrontier) Pop() (Item, bool, error) {
 // Done removes the Item of url, popped, from the file, and writes the
 // pushes waiting with it.
 func (f *BoltFrontier) Done(url string) error {
-	return f.db.Update(func(tx *bolt.Tx) error {
-		if err := f.flush(tx); err != nil {
-			return err
-		}
+	return f.update(func(tx *bolt.Tx) error {
 		k := tx.Bucket(bucketSeen).Get([]byte(url))
 		if len(k) != 8 || f.last == nil || bytes.Compare(k, f.last) > 0 {
-			return errors.New("crawl: frontier: " + url + " was not popped")
+			return errors.New(url + " was not popped")
 		}
 		return tx.Bucket(bucketQueue).Delete(k)
 	})
+}
+
+// wrap names the file in err.
+func (f *BoltFrontier) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("crawl: frontier %s: %w", f.db.Path(), err)
 }
 
 // Seen reports whether url was ever pushed.
@@ -191,7 +212,7 @@ func (f *BoltFrontier) Seen(url string) (bool, error) {
 
 // resetChecks empties the links to check: each crawl checks its own.
 func (f *BoltFrontier) resetChecks() error {
-	return f.db.Update(func(tx *bolt.Tx) error {
+	return f.wrap(f.db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketChecks, bucketOrder} {
 			if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 				return err
@@ -201,7 +222,7 @@ func (f *BoltFrontier) resetChecks() error {
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 // hasCheck reports whether url is among the links to check.
@@ -217,7 +238,7 @@ func (f *BoltFrontier) hasCheck(url string) (bool, error) {
 // addChecks adds urls, none of them there yet, to the links to check,
 // numbered from n.
 func (f *BoltFrontier) addChecks(urls []string, n uint64) error {
-	return f.db.Update(func(tx *bolt.Tx) error {
+	return f.wrap(f.db.Update(func(tx *bolt.Tx) error {
 		checks, order := tx.Bucket(bucketChecks), tx.Bucket(bucketOrder)
 		for _, u := range urls {
 			key := binary.BigEndian.AppendUint64(nil, n)
@@ -230,7 +251,7 @@ func (f *BoltFrontier) addChecks(urls []string, n uint64) error {
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 // eachCheck calls fn with each link to check, in the order added, until

@@ -10,7 +10,9 @@
 //     attributes of its elements (a href, img src, form action, ...),
 //     resolved against the page's URL or its <base href> (RFC 3986 §5);
 //   - collections (access.Listing): Gopher menus (RFC 1436 §3.8), every
-//     item type, an "h" item with a "URL:" selector giving its URL;
+//     item type, an "h" item with a "URL:" selector giving its URL, and
+//     of a Gopher+ menu the alternative views of its items (their
+//     +VIEWS attributes, Gopher+ A3.0, read with one "$" request);
 //     FTP directory listings; news group overviews; Prospero
 //     directories;
 //   - text/gemini documents, from their link lines (Gemini §5.4.2:
@@ -136,9 +138,9 @@ func ParseScope(name string) (Scope, error) {
 // usable: each zero field takes the default named beside it. Its fields
 // must not change while it crawls.
 type Crawler struct {
-	// Client fetches. Nil: a Client of the crawler's own whose HTTP
-	// requests name the crawler (User-Agent: Agent, RFC 9309 §2.2.1:
-	// the product token "SHOULD be a substring" of it).
+	// Client fetches (nil: a Client with the defaults). Its http and
+	// https requests name the crawler (UserAgent(Agent)) unless its
+	// Schemes name a client of their own for http or https.
 	Client *access.Client
 	// Agent is the product token matched against robots.txt's
 	// user-agent lines (letters, '_' and '-'); "" is DefaultAgent.
@@ -253,15 +255,20 @@ type Link struct {
 	// never fetched), "invalid".
 	Follow bool
 	Reason string
+	// First is true for the link that had the crawl follow its URL:
+	// the first found to name it.
+	First bool
 }
 
 // A Place is where a link stood on its page.
 type Place struct {
 	// Element and Attr name an HTML link's element and attribute ("a",
 	// "href"); Element is "entry" for a listing's entry (Line its
-	// number, from 1, and Name its name), "text" for a URL of plain
-	// text, "=>" for a link line of a text/gemini document (Line and
-	// Name) and "redirect" for a redirect's target (Page.Redirect).
+	// number, from 1, and Name its name), "+VIEWS" for an alternative
+	// view of a Gopher+ menu's item (Line the item's entry, Name the
+	// view), "text" for a URL of plain text, "=>" for a link line of a
+	// text/gemini document (Line and Name) and "redirect" for a
+	// redirect's target (Page.Redirect).
 	Element, Attr string
 	Name          string
 	Line, Column  int
@@ -279,6 +286,8 @@ func (p Place) String() string {
 		return "redirect"
 	case "=>":
 		return fmt.Sprintf("=> line %d %q", p.Line, p.Name)
+	case "+VIEWS":
+		return fmt.Sprintf("entry %d +VIEWS %q", p.Line, p.Name)
 	}
 	return fmt.Sprintf("<%s %s> line %d column %d", p.Element, p.Attr, p.Line, p.Column)
 }
@@ -379,16 +388,11 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	if cr.agent == "" {
 		cr.agent = DefaultAgent
 	}
-	if cr.client == nil {
-		h := &lhttp.Client{Header: http.Header{"User-Agent": {cr.agent + " (RFC 1738 crawler)"}}}
-		cr.client = &access.Client{Schemes: map[string]access.Fetcher{"http": h, "https": h}}
-		cr.check = cr.client
-		cr.client.CheckRedirect = cr.checkRedirect
-	} else {
-		cr.check = cr.client
-		cr.client = withCheckRedirect(cr.client, cr.checkRedirect)
-	}
+	base := withHTTP(cr.client, cr.agent)
+	cr.check = base
+	cr.client = withCheckRedirect(base, cr.checkRedirect)
 	defer cr.client.CloseIdle() // its sessions are the crawl's own
+	defer base.CloseIdle()
 	if cr.front == nil {
 		cr.front = &MemFrontier{}
 	}
@@ -483,10 +487,20 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	return nil
 }
 
-// withCheckRedirect returns a Client with c's settings (its exported
-// fields: the scheme clients, the policy, the limits) whose
-// CheckRedirect asks c's, then hook.
-func withCheckRedirect(c *access.Client, hook func(*locator.URL, []*locator.URL) error) *access.Client {
+// UserAgent returns the User-Agent a Crawler's HTTP requests send:
+// its product token agent (RFC 9309 §2.2.1: the token robots.txt is
+// matched against "SHOULD be a substring" of it) and what it is.
+func UserAgent(agent string) string {
+	if agent == "" {
+		agent = DefaultAgent
+	}
+	return agent + " (RFC 1738 crawler)"
+}
+
+// copyClient returns a Client with c's settings: its exported fields
+// (the scheme clients, the policy, the limits), the Schemes map its
+// own.
+func copyClient(c *access.Client) *access.Client {
 	n := &access.Client{}
 	src, dst := reflect.ValueOf(c).Elem(), reflect.ValueOf(n).Elem()
 	for i := 0; i < src.NumField(); i++ {
@@ -494,6 +508,38 @@ func withCheckRedirect(c *access.Client, hook func(*locator.URL, []*locator.URL)
 			dst.Field(i).Set(src.Field(i))
 		}
 	}
+	n.Schemes = make(map[string]access.Fetcher, len(c.Schemes)+2)
+	for k, v := range c.Schemes {
+		n.Schemes[k] = v
+	}
+	return n
+}
+
+// withHTTP returns a Client with c's settings (nil: the defaults) whose
+// http and https requests name the crawler (UserAgent) unless c names
+// a client of its own for them: the one place a crawl's User-Agent is
+// set, which a program replaces by giving its own http client.
+func withHTTP(c *access.Client, agent string) *access.Client {
+	if c == nil {
+		c = &access.Client{}
+	}
+	n := copyClient(c)
+	var h access.Fetcher
+	for _, s := range []string{"http", "https"} {
+		if n.Schemes[s] == nil {
+			if h == nil {
+				h = &lhttp.Client{Header: http.Header{"User-Agent": {UserAgent(agent)}}}
+			}
+			n.Schemes[s] = h
+		}
+	}
+	return n
+}
+
+// withCheckRedirect returns a Client with c's settings whose
+// CheckRedirect asks c's, then hook.
+func withCheckRedirect(c *access.Client, hook func(*locator.URL, []*locator.URL) error) *access.Client {
+	n := copyClient(c)
 	prev := c.CheckRedirect
 	n.CheckRedirect = func(next *locator.URL, via []*locator.URL) error {
 		if prev != nil {
@@ -576,7 +622,7 @@ func (cr *crawl) handle(r result) error {
 					if _, err := cr.push(Item{URL: key, Depth: d, From: r.page.URL.String()}); err != nil {
 						return err
 					}
-					l.Follow = true
+					l.Follow, l.First = true, true
 				}
 			}
 			switch l.Reason {
@@ -721,6 +767,11 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		return result{page: page}
 	}
 	defer cr.limiter.Release(server)
+	if err := ctx.Err(); err != nil {
+		// The slot came as the crawl ended: nothing is asked.
+		page.Err = err
+		return result{page: page}
+	}
 
 	rules, rerr := cr.rules(ctx, u, server)
 	if rerr != nil || !rules.Allowed(robotsPath(u)) {
@@ -817,6 +868,7 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	}
 	if res.Listing != nil {
 		page.Listing = true
+		var plus map[string]int // a Gopher+ menu's items: URL → line
 		for n := 1; len(links) < maxLinks; n++ {
 			e, err := res.Listing.Next()
 			if err != nil {
@@ -827,6 +879,12 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			}
 			if e.URL == "" {
 				continue // an information line
+			}
+			if p, _ := e.Parts["plus"].(string); p != "" && isGopherMenu(u) {
+				if plus == nil {
+					plus = map[string]int{}
+				}
+				plus[e.URL] = n
 			}
 			l := &Link{Ref: e.URL, Place: Place{Element: "entry", Name: e.Name, Line: n}}
 			l.URL, l.Err = locator.Parse(e.URL)
@@ -840,6 +898,16 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 				}
 			}
 			add(l)
+		}
+		if plus != nil && len(links) < maxLinks && page.Err == nil {
+			// One more request to the server: it waits its turn.
+			cr.ended(server, delay)
+			if err := cr.wait(ctx, server); err == nil {
+				cr.viewLinks(ctx, u, plus, func(l *Link) bool {
+					add(l)
+					return len(links) < maxLinks
+				})
+			}
 		}
 		page.Links = len(links)
 		return result{page: page, links: links}
@@ -922,6 +990,87 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	return result{page: page, links: links}
 }
 
+// isGopherMenu reports whether u is a Gopher menu (type 1) asked for
+// without a Gopher+ string.
+func isGopherMenu(u *locator.URL) bool {
+	switch u.Scheme() {
+	case "gopher", "gophers":
+		g, err := gopher.From(u)
+		return err == nil && g.Type == "1" && !g.HasPlus
+	}
+	return false
+}
+
+// menuViews bounds the views of one item taken as links.
+const menuViews = 16
+
+// viewLinks reads the attributes of every item of the Gopher+ menu u
+// (its URL with the Gopher+ string "$", RFC 1738 §3.4.6, Gopher+ §2.7:
+// one request for all) and gives add, as a link of Place "+VIEWS", each
+// alternative view an item's +VIEWS block names (Gopher+ A3.0) as the
+// URL that asks for it (§3.4.8: the Gopher+ string "+view%20language"):
+// the first view, the item's default, is its menu entry's own URL, and
+// a directory's menu views are the menu. line gives the menu line of
+// each item by its URL. A server that gives no attributes gives no
+// links: the menu was read.
+func (cr *crawl) viewLinks(ctx context.Context, u *locator.URL, line map[string]int, add func(*Link) bool) {
+	g, err := gopher.From(u)
+	if err != nil {
+		return
+	}
+	g.HasSearch, g.HasPlus, g.Plus = true, true, "$"
+	s, err := g.Build()
+	if err != nil {
+		return
+	}
+	au, err := locator.Parse(s)
+	if err != nil {
+		return
+	}
+	res, err := cr.client.Get(ctx, au)
+	if err != nil {
+		return
+	}
+	defer res.Close()
+	if res.Listing == nil {
+		return
+	}
+	for {
+		e, err := res.Listing.Next()
+		if err != nil {
+			return
+		}
+		views, _ := e.Parts["views"].([]map[string]any)
+		n, ok := line[e.URL]
+		if !ok || len(views) < 2 {
+			continue
+		}
+		item, err := gopher.Parse(e.URL)
+		if err != nil {
+			continue
+		}
+		for _, v := range views[1:min(len(views), menuViews)] {
+			name, _ := v["name"].(string)
+			t, _, _ := strings.Cut(strings.ToLower(name), " ")
+			if name == "" || t == "application/gopher-menu" || t == "application/gopher+-menu" {
+				continue
+			}
+			vg := *item
+			vg.HasSearch, vg.HasPlus, vg.Plus = true, true, "+"+name
+			vs, err := vg.Build()
+			l := &Link{Ref: vs, Place: Place{Element: "+VIEWS", Line: n, Name: name}}
+			if err != nil {
+				l.Ref, l.Err = name, err
+			} else {
+				l.URL, l.Err = locator.Parse(vs)
+			}
+			if !add(l) {
+				return
+			}
+		}
+	}
+}
+
 // gopherMissing returns the error a Gopher server sent in place of a
 // text item (type 0) that does not exist, or nil. A type-3 error line
 // the gopher client says itself; Gophernicus answers a selector that
@@ -972,6 +1121,9 @@ func (cr *crawl) delay() time.Duration {
 
 // wait waits until a request to server may begin (ended).
 func (cr *crawl) wait(ctx context.Context, server string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	cr.mu.Lock()
 	at := cr.next[server]
 	cr.mu.Unlock()
@@ -992,6 +1144,9 @@ func (cr *crawl) wait(ctx context.Context, server string) error {
 // seconds to wait between successive requests"), or later when another
 // said so.
 func (cr *crawl) ended(server string, delay time.Duration) {
+	if delay <= 0 {
+		return // NoDelay: nothing waits (a wait asked before stays)
+	}
 	at := time.Now().Add(delay)
 	cr.mu.Lock()
 	if at.After(cr.next[server]) {

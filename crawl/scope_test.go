@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	lhttp "github.com/rfc1738/locator/http"
 )
 
 // TestScope: which links each Scope follows, from the seed
@@ -87,5 +89,26 @@ func TestKey(t *testing.T) {
 		if err != nil || k.String() != want {
 			t.Errorf("%s: %v %v, want %s", in, k, err, want)
 		}
+	}
+}
+
+// TestUserAgent: a crawl's Client names the crawler in its http and
+// https requests unless the Client given names an http client of its
+// own, which is kept.
+func TestUserAgent(t *testing.T) {
+	for _, c := range []*access.Client{nil, {}, {Schemes: map[string]access.Fetcher{"ftp": nil}}} {
+		n := withHTTP(c, "")
+		for _, s := range []string{"http", "https"} {
+			h, ok := n.Schemes[s].(*lhttp.Client)
+			if !ok || h.Header.Get("User-Agent") != "locator (RFC 1738 crawler)" {
+				t.Errorf("%v: %s client %+v", c, s, n.Schemes[s])
+			}
+		}
+	}
+	own := &lhttp.Client{}
+	c := &access.Client{Schemes: map[string]access.Fetcher{"http": own}}
+	n := withHTTP(c, "slowbot")
+	if n.Schemes["http"] != own || n.Schemes["https"].(*lhttp.Client).Header.Get("User-Agent") != "slowbot (RFC 1738 crawler)" || c.Schemes["https"] != nil {
+		t.Errorf("own http client: %+v; the Client given: %+v", n.Schemes, c.Schemes)
 	}
 }
