@@ -188,7 +188,7 @@ func FuzzPlainHostname(f *testing.F) {
 // finds, and the octets removeDotSegments reports as unchanged (which
 // Resolve does not judge again) are the input's.
 func FuzzResolveScans(f *testing.F) {
-	for _, s := range []string{"", ".", "/.", "a/./b", "../a", "abcdefg/.hij", "abcdefgh/..", "/a/b/c/./../../g", "mid/content=5/../6"} {
+	for _, s := range []string{"", ".", "/.", "a/./b", "../a", "abcdefg/.hij", "abcdefgh/..", "/a/b/c/./../../g", "mid/content=5/../6", "a%20b%0Dc", "abcdefgh%41%4", "x?y#z"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -217,6 +217,34 @@ func FuzzResolveScans(f *testing.F) {
 		n, same := removeDotSegments(p)
 		if same > n || s[:same] != string(p[:same]) {
 			t.Fatalf("removeDotSegments(%q) = %q, reports %d octets unchanged", s, p[:n], same)
+		}
+		// cleanPrefix, which lets Resolve pass over what it judged in a
+		// reference, stops where an octet-by-octet reading does, and
+		// the prefix it passes reads in a path without a problem.
+		for _, ok := range []*octetSet{&xcharOK, &xcharNoSearch} {
+			want := 0
+			for want < len(s) {
+				if ok[s[want]] != 0 {
+					want++
+					continue
+				}
+				if want+2 < len(s) && s[want] == '%' && IsHex(s[want+1]) && IsHex(s[want+2]) {
+					if v := Decode(s[want : want+3])[0]; v != 0 && v != '\r' && v != '\n' && v != '\t' {
+						want += 3
+						continue
+					}
+				}
+				break
+			}
+			if got := cleanPrefix(s, ok); got != want {
+				t.Fatalf("cleanPrefix(%q) = %d, want %d", s, got, want)
+			}
+		}
+		if k := cleanPrefix(s, &xcharNoSearch); k > 0 {
+			u, err := Parse("http://h/" + s[:k])
+			if err != nil || len(u.Problems()) != 0 || u.Path() != s[:k] {
+				t.Fatalf("the clean prefix %q reads as %v, %v", s[:k], u, err)
+			}
 		}
 	})
 }

@@ -380,7 +380,7 @@ func (p *parser) parse() {
 	} else {
 		p.noAuthority(i)
 	}
-	p.tail(i, end, 0)
+	p.tail(i, end, judged{})
 }
 
 // noAuthority notes a scheme-specific part at s[i:] that does not begin
@@ -398,10 +398,11 @@ func (p *parser) noAuthority(i int) {
 // is none) from s[i:end]: path, search and fragment; then it adds the
 // password warning (the scheme's own rules come after: see rules).
 //
-// The path's octets before s[kept] are known to be ones Parse reads
-// without a problem (Resolve copied them from a base's path), so the
-// scan begins there; kept is 0 otherwise.
-func (p *parser) tail(i, end, kept int) {
+// What k says was judged already (Resolve composed it from parts of the
+// base and the reference that hold no problem) is not judged again: the
+// path's scan begins at k.path, a known search is passed over, and so is
+// the fragment. Parse gives the zero judged: every octet is judged here.
+func (p *parser) tail(i, end int, k judged) {
 	s, u, syn := p.s, &p.out, p.syn
 	// Path, search and fragment in one pass: scan judges each octet and
 	// stops at the "#" of a fragment (1993 draft "fragmentaddress") or, in
@@ -411,17 +412,23 @@ func (p *parser) tail(i, end, kept int) {
 		pathOK = &xcharNoSearch
 	}
 	u.o.p = int32(i)
-	j := p.scan(max(i, kept), end, pathOK, "urlpath", true)
+	j := p.scan(max(i, k.path), end, pathOK, "urlpath", true)
 	u.o.pe = int32(j)
 	if j < end && s[j] == '?' {
 		u.f |= fSearch
-		j = p.scan(j+1, end, &xcharOK, "search", true)
+		if k.query == j && k.query > 0 {
+			j = k.search
+		} else {
+			j = p.scan(j+1, end, &xcharOK, "search", true)
+		}
 	}
 	u.o.se = int32(j)
 	u.o.end = int32(end)
 	if j < end { // s[j] == '#'
 		u.f |= fFragment
-		p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
+		if k.frag != j || j == 0 {
+			p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
+		}
 	}
 	if u.HasPassword() {
 		p.add(u.Offset(PasswordComponent), Warning, "RFC 1738 §3.1",
@@ -1021,6 +1028,45 @@ func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 			continue
 		}
 		p.add(j, Violation, rule, reservedMsg(c, rule))
+	}
+}
+
+// judged says which octets of a text Resolve composed were judged
+// already, in the parts of the base and the reference they came from,
+// so that tail does not judge them again: scan would record no problem
+// there and not stop.
+type judged struct {
+	path   int // the path's octets before s[path]
+	query  int // the "?" at s[query] begins a search judged up to s[search] (0: none)
+	search int
+	frag   int // the "#" at s[frag] begins a fragment judged to the end (0: none)
+}
+
+// cleanPrefix returns the length of the longest prefix of s that scan
+// reads under ok without a problem and without stopping: octets ok
+// allows, and escapes "%" hex hex but those of the octets RFC 1738 §6
+// warns of (NUL, CR, LF, TAB), which the scheme may take as its own.
+func cleanPrefix(s string, ok *octetSet) int {
+	i := 0
+	for {
+		for len(s)-i >= 8 {
+			w := s[i : i+8]
+			if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
+				i += okPrefix(ok, w)
+				break
+			}
+			i += 8
+		}
+		for i < len(s) && ok[s[i]] != 0 {
+			i++
+		}
+		if i+2 < len(s) && s[i] == '%' && class[s[i+1]]&cHex != 0 && class[s[i+2]]&cHex != 0 {
+			if v := hex.Value(s[i+1])<<4 | hex.Value(s[i+2]); v != 0 && v != '\r' && v != '\n' && v != '\t' {
+				i += 3
+				continue
+			}
+		}
+		return i
 	}
 }
 

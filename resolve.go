@@ -192,16 +192,26 @@ func unwrapRef(s string) string {
 }
 
 // A reference split into the components of RFC 3986 Appendix B (and, for
-// RFC 1808, §2.4's params). Strings are slices of the input.
+// RFC 1808, §2.4's params). Strings are slices of the input. The clean
+// flags say that splitRef3986 found no octet in the component that Parse
+// would report (see cleanPrefix), so that Parse need not judge it again
+// in the result.
 type refParts struct {
 	scheme, auth, path, params, query, frag          string
 	hasScheme, hasAuth, hasParams, hasQuery, hasFrag bool
+	cleanPath, cleanQuery, cleanFrag                 bool
 }
 
 // splitRef3986 splits s as the regular expression of RFC 3986 Appendix B
 // does, in its order: scheme, authority, path, query, fragment. A scheme
 // is taken only when it has the form of §3.1 (ALPHA *( ALPHA / DIGIT /
 // "+" / "-" / "." )); "./a:b" is how a path with a colon is written.
+//
+// Path, query and fragment are split and judged in one pass: the octets
+// Parse reads without a problem are passed over eight at a time, and the
+// first other octet is either the "?" or "#" that ends the component or
+// one Parse would report, after which the rest is split by "#" and "?"
+// alone and left to Parse to judge.
 func splitRef3986(p *refParts, s string) {
 	i := schemeEnd(s, true)
 	if i > 0 {
@@ -216,10 +226,46 @@ func splitRef3986(p *refParts, s string) {
 		p.auth, p.hasAuth = s[2:j], true
 		s = s[j:]
 	}
-	// The first "#" ends path and query; the first "?" before it, the path.
+	// The path: no "?" or "#" (they end it) and nothing Parse reports.
+	k := cleanPrefix(s, &xcharNoSearch)
+	if k == len(s) {
+		p.path, p.cleanPath = s, true
+		return
+	}
+	switch s[k] {
+	case '?':
+		p.path, p.cleanPath = s[:k], true
+		s = s[k+1:]
+		p.hasQuery = true
+		// The query: no "#" (it ends it) and nothing Parse reports.
+		k = cleanPrefix(s, &xcharOK)
+		if k == len(s) {
+			p.query, p.cleanQuery = s, true
+			return
+		}
+		if s[k] != '#' {
+			break
+		}
+		p.query, p.cleanQuery = s[:k], true
+		fallthrough
+	case '#':
+		p.frag, p.hasFrag = s[k+1:], true
+		p.cleanFrag = cleanPrefix(p.frag, &xcharOK) == len(p.frag)
+		if !p.hasQuery {
+			p.path, p.cleanPath = s[:k], true
+		}
+		return
+	}
+	// An octet Parse reports, in the path or the query (s is what is
+	// left of either): the first "#" ends path and query; the first "?"
+	// before it, the path.
 	if h := strings.IndexByte(s, '#'); h >= 0 {
 		p.frag, p.hasFrag = s[h+1:], true
 		s = s[:h]
+	}
+	if p.hasQuery {
+		p.query = s
+		return
 	}
 	if q := strings.IndexByte(s, '?'); q >= 0 {
 		p.query, p.hasQuery = s[q+1:], true
@@ -321,9 +367,13 @@ type composed struct {
 	// auth: "//" and base's authority, byte for byte, follow the ":"
 	// after the scheme.
 	auth bool
-	// kept: the path octets before b[kept] are base's path octets,
-	// copied unchanged (0 when there are none).
-	kept int
+	// j: the octets of the text that came from parts of the base or the
+	// reference in which Parse found (or splitRef3986 saw) no problem,
+	// which Parse need not judge again: the path's before b[j.path] (the
+	// base's path octets copied unchanged, and all of it when the
+	// reference's path is clean too), a search and a fragment copied from
+	// a clean query and fragment of the reference.
+	j judged
 }
 
 // resolve3986 is RFC 3986 §5.2.2 (strict), writing the §5.3 recomposition
@@ -356,7 +406,11 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 			b = append(b, base.Scheme()...)
 			b = append(b, ':')
 		}
-		if !r.hasAuth {
+		if r.hasAuth {
+			if r.cleanPath {
+				c.j.path = len(b)
+			}
+		} else {
 			var bp baseParts // read where used: an absolute path needs none of the base's
 			switch {
 			case r.path == "":
@@ -364,19 +418,25 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 				// = R.query else T.query = Base.query"
 				bp.read(base)
 				b = bp.appendPath(b)
-				c.kept = len(b)
+				if base.cleanPath() {
+					c.j.path = len(b)
+				}
 				if !r.hasQuery {
 					b = bp.appendQuery(b)
 				}
 			case r.path[0] == '/':
 				b = appendDotFree(b, r.path, base.HasAuthority())
+				if r.cleanPath {
+					c.j.path = len(b)
+				}
 			default:
 				// §5.2.3 merge: with an authority and an empty path,
 				// "/" and the reference's path; otherwise the base path
 				// up to its last "/" and the reference's path.
 				bp.read(base)
 				start := len(b)
-				switch j := strings.LastIndexByte(bp.path, '/'); {
+				j := strings.LastIndexByte(bp.path, '/')
+				switch {
 				case j >= 0:
 					if bp.slash {
 						b = append(b, '/')
@@ -390,10 +450,29 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 				n, same := removeDotSegments(b[start:])
 				b = b[:start+n]
 				m := len(b)
-				if b = guardPath(b, start, base.HasAuthority()); len(b) == m {
-					c.kept = start + min(from-start, same) // no guard moved it
+				b = guardPath(b, start, base.HasAuthority())
+				switch clean := j < 0 || base.cleanPath(); {
+				case clean && r.cleanPath:
+					// Octets of clean paths with dot segments removed
+					// and a guard of "/" and ".": all clean (an escape
+					// holds no "/", so no removal splits one).
+					c.j.path = len(b)
+				case clean && len(b) == m:
+					c.j.path = start + min(from-start, same) // no guard moved it
 				}
 			}
+		}
+		// The query and fragment of the reference, when clean, are
+		// passed over; the "?" is the first of the text after its
+		// authority, for the path holds none (the reference's ends at
+		// its first, and where "?" begins a search Parse ended the
+		// base's there).
+		if r.hasQuery && r.cleanQuery {
+			c.j.query = len(b)
+			c.j.search = len(b) + 1 + len(r.query)
+		}
+		if r.hasFrag && r.cleanFrag {
+			c.j.frag = len(b) + boolInt(r.hasQuery)*(1+len(r.query))
 		}
 	}
 	if r.hasQuery {
@@ -503,21 +582,29 @@ func removeDotSegments(p []byte) (int, int) {
 
 // dotSegmentAt returns the index, at from or after it, of the first "."
 // that begins a segment of p (at its start or after a "/"), or -1: the
-// test that lets a path without dot segments through untouched.
+// test that lets a path without dot segments through untouched. It looks
+// for "/." as one needle rather than for each ".", which names of files
+// ("index.html", "jquery.min.js") hold many of.
 func dotSegmentAt(p []byte, from int) int {
-	for from < len(p) {
-		k := bytes.IndexByte(p[from:], '.')
-		if k < 0 {
-			return -1
-		}
-		k += from
-		if k == 0 || p[k-1] == '/' {
-			return k
-		}
-		from = k + 1
+	if from >= len(p) {
+		return -1
 	}
-	return -1
+	if from == 0 {
+		if p[0] == '.' {
+			return 0
+		}
+		from = 1
+	}
+	// A "." at from or after it begins a segment when "/" is before it:
+	// "/." at from-1 or after it.
+	k := bytes.Index(p[from-1:], slashDot)
+	if k < 0 {
+		return -1
+	}
+	return from + k
 }
+
+var slashDot = []byte("/.")
 
 func hasBytes(b []byte, pre string) bool {
 	if len(b) < len(pre) {

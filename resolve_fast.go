@@ -22,8 +22,8 @@ import "unsafe"
 // text; the caller then calls Parse.
 //
 // c says what was copied from base into b: base's authority is then not
-// compared again, and base's path octets are not judged again when Parse
-// found no problem in base's path.
+// compared again, and the octets copied from parts of base and of the
+// reference that hold no problem are not judged again (see composed).
 func parseResolved(b []byte, base *URL, c composed) (*URL, bool) {
 	sc := base.Scheme()
 	n := len(sc)
@@ -64,11 +64,7 @@ func parseResolved(b []byte, base *URL, c composed) (*URL, bool) {
 	} else {
 		p.noAuthority(i)
 	}
-	kept := c.kept
-	if kept > i && !base.cleanPath() {
-		kept = 0
-	}
-	p.tail(i, end, kept)
+	p.tail(i, end, c.j)
 	if p.failed {
 		return nil, false
 	}

@@ -259,7 +259,7 @@ func TestResolveCorpusParses(t *testing.T) {
 }
 
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"g", "../g", "//g", "/./g", "?y", "#s", "http:g", "g;x=1/../y", "<URL:x>", "..//g", ":", "//[::1]:8/x", ""} {
+	for _, s := range []string{"g", "../g", "//g", "/./g", "?y", "#s", "http:g", "g;x=1/../y", "<URL:x>", "..//g", ":", "//[::1]:8/x", "", "a%20b?c%2F/d#e%0D", "/a%41?q#f#g", "//h/p%zz?q"} {
 		f.Add("http://a/b/c/d;p?q", s, uint8(0))
 	}
 	f.Add("news:a.b", "c@d", uint8(1))

@@ -2,6 +2,7 @@ package file
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,10 +31,14 @@ func FuzzParse(f *testing.F) {
 		}
 		m := loctest.Mutation{User: user, Password: pass, Host: host, Port: port, Path: path, Search: search, Fragment: frag, Mask: mask}
 		loctest.CheckMutated(t, u, m, view)
-		for _, p := range (Rules{}).Check(u, locator.Report{}).Problems() {
+		got := (Rules{}).Check(u, locator.Report{}).Problems()
+		for _, p := range got {
 			if p.Offset < 0 || p.Offset > len(s) {
 				t.Fatalf("offset %d outside %q", p.Offset, s)
 			}
+		}
+		if want := checkPlain(u); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Check(%q) = %v, the rules read octet by octet give %v", s, got, want)
 		}
 		_ = Rules{}.Parts(u)
 		_ = Rules{}.Explain(u)
@@ -155,4 +160,29 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("Build(%+v) = %q reads back as %+v", r, s, got)
 		}
 	})
+}
+
+// checkPlain is Check as the rules read, octet by octet and every flag
+// tested, with none of Check's shortcuts: FuzzParse holds Check to it.
+func checkPlain(u *locator.URL) []locator.Problem {
+	var r locator.Report
+	add := func(off int, rule, msg string) { r.Add(off, locator.Violation, rule, msg) }
+	if u.HasAuthority() {
+		if u.HasUser() {
+			add(u.Offset(locator.UserComponent), "fileurl", "a file URL has no user name or password: file://<host>/<path> (RFC 1738 §3.10, §5)")
+		}
+		if u.HasPort() {
+			add(u.Offset(locator.PortComponent)-1, "fileurl", "a file URL has no port: file://<host>/<path> (RFC 1738 §3.10, §5)")
+		}
+		if !u.HasPath() {
+			add(u.Offset(locator.PathComponent), "fileurl", "a \"/\" and the path follow the host: file://<host>/<path> (RFC 1738 §5 fileurl)")
+		}
+	}
+	base, path := u.Offset(locator.PathComponent), u.Path()
+	for i := 0; i < len(path); i++ {
+		if path[i] == ';' {
+			add(base+i, "fsegment", "';' is reserved in a file path segment and must be encoded as %3B (RFC 1738 §5 fsegment)")
+		}
+	}
+	return r.Problems()
 }
