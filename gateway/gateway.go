@@ -145,6 +145,18 @@ type Config struct {
 
 	// Resolver looks names up (nil: net.DefaultResolver).
 	Resolver Resolver
+
+	// Archive, when not nil, is where the gateway finds objects instead
+	// of the network (access.Client.Archive, an archive.Reader of WARC
+	// files): what was captured is served through the same rendering,
+	// http, https and file URLs included (they are the archive's, not the
+	// web's or the gateway's disk), and a URL it holds no capture of is
+	// answered 404, saying so.
+	Archive access.Archive
+	// ArchiveFallback fetches a URL the Archive holds no capture of from
+	// the network, as the gateway does without one (an http URL is passed
+	// to the browser, a file URL still refused).
+	ArchiveFallback bool
 }
 
 // A Server is the gateway, an http.Handler.
@@ -427,8 +439,12 @@ func (x *exchange) follow(raw, q string) {
 	}
 	x.u = u
 	x.shown = shown(u)
+	archived := s.cfg.Archive != nil && (u.Scheme() == "http" || u.Scheme() == "https" || u.Scheme() == "file")
 	switch u.Scheme() {
 	case "http", "https":
+		if archived {
+			break // the archive's capture, not the web
+		}
 		if x.mode == proxyForm {
 			x.fail(http.StatusForbidden, "This gateway is not a web proxy: it does not fetch "+u.Scheme()+" URLs for clients that can fetch them themselves.")
 			return
@@ -441,7 +457,7 @@ func (x *exchange) follow(raw, q string) {
 		http.Redirect(x.w, x.r, u.String(), http.StatusFound)
 		return
 	}
-	if u.Scheme() == "file" {
+	if u.Scheme() == "file" && !archived {
 		// RFC 1738 §3.10: a file URL names a file of "the machine from
 		// which the URL is being interpreted": the gateway's own disk,
 		// which it does not open to its clients.
@@ -453,6 +469,7 @@ func (x *exchange) follow(raw, q string) {
 		return
 	}
 	c, g, gs, gm := x.client(u, q)
+	c.Archive = s.cfg.Archive
 	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, c) {
 		x.searchForm(u)
 		return
@@ -503,6 +520,41 @@ func (x *exchange) follow(raw, q string) {
 	defer c.CloseIdle()
 
 	res, err := c.Get(x.r.Context(), u)
+	var nae *access.NotArchivedError
+	if errors.As(err, &nae) {
+		if !s.cfg.ArchiveFallback {
+			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves (its WARC files hold no capture of it), and the gateway fetches nothing from the network.")
+			return
+		}
+		switch u.Scheme() {
+		case "http", "https":
+			if u.HasUser() {
+				x.fail(http.StatusForbidden, "An "+u.Scheme()+" URL with a user name is not passed on (RFC 1738 §3.3 allows none).")
+				return
+			}
+			http.Redirect(x.w, x.r, u.String(), http.StatusFound)
+			return
+		case "file":
+			x.fail(http.StatusForbidden, "This file URL is not in the archive; a file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
+			return
+		}
+		// Fetched live: a second Client, the same as without an archive.
+		live, lg, lgs, lgm := x.client(u, q)
+		lg.Answers, lgs.Answers, lgm.Answers = g.Answers, gs.Answers, gm.Answers
+		lg.Ask, lgs.Ask, lgm.Ask = g.Ask, gs.Ask, gm.Ask
+		if answers == nil {
+			dial := live.Dial
+			live.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if len(asked) > 0 {
+					return nil, errFormShown
+				}
+				return dial(ctx, network, addr)
+			}
+		}
+		defer x.open.closeAll()
+		defer live.CloseIdle()
+		res, err = live.Get(x.r.Context(), u)
+	}
 	if err != nil {
 		switch {
 		case len(asked) > 0 && (errors.Is(err, errFormShown) || access.Classify(err) == access.Forbidden):
@@ -850,7 +902,7 @@ func statusCode(err error) int {
 	var se *access.ServerError
 	var ue *access.UnsupportedError
 	switch {
-	case errors.As(err, &se):
+	case errors.As(err, &se), errors.As(err, new(*access.NotArchivedError)):
 		return http.StatusNotFound
 	case errors.As(err, &ue):
 		return http.StatusNotImplemented

@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,7 +26,6 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/crawl"
-	lochttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/printable"
 )
 
@@ -59,6 +57,7 @@ type crawlOptions struct {
 	resume           bool
 	json, verbose    bool
 	junit            string
+	warc             *warcFlags // --warc, --warc-max-size, --warc-dedup (warc.go)
 }
 
 // crawlBounds are the limits crawl takes; --max-time bounds the whole
@@ -94,6 +93,7 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&o.resume, "resume", false, "go on with the crawl --state DIR holds (its seeds when no URL is given), fetching nothing it had done")
 	fs.BoolVar(&o.json, "json", false, "NDJSON of the crawl's events: page, link and checked objects as they come, then a broken object for each broken link and a summary")
 	fs.StringVar(&o.junit, "junit", "", "write JUnit XML to `FILE`: one testsuite a page, one failed testcase for each broken link on it")
+	o.warc = addWARCFlags(fs)
 	limitFlags(fs, &o.limits, crawlBounds)
 	note(fs, "max-time", "here the whole crawl")
 	proxyFlags(fs, &o.proxy)
@@ -155,7 +155,12 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		}
 	}
 	var front crawl.Frontier
-	var rep crawl.Report
+	rep, err := newCrawlReport("")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(err.Error()))
+		return exitFailed
+	}
+	defer rep.Close()
 	var state *crawlState
 	earlier := 0
 	if o.state != "" {
@@ -169,7 +174,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		front = f
 		if state, err = openCrawlState(o.state); err == nil {
 			defer state.Close()
-			earlier, err = state.replay(o.state, &rep)
+			earlier, err = state.replay(o.state, rep)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
@@ -190,6 +195,14 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		return usageError(e, name, err.Error())
 	}
 	c.Dial = newCrawlDest(context.Background(), seeds, o.proxy.config(), o.policy.allowHosts).dial // crawl_dest.go
+	// Every page fetched, robots.txt too, is archived as it was
+	// exchanged; a resumed crawl writes a new file (archive.Create
+	// never overwrites one), beside the first run's.
+	if w, err := o.warc.open("locator crawl"); err != nil {
+		return usageError(e, name, "--warc: "+err.Error())
+	} else if w != nil {
+		c.Recorder = o.warc.recorder()
+	}
 	defer c.CloseIdle()
 	cr := &crawl.Crawler{
 		Client: c, Scope: scope, Include: o.include, Exclude: o.exclude,
@@ -215,11 +228,11 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	emit := func(ev crawl.Event) error {
 		if state != nil {
 			if err := state.record(ev); err != nil {
-				return fmt.Errorf("--state: %w", err)
+				return fmt.Errorf("--state %s: %w", o.state, err)
 			}
-			state.add(&rep, ev)
-		} else {
-			rep.Add(ev)
+		}
+		if err := rep.add(ev); err != nil {
+			return fmt.Errorf("the report's file: %w", err)
 		}
 		st.add(ev)
 		prog.show(&st)
@@ -230,27 +243,30 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	}
 	crawlErr := cr.Crawl(ctx, seeds, emit)
 	if crawlErr == nil && o.check && state != nil {
-		crawlErr = checkLeft(ctx, c, o, state.unchecked(), emit)
+		crawlErr = checkLeft(ctx, c, o, rep, emit)
 	}
 	prog.finish()
+	c.CloseIdle() // a session's last record is made when it ends
+	if err := o.warc.finish(); err != nil && crawlErr == nil {
+		crawlErr = fmt.Errorf("--warc: %w", err)
+	}
 
-	broken := brokenLinks(&rep)
+	broken, brokenPages, werr := rep.total()
+	if werr != nil {
+		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(werr.Error()))
+		return exitFailed
+	}
 	status := exitOK
-	if len(broken) > 0 {
+	if broken > 0 {
 		status = exitNegative
 	}
-	var werr error
 	if o.json {
-		for _, b := range broken {
-			if werr = writeJSON(w, b.record()); werr != nil {
-				break
-			}
-		}
+		werr = rep.writeJSON(w)
 		if werr == nil {
-			werr = writeJSON(w, st.record(len(broken)))
+			werr = writeJSON(w, st.record(broken))
 		}
 	} else {
-		werr = writeSummary(w, broken)
+		werr = rep.writeSummary(w)
 	}
 	if werr == nil {
 		werr = w.Flush()
@@ -259,7 +275,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		return finish(e, name, status, exitOK, werr)
 	}
 	if o.junit != "" {
-		if err := writeJUnitFile(o.junit, broken); err != nil {
+		if err := rep.writeJUnitFile(o.junit); err != nil {
 			fmt.Fprintf(e.stderr, "locator crawl: --junit: %s\n", printable.String(err.Error()))
 			return exitTrouble
 		}
@@ -269,7 +285,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", earlier)
 	}
 	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets)%s, %d links, %d checked: %d broken links on %d pages\n",
-		st.pages, st.bytes, runs, st.links, st.checked, len(broken), pagesOf(broken))
+		st.pages, st.bytes, runs, st.links, st.checked, broken, brokenPages)
 
 	var limit *crawl.LimitError
 	switch {
@@ -284,11 +300,32 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	case errors.Is(crawlErr, context.Canceled):
 		fmt.Fprintf(e.stderr, "locator crawl: interrupted%s\n", o.resumeHint())
 		return exitFailed
+	case o.state != "" && diskError(crawlErr):
+		// The state on disk is whole: what was not written is what
+		// the next run does again.
+		msg := message(crawlErr)
+		if !strings.HasPrefix(msg, "--state ") {
+			msg = "--state " + o.state + ": " + msg // the frontier's file
+		}
+		fmt.Fprintf(e.stderr, "locator crawl: %s; make room there, then --state %s --resume goes on\n",
+			printable.String(msg), printable.String(o.state))
+		return exitFailed
 	default:
 		fmt.Fprintf(e.stderr, "locator crawl: %s\n", printable.String(message(crawlErr)))
 		return exitFailed
 	}
 	return status
+}
+
+// diskError reports whether err is the disk's: full, over a quota,
+// read-only, failing.
+func diskError(err error) bool {
+	for _, e := range []error{syscall.ENOSPC, syscall.EDQUOT, syscall.EROFS, syscall.EIO} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // resumeHint says how a crawl kept on disk goes on.
@@ -339,16 +376,14 @@ func (o *crawlOptions) openState(e *env, args []string) (*crawl.BoltFrontier, []
 }
 
 // client returns the access.Client the crawl fetches with: the scheme
-// clients the flags configure, and http's naming the crawler (RFC 9309
-// §2.2.1: the product token robots.txt is matched against "SHOULD be a
-// substring" of the User-Agent).
+// clients the flags configure. It names no http client: the crawler's
+// own names it in its User-Agent (crawl.UserAgent).
 func (o *crawlOptions) client(e *env) (*access.Client, error) {
 	schemes, err := o.schemes("http")
 	if err != nil {
 		return nil, err
 	}
-	h := &lochttp.Client{Header: http.Header{"User-Agent": {crawl.DefaultAgent + " (RFC 1738 crawler)"}}}
-	schemes["http"], schemes["https"] = h, h
+	delete(schemes, "http")
 	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
 	o.limits.apply(c)
 	logins, err := o.netrc.load(e, "crawl")
@@ -370,14 +405,15 @@ func (o *crawlOptions) client(e *env) (*access.Client, error) {
 type crawlStats struct {
 	pages, errors, links, checked int
 	bytes                         int64
-	followed                      map[string]bool // URLs to fetch, fetched or not yet
-	fetched                       map[string]bool
-	start                         time.Time
+	// followed counts the URLs the crawl was to fetch: the seeds it
+	// fetched and the URLs links had it follow.
+	followed int
+	start    time.Time
 }
 
 func (s *crawlStats) add(ev crawl.Event) {
-	if s.followed == nil {
-		s.followed, s.fetched, s.start = map[string]bool{}, map[string]bool{}, time.Now()
+	if s.start.IsZero() {
+		s.start = time.Now()
 	}
 	switch ev := ev.(type) {
 	case *crawl.Page:
@@ -386,12 +422,13 @@ func (s *crawlStats) add(ev crawl.Event) {
 		if ev.Err != nil {
 			s.errors++
 		}
-		k := ev.URL.String()
-		s.fetched[k], s.followed[k] = true, true
+		if ev.From == nil {
+			s.followed++
+		}
 	case *crawl.Link:
 		s.links++
-		if ev.Follow && ev.URL != nil {
-			s.followed[ev.URL.String()] = true
+		if ev.First {
+			s.followed++
 		}
 	case *crawl.Checked:
 		s.checked++
@@ -401,8 +438,10 @@ func (s *crawlStats) add(ev crawl.Event) {
 	}
 }
 
-// queue is the number of URLs found to follow and not fetched yet.
-func (s *crawlStats) queue() int { return len(s.followed) - len(s.fetched) }
+// queue is the number of URLs found to follow and not fetched yet (of
+// this run: a resumed crawl's frontier holds those of the runs before
+// too).
+func (s *crawlStats) queue() int { return max(s.followed-s.pages, 0) }
 
 // crawlProgressForced shows the progress line on any standard error
 // (tests).

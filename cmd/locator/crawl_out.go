@@ -7,16 +7,11 @@ package main
 import (
 	"encoding/xml"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"sort"
 	"strings"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/crawl"
-	"github.com/rfc1738/locator/internal/printable"
 )
 
 // A brokenLink is one broken link as the outputs write it. A seed that
@@ -29,47 +24,6 @@ type brokenLink struct {
 
 // seedPlace is the place of a broken seed.
 const seedPlace = "seed"
-
-// brokenLinks returns the report's broken links, and the seeds that
-// could not be fetched, grouped by page in the pages' order (the seeds
-// first), each page's in the order they stand on it.
-func brokenLinks(r *crawl.Report) []brokenLink {
-	var out []brokenLink
-	for _, p := range r.Pages() {
-		if p.From == nil && p.Err != nil && access.Classify(p.Err) != access.Forbidden {
-			status, msg := pageStatus(p)
-			u := access.Masked(p.URL)
-			out = append(out, brokenLink{place: seedPlace, ref: u, url: u, status: status, err: msg})
-		}
-	}
-	for _, b := range r.Broken() {
-		bl := brokenLink{page: access.Masked(b.Link.From), place: b.Link.Place.String(), ref: maskedText(b.Link.Ref), url: access.Masked(b.Link.URL)}
-		if b.Page != nil {
-			bl.status, bl.err = pageStatus(b.Page)
-		} else if st := b.Checked.Status; st != nil {
-			bl.status, bl.err = string(st.State), statusText(st)
-		}
-		out = append(out, bl)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].page != out[j].page {
-			return out[i].page < out[j].page
-		}
-		return out[i].page == "" && out[i].url < out[j].url // the seeds by URL
-	})
-	return out
-}
-
-// pagesOf counts the pages the broken links stand on.
-func pagesOf(bs []brokenLink) int {
-	n := 0
-	for i, b := range bs {
-		if b.page != "" && (i == 0 || bs[i-1].page != b.page) {
-			n++
-		}
-	}
-	return n
-}
 
 // pageStatus says, as probe's states do, why p could not be fetched:
 // gone (the server says it is not there, or refuses it), error (a
@@ -101,26 +55,6 @@ func statusText(st *access.Status) string {
 		return strings.TrimPrefix(message(st.Err), access.Masked(st.URL)+": ")
 	}
 	return strings.TrimSpace(st.Code + " " + st.Text)
-}
-
-// writeSummary writes the broken links grouped by page: the page's URL,
-// then a line for each link: its place, the URL, and why.
-func writeSummary(w io.Writer, bs []brokenLink) error {
-	for i, b := range bs {
-		if i == 0 || bs[i-1].page != b.page {
-			head := b.page
-			if head == "" {
-				head = "(seeds)"
-			}
-			if _, err := fmt.Fprintln(w, printable.String(head)); err != nil {
-				return err
-			}
-		}
-		if _, err := fmt.Fprintf(w, "  %s: %s %s (%s)\n", printable.String(b.place), b.status, printable.String(b.url), printable.String(b.err)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // The records of `locator crawl --json`, one a line, told apart by
@@ -270,28 +204,3 @@ type (
 		Text    string `xml:",chardata"`
 	}
 )
-
-// writeJUnitFile writes the broken links as JUnit XML to name.
-func writeJUnitFile(name string, bs []brokenLink) error {
-	doc := junitSuites{Name: "locator crawl", Tests: len(bs), Failures: len(bs)}
-	for i, b := range bs {
-		page := b.page
-		if page == "" {
-			page = "seeds"
-		}
-		if i == 0 || bs[i-1].page != b.page {
-			doc.Suites = append(doc.Suites, junitSuite{Name: page})
-		}
-		su := &doc.Suites[len(doc.Suites)-1]
-		su.Tests++
-		su.Failures++
-		su.Cases = append(su.Cases, junitCase{Name: b.place + " " + b.url, Classname: page,
-			Failure: &junitFailure{Message: b.status + ": " + b.err, Type: b.status,
-				Text: fmt.Sprintf("%s\n%s links %q (%s): %s %s\n", page, b.place, b.ref, b.url, b.status, b.err)}})
-	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(name, append([]byte(xml.Header), append(out, '\n')...), 0o644)
-}

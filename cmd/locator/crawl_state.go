@@ -30,14 +30,6 @@ const stateEvents = "events.ndjson"
 // A crawlState is the events file of a crawl kept on disk.
 type crawlState struct {
 	f *os.File
-	// links are the links recorded, so that a page fetched again after
-	// a stop (it was under way) adds its links once.
-	links map[string]bool
-	// notFollowed are the URLs of the links not followed, in order, and
-	// checked those checked: with --check, a run killed before its
-	// checks leaves some to the run that ends the crawl.
-	notFollowed []*locator.URL
-	checked     map[string]bool
 }
 
 // openCrawlState opens dir's events file for appending.
@@ -57,7 +49,7 @@ func openCrawlState(dir string) (*crawlState, error) {
 			}
 		}
 	}
-	return &crawlState{f: f, links: map[string]bool{}, checked: map[string]bool{}}, nil
+	return &crawlState{f: f}, nil
 }
 
 func (s *crawlState) Close() error { return s.f.Close() }
@@ -67,65 +59,32 @@ func (s *crawlState) record(ev crawl.Event) error {
 	return writeJSON(s.f, eventRecord(ev))
 }
 
-// add adds ev to r, a link once however many times its page was
-// fetched.
-func (s *crawlState) add(r *crawl.Report, ev crawl.Event) {
-	switch ev := ev.(type) {
-	case *crawl.Link:
-		k := maskedURL(ev.From) + "\x00" + ev.Place.String() + "\x00" + ev.Ref
-		if s.links[k] {
-			return
-		}
-		s.links[k] = true
-		switch ev.Reason {
-		case "scope", "exclude", "include", "depth": // those crawl.Crawler checks
-			if ev.URL != nil {
-				s.notFollowed = append(s.notFollowed, ev.URL)
-			}
-		}
-	case *crawl.Checked:
-		s.checked[ev.URL.String()] = true
-	}
-	r.Add(ev)
-}
-
-// unchecked returns the URLs of the links not followed that no run
-// checked, each once.
-func (s *crawlState) unchecked() []*locator.URL {
-	var out []*locator.URL
-	for _, u := range s.notFollowed {
-		if k := u.String(); !s.checked[k] {
-			s.checked[k] = true
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
 // checkLeft probes the links not followed that the runs before a kill
-// found and did not check, as crawl.Crawler's Check does, and reports
-// a *crawl.Checked for each.
-func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, urls []*locator.URL, emit func(crawl.Event) error) error {
-	if len(urls) == 0 {
-		return nil
-	}
+// found and did not check (crawlReport.unchecked), as crawl.Crawler's
+// Check does, and reports a *crawl.Checked for each.
+func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, r *crawlReport, emit func(crawl.Event) error) error {
+	urls, uerr := r.unchecked()
 	ck := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost}
 	inputs := func(yield func(linkcheck.Input) bool) {
-		for _, u := range urls {
+		for u := range urls {
 			if !yield(linkcheck.Input{Text: u.String(), URL: u}) {
 				return
 			}
 		}
 	}
-	return ck.Check(ctx, inputs, func(r linkcheck.Result) error {
+	err := ck.Check(ctx, inputs, func(r linkcheck.Result) error {
 		return emit(&crawl.Checked{URL: r.URL, Status: r.Status, Tries: r.Tries})
 	})
+	if err == nil {
+		err = uerr()
+	}
+	return err
 }
 
 // replay adds to r the events of the runs before, read from dir's
 // events file, and returns how many pages they hold. A line cut short
 // by a stop, or unreadable, is passed over.
-func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
+func (s *crawlState) replay(dir string, r *crawlReport) (int, error) {
 	f, err := os.Open(filepath.Join(dir, stateEvents))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -146,7 +105,9 @@ func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
 				if _, ok := ev.(*crawl.Page); ok {
 					pages++
 				}
-				s.add(r, ev)
+				if err := r.add(ev); err != nil {
+					return pages, err
+				}
 			}
 		}
 		if errors.Is(err, io.EOF) {

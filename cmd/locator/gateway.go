@@ -35,6 +35,7 @@ type gatewayOptions struct {
 	names         stringList
 	cfg           gateway.Config
 	log           string
+	warc          fileList // --warc: serve from these WARC files
 }
 
 // gatewayBounds are the limits the gateway takes.
@@ -74,6 +75,8 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	note(fs, "max-time", "here one request, from its arrival to its last octet")
 	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
+	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` holds (repeatable; its FILE.cdxj index used when present) instead of the network, http, https and file URLs included; a URL it holds no capture of is answered 404")
+	fs.BoolVar(&o.cfg.ArchiveFallback, "warc-fallback", false, "with --warc, fetch a URL the archive holds no capture of from the network instead of answering 404")
 }
 
 func runGateway(e *env, args []string, o *gatewayOptions) int {
@@ -95,6 +98,14 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 			*list.out = append(*list.out, r)
 		}
 	}
+	if o.cfg.ArchiveFallback && len(o.warc) == 0 {
+		return usageError(e, "gateway", "--warc-fallback goes with --warc FILE")
+	}
+	closeWARC, code := o.openWARC(e)
+	if code != exitOK {
+		return code
+	}
+	defer closeWARC()
 	switch o.log {
 	case "-":
 		o.cfg.Log = e.stderr
@@ -114,6 +125,22 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 		return exitTrouble
 	}
 	return serveGateway(e, l, o, nil)
+}
+
+// openWARC opens the WARC files of --warc as the Config's Archive,
+// reporting each record that cannot be read (its file and offset): the
+// others are served. It returns what closes them.
+func (o *gatewayOptions) openWARC(e *env) (func(), int) {
+	if len(o.warc) == 0 {
+		return func() {}, exitOK
+	}
+	rd, err := openArchive(e, "gateway", o.warc)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator gateway: --warc: %v\n", err)
+		return nil, exitTrouble
+	}
+	o.cfg.Archive = rd
+	return func() { rd.Close() }, exitOK
 }
 
 // config is the gateway's Config: what the flags set directly, with

@@ -70,6 +70,8 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.Var(&o.writeOut, "write-out", wo+" (the same as -w)")
 	fs.IntVar(&o.retry, "retry", 0, "try again up to `N` times after a transient failure (a timeout, a reset connection), waiting 1s, then 2s, 4s, ... (at most 10m); never once an octet of the object was written")
 	note(fs, "max-time", "with --retry, each try")
+	o.warc = addWARCFlags(fs)
+	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
 	fs.DurationVar(&o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it (0: no bound); each try is bounded by --max-time")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
@@ -103,6 +105,8 @@ type getOptions struct {
 	sleep                   func(time.Duration) // tests: the wait before a retry; nil time.Sleep
 	progressAfter           time.Duration       // 0: one second
 	forceProgress, noPrompt bool                // tests
+	warc                    *warcFlags          // --warc, --warc-max-size, --warc-dedup
+	fromWARC                fileList            // --from-warc
 }
 
 func runGet(e *env, args []string, o *getOptions) int {
@@ -178,6 +182,24 @@ func runGet(e *env, args []string, o *getOptions) int {
 			}
 		}
 	}
+	if len(o.fromWARC) > 0 {
+		if o.warc.file != "" {
+			return usageError(e, "get", "--from-warc reads an archive, --warc writes one: give one")
+		}
+		rd, err := openArchive(e, "get", o.fromWARC)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "locator get: --from-warc: %s\n", printable.String(err.Error()))
+			return exitTrouble
+		}
+		defer rd.Close()
+		c.Archive = rd
+	}
+	if w, err := o.warc.open("locator get"); err != nil {
+		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
+		return exitTrouble
+	} else if w != nil {
+		c.Recorder = o.warc.recorder()
+	}
 	// One Client for every URL, so that a session a server keeps open
 	// (an FTP login) serves the next URL of the same server.
 	defer c.CloseIdle()
@@ -207,6 +229,11 @@ func runGet(e *env, args []string, o *getOptions) int {
 		if code != exitOK {
 			status = code
 		}
+	}
+	c.CloseIdle() // a session's last record is made when it ends
+	if err := o.warc.finish(); err != nil {
+		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
+		status = exitTrouble
 	}
 	return status
 }

@@ -1,0 +1,413 @@
+package archive
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+func spool(t testing.TB, p []byte) *access.Spool {
+	s := access.NewSpool()
+	if _, err := s.Write(p); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func mustParse(t testing.TB, s string) *locator.URL {
+	u, err := locator.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
+
+// exchange makes a RecordExchange as a scheme client's Capture would.
+func exchange(t testing.TB, url, protocol, req, resp string) *access.Record {
+	return &access.Record{Kind: access.RecordExchange, URL: mustParse(t, url), Protocol: protocol,
+		Addr: "127.0.0.1", Date: time.Now().UTC(), Request: spool(t, []byte(req)), Response: spool(t, []byte(resp))}
+}
+
+func resource(t testing.TB, url, protocol, mt, body, dialogue string) *access.Record {
+	return &access.Record{Kind: access.RecordResource, URL: mustParse(t, url), Protocol: protocol,
+		Addr: "127.0.0.1", Date: time.Now().UTC(), Response: spool(t, []byte(body)), MediaType: mt,
+		Dialogue: []byte(dialogue)}
+}
+
+const (
+	httpResp    = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\n\r\n<p>hello</p>"
+	httpChunked = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+	gopherMenu  = "0About\t/about\tlocalhost\t70\r\n1Sub\t/sub\tlocalhost\t70\r\n.\r\n"
+	geminiResp  = "20 text/gemini\r\n# Hi\n=> /x link\n"
+)
+
+func sampleRecords(t testing.TB) []*access.Record {
+	return []*access.Record{
+		exchange(t, "http://Example.COM/a?b=2&a=1", "http/1.1", "GET /a?b=2&a=1 HTTP/1.1\r\nHost: example.com\r\n\r\n", httpResp),
+		exchange(t, "http://example.com/chunked", "http/1.1", "GET /chunked HTTP/1.1\r\n\r\n", httpChunked),
+		exchange(t, "gopher://localhost/1/", "gopher", "/\r\n", gopherMenu),
+		exchange(t, "gemini://localhost/", "gemini", "gemini://localhost/\r\n", geminiResp),
+		resource(t, "ftp://user:secret@localhost/pub/f.txt", "ftp", "text/plain", "file octets\n",
+			"< 220 ready\n> USER user\n> PASS ****\n< 230 ok\n> RETR pub/f.txt\n"),
+		resource(t, "file:///tmp/x.bin", "file", "", "\x00\x01binary", ""),
+	}
+}
+
+func writeAll(t testing.TB, path string, opt Options, recs []*access.Record) *Writer {
+	t.Helper()
+	w, err := Create(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Record(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func readAll(t testing.TB, s *access.Spool) string {
+	t.Helper()
+	b, err := io.ReadAll(s.Reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkWarcio has warcio read every file and find every record whole,
+// with its digests right, at the offsets the CDXJ index says.
+func checkWarcio(t *testing.T, files ...string) []peer.WarcioRecord {
+	t.Helper()
+	recs := peer.Warcio(t, "testdata/warccheck.cjs", files...)
+	offsets := map[string]bool{}
+	for _, r := range recs {
+		if r.Error != "" {
+			t.Errorf("warcio: %s: %s", r.File, r.Error)
+			continue
+		}
+		if r.BlockOK == nil || !*r.BlockOK {
+			t.Errorf("warcio: %s@%d %s %s: block digest wrong or missing", r.File, r.Offset, r.Type, r.URI)
+		}
+		if r.PayloadOK != nil && !*r.PayloadOK {
+			t.Errorf("warcio: %s@%d %s %s: payload digest wrong", r.File, r.Offset, r.Type, r.URI)
+		}
+		if r.Length != r.ContentLength {
+			t.Errorf("warcio: %s@%d: block of %d octets, Content-Length %d", r.File, r.Offset, r.Length, r.ContentLength)
+		}
+		offsets[fmt.Sprintf("%s@%d", r.File, r.Offset)] = true
+	}
+	for _, f := range files {
+		if err := readIndex(f+".cdxj", func(e entry) {
+			if !offsets[fmt.Sprintf("%s@%d", f, e.Offset)] {
+				t.Errorf("the index names %s@%d (%s), where warcio read no record", f, e.Offset, e.URL)
+			}
+		}); err != nil {
+			t.Error(err)
+		}
+	}
+	return recs
+}
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.warc.gz")
+	recs := sampleRecords(t)
+	writeAll(t, path, Options{Software: "locator test"}, recs)
+
+	wr := checkWarcio(t, path)
+	var types []string
+	for _, r := range wr {
+		types = append(types, r.Type)
+	}
+	want := "warcinfo request response request response request response request response resource metadata resource"
+	if got := strings.Join(types, " "); got != want {
+		t.Errorf("records %s, want %s", got, want)
+	}
+	for _, r := range wr {
+		if strings.Contains(r.URI, "secret") {
+			t.Errorf("a password in WARC-Target-URI %s", r.URI)
+		}
+	}
+
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for _, want := range recs {
+		got, err := rd.Lookup(context.Background(), want.URL)
+		if err != nil {
+			t.Errorf("%s: %v", want.URL, err)
+			continue
+		}
+		if got.Kind != want.Kind || got.Protocol != want.Protocol || got.Addr != want.Addr ||
+			readAll(t, got.Response) != readAll(t, want.Response) || !got.Date.Equal(want.Date.Truncate(time.Microsecond)) {
+			t.Errorf("%s: read back %v %q %q %v %q, want %v %q %q %v %q", want.URL, got.Kind, got.Protocol, got.Addr, got.Date,
+				readAll(t, got.Response), want.Kind, want.Protocol, want.Addr, want.Date, readAll(t, want.Response))
+		}
+		if want.Kind == access.RecordResource && want.MediaType != "" && got.MediaType != want.MediaType {
+			t.Errorf("%s: media type %q, want %q", want.URL, got.MediaType, want.MediaType)
+		}
+		got.Close()
+	}
+	// The key is pywb's SURT: the same capture by another spelling.
+	if got, err := rd.Lookup(context.Background(), mustParse(t, "http://www.example.com:80/A?a=1&b=2")); err != nil {
+		t.Errorf("SURT spelling: %v", err)
+	} else {
+		got.Close()
+	}
+	_, err = rd.Lookup(context.Background(), mustParse(t, "gopher://localhost/0/nothing"))
+	var nae *access.NotArchivedError
+	if !errors.As(err, &nae) {
+		t.Errorf("an absent URL: %v, want a NotArchivedError", err)
+	}
+	if p := rd.Problems(); len(p) != 0 {
+		t.Errorf("problems: %v", p)
+	}
+}
+
+func TestKey(t *testing.T) {
+	for _, c := range []struct{ url, key string }{
+		{"http://www.Example.com/Path?b=1&a=2", "com,example)/path?a=2&b=1"},
+		{"https://example.com:8443/", "com,example:8443)/"},
+		{"http://127.0.0.1:8080/x", "127.0.0.1:8080)/x"},
+		{"http://example.com", "com,example)/"},
+		{"gopher://LocalHost:70/1/Dir", "gopher://localhost/1/Dir"},
+		{"ftp://u:p@h/x;type=i#f", "ftp://u@h/x;type=i"},
+		{"news:comp.lang.go", "news:comp.lang.go"},
+	} {
+		if got := Key(mustParse(t, c.url)); got != c.key {
+			t.Errorf("Key(%s) = %q, want %q", c.url, got, c.key)
+		}
+	}
+}
+
+func TestDedup(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "d.warc.gz")
+	second := strings.Replace(httpResp, "200 OK\r\n", "200 OK\r\nX-Second: 1\r\n", 1)
+	w := writeAll(t, path, Options{Dedup: true}, []*access.Record{
+		exchange(t, "http://example.com/a", "http/1.1", "GET /a HTTP/1.1\r\n\r\n", httpResp),
+		exchange(t, "http://example.com/b", "http/1.1", "GET /b HTTP/1.1\r\n\r\n", second),
+		exchange(t, "gopher://localhost/1/", "gopher", "/\r\n", gopherMenu),
+		exchange(t, "gopher://localhost/1/again", "gopher", "/again\r\n", gopherMenu),
+		resource(t, "ftp://localhost/a", "ftp", "", "same", "< 220\n"),
+		resource(t, "ftp://localhost/b", "ftp", "", "same", "< 220\n"),
+	})
+	wr := checkWarcio(t, w.Files()...)
+	revisits := 0
+	for _, r := range wr {
+		if r.Type == "revisit" {
+			revisits++
+		}
+	}
+	if revisits != 3 {
+		t.Errorf("%d revisit records, want 3", revisits)
+	}
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for url, want := range map[string]string{"http://example.com/b": second, "gopher://localhost/1/again": gopherMenu, "ftp://localhost/b": "same"} {
+		got, err := rd.Lookup(context.Background(), mustParse(t, url))
+		if err != nil {
+			t.Errorf("%s: %v", url, err)
+			continue
+		}
+		if s := readAll(t, got.Response); s != want {
+			t.Errorf("%s: revisit resolved to %q, want %q", url, s, want)
+		}
+		got.Close()
+	}
+
+	// Against an earlier capture's index: a second Writer writes only a
+	// revisit, which a Reader of both files resolves.
+	path2 := filepath.Join(dir, "d2.warc.gz")
+	writeAll(t, path2, Options{Dedup: true, DedupIndex: []string{path + ".cdxj"}}, []*access.Record{
+		exchange(t, "gopher://localhost/1/third", "gopher", "/third\r\n", gopherMenu),
+	})
+	wr = checkWarcio(t, path2)
+	if n := len(wr); n != 3 || wr[2].Type != "revisit" {
+		t.Errorf("second file: %+v, want warcinfo, request, revisit", wr)
+	}
+	rd2, err := Open(path, path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd2.Close()
+	got, err := rd2.Lookup(context.Background(), mustParse(t, "gopher://localhost/1/third"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := readAll(t, got.Response); s != gopherMenu {
+		t.Errorf("a revisit of an earlier file resolved to %q", s)
+	}
+	got.Close()
+	only, err := Open(path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer only.Close()
+	var re *RevisitError
+	if _, err := only.Lookup(context.Background(), mustParse(t, "gopher://localhost/1/third")); !errors.As(err, &re) {
+		t.Errorf("a revisit whose original is in no file read: %v, want a RevisitError", err)
+	}
+}
+
+func TestRolloverNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.warc.gz")
+	if err := os.WriteFile(path, []byte("an earlier crawl"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var recs []*access.Record
+	for i := range 10 {
+		recs = append(recs, exchange(t, fmt.Sprintf("gopher://localhost/0/%d", i), "gopher", "x\r\n", noise(2000)))
+	}
+	w := writeAll(t, path, Options{MaxSize: 1500}, recs)
+	if b, _ := os.ReadFile(path); string(b) != "an earlier crawl" {
+		t.Fatal("an existing file was overwritten")
+	}
+	files := w.Files()
+	if len(files) != 10 || filepath.Base(files[0]) != "r-00001.warc.gz" || filepath.Base(files[9]) != "r-00010.warc.gz" {
+		t.Errorf("files %v, want r-00001 ... r-00010", files)
+	}
+	checkWarcio(t, files...)
+	rd, err := Open(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for _, r := range recs {
+		got, err := rd.Lookup(context.Background(), r.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Close()
+	}
+}
+
+// TestBadFiles: a file cut short and a file with a corrupt record are
+// read up to and past the bad record, which is a problem at its offset.
+func TestBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.warc.gz")
+	recs := sampleRecords(t)
+	writeAll(t, path, Options{}, recs)
+	data, _ := os.ReadFile(path)
+	var offs []int64
+	readIndex(path+".cdxj", func(e entry) { offs = append(offs, int64(e.Offset)) })
+	// The order of the sorted index is not the order of the file.
+	sortInts(offs)
+
+	// Cut in the middle of the last record, without and with the index.
+	last := offs[len(offs)-1]
+	cut := filepath.Join(dir, "cut.warc.gz")
+	os.WriteFile(cut, data[:last+20], 0o644)
+	for _, withIndex := range []bool{false, true} {
+		os.Remove(cut + ".cdxj")
+		if withIndex {
+			idx, _ := os.ReadFile(path + ".cdxj")
+			os.WriteFile(cut+".cdxj", idx, 0o644)
+		}
+		rd, err := Open(cut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs := rd.Problems()
+		var fe *FormatError
+		if len(probs) != 1 || !errors.As(probs[0], &fe) || fe.Offset != last {
+			t.Errorf("index %v: problems %v, want one at offset %d", withIndex, probs, last)
+		}
+		for _, r := range recs[:len(recs)-1] {
+			got, err := rd.Lookup(context.Background(), r.URL)
+			if err != nil {
+				t.Errorf("index %v: %s: %v", withIndex, r.URL, err)
+				continue
+			}
+			got.Close()
+		}
+		rd.Close()
+	}
+	wr := peer.Warcio(t, "testdata/warccheck.cjs", cut)
+	whole := 0
+	for _, r := range wr {
+		if r.Error == "" && r.BlockOK != nil && *r.BlockOK && r.Offset < last {
+			whole++
+		}
+	}
+	if whole != 11 {
+		t.Errorf("warcio read %d whole records before the cut, want 11: %+v", whole, wr)
+	}
+
+	// A corrupt record in the middle: the gopher response (3rd capture).
+	bad := filepath.Join(dir, "bad.warc.gz")
+	b := bytes.Clone(data)
+	at := offs[2]
+	for i := at + 12; i < at+40; i++ {
+		b[i] ^= 0x55
+	}
+	os.WriteFile(bad, b, 0o644)
+	for _, withIndex := range []bool{false, true} {
+		os.Remove(bad + ".cdxj")
+		if withIndex {
+			idx, _ := os.ReadFile(path + ".cdxj")
+			os.WriteFile(bad+".cdxj", idx, 0o644)
+		}
+		rd, err := Open(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := 0
+		for _, r := range recs {
+			got, err := rd.Lookup(context.Background(), r.URL)
+			if err == nil {
+				served++
+				got.Close()
+			}
+		}
+		if served != len(recs)-1 {
+			t.Errorf("index %v: %d captures served, want %d", withIndex, served, len(recs)-1)
+		}
+		probs := rd.Problems()
+		var fe *FormatError
+		if len(probs) == 0 || !errors.As(probs[0], &fe) || fe.Offset != at {
+			t.Errorf("index %v: problems %v, want the first at offset %d", withIndex, probs, at)
+		}
+		rd.Close()
+	}
+}
+
+// noise returns n octets that do not compress.
+func noise(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.StdEncoding.EncodeToString(b)[:n]
+}
+
+func sortInts(a []int64) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}

@@ -1,0 +1,483 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
+)
+
+// A Reader finds captures in WARC files: an access.Archive. Its methods
+// are safe for concurrent use.
+type Reader struct {
+	files    []*warcFile
+	byKey    map[string][]*capture
+	byDigest map[string]*capture // payload digest -> a capture that holds it (not a revisit)
+
+	mu       sync.Mutex
+	problems []error
+	bad      map[*capture]bool
+}
+
+type warcFile struct {
+	path string
+	f    *os.File
+	size int64
+}
+
+// A capture is where one response, resource or revisit record is.
+type capture struct {
+	file        *warcFile
+	off, length int64
+	url         string
+	t           time.Time
+	revisit     bool
+	digest      string
+}
+
+// Open reads the indexes of WARC files: each file's CDXJ index
+// (FILE.cdxj) when there is one that reads whole, else the file itself,
+// record by record. A record that cannot be read is a problem
+// (Problems), not a failure: the records before and after it are still
+// found.
+func Open(paths ...string) (*Reader, error) {
+	r := &Reader{byKey: map[string][]*capture{}, byDigest: map[string]*capture{}, bad: map[*capture]bool{}}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			r.Close()
+			return nil, err
+		}
+		wf := &warcFile{path: p, f: f, size: st.Size()}
+		r.files = append(r.files, wf)
+		if r.loadIndex(wf) {
+			continue
+		}
+		r.scan(wf)
+	}
+	for _, cs := range r.byKey {
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].t.Before(cs[j].t) })
+	}
+	return r, nil
+}
+
+// loadIndex reads wf's CDXJ index, reporting false (and a problem) when
+// there is none that reads whole, so that the file is read instead.
+func (r *Reader) loadIndex(wf *warcFile) bool {
+	var caps []*capture
+	var probs []error
+	err := readIndex(wf.path+".cdxj", func(e entry) {
+		c := &capture{file: wf, off: int64(e.Offset), length: int64(e.Length), url: e.URL, t: e.time(),
+			revisit: e.Mime == "warc/revisit", digest: e.Digest}
+		if c.off+c.length > wf.size {
+			probs = append(probs, &FormatError{File: wf.path, Offset: c.off, Msg: "the record the index names is cut off by the end of the file"})
+			return
+		}
+		caps = append(caps, c)
+		r.add(e.key, c)
+	})
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		for _, c := range caps { // forget what was read: the file is read instead
+			r.remove(c)
+		}
+		r.problems = append(r.problems, err)
+		return false
+	}
+	r.problems = append(r.problems, probs...)
+	return true
+}
+
+func (r *Reader) add(key string, c *capture) {
+	r.byKey[key] = append(r.byKey[key], c)
+	if !c.revisit && c.digest != "" {
+		if _, ok := r.byDigest[c.digest]; !ok {
+			r.byDigest[c.digest] = c
+		}
+	}
+}
+
+func (r *Reader) remove(c *capture) {
+	for k, cs := range r.byKey {
+		for i, x := range cs {
+			if x == c {
+				r.byKey[k] = append(cs[:i:i], cs[i+1:]...)
+			}
+		}
+	}
+	for d, x := range r.byDigest {
+		if x == c {
+			delete(r.byDigest, d)
+		}
+	}
+}
+
+// readIndex calls fn with each line of a CDXJ index; a line that does
+// not read is an *IndexError.
+func readIndex(path string, fn func(entry)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scanIndex(path, f, fn)
+}
+
+func scanIndex(path string, rd io.Reader, fn func(entry)) error {
+	s := bufio.NewScanner(rd)
+	s.Buffer(make([]byte, 64<<10), maxHeader)
+	n := 0
+	for s.Scan() {
+		n++
+		line := s.Text()
+		if line == "" || strings.HasPrefix(line, "!") { // pywb's "!meta" lines
+			continue
+		}
+		e, err := parseLine(line)
+		if err != nil {
+			return &IndexError{File: path, Line: n, Msg: err.Error()}
+		}
+		fn(e)
+	}
+	if err := s.Err(); err != nil {
+		return &IndexError{File: path, Line: n + 1, Msg: err.Error()}
+	}
+	return nil
+}
+
+// A counter counts the octets read through it, below a bufio.Reader:
+// what the reader consumed is n less what it holds buffered. A gzip
+// reader over a bufio.Reader (an io.ByteReader) reads no further than
+// its member's end.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+var gzipMagic = []byte{0x1f, 0x8b, 0x08}
+
+// scan reads wf record by record, adding its captures; a record that
+// does not read is a problem, and reading goes on at the next gzip
+// member (or "WARC/1." line of an uncompressed file) after it.
+func (r *Reader) scan(wf *warcFile) {
+	var off int64
+	for off < wf.size {
+		next, err := r.scanRecord(wf, off)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			r.problems = append(r.problems, &FormatError{File: wf.path, Offset: off, Msg: err.Error()})
+			if next <= off {
+				next = resync(wf, off+1)
+			}
+		}
+		off = next
+	}
+}
+
+// scanRecord reads the record at off and returns where the next one
+// starts.
+func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
+	c := &counter{r: io.NewSectionReader(wf.f, off, wf.size-off)}
+	in := bufio.NewReader(c)
+	consumed := func() int64 { return c.n - int64(in.Buffered()) }
+	magic, err := in.Peek(3)
+	if err != nil && len(magic) == 0 {
+		return 0, io.EOF
+	}
+	gz := bytes.Equal(magic, gzipMagic)
+	if !gz && len(bytes.TrimSpace(magic)) == 0 {
+		// blank lines at the end of an uncompressed file
+		rest, _ := io.ReadAll(in)
+		if len(bytes.TrimSpace(rest)) == 0 {
+			return 0, io.EOF
+		}
+		return 0, fmt.Errorf("octets that are not a record")
+	}
+	br := in
+	if gz {
+		z, err := gzip.NewReader(in)
+		if err != nil {
+			return 0, err
+		}
+		z.Multistream(false)
+		br = bufio.NewReader(z)
+	}
+	h, size, err := readHead(br)
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, err
+	}
+	if n, err := io.CopyN(io.Discard, br, size); err != nil {
+		return 0, fmt.Errorf("the block ends after %d of its %d octets", n, size)
+	}
+	if gz {
+		if _, err := io.Copy(io.Discard, br); err != nil {
+			return 0, fmt.Errorf("the gzip member is cut off or corrupt: %v", err)
+		}
+	} else {
+		var crlf [4]byte
+		if _, err := io.ReadFull(br, crlf[:]); err != nil || string(crlf[:]) != "\r\n\r\n" {
+			return 0, fmt.Errorf("the block is not followed by two CRLF")
+		}
+	}
+	end := off + consumed()
+	if end <= off {
+		return 0, fmt.Errorf("a record of no octets")
+	}
+	typ := h.get("WARC-Type")
+	if typ == "response" || typ == "resource" || typ == "revisit" {
+		target := strings.Trim(h.get("WARC-Target-URI"), "<>")
+		u, err := locator.Parse(target)
+		if err != nil {
+			return end, fmt.Errorf("WARC-Target-URI %.60q: %v", target, err)
+		}
+		t, _ := parseDate(h.get("WARC-Date"))
+		r.add(Key(u), &capture{file: wf, off: off, length: end - off, url: target, t: t,
+			revisit: typ == "revisit", digest: h.get("WARC-Payload-Digest")})
+	}
+	return end, nil
+}
+
+// resync finds the next place at or after off where a record may start.
+func resync(wf *warcFile, off int64) int64 {
+	buf := make([]byte, 16<<10)
+	for off < wf.size {
+		n, _ := wf.f.ReadAt(buf, off)
+		if n == 0 {
+			break
+		}
+		b := buf[:n]
+		i := bytes.Index(b, gzipMagic)
+		if j := bytes.Index(b, []byte("\nWARC/1.")); j >= 0 && (i < 0 || j+1 < i) {
+			i = j + 1
+		}
+		if i >= 0 {
+			return off + int64(i)
+		}
+		if off+int64(n) >= wf.size {
+			break
+		}
+		off += int64(n - 8) // a magic cut by the buffer's end is found by the next read
+	}
+	return wf.size
+}
+
+// Problems returns the records that could not be read, each a
+// *FormatError naming its file and offset, and indexes that could not
+// be read (*IndexError).
+func (r *Reader) Problems() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.problems...)
+}
+
+// Close closes the files.
+func (r *Reader) Close() error {
+	var err error
+	for _, f := range r.files {
+		err = errors.Join(err, f.f.Close())
+	}
+	return err
+}
+
+// A rawRecord is a record read back: its header and block.
+type rawRecord struct {
+	h     header
+	block *access.Spool
+}
+
+// read reads the record of c, checking its block digest.
+func (r *Reader) read(c *capture) (*rawRecord, error) {
+	fail := func(msg string) error {
+		err := &FormatError{File: c.file.path, Offset: c.off, Msg: msg}
+		r.mu.Lock()
+		if !r.bad[c] {
+			r.bad[c] = true
+			r.problems = append(r.problems, err)
+		}
+		r.mu.Unlock()
+		return err
+	}
+	sec := io.NewSectionReader(c.file.f, c.off, c.length)
+	br := bufio.NewReaderSize(sec, 32<<10)
+	var src *bufio.Reader = br
+	if magic, _ := br.Peek(3); bytes.Equal(magic, gzipMagic) {
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fail(err.Error())
+		}
+		z.Multistream(false)
+		src = bufio.NewReaderSize(z, 32<<10)
+	}
+	h, size, err := readHead(src)
+	if err != nil {
+		return nil, fail(err.Error())
+	}
+	sp := access.NewSpool()
+	d := sha1.New()
+	if n, err := io.CopyN(io.MultiWriter(sp, d), src, size); err != nil {
+		sp.Close()
+		return nil, fail(fmt.Sprintf("the block ends after %d of its %d octets", n, size))
+	}
+	if want := h.get("WARC-Block-Digest"); strings.HasPrefix(strings.ToLower(want), "sha1:") {
+		if got := sha1Digest(d); !strings.EqualFold(strings.TrimPrefix(got, "sha1:"), want[5:]) {
+			sp.Close()
+			return nil, fail("the block's digest is " + got + ", not " + want)
+		}
+	}
+	return &rawRecord{h: h, block: sp}, nil
+}
+
+// Lookup returns the latest capture of u (the URL as given, or another
+// of the same key when none has that URL), a revisit record resolved
+// to the payload it refers to. A capture whose record cannot be read is
+// a problem, and the one before it is returned instead. It implements
+// access.Archive.
+func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
+	caps := r.byKey[Key(u)]
+	if len(caps) == 0 {
+		return nil, &access.NotArchivedError{URL: access.Masked(u)}
+	}
+	want := access.Masked(u)
+	var same []*capture
+	for _, c := range caps {
+		if c.url == want {
+			same = append(same, c)
+		}
+	}
+	if len(same) == 0 {
+		same = caps
+	}
+	var firstErr error
+	for i := len(same) - 1; i >= 0; i-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rec, err := r.record(same[i])
+		if err == nil {
+			return rec, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, firstErr
+}
+
+// record makes the access.Record of the capture c.
+func (r *Reader) record(c *capture) (*access.Record, error) {
+	raw, err := r.read(c)
+	if err != nil {
+		return nil, err
+	}
+	h := raw.h
+	rec := &access.Record{Protocol: h.get("WARC-Protocol"), Addr: h.get("WARC-IP-Address"),
+		Truncated: h.get("WARC-Truncated")}
+	rec.Date, _ = parseDate(h.get("WARC-Date"))
+	target := strings.Trim(h.get("WARC-Target-URI"), "<>")
+	if rec.URL, err = locator.Parse(target); err != nil {
+		raw.block.Close()
+		return nil, &FormatError{File: c.file.path, Offset: c.off, Msg: "WARC-Target-URI: " + err.Error()}
+	}
+	switch h.get("WARC-Type") {
+	case "response":
+		rec.Kind, rec.Response = access.RecordExchange, raw.block
+	case "resource":
+		rec.Kind, rec.Response, rec.MediaType = access.RecordResource, raw.block, h.get("Content-Type")
+	case "revisit":
+		if err := r.resolve(c, raw, rec); err != nil {
+			raw.block.Close()
+			return nil, err
+		}
+	default:
+		raw.block.Close()
+		return nil, &FormatError{File: c.file.path, Offset: c.off, Msg: "a " + h.get("WARC-Type") + " record is no capture"}
+	}
+	return rec, nil
+}
+
+// A RevisitError says the record a revisit refers to is not in the
+// archive (WARC 1.1 §6.7: a revisit holds no payload of its own).
+type RevisitError struct {
+	File   string
+	Offset int64
+	Digest string
+}
+
+func (e *RevisitError) Error() string {
+	return fmt.Sprintf("archive: %s: the revisit record at offset %d refers to a payload (%s) that is in none of the files read", e.File, e.Offset, e.Digest)
+}
+
+// resolve fills rec from the record the revisit raw refers to: the
+// capture that holds its payload digest. An HTTP response is the
+// revisit's own header with the original's payload when both frame the
+// payload alike (both chunked or neither), else the original response.
+func (r *Reader) resolve(c *capture, raw *rawRecord, rec *access.Record) error {
+	digest := raw.h.get("WARC-Payload-Digest")
+	oc := r.byDigest[digest]
+	if oc == nil {
+		return &RevisitError{File: c.file.path, Offset: c.off, Digest: digest}
+	}
+	orig, err := r.read(oc)
+	if err != nil {
+		return err
+	}
+	rec.Truncated = orig.h.get("WARC-Truncated")
+	if orig.h.get("WARC-Type") == "resource" {
+		rec.Kind, rec.Response, rec.MediaType = access.RecordResource, orig.block, orig.h.get("Content-Type")
+		raw.block.Close()
+		return nil
+	}
+	rec.Kind = access.RecordExchange
+	family := protocolFamily(rec.Protocol)
+	ohead, _, _, ochunked := responseHead(family, orig.block)
+	rhead, _, _, rchunked := responseHead(family, raw.block)
+	if raw.block.Size() == 0 || ohead < 0 || rhead < 0 || ochunked != rchunked || rhead != raw.block.Size() {
+		rec.Response = orig.block
+		raw.block.Close()
+		return nil
+	}
+	sp := access.NewSpool()
+	_, err = io.Copy(sp, io.NewSectionReader(raw.block, 0, rhead))
+	if err == nil {
+		_, err = io.Copy(sp, io.NewSectionReader(orig.block, ohead, orig.block.Size()-ohead))
+	}
+	raw.block.Close()
+	orig.block.Close()
+	if err != nil {
+		sp.Close()
+		return err
+	}
+	rec.Response = sp
+	return nil
+}

@@ -1,0 +1,181 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base32"
+	"fmt"
+	"hash"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The version line every record written starts with (WARC 1.1 §4).
+const version = "WARC/1.1"
+
+// A field is one named field of a record's header (WARC 1.1 §4).
+type field struct{ name, value string }
+
+// A header is a record's named fields in the order they were written;
+// a name may be repeated (WARC-Protocol, WARC-Concurrent-To).
+type header []field
+
+func (h header) get(name string) string {
+	for _, f := range h {
+		if strings.EqualFold(f.name, name) {
+			return f.value
+		}
+	}
+	return ""
+}
+
+// fieldValue makes v safe for a field value: the grammar (WARC 1.1 §4,
+// field-content is TEXT) allows no control character, so a CR or LF a
+// server or URL smuggled in would end the field and forge another.
+func fieldValue(v string) string {
+	if strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) < 0 {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// writeHead writes the version line and header of a record whose block
+// is n octets long, and the blank line that ends it.
+func writeHead(w *bufio.Writer, h header, n int64) {
+	w.WriteString(version + "\r\n")
+	for _, f := range h {
+		w.WriteString(f.name)
+		w.WriteString(": ")
+		w.WriteString(fieldValue(f.value))
+		w.WriteString("\r\n")
+	}
+	w.WriteString("Content-Length: ")
+	w.WriteString(strconv.FormatInt(n, 10))
+	w.WriteString("\r\n\r\n")
+}
+
+// warcDate formats t as a WARC-Date: UTC, to the microsecond (WARC 1.1
+// §5.4 allows a fraction of a second), so that captures of one second
+// keep their order.
+func warcDate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+
+// parseDate reads a WARC-Date, with or without a fraction.
+func parseDate(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+// newID returns a new WARC-Record-ID: a random (version 4) UUID URN
+// (RFC 4122 §4.4), as WARC 1.1 §5.2 suggests.
+func newID() string {
+	var u [16]byte
+	rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+}
+
+// sha1Digest is the labelled digest of WARC 1.1 §5.8's example: SHA-1
+// in base32 (RFC 4648 §6).
+func sha1Digest(h hash.Hash) string {
+	return "sha1:" + base32.StdEncoding.EncodeToString(h.Sum(nil))
+}
+
+func digestOf(p []byte) string {
+	h := sha1.New()
+	h.Write(p)
+	return sha1Digest(h)
+}
+
+// A FormatError says a WARC file is not well formed at a record: the
+// record at Offset (of the file, compressed) could not be read.
+type FormatError struct {
+	File   string
+	Offset int64
+	Msg    string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("archive: %s: record at offset %d: %s", e.File, e.Offset, e.Msg)
+}
+
+// maxHeader bounds a record's header (and an HTTP header within a
+// block that is parsed): a header is a few hundred octets, and a file
+// that is not a WARC file must not make a reader keep megabytes.
+const maxHeader = 1 << 20
+
+// readHead reads a record's version line and header from r, returning
+// the header and the Content-Length. Blank lines before the version
+// line (the two CRLF of a previous record) are skipped.
+func readHead(r *bufio.Reader) (header, int64, error) {
+	var h header
+	n := 0
+	line, err := readLine(r, &n)
+	for err == nil && line == "" {
+		line, err = readLine(r, &n)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if !strings.HasPrefix(line, "WARC/1.") {
+		return nil, 0, fmt.Errorf("no WARC version line (%.40q)", line)
+	}
+	for {
+		line, err = readLine(r, &n)
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, 0, err
+		}
+		if line == "" {
+			break
+		}
+		if (line[0] == ' ' || line[0] == '\t') && len(h) > 0 { // a continuation (§4)
+			h[len(h)-1].value += " " + strings.TrimSpace(line)
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || name == "" {
+			return nil, 0, fmt.Errorf("a header line without a name (%.40q)", line)
+		}
+		h = append(h, field{strings.TrimSpace(name), strings.TrimSpace(value)})
+	}
+	cl := h.get("Content-Length")
+	size, err := strconv.ParseInt(cl, 10, 64)
+	if err != nil || size < 0 {
+		return nil, 0, fmt.Errorf("bad Content-Length %.40q", cl)
+	}
+	return h, size, nil
+}
+
+func readLine(r *bufio.Reader, n *int) (string, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		*n += len(frag)
+		if *n > maxHeader {
+			return "", fmt.Errorf("a header longer than %d octets", maxHeader)
+		}
+		line = append(line, frag...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && len(line) > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return "", err
+		}
+		return string(bytes.TrimRight(line, "\r\n")), nil
+	}
+}

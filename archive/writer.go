@@ -1,0 +1,549 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rfc1738/locator/access"
+)
+
+// Options says how a Writer writes.
+type Options struct {
+	// MaxSize rolls over to a new file once a file has this many octets
+	// (0: never). A record is never split: a file ends after the record
+	// that passes the size.
+	MaxSize int64
+	// Dedup writes a payload whose digest was recorded before (by this
+	// Writer, or in an index of DedupIndex) as a 'revisit' record of
+	// profile identical-payload-digest (WARC 1.1 §6.7.2) instead of again.
+	Dedup bool
+	// DedupIndex names CDXJ indexes of earlier captures to deduplicate
+	// against.
+	DedupIndex []string
+	// Software is the warcinfo record's "software" field.
+	Software string
+}
+
+// The profile of a revisit record whose payload was recorded before
+// (WARC 1.1 §6.7.2).
+const profileIdentical = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+
+// inMemory bounds the compressed records of one Record call kept in
+// memory before they are written with one write: larger ones are
+// written as they are compressed (and cut off again on failure).
+const inMemory = 4 << 20
+
+// A Writer writes WARC files: an access.Recorder. Its methods are safe
+// for concurrent use.
+type Writer struct {
+	opt       Options
+	base, ext string
+
+	mu      sync.Mutex
+	seq     int      // the number of the next rollover file
+	f       *os.File // the current WARC file
+	idx     *os.File // its CDXJ index
+	name    string
+	size    int64
+	records int // records after the warcinfo
+	idxSize int64
+	info    string
+	seen    map[string]original // payload digest -> its first record
+	closed  bool
+	files   []string
+}
+
+// An original is what a revisit record refers to.
+type original struct {
+	uri, date, id string
+}
+
+// A WriteError says a record could not be written; the file is left as
+// it was before the record (a disk full).
+type WriteError struct {
+	File string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return "archive: writing " + e.File + ": " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// ErrClosed is returned by Record after Close.
+var ErrClosed = errors.New("archive: writer closed")
+
+// Create starts a WARC file at path ("crawl.warc.gz") with its warcinfo
+// record, and its index path+".cdxj". It never overwrites a file: when
+// path exists (a crawl resumed), the first free rollover name is taken
+// instead ("crawl-00001.warc.gz", "crawl-00002.warc.gz", ...), as it is
+// when a file passes opt.MaxSize.
+func Create(path string, opt Options) (*Writer, error) {
+	w := &Writer{opt: opt, base: path, seen: map[string]original{}}
+	if strings.HasSuffix(path, ".warc.gz") {
+		w.base, w.ext = strings.TrimSuffix(path, ".warc.gz"), ".warc.gz"
+	}
+	for _, p := range opt.DedupIndex {
+		if err := w.loadDedup(p); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.open(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Files returns the WARC files written so far.
+func (w *Writer) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.files...)
+}
+
+func (w *Writer) loadDedup(path string) error {
+	return readIndex(path, func(e entry) {
+		if e.Digest == "" || e.Mime == "warc/revisit" {
+			return
+		}
+		if _, ok := w.seen[e.Digest]; !ok {
+			w.seen[e.Digest] = original{uri: e.URL, date: warcDate(e.time())}
+		}
+	})
+}
+
+// open makes the next file that does not exist yet, with its index,
+// and writes its warcinfo record.
+func (w *Writer) open() error {
+	for {
+		name := w.base + w.ext
+		if w.seq > 0 {
+			name = fmt.Sprintf("%s-%05d%s", w.base, w.seq, w.ext)
+		}
+		w.seq++
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return &WriteError{File: name, Err: err}
+		}
+		idx, err := os.OpenFile(name+".cdxj", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) { // an index without its file: keep both names
+			f.Close()
+			os.Remove(name)
+			continue
+		}
+		if err != nil {
+			f.Close()
+			os.Remove(name)
+			return &WriteError{File: name + ".cdxj", Err: err}
+		}
+		w.f, w.idx, w.name, w.size, w.records, w.idxSize = f, idx, name, 0, 0, 0
+		w.files = append(w.files, name)
+		break
+	}
+	w.info = newID()
+	software := w.opt.Software
+	if software == "" {
+		software = "locator"
+	}
+	fields := "software: " + fieldValue(software) + "\r\nformat: WARC File Format 1.1\r\n" +
+		"conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n"
+	h := header{
+		{"WARC-Type", "warcinfo"},
+		{"WARC-Record-ID", w.info},
+		{"WARC-Date", warcDate(time.Now())},
+		{"WARC-Filename", filepath.Base(w.name)},
+		{"Content-Type", "application/warc-fields"},
+		{"WARC-Block-Digest", digestOf([]byte(fields))},
+	}
+	_, err := w.write([]out{{h: h, b: bytesBlock(fields)}}, nil, nil)
+	return err
+}
+
+// An out is one record to write: its header, its block, and the CDXJ
+// entry it makes (nil for none).
+type out struct {
+	h header
+	b block
+	e *entry
+}
+
+// An encoder compresses records, each a gzip member of its own.
+type encoder struct {
+	gz *gzip.Writer
+	bw *bufio.Writer // over gz
+}
+
+func newEncoder(level int) *sync.Pool {
+	return &sync.Pool{New: func() any {
+		gz, _ := gzip.NewWriterLevel(nil, level)
+		return &encoder{gz: gz, bw: bufio.NewWriterSize(gz, 32<<10)}
+	}}
+}
+
+// A record's block is compressed at flate's best speed; a block under
+// storeBelow octets (a request line and header, a revisit's header) is
+// stored in its gzip member, not compressed: the Huffman tables of a
+// compressed member cost more time than a few hundred octets are worth.
+var (
+	fastEncoders   = newEncoder(gzip.BestSpeed)
+	storedEncoders = newEncoder(gzip.NoCompression)
+)
+
+const storeBelow = 1024
+
+// encode writes recs to dst, each its own gzip member, and returns
+// where each ends (counted from where the first begins).
+func encode(dst io.Writer, recs []out) ([]int64, error) {
+	cw := &countWriter{w: dst}
+	ends := make([]int64, len(recs))
+	for i, r := range recs {
+		pool := fastEncoders
+		if r.b.Size() < storeBelow {
+			pool = storedEncoders
+		}
+		enc := pool.Get().(*encoder)
+		enc.gz.Reset(cw)
+		enc.bw.Reset(enc.gz)
+		writeHead(enc.bw, r.h, r.b.Size())
+		err := copySection(enc.bw, r.b, 0, r.b.Size())
+		enc.bw.WriteString("\r\n\r\n")
+		if err == nil {
+			err = enc.bw.Flush()
+		}
+		if err == nil {
+			err = enc.gz.Close()
+		}
+		pool.Put(enc)
+		if err != nil {
+			return nil, err
+		}
+		ends[i] = cw.n
+	}
+	return ends, nil
+}
+
+// write writes records at the end of the current file, and their
+// index lines: data and ends as encode made them, or nil to encode
+// them here, straight into the file (a record too large to hold). It
+// writes them all or none: on a failure the file and index are cut
+// back to where they were.
+func (w *Writer) write(recs []out, data []byte, ends []int64) (int64, error) {
+	start := w.size
+	var err error
+	if data == nil {
+		ends, err = encode(io.NewOffsetWriter(w.f, start), recs)
+	} else {
+		_, err = w.f.WriteAt(data, start)
+	}
+	if err != nil {
+		return 0, w.fail(start, err)
+	}
+	var lines bytes.Buffer
+	prev := int64(0)
+	for i, r := range recs {
+		if r.e != nil {
+			r.e.Offset, r.e.Length, r.e.Filename = jsonInt(start+prev), jsonInt(ends[i]-prev), filepath.Base(w.name)
+			lines.Write(r.e.line())
+		}
+		prev = ends[i]
+	}
+	if lines.Len() > 0 {
+		if _, err := w.idx.WriteAt(lines.Bytes(), w.idxSize); err != nil {
+			return 0, w.fail(start, err)
+		}
+		w.idxSize += int64(lines.Len())
+	}
+	w.size = start + prev
+	return prev, nil
+}
+
+// fail cuts the file back to start, so that it holds whole records
+// only, and says what failed. The index is cut back to the lines of
+// those records.
+func (w *Writer) fail(start int64, err error) error {
+	w.f.Truncate(start)
+	w.idx.Truncate(w.idxSize)
+	return &WriteError{File: w.name, Err: err}
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Record writes r: an exchange as a 'request' and a 'response' record
+// (or a 'revisit' for a payload recorded before, with Options.Dedup), an
+// object as a 'resource' record and the dialogue that fetched it as a
+// 'metadata' record. It implements access.Recorder.
+func (w *Writer) Record(r *access.Record) error {
+	if r == nil || r.Response == nil || r.URL == nil {
+		return nil
+	}
+	target := access.Masked(r.URL)
+	date := r.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
+	common := func(typ, id string) header {
+		h := header{{"WARC-Type", typ}, {"WARC-Record-ID", id}, {"WARC-Date", warcDate(date)},
+			{"WARC-Target-URI", target}}
+		if r.Addr != "" {
+			h = append(h, field{"WARC-IP-Address", r.Addr})
+		}
+		if r.Protocol != "" {
+			h = append(h, field{"WARC-Protocol", r.Protocol})
+		}
+		return h
+	}
+	key := Key(r.URL)
+	mkEntry := func(mime, status, digest string) *entry {
+		return &entry{key: key, ts: cdxTimestamp(date), entryJSON: entryJSON{URL: target, Mime: mime,
+			Status: status, Digest: digest, Date: warcDate(date)}}
+	}
+	var recs []out
+	var payloadDigest string
+	var revisitBlock block // what a revisit keeps: the protocol header
+	mainID := newID()
+	family := protocolFamily(r.Protocol)
+	switch r.Kind {
+	case access.RecordExchange:
+		pi, err := examineResponse(r.Protocol, r.Response)
+		if err != nil {
+			return err
+		}
+		ct := "application/" + family + ";msgtype="
+		if r.Request != nil && r.Request.Size() > 0 {
+			reqDigest, err := blockDigest(r.Request)
+			if err != nil {
+				return err
+			}
+			h := append(common("request", newID()), field{"WARC-Concurrent-To", mainID},
+				field{"Content-Type", ct + "request"}, field{"WARC-Block-Digest", reqDigest})
+			recs = append(recs, out{h: h, b: r.Request})
+		}
+		h := common("response", mainID)
+		if len(recs) > 0 {
+			h = append(h, field{"WARC-Concurrent-To", recs[0].h.get("WARC-Record-ID")})
+		}
+		h = append(h, field{"Content-Type", ct + "response"}, field{"WARC-Block-Digest", pi.block})
+		if pi.payload != "" {
+			h = append(h, field{"WARC-Payload-Digest", pi.payload})
+			payloadDigest = pi.payload
+		}
+		if r.Truncated != "" {
+			h = append(h, field{"WARC-Truncated", r.Truncated})
+		}
+		mime := pi.mime
+		if mime == "" {
+			mime = "application/" + family
+		}
+		recs = append(recs, out{h: h, b: r.Response, e: mkEntry(mime, pi.status, pi.payload)})
+		if pi.head > 0 && !pi.chunked {
+			revisitBlock = io.NewSectionReader(r.Response, 0, pi.head)
+		} else if pi.head > 0 {
+			revisitBlock = nil // a chunked body cannot be cut off at its header and read back
+		} else {
+			revisitBlock = bytesBlock(nil)
+		}
+	case access.RecordResource:
+		d, err := blockDigest(r.Response)
+		if err != nil {
+			return err
+		}
+		payloadDigest = d
+		ct := r.MediaType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h := append(common("resource", mainID), field{"Content-Type", ct},
+			field{"WARC-Block-Digest", d}, field{"WARC-Payload-Digest", d})
+		if r.Truncated != "" {
+			h = append(h, field{"WARC-Truncated", r.Truncated})
+		}
+		recs = append(recs, out{h: h, b: r.Response, e: mkEntry(mediaType(ct), "", d)})
+		revisitBlock = bytesBlock(nil)
+		if len(r.Dialogue) > 0 && r.Protocol != "file" {
+			mt := "text/plain; charset=utf-8"
+			if family == "ftp" {
+				mt = "text/x-ftp-control-conversation" // as Heritrix and wpull name FTP's
+			}
+			mh := append(common("metadata", newID()), field{"WARC-Concurrent-To", mainID},
+				field{"WARC-Refers-To", mainID}, field{"Content-Type", mt},
+				field{"WARC-Block-Digest", digestOf(r.Dialogue)})
+			recs = append(recs, out{h: mh, b: bytesBlock(r.Dialogue)})
+		}
+	default:
+		return fmt.Errorf("archive: a record of unknown kind %d", r.Kind)
+	}
+
+	// Which records are written is decided under the lock (dedup);
+	// they are compressed outside it, so that concurrent requests
+	// compress at once, and written under it.
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return ErrClosed
+	}
+	if w.opt.Dedup && payloadDigest != "" && revisitBlock != nil && r.Truncated == "" {
+		if o, ok := w.seen[payloadDigest]; ok {
+			i := len(recs) - 1
+			if r.Kind == access.RecordResource && len(recs) > 1 && recs[i].h.get("WARC-Type") == "metadata" {
+				i--
+			}
+			recs[i] = w.revisit(recs[i], o, revisitBlock, payloadDigest)
+		}
+	}
+	if payloadDigest != "" && r.Truncated == "" {
+		if _, ok := w.seen[payloadDigest]; !ok {
+			w.seen[payloadDigest] = original{uri: target, date: warcDate(date), id: mainID}
+		}
+	}
+	info := w.info
+	w.mu.Unlock()
+
+	var total int64
+	for i := range recs {
+		recs[i].h = append(recs[i].h, field{"WARC-Warcinfo-ID", info})
+		total += recs[i].b.Size()
+	}
+	var data []byte
+	var ends []int64
+	if total <= inMemory {
+		var buf bytes.Buffer
+		var err error
+		if ends, err = encode(&buf, recs); err != nil {
+			return err // reading the record's octets failed: nothing was written
+		}
+		data = buf.Bytes()
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	// A file that has passed MaxSize is rolled over before the next
+	// record, not after the last, which would leave a file of a
+	// warcinfo alone.
+	if w.opt.MaxSize > 0 && w.records > 0 && w.size >= w.opt.MaxSize {
+		if err := w.roll(); err != nil {
+			return err
+		}
+	}
+	if w.info != info { // a new file since: its warcinfo is named
+		for i := range recs {
+			recs[i].h[len(recs[i].h)-1].value = w.info
+		}
+		data, ends = nil, nil
+	}
+	if _, err := w.write(recs, data, ends); err != nil {
+		return err
+	}
+	w.records += len(recs)
+	return nil
+}
+
+// revisit turns a response or resource record into a 'revisit' record
+// of the original o (WARC 1.1 §6.7.2): its block is the protocol header
+// alone (empty for a protocol that has none), marked truncated for
+// 'length' as §6.7.2 requires when a block is kept.
+func (w *Writer) revisit(r out, o original, b block, digest string) out {
+	var h header
+	for _, f := range r.h {
+		switch f.name {
+		case "WARC-Type":
+			f.value = "revisit"
+		case "WARC-Block-Digest":
+			d, err := blockDigest(b)
+			if err != nil {
+				continue
+			}
+			f.value = d
+		case "WARC-Truncated":
+			continue
+		}
+		h = append(h, f)
+	}
+	h = append(h, field{"WARC-Profile", profileIdentical})
+	if o.id != "" {
+		h = append(h, field{"WARC-Refers-To", o.id})
+	}
+	h = append(h, field{"WARC-Refers-To-Target-URI", o.uri}, field{"WARC-Refers-To-Date", o.date})
+	if b.Size() > 0 {
+		h = append(h, field{"WARC-Truncated", "length"})
+	}
+	e := *r.e
+	e.Mime = "warc/revisit"
+	return out{h: h, b: b, e: &e}
+}
+
+// roll ends the current file and starts the next.
+func (w *Writer) roll() error {
+	if err := w.closeFile(); err != nil {
+		return err
+	}
+	return w.open()
+}
+
+// closeFile closes the current file and sorts its index, so that it is
+// in the order pywb searches (by key, then timestamp).
+func (w *Writer) closeFile() error {
+	err := w.f.Close()
+	if e := w.idx.Close(); err == nil {
+		err = e
+	}
+	if e := sortIndex(w.name + ".cdxj"); err == nil {
+		err = e
+	}
+	return err
+}
+
+func sortIndex(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	if sort.StringsAreSorted(lines) {
+		return nil
+	}
+	sort.Strings(lines)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Close ends the current file and its index.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	return w.closeFile()
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// lineCounter counts the lines written to it, and keeps the first.
+type lineCounter struct {
+	lines int
+	first []byte
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.lines += bytes.Count(p, []byte{'\n'})
+	if len(c.first) < 4096 {
+		c.first = append(c.first, p[:min(len(p), 4096)]...)
+	}
+	return len(p), nil
+}
+
+// TestCrawlReportMemory: a crawl with --check of a site whose pages hold
+// 200,000 broken links in all (each page 2,000 links to one page of
+// another host, which is not there) reports each of them, in the summary
+// and in --junit's file, and the heap in use grows by less than 48 MB:
+// the report waits on disk, not in memory (held in memory, the report
+// took 540 MB).
+func TestCrawlReportMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 broken links")
+	}
+	const pages, perPage = 100, 2000
+	root := t.TempDir()
+	n := peer.Nginx(t, root, peer.NginxConfig{HTTP: "types { text/html html; }", Connections: 16})
+	port := strings.Split(n.Addr, ":")[1]
+	files := map[string]string{}
+	for i := 0; i < pages; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "<a href=\"p%d.html\">next</a>\n", (i+1)%pages)
+		for j := 0; j < perPage; j++ {
+			fmt.Fprintf(&b, "<a href=\"http://localhost:%s/gone.html\">%d</a>\n", port, j)
+		}
+		files[fmt.Sprintf("p%d.html", i)] = b.String()
+	}
+	writeTree(t, root, files)
+	junit := filepath.Join(t.TempDir(), "crawl.xml")
+
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapInuse, ms.HeapInuse
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapInuse)
+			}
+		}
+	}()
+	var out lineCounter
+	var errb bytes.Buffer
+	code := run([]string{"crawl", "--delay", "0", "--depth", "0", "--check", "--junit", junit, "http://" + n.Addr + "/p0.html"},
+		&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
+	close(done)
+	wg.Wait()
+	growth := float64(peak-base) / (1 << 20)
+	t.Logf("%d broken links: heap in use grew by at most %.1f MB; %s", pages*perPage, growth, strings.TrimSpace(errb.String()))
+	if code != exitNegative {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// A page line, then its links, for each page.
+	if out.lines != pages*(perPage+1) || !strings.Contains(errb.String(), fmt.Sprintf(": %d broken links on %d pages", pages*perPage, pages)) {
+		t.Errorf("%d lines of summary:\n%.500s", out.lines, out.first)
+	}
+	want := fmt.Sprintf("http://%s/p0.html\n  <a href> line 2 column 10: gone http://localhost:%s/gone.html (the server says 404 Not Found (to \"HEAD /gone.html\"))\n", n.Addr, port)
+	if !strings.HasPrefix(string(out.first), want) {
+		t.Errorf("summary begins:\n%.300s\nwant:\n%s", out.first, want)
+	}
+	f, err := os.Open(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := xml.NewDecoder(f)
+	cases, suites := 0, 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			switch se.Name.Local {
+			case "testcase":
+				cases++
+			case "testsuite":
+				suites++
+			}
+		}
+	}
+	if cases != pages*perPage || suites != pages {
+		t.Errorf("junit: %d testcases in %d testsuites", cases, suites)
+	}
+	if growth >= 48 {
+		t.Errorf("heap grew by %.1f MB, want under 48", growth)
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"sync"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/archive"
+)
+
+// warcFlags are the flags that archive what a command fetches (get,
+// crawl): --warc FILE, --warc-max-size N, --warc-dedup.
+type warcFlags struct {
+	file    string
+	maxSize int64
+	dedup   bool
+
+	mu  sync.Mutex
+	w   *archive.Writer
+	err error // the first record that could not be written
+}
+
+// addWARCFlags declares the WARC flags on fs.
+func addWARCFlags(fs *flag.FlagSet) *warcFlags {
+	f := &warcFlags{}
+	fs.StringVar(&f.file, "warc", "", "also write what is fetched to `FILE` (NAME.warc.gz) as WARC 1.1, a gzip member per record, with a CDXJ index FILE.cdxj beside it; an existing file is never overwritten (NAME-00001.warc.gz ... is taken instead)")
+	fs.Var((*sizeFlag)(&f.maxSize), "warc-max-size", "with --warc, start a new file (NAME-00001.warc.gz, ...) once one has this many octets, e.g. 1G (0: never)")
+	fs.BoolVar(&f.dedup, "warc-dedup", false, "with --warc, write a payload already written (the same digest) as a revisit record that refers to the first (WARC 1.1 §6.7.2)")
+	return f
+}
+
+// open starts the WARC file --warc names, nil (and no error) when it
+// names none. A record the Writer cannot write (a disk full) fails the
+// request that made it (access.RecordError) and is remembered for
+// finish.
+func (f *warcFlags) open(software string) (*archive.Writer, error) {
+	if f == nil || f.file == "" {
+		if f != nil && (f.maxSize > 0 || f.dedup) {
+			return nil, errors.New("--warc-max-size and --warc-dedup go with --warc FILE")
+		}
+		return nil, nil
+	}
+	w, err := archive.Create(f.file, archive.Options{MaxSize: f.maxSize, Dedup: f.dedup, Software: software})
+	if err != nil {
+		return nil, err
+	}
+	f.w = w
+	return w, nil
+}
+
+// recorder is the Recorder for a Client: the Writer, with the first
+// failure kept for finish.
+func (f *warcFlags) recorder() access.Recorder { return (*warcRecorder)(f) }
+
+type warcRecorder warcFlags
+
+func (r *warcRecorder) Record(rec *access.Record) error {
+	err := r.w.Record(rec)
+	if err != nil {
+		r.mu.Lock()
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+	return err
+}
+
+// finish closes the Writer and returns the first failure to write a
+// record or to close, nil when every record was written (or --warc was
+// not given).
+func (f *warcFlags) finish() error {
+	if f == nil || f.w == nil {
+		return nil
+	}
+	err := f.w.Close()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return fmt.Errorf("%w (the WARC file holds every record before it)", f.err)
+	}
+	return err
+}
+
+// fileList is a repeatable flag of file names.
+type fileList []string
+
+func (l *fileList) String() string { return fmt.Sprint([]string(*l)) }
+
+func (l *fileList) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty file name")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+// openArchive opens the WARC files --from-warc names as the Client's
+// Archive, reporting each record that cannot be read on stderr (the
+// others are still found).
+func openArchive(e *env, cmd string, files []string) (*archive.Reader, error) {
+	r, err := archive.Open(files...)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range r.Problems() {
+		fmt.Fprintf(e.stderr, "locator %s: %s\n", cmd, p)
+	}
+	return r, nil
+}
