@@ -21,6 +21,7 @@ go version
 # port of 127.0.0.1 and stops it.
 packages=(
 	curl openssl build-essential patch socat tmux # tools; the peers in ../shared/peers build with gcc and patch
+	wget                                          # its --warc-file beside the archive's (archive/live_test.go)
 	vsftpd python3-pyftpdlib nginx-light          # ftp, http
 	squid                                         # an HTTP proxy (http/proxy_test.go)
 	pygopherd gophernicus molly-brown stunnel4    # gopher (UMN gopherd is built from ../shared/peers), gemini, gophers
@@ -49,6 +50,14 @@ if ((${#missing[@]})); then
 	else
 		echo "not root or no apt-get: tests needing ${missing[*]} will skip"
 	fi
+fi
+
+# Webrecorder's warcio (JavaScript, from the npm registry): the
+# independent reader every WARC file the archive tests write must pass.
+warcio="${LOCATOR_WARCIO:-${XDG_CACHE_HOME:-$HOME/.cache}/locator-peers/warcio}"
+if command -v npm >/dev/null && [[ ! -d $warcio/node_modules/warcio ]]; then
+	npm install --prefix "$warcio" --no-audit --no-fund --loglevel=error warcio@2.4.11 >/dev/null ||
+		echo "warcio could not be installed: the archive tests that need it will skip"
 fi
 
 go vet ./...
