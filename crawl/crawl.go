@@ -939,6 +939,11 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	isGemini := mt == "text/gemini"
 	isText := cr.c.FollowText && (mt == "text/plain" || strings.HasPrefix(mt, "message/"))
 	if !isHTML && !isText && !isGemini {
+		if cr.client.Recorder != nil {
+			// An archive keeps the whole object, not the octets a
+			// crawl that finds no links in it would have read.
+			cr.drain(in, page)
+		}
 		return result{page: page}
 	}
 	max := cr.c.MaxPage
@@ -956,6 +961,8 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	}
 	if err != nil {
 		page.Err = err
+	} else if cr.client.Recorder != nil && int64(len(body)) == max {
+		cr.drain(in, page)
 	}
 	if isHTML {
 		hl, _ := htmllinks.Links(bytes.NewReader(body), base)
@@ -1249,4 +1256,22 @@ func (cr *crawl) fetchRobots(ctx context.Context, ru, server string) (*robots.Ru
 		delay = rules.CrawlDelay
 	}
 	return rules, nil
+}
+
+// drain reads the rest of an object for the Client's Recorder, within
+// what MaxBytes leaves, counting it as read.
+func (cr *crawl) drain(in io.Reader, page *Page) {
+	var r io.Reader = in
+	if cr.c.MaxBytes > 0 {
+		r = io.LimitReader(in, max(cr.c.MaxBytes-cr.read.Load(), 0))
+	}
+	n, err := io.Copy(io.Discard, r)
+	page.Read += n
+	cr.read.Add(n)
+	if page.Size < 0 {
+		page.Size = page.Read
+	}
+	if err != nil && page.Err == nil {
+		page.Err = err
+	}
 }
