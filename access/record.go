@@ -3,6 +3,7 @@ package access
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -49,6 +50,9 @@ type Record struct {
 	// Addr is the address of the server connected to (an IP address
 	// without a port), "" when none was (file, a replay).
 	Addr string
+	// TLS names the TLS version the octets crossed ("tls/1.3", as the
+	// IIPC's WARC-Protocol proposal writes it), "" when none.
+	TLS string
 	// Date is when the exchange began.
 	Date time.Time
 	// Request holds the octets sent (RecordExchange); nil for a resource.
@@ -260,6 +264,7 @@ type Capture struct {
 	rec  Record
 	dial bytes.Buffer // dialogue lines
 	done bool
+	tls  interface{ ConnectionState() tls.ConnectionState } // the tapped conn, when over TLS
 }
 
 // Capture returns the Capture of this request, made on the first call
@@ -296,6 +301,13 @@ func (c *Capture) Conn(conn net.Conn) net.Conn {
 	c.mu.Lock()
 	if c.rec.Addr == "" {
 		c.rec.Addr = addrIP(conn.RemoteAddr())
+	}
+	inner := conn
+	if t, ok := conn.(*tapConn); ok {
+		inner = t.Conn
+	}
+	if tc, ok := inner.(interface{ ConnectionState() tls.ConnectionState }); ok {
+		c.tls = tc
 	}
 	c.mu.Unlock()
 	if t, ok := conn.(*tapConn); ok {
@@ -371,6 +383,11 @@ func (c *Capture) finish(truncated string) error {
 	c.done = true
 	rec := c.rec
 	rec.Dialogue = bytes.Clone(c.dial.Bytes())
+	if c.tls != nil {
+		if st := c.tls.ConnectionState(); st.HandshakeComplete {
+			rec.TLS = tlsName[st.Version]
+		}
+	}
 	rec.Truncated = truncated
 	c.mu.Unlock()
 	defer rec.Close()
@@ -389,6 +406,9 @@ func (c *Capture) finish(truncated string) error {
 	}
 	return nil
 }
+
+var tlsName = map[uint16]string{tls.VersionTLS10: "tls/1.0", tls.VersionTLS11: "tls/1.1",
+	tls.VersionTLS12: "tls/1.2", tls.VersionTLS13: "tls/1.3"}
 
 // truncation names why a transfer that ended with err is not whole.
 func truncation(err error) string {

@@ -41,6 +41,12 @@ func exchange(t testing.TB, url, protocol, req, resp string) *access.Record {
 		Addr: "127.0.0.1", Date: time.Now().UTC(), Request: spool(t, []byte(req)), Response: spool(t, []byte(resp))}
 }
 
+// tlsOf says r crossed TLS of version v: a second WARC-Protocol field.
+func tlsOf(r *access.Record, v string) *access.Record {
+	r.TLS = v
+	return r
+}
+
 func resource(t testing.TB, url, protocol, mt, body, dialogue string) *access.Record {
 	return &access.Record{Kind: access.RecordResource, URL: mustParse(t, url), Protocol: protocol,
 		Addr: "127.0.0.1", Date: time.Now().UTC(), Response: spool(t, []byte(body)), MediaType: mt,
@@ -59,7 +65,7 @@ func sampleRecords(t testing.TB) []*access.Record {
 		exchange(t, "http://Example.COM/a?b=2&a=1", "http/1.1", "GET /a?b=2&a=1 HTTP/1.1\r\nHost: example.com\r\n\r\n", httpResp),
 		exchange(t, "http://example.com/chunked", "http/1.1", "GET /chunked HTTP/1.1\r\n\r\n", httpChunked),
 		exchange(t, "gopher://localhost/1/", "gopher", "/\r\n", gopherMenu),
-		exchange(t, "gemini://localhost/", "gemini", "gemini://localhost/\r\n", geminiResp),
+		tlsOf(exchange(t, "gemini://localhost/", "gemini", "gemini://localhost/\r\n", geminiResp), "tls/1.3"),
 		resource(t, "ftp://user:secret@localhost/pub/f.txt", "ftp", "text/plain", "file octets\n",
 			"< 220 ready\n> USER user\n> PASS ****\n< 230 ok\n> RETR pub/f.txt\n"),
 		resource(t, "file:///tmp/x.bin", "file", "", "\x00\x01binary", ""),
@@ -158,10 +164,10 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", want.URL, err)
 			continue
 		}
-		if got.Kind != want.Kind || got.Protocol != want.Protocol || got.Addr != want.Addr ||
+		if got.Kind != want.Kind || got.Protocol != want.Protocol || got.TLS != want.TLS || got.Addr != want.Addr ||
 			readAll(t, got.Response) != readAll(t, want.Response) || !got.Date.Equal(want.Date.Truncate(time.Microsecond)) {
-			t.Errorf("%s: read back %v %q %q %v %q, want %v %q %q %v %q", want.URL, got.Kind, got.Protocol, got.Addr, got.Date,
-				readAll(t, got.Response), want.Kind, want.Protocol, want.Addr, want.Date, readAll(t, want.Response))
+			t.Errorf("%s: read back %v %q %q %q %v %q, want %v %q %q %q %v %q", want.URL, got.Kind, got.Protocol, got.TLS, got.Addr, got.Date,
+				readAll(t, got.Response), want.Kind, want.Protocol, want.TLS, want.Addr, want.Date, readAll(t, want.Response))
 		}
 		if want.Kind == access.RecordResource && want.MediaType != "" && got.MediaType != want.MediaType {
 			t.Errorf("%s: media type %q, want %q", want.URL, got.MediaType, want.MediaType)

@@ -403,6 +403,11 @@ func (r *Reader) record(c *capture) (*access.Record, error) {
 	h := raw.h
 	rec := &access.Record{Protocol: h.get("WARC-Protocol"), Addr: h.get("WARC-IP-Address"),
 		Truncated: h.get("WARC-Truncated")}
+	for _, f := range h {
+		if strings.EqualFold(f.name, "WARC-Protocol") && strings.HasPrefix(f.value, "tls/") {
+			rec.TLS = f.value
+		}
+	}
 	rec.Date, _ = parseDate(h.get("WARC-Date"))
 	target := strings.Trim(h.get("WARC-Target-URI"), "<>")
 	if rec.URL, err = locator.Parse(target); err != nil {

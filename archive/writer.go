@@ -311,6 +311,9 @@ func (w *Writer) Record(r *access.Record) error {
 		if r.Protocol != "" {
 			h = append(h, field{"WARC-Protocol", r.Protocol})
 		}
+		if r.TLS != "" {
+			h = append(h, field{"WARC-Protocol", r.TLS}) // the layer below, after the protocol's own
+		}
 		return h
 	}
 	key := Key(r.URL)

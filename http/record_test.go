@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -27,90 +26,40 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// memRecord is a Record as a memArchive keeps it.
-type memRecord struct {
-	kind                access.RecordKind
-	url, protocol, addr string
-	truncated           string
-	req, resp           []byte
-}
-
-// memArchive is an access.Recorder and access.Archive in memory.
-type memArchive struct {
-	mu   sync.Mutex
-	recs []memRecord
-}
-
-func (m *memArchive) Record(r *access.Record) error {
-	k := memRecord{kind: r.Kind, url: r.URL.String(), protocol: r.Protocol, addr: r.Addr, truncated: r.Truncated}
-	var err error
-	if r.Request != nil {
-		if k.req, err = io.ReadAll(r.Request.Reader()); err != nil {
-			return err
-		}
+// addReply keeps resp as u's recorded reply.
+func addReply(arc *loctest.Archive, u, resp string) {
+	pu, err := locator.Parse(u)
+	if err != nil {
+		panic(err)
 	}
-	if k.resp, err = io.ReadAll(r.Response.Reader()); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	m.recs = append(m.recs, k)
-	m.mu.Unlock()
-	return nil
-}
-
-func (m *memArchive) Lookup(_ context.Context, u *locator.URL) (*access.Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := len(m.recs) - 1; i >= 0; i-- {
-		if k := m.recs[i]; k.url == u.String() {
-			s := access.NewSpool()
-			s.Write(k.resp)
-			return &access.Record{Kind: k.kind, URL: u, Protocol: k.protocol, Response: s}, nil
-		}
-	}
-	return nil, &access.NotArchivedError{URL: u.String()}
-}
-
-// find returns the records of u.
-func (m *memArchive) find(u string) []memRecord {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var got []memRecord
-	for _, k := range m.recs {
-		if k.url == u {
-			got = append(got, k)
-		}
-	}
-	return got
-}
-
-// add keeps resp as u's recorded reply.
-func (m *memArchive) add(u, resp string) {
-	m.mu.Lock()
-	m.recs = append(m.recs, memRecord{kind: access.RecordExchange, url: u, protocol: "http/1.1", resp: []byte(resp)})
-	m.mu.Unlock()
+	arc.Add(loctest.Kept{Record: access.Record{Kind: access.RecordExchange, URL: pu, Protocol: "http/1.1"}, Response: []byte(resp)})
 }
 
 // checkRecord checks the one record of u: the request octets exactly
 // wantReq, the reply an HTTP/1.1 one of status code whose body (after
 // the head) is wantBody, when not nil.
-func checkRecord(t *testing.T, arc *memArchive, u, wantReq, code string, wantBody []byte) {
+func checkRecord(t *testing.T, arc *loctest.Archive, u, wantReq, code string, wantBody []byte) {
 	t.Helper()
-	recs := arc.find(u)
+	recs := arc.Of(u)
 	if len(recs) != 1 {
 		t.Errorf("%s: %d records", u, len(recs))
 		return
 	}
 	k := recs[0]
-	if k.kind != access.RecordExchange || k.protocol != "http/1.1" || k.addr != "127.0.0.1" || k.truncated != "" {
-		t.Errorf("%s: record %v %q %q truncated %q", u, k.kind, k.protocol, k.addr, k.truncated)
+	if k.Record.Kind != access.RecordExchange || k.Record.Protocol != "http/1.1" || k.Record.Addr != "127.0.0.1" || k.Record.Truncated != "" {
+		t.Errorf("%s: record %v %q %q truncated %q", u, k.Record.Kind, k.Record.Protocol, k.Record.Addr, k.Record.Truncated)
 	}
-	if string(k.req) != wantReq {
-		t.Errorf("%s: request octets\n%q, want\n%q", u, k.req, wantReq)
+	// The nginx servers here speak TLS 1.3 only (ssl_protocols); a plain
+	// exchange names none.
+	if wantTLS := map[bool]string{true: "tls/1.3"}[strings.HasPrefix(u, "https:")]; k.Record.TLS != wantTLS {
+		t.Errorf("%s: TLS %q, want %q", u, k.Record.TLS, wantTLS)
 	}
-	head, body, ok := bytes.Cut(k.resp, []byte("\r\n\r\n"))
-	if !ok || !bytes.HasPrefix(head, []byte("HTTP/1.1 "+code+" ")) || bytes.Count(k.resp, []byte("HTTP/1.1 ")) != 1 {
-		t.Errorf("%s: reply octets %.300q", u, k.resp)
+	if string(k.Request) != wantReq {
+		t.Errorf("%s: request octets\n%q, want\n%q", u, k.Request, wantReq)
+	}
+	head, body, ok := bytes.Cut(k.Response, []byte("\r\n\r\n"))
+	if !ok || !bytes.HasPrefix(head, []byte("HTTP/1.1 "+code+" ")) || bytes.Count(k.Response, []byte("HTTP/1.1 ")) != 1 {
+		t.Errorf("%s: reply octets %.300q", u, k.Response)
 		return
 	}
 	if wantBody != nil && !bytes.Equal(body, wantBody) {
@@ -164,7 +113,7 @@ func TestRecordNginx(t *testing.T) {
 	dir := t.TempDir()
 	cert, key, roots := peer.SelfSigned(t, dir)
 	tlsPort := peer.FreePort(t)
-	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
+	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_protocols TLSv1.3; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
 	tlsAddr := "127.0.0.1:" + strconv.Itoa(tlsPort)
 	www := filepath.Join(dir, "www")
 	file := func(name string) []byte {
@@ -175,7 +124,7 @@ func TestRecordNginx(t *testing.T) {
 		return b
 	}
 	hc := &Client{TLSConfig: &tls.Config{RootCAs: roots}}
-	arc := &memArchive{}
+	arc := &loctest.Archive{}
 	var dia strings.Builder
 	ac := &access.Client{Recorder: arc, Dialogue: &dia, Schemes: with(hc)}
 	type live struct {
@@ -216,8 +165,8 @@ func TestRecordNginx(t *testing.T) {
 	checkRecord(t, arc, "http://"+addr+"/missing", request("GET /missing", addr), "404", nil)
 	checkRecord(t, arc, "https://"+tlsAddr+"/a.txt", request("GET /a.txt", tlsAddr), "200", file("a.txt"))
 	checkRecord(t, arc, "https://"+tlsAddr+"/dir/b.bin", request("GET /dir/b.bin", tlsAddr), "200", file("dir/b.bin"))
-	if k := arc.find("http://" + addr + "/redir"); len(k) == 1 && !bytes.Contains(k[0].resp, []byte("\r\nLocation: http://"+addr+"/index.html\r\n")) {
-		t.Errorf("the 301's record: %q", k[0].resp)
+	if k := arc.Of("http://" + addr + "/redir"); len(k) == 1 && !bytes.Contains(k[0].Response, []byte("\r\nLocation: http://"+addr+"/index.html\r\n")) {
+		t.Errorf("the 301's record: %q", k[0].Response)
 	}
 
 	// The replay connects to nothing and gives what the live requests
@@ -252,14 +201,14 @@ func TestRecordSquid(t *testing.T) {
 	dir := t.TempDir()
 	cert, key, roots := peer.SelfSigned(t, dir)
 	tlsPort := peer.FreePort(t)
-	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
+	addr := startNginxIn(t, dir, fmt.Sprintf("    listen 127.0.0.1:%d ssl; ssl_protocols TLSv1.3; ssl_certificate %s; ssl_certificate_key %s;\n", tlsPort, cert, key))
 	tlsAddr := "127.0.0.1:" + strconv.Itoa(tlsPort)
 	a, err := os.ReadFile(filepath.Join(dir, "www", "a.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	hc := &Client{TLSConfig: &tls.Config{RootCAs: roots}}
-	arc := &memArchive{}
+	arc := &loctest.Archive{}
 	ac := &access.Client{Recorder: arc, Proxy: proxyTo(proxy), Schemes: with(hc)}
 	lives := map[string][]byte{}
 	for _, u := range []string{"http://" + addr + "/a.txt", "https://" + tlsAddr + "/a.txt", "http://" + addr + "/index.html"} {
@@ -271,9 +220,9 @@ func TestRecordSquid(t *testing.T) {
 	}
 	checkRecord(t, arc, "http://"+addr+"/a.txt", request("GET http://"+addr+"/a.txt", addr), "200", a)
 	checkRecord(t, arc, "https://"+tlsAddr+"/a.txt", request("GET /a.txt", tlsAddr), "200", a)
-	for _, k := range arc.recs {
-		if bytes.Contains(k.req, []byte("CONNECT")) || bytes.Contains(k.resp, []byte("Connection established")) {
-			t.Errorf("%s: the tunnel's CONNECT is recorded: %q %q", k.url, k.req, k.resp)
+	for _, k := range arc.Records() {
+		if bytes.Contains(k.Request, []byte("CONNECT")) || bytes.Contains(k.Response, []byte("Connection established")) {
+			t.Errorf("%s: the tunnel's CONNECT is recorded: %q %q", k.Record.URL, k.Request, k.Response)
 		}
 	}
 	rc := &access.Client{Archive: arc, Proxy: proxyTo(proxy), Dial: noDial(t), Schemes: with(&Client{})}
@@ -292,20 +241,20 @@ func TestRecordChunkedGzip(t *testing.T) {
 	peer.Require(t, "/usr/sbin/nginx")
 	dir := t.TempDir()
 	addr := startNginxIn(t, dir, "    gzip on; gzip_min_length 1; gzip_types application/octet-stream;\n")
-	arc := &memArchive{}
+	arc := &loctest.Archive{}
 	ac := &access.Client{Recorder: arc, Schemes: with(&Client{Compressed: true})}
 	u := "http://" + addr + "/dir/b.bin"
 	live, b, err := get(t, u, ac)
 	if err != nil || string(b) != strings.Repeat("b", 3000) {
 		t.Fatalf("%d octets %v", len(b), err)
 	}
-	recs := arc.find(u)
+	recs := arc.Of(u)
 	if len(recs) != 1 {
 		t.Fatalf("%d records", len(recs))
 	}
-	head, body, _ := bytes.Cut(recs[0].resp, []byte("\r\n\r\n"))
+	head, body, _ := bytes.Cut(recs[0].Response, []byte("\r\n\r\n"))
 	if header(head, "Transfer-Encoding") != "chunked" || header(head, "Content-Encoding") != "gzip" || !bytes.HasSuffix(body, []byte("\r\n0\r\n\r\n")) || len(body) > 200 {
-		t.Errorf("the recorded reply: %q", recs[0].resp)
+		t.Errorf("the recorded reply: %q", recs[0].Response)
 	}
 	rc := &access.Client{Archive: arc, Dial: noDial(t), Schemes: with(&Client{Compressed: true})}
 	replayMatches(t, rc, u, live, b)
@@ -334,8 +283,8 @@ func TestReplayBroken(t *testing.T) {
 		"HTTP/1.1 301 Moved\r\n\r\n",
 		"HTTP/1.1 100 Continue\r\n\r\n",
 	} {
-		arc := &memArchive{}
-		arc.add(u, rec)
+		arc := &loctest.Archive{}
+		addReply(arc, u, rec)
 		c := &access.Client{Archive: arc, Dial: noDial(t), MaxLine: 100}
 		res, err := c.Get(context.Background(), loctest.MustParse(t, u))
 		if err == nil {
@@ -348,8 +297,8 @@ func TestReplayBroken(t *testing.T) {
 		}
 	}
 	// A whole reply after an interim one is delivered.
-	arc := &memArchive{}
-	arc.add(u, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+	arc := &loctest.Archive{}
+	addReply(arc, u, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 	_, b, err := get(t, u, &access.Client{Archive: arc, Dial: noDial(t)})
 	if err != nil || string(b) != "ok" {
 		t.Errorf("after 100: %q %v", b, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // FuzzReplay reads arbitrary octets back as a recorded HTTP reply
@@ -41,8 +42,8 @@ func FuzzReplay(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, rec []byte, compressed bool) {
-		arc := &memArchive{}
-		arc.add(u.String(), string(rec))
+		arc := &loctest.Archive{}
+		addReply(arc, u.String(), string(rec))
 		c := &access.Client{Archive: arc, MaxSize: 64, MaxLine: 256, MaxRedirects: -1,
 			Dial: func(context.Context, string, string) (net.Conn, error) {
 				t.Fatal("a replay connected")
