@@ -1,38 +1,34 @@
 // Package job is the pipeline of the ready job locator-bulk: it reads
 // URLs from files (one URL per line, NDJSON from `locator extract
-// --json`, or plain documents; glob patterns; gzip), judges each one
-// (urlbeam.Judge: the record of `locator parse --json`), and writes
-// NDJSON shards of records, a dead-letter output for lines it could not
-// read, the duplicate groups (locator.Normalize), and a summary.
+// --json`, or plain documents; glob patterns; gzip), judges them in
+// batches (urlbeam.Judge: the record of `locator parse --json`), and
+// writes NDJSON files of records without a shuffle, a dead-letter output
+// for lines it could not read, the duplicate groups (locator.Normalize),
+// and a summary.
 package job
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
-	"path"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local files; import gcs etc. in a main for others
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs://
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // plain paths
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"    // s3://
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/bulk/urlbeam"
-	"github.com/rfc1738/locator/file"
 	"github.com/rfc1738/locator/internal/lines"
 	"github.com/rfc1738/locator/internal/octets"
-	"github.com/rfc1738/locator/text"
 )
 
 // Input formats.
@@ -42,29 +38,53 @@ const (
 	Text   = "text"   // documents: the URLs found in running text
 )
 
+// Ways of grouping duplicates (Options.Group).
+const (
+	// Combine groups by normal form with Beam's CombinePerKey, lifted
+	// (each worker combines its share before the shuffle): the way for
+	// distributed runners, where no key holds more than its own group.
+	Combine = "combine"
+	// Bucket sends each batch's groups to a few keys (buckets by a hash
+	// of the normal form) and merges a bucket in memory: far fewer
+	// elements, for prism in-process, where each element costs; a
+	// bucket must fit one worker's memory.
+	Bucket = "bucket"
+)
+
 // MaxLine bounds one input line, as the command's stdin does: a longer
 // line goes to the dead letters.
 const MaxLine = lines.Max
 
+// Defaults.
+const (
+	DefaultBatch   = 1000     // lines per element
+	DefaultBlock   = 64 << 20 // bytes per range of a plain file, as Beam's textio
+	DefaultBuckets = 16
+)
+
 // Options configure the job.
 type Options struct {
-	Inputs       []string // file names or glob patterns, any Beam filesystem
+	Inputs       []string // file names or glob patterns: local, gs://, s3://
 	Format       string   // Lines, NDJSON or Text
 	Output       string   // directory: records-*, deadletter-*, duplicates-*, summary.json
-	Shards       int      // record files; each is one shuffle key
 	ProblemsOnly bool     // write only the records of inputs that are not URLs or have problems
 	Sample       float64  // keep this fraction of the inputs (by a hash of the text: repeatable); 0 or 1: all
 	Top          int      // length of the summary's lists
-	Reshuffle    bool     // spread the lines over workers after reading
 	Rules        string   // resolution rules for partial forms in documents (Text)
+	Batch        int      // lines per element (DefaultBatch)
+	Block        int64    // bytes per range of a plain file read in parallel (DefaultBlock)
+	Group        string   // Combine or Bucket; empty: Combine
+	Buckets      int      // keys of Bucket (DefaultBuckets)
 }
 
 // A DeadLetter is an input the job could not read: a line too long, an
-// NDJSON line that is not JSON or has no "url", a file that cannot be
-// opened or decompressed. It is written with its reason, never dropped.
+// NDJSON line that is not JSON or has no "url", a pattern that names no
+// file, a file that cannot be opened or decompressed. It is written with
+// its reason, never dropped.
 type DeadLetter struct {
-	Source string // the file
-	Line   int    // 1-based line number; 0 for the whole file
+	Source string // the file, or the pattern
+	Line   int    // 1-based line number when known (the file read from its start), else 0
+	Offset int64  // offset of the line's first byte (of the decompressed text for gzip)
 	Reason string
 	Text   string // the line, cut to 512 bytes
 }
@@ -75,18 +95,45 @@ type Count struct {
 	N   int64
 }
 
+// A ConfigError is an option the pipeline cannot run with, found when
+// the pipeline is built, before any work: a file system that is not
+// linked in, an output that cannot be written.
+type ConfigError struct {
+	What string
+	Err  error
+}
+
+func (e *ConfigError) Error() string { return e.What + ": " + e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Metrics: Beam counters in namespace "locator", summed over workers.
+var (
+	filesRead   = beam.NewCounter("locator", "files_read")
+	urlsRead    = beam.NewCounter("locator", "urls_read")
+	urlsJudged  = beam.NewCounter("locator", "urls_judged")
+	conforming  = beam.NewCounter("locator", "urls_conforming")
+	deadLetters = beam.NewCounter("locator", "dead_letters")
+)
+
 func init() {
-	for _, t := range []any{DeadLetter{}, Count{}} {
+	for _, t := range []any{DeadLetter{}, Count{}, fileSpec{}, topAcc{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.Function4x0(expandFn)
 	register.Emitter1[string]()
-	register.DoFn4x0[context.Context, string, func(string), func(DeadLetter)](&readFn{})
 	register.Emitter1[DeadLetter]()
-	register.DoFn5x0[string, func(string), func(string, int), func(string), func(string, string)](&judgeFn{})
-	register.Emitter2[string, int]()
+	register.Function4x0(statFn)
+	register.Emitter1[fileSpec]()
+	register.DoFn5x1[context.Context, *sdfTracker, fileSpec, func([]string), func(DeadLetter), error](&readFn{})
+	register.Emitter1[[]string]()
+	register.DoFn7x0[context.Context, []string, func(string), func(string, int64), func(string, int64), func(string, string), func(int, []urlbeam.Group)](&judgeFn{})
+	register.Emitter2[string, int64]()
 	register.Emitter2[string, string]()
-	register.Function3x0(deadLine)
+	register.Emitter2[int, []urlbeam.Group]()
+	register.Function3x0(mergeBucket)
+	register.Iter1[[]urlbeam.Group]()
+	register.Emitter1[urlbeam.Group]()
+	register.Function4x0(deadLine)
 	register.Function2x1(sumCount)
 	register.Function2x1(hostCount)
 	register.Function2x0(explodeHosts)
@@ -96,28 +143,90 @@ func init() {
 	register.Function2x0(dupCounters)
 	register.Function1x1(groupCount)
 	register.Function2x0(moreThanOne)
-	register.Emitter1[urlbeam.Group]()
 	register.Function2x1(lessCount)
 	register.Combiner3[topAcc, Count, []Count](&topFn{})
-	beam.RegisterType(reflect.TypeOf(topAcc{}))
 	register.Function1x1(groupLine)
 	register.DoFn2x1[int, func(*Count) bool, string](&summaryFn{})
 	register.Iter1[Count]()
-	register.DoFn1x2[string, int, string](&shardFn{})
-	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeFn{})
-	register.Iter1[string]()
 }
 
-// Build adds the job to s.
-func Build(s beam.Scope, o Options) error {
-	if o.Shards <= 0 {
-		o.Shards = 1
+// Build adds the job to s. It checks the options and the file systems
+// first (a *ConfigError): every input's scheme must be linked in, and
+// the output directory must take a file (a probe written and removed),
+// so that a wrong URL fails here and not as dead letters after the work.
+func Build(ctx context.Context, s beam.Scope, o Options) error {
+	if err := o.fill(); err != nil {
+		return err
 	}
+	for _, in := range o.Inputs {
+		fs, err := filesystem.New(ctx, in)
+		if err != nil {
+			return &ConfigError{What: "input " + in, Err: err}
+		}
+		fs.Close()
+	}
+	if err := checkOutput(ctx, o.Output); err != nil {
+		return &ConfigError{What: "output " + o.Output, Err: err}
+	}
+
+	names, badGlobs := beam.ParDo2(s, expandFn, beam.CreateList(s, o.Inputs))
+	files, badFiles := beam.ParDo2(s, statFn, beam.Reshuffle(s, filter.Distinct(s, names)))
+	batches, dead := beam.ParDo2(s, &readFn{Format: o.Format, Sample: o.Sample, Rules: o.Rules, Batch: o.Batch, Block: o.Block}, files)
+	buckets := 0
+	if o.Group == Bucket {
+		buckets = o.Buckets
+	}
+	outs := beam.ParDoN(s, &judgeFn{ProblemsOnly: o.ProblemsOnly, Buckets: buckets}, batches)
+	records, counters, hosts, normals, bucketed := outs[0], outs[1], outs[2], outs[3], outs[4]
+	Write(s, o.Output, "records", ".ndjson", records)
+
+	deadLines, deadCounters := beam.ParDo2(s, deadLine, beam.Flatten(s, badGlobs, badFiles, dead))
+	Write(s, o.Output, "deadletter", ".ndjson", deadLines)
+
+	var groups beam.PCollection
+	if o.Group == Bucket {
+		groups = beam.ParDo(s, mergeBucket, beam.GroupByKey(s, bucketed))
+	} else {
+		groups = beam.ParDo(s, moreThanOne, urlbeam.GroupNormalized(s, normals))
+	}
+	Write(s, o.Output, "duplicates", ".ndjson", beam.ParDo(s, groupLine, groups))
+
+	sums := stats.SumPerKey(s, beam.Flatten(s, counters, deadCounters, beam.ParDo(s, dupCounters, groups)))
+	hostCounts := beam.ParDo(s, hostCount, stats.SumPerKey(s, hosts))
+	items := beam.Flatten(s,
+		beam.ParDo(s, sumCount, sums),
+		beam.ParDo(s, explodeHosts, largest(s, hostCounts, o.Top)),
+		beam.ParDo(s, explodeDups, largest(s, beam.ParDo(s, groupCount, groups), o.Top)),
+		beam.ParDo(s, distinctHosts, stats.CountElms(s, hostCounts)),
+	)
+	summary := beam.ParDo(s, &summaryFn{Top: o.Top, Sample: o.Sample}, beam.GroupByKey(s, beam.AddFixedKey(s, items)))
+	WriteOne(s, o.Output, "summary.json", summary)
+	return nil
+}
+
+// fill checks o and sets its defaults.
+func (o *Options) fill() error {
 	if o.Top <= 0 {
 		o.Top = 100
 	}
 	if o.Rules == "" {
 		o.Rules = locator.RFC3986.String()
+	}
+	if o.Batch <= 0 {
+		o.Batch = DefaultBatch
+	}
+	if o.Block <= 0 {
+		o.Block = DefaultBlock
+	}
+	if o.Buckets <= 0 {
+		o.Buckets = DefaultBuckets
+	}
+	switch o.Group {
+	case "":
+		o.Group = Combine
+	case Combine, Bucket:
+	default:
+		return fmt.Errorf("unknown grouping %q (combine or bucket)", o.Group)
 	}
 	switch o.Format {
 	case Lines, NDJSON, Text:
@@ -131,179 +240,12 @@ func Build(s beam.Scope, o Options) error {
 		return err
 	}
 	if len(o.Inputs) == 0 {
-		return fmt.Errorf("no input")
+		return errors.New("no input")
 	}
 	if o.Output == "" {
-		return fmt.Errorf("no output directory")
+		return errors.New("no output directory")
 	}
-
-	files, badGlobs := beam.ParDo2(s, expandFn, beam.CreateList(s, o.Inputs))
-	files = beam.Reshuffle(s, filter.Distinct(s, files))
-	urls, dead := beam.ParDo2(s, &readFn{Format: o.Format, Sample: o.Sample, Rules: o.Rules}, files)
-	if o.Reshuffle {
-		urls = beam.Reshuffle(s, urls)
-	}
-	records, counters, hosts, normals := beam.ParDo4(s, &judgeFn{ProblemsOnly: o.ProblemsOnly}, urls)
-	write(s, o.Output, "records", ".ndjson", o.Shards, records)
-
-	deadLines, deadCounters := beam.ParDo2(s, deadLine, beam.Flatten(s, badGlobs, dead))
-	write(s, o.Output, "deadletter", ".ndjson", 1, deadLines)
-
-	groups := beam.ParDo(s, moreThanOne, urlbeam.GroupNormalized(s, normals))
-	write(s, o.Output, "duplicates", ".ndjson", o.Shards, beam.ParDo(s, groupLine, groups))
-
-	sums := stats.SumPerKey(s, beam.Flatten(s, counters, deadCounters, beam.ParDo(s, dupCounters, groups)))
-	hostCounts := beam.ParDo(s, hostCount, stats.Count(s, hosts))
-	items := beam.Flatten(s,
-		beam.ParDo(s, sumCount, sums),
-		beam.ParDo(s, explodeHosts, largest(s, hostCounts, o.Top)),
-		beam.ParDo(s, explodeDups, largest(s, beam.ParDo(s, groupCount, groups), o.Top)),
-		beam.ParDo(s, distinctHosts, stats.CountElms(s, hostCounts)),
-	)
-	summary := beam.ParDo(s, &summaryFn{Top: o.Top, Sample: o.Sample}, beam.GroupByKey(s, beam.AddFixedKey(s, items)))
-	write(s, o.Output, "summary", ".json", 1, summary)
 	return nil
-}
-
-// expandFn lists the files a pattern names (any Beam filesystem:
-// local, gs://, ...). A pattern that names nothing is a dead letter.
-func expandFn(ctx context.Context, glob string, emit func(string), dead func(DeadLetter)) {
-	fs, err := filesystem.New(ctx, glob)
-	if err != nil {
-		dead(DeadLetter{Source: glob, Reason: err.Error()})
-		return
-	}
-	defer fs.Close()
-	names, err := fs.List(ctx, glob)
-	if err != nil {
-		dead(DeadLetter{Source: glob, Reason: "listing: " + err.Error()})
-		return
-	}
-	if len(names) == 0 {
-		dead(DeadLetter{Source: glob, Reason: "no file matches"})
-		return
-	}
-	for _, n := range names {
-		emit(n)
-	}
-}
-
-// readFn reads one file: gzip when it starts with gzip's magic number.
-type readFn struct {
-	Format string
-	Sample float64
-	Rules  string
-}
-
-func (f *readFn) ProcessElement(ctx context.Context, name string, emit func(string), dead func(DeadLetter)) {
-	fail := func(line int, why, text string) {
-		if len(text) > 512 {
-			text = text[:512]
-		}
-		dead(DeadLetter{Source: name, Line: line, Reason: why, Text: text})
-	}
-	fs, err := filesystem.New(ctx, name)
-	if err != nil {
-		fail(0, err.Error(), "")
-		return
-	}
-	defer fs.Close()
-	rc, err := fs.OpenRead(ctx, name)
-	if err != nil {
-		fail(0, err.Error(), "")
-		return
-	}
-	defer rc.Close()
-	var r io.Reader = bufio.NewReaderSize(rc, 64<<10)
-	if magic, _ := r.(*bufio.Reader).Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(r)
-		if err != nil {
-			fail(0, "gzip: "+err.Error(), "")
-			return
-		}
-		defer gz.Close()
-		r = gz
-	}
-	keep := sampler(f.Sample)
-	if f.Format == Text {
-		f.document(name, r, func(u string) {
-			if keep(u) {
-				emit(u)
-			}
-		}, fail)
-		return
-	}
-	sc := lines.NewScanner(r, MaxLine)
-	for sc.Scan() {
-		l := sc.Line()
-		switch {
-		case l.TooLong:
-			fail(l.N, fmt.Sprintf("longer than %d bytes", MaxLine), l.Text)
-			continue
-		case l.Blank():
-			continue
-		}
-		in := l.Text
-		if f.Format == NDJSON {
-			var rec struct {
-				URL *string `json:"url"`
-			}
-			if err := json.Unmarshal([]byte(in), &rec); err != nil {
-				fail(l.N, "not a JSON object: "+err.Error(), in)
-				continue
-			}
-			if rec.URL == nil {
-				fail(l.N, `no "url" key`, in)
-				continue
-			}
-			in = *rec.URL
-		}
-		if keep(in) {
-			emit(in)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		fail(0, "reading: "+err.Error(), "")
-	}
-}
-
-// document finds the URLs of one document (text.Scanner), partial forms
-// resolved against the document's own URL.
-func (f *readFn) document(name string, r io.Reader, emit func(string), fail func(int, string, string)) {
-	opts := &text.Options{}
-	opts.Resolution, _ = locator.ParseResolution(f.Rules)
-	if base, err := locator.Parse(documentURL(name)); err == nil {
-		opts.Base = base
-	}
-	br := bufio.NewReaderSize(r, 512)
-	head, _ := br.Peek(512)
-	opts.HTML = text.LooksLikeHTML(head)
-	opts.Skipped = func(le *text.LimitError) { fail(le.Line, le.Error(), "") }
-	sc := text.NewScanner(br, opts)
-	for sc.Scan() {
-		emit(sc.Match().URL)
-	}
-	if err := sc.Err(); err != nil {
-		fail(0, err.Error(), "")
-	}
-}
-
-// documentURL is the URL a file was read from: a name with a scheme
-// (gs://b/x) is one already; a local path becomes a file URL (RFC 1738
-// §3.10).
-func documentURL(name string) string {
-	if i := strings.Index(name, "://"); i > 0 {
-		return name
-	}
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return ""
-	}
-	u, err := file.FromLocalPath(abs, file.Unix)
-	if err != nil {
-		return ""
-	}
-	return u
 }
 
 // sampler keeps a fraction of the inputs, chosen by a hash of the text:
@@ -320,51 +262,123 @@ func sampler(frac float64) func(string) bool {
 	}
 }
 
-// judgeFn judges one URL: its record line, the summary's counters, its
-// host (lower case) and its normal form for the duplicate groups.
+// judgeFn judges a batch of URLs: one NDJSON chunk of their records,
+// the summary's counters and the hosts (lower case) summed over the
+// batch, and the normal forms for the duplicate groups: one KV<normal,
+// URL> per URL for Combine, or the batch's groups by bucket for Bucket.
 type judgeFn struct {
 	ProblemsOnly bool
+	Buckets      int // 0: per URL, for CombinePerKey
 }
 
-func (f *judgeFn) ProcessElement(in string, rec func(string), ctr func(string, int), host func(string), norm func(string, string)) {
-	u, err := locator.Parse(in)
-	r := urlbeam.NewRecord(in, u, err)
-	ctr("urls", 1)
-	if r.OK {
-		ctr("ok", 1)
-		ctr("scheme\t"+r.Scheme, 1)
-		if r.Conforms {
-			ctr("conforms", 1)
+func (f *judgeFn) ProcessElement(ctx context.Context, batch []string, rec func(string), ctr func(string, int64), host func(string, int64), norm func(string, string), bucket func(int, []urlbeam.Group)) {
+	counts := map[string]int64{}
+	hosts := map[string]int64{}
+	var groups map[string]*urlbeam.Group
+	if f.Buckets > 0 {
+		groups = map[string]*urlbeam.Group{}
+	}
+	var b []byte
+	for _, in := range batch {
+		u, err := locator.Parse(in)
+		r := urlbeam.NewRecord(in, u, err)
+		counts["urls"]++
+		if r.OK {
+			counts["ok"]++
+			counts["scheme\t"+r.Scheme]++
+			if r.Conforms {
+				counts["conforms"]++
+			}
+			if u.HasAuthority() {
+				hosts[strings.ToLower(u.Host())]++
+			}
+			normal := locator.Normalize(u).String()
+			if groups == nil {
+				norm(normal, in)
+			} else if g := groups[normal]; g != nil {
+				g.Add(in)
+			} else {
+				g = &urlbeam.Group{Normal: normal}
+				g.Add(in)
+				groups[normal] = g
+			}
 		}
-		if u.HasAuthority() {
-			host(strings.ToLower(u.Host()))
+		if len(r.Problems) > 0 {
+			counts["with_problems"]++
 		}
-		norm(locator.Normalize(u).String(), in)
+		for _, p := range r.Problems {
+			counts["rule\t"+p.Severity.String()+"\t"+p.Rule]++
+		}
+		if f.ProblemsOnly && r.OK && len(r.Problems) == 0 {
+			continue
+		}
+		b = r.AppendJSON(b)
 	}
-	if len(r.Problems) > 0 {
-		ctr("with_problems", 1)
+	if len(b) > 0 {
+		rec(string(b))
 	}
-	for _, p := range r.Problems {
-		ctr("rule\t"+p.Severity.String()+"\t"+p.Rule, 1)
+	for k, n := range counts {
+		ctr(k, n)
 	}
-	if f.ProblemsOnly && r.OK && len(r.Problems) == 0 {
-		return
+	for h, n := range hosts {
+		host(h, n)
 	}
-	b := r.AppendJSON(nil)
-	rec(string(b[:len(b)-1]))
+	if groups != nil {
+		byBucket := make([][]urlbeam.Group, f.Buckets)
+		for normal, g := range groups {
+			i := bucketOf(normal, f.Buckets)
+			byBucket[i] = append(byBucket[i], *g)
+		}
+		for i, gs := range byBucket {
+			if len(gs) > 0 {
+				bucket(i, gs)
+			}
+		}
+	}
+	urlsJudged.Inc(ctx, counts["urls"])
+	conforming.Inc(ctx, counts["conforms"])
 }
 
-func deadLine(d DeadLetter, emit func(string), ctr func(string, int)) {
+func bucketOf(normal string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(normal))
+	return int(h.Sum32() % uint32(n))
+}
+
+// mergeBucket merges the groups of one bucket by normal form, in
+// memory, and emits those of more than one URL.
+func mergeBucket(_ int, parts func(*[]urlbeam.Group) bool, emit func(urlbeam.Group)) {
+	all := map[string]*urlbeam.Group{}
+	var gs []urlbeam.Group
+	for parts(&gs) {
+		for _, g := range gs {
+			if m := all[g.Normal]; m != nil {
+				m.Merge(g)
+			} else {
+				c := g
+				all[g.Normal] = &c
+			}
+		}
+	}
+	for _, g := range all {
+		if g.Count > 1 {
+			emit(*g)
+		}
+	}
+}
+
+func deadLine(ctx context.Context, d DeadLetter, emit func(string), ctr func(string, int64)) {
+	deadLetters.Inc(ctx, 1)
 	ctr("dead_letters", 1)
-	emit(line(octets.Object{{Key: "source", Value: d.Source}, {Key: "line", Value: d.Line},
+	emit(line(octets.Object{{Key: "source", Value: d.Source}, {Key: "line", Value: d.Line}, {Key: "offset", Value: d.Offset},
 		{Key: "reason", Value: d.Reason}, {Key: "text", Value: d.Text}}))
 }
 
-// line is o's NDJSON line (octets.Line), without the newline, as the
-// records are written. Counts, rates and strings always marshal.
+// line is o's NDJSON line (octets.Line), with its newline. Counts,
+// rates and strings always marshal.
 func line(o octets.Object) string {
 	b, _ := octets.Line(o)
-	return string(b)
+	return string(b) + "\n"
 }
 
 func moreThanOne(g urlbeam.Group, emit func(urlbeam.Group)) {
@@ -373,18 +387,18 @@ func moreThanOne(g urlbeam.Group, emit func(urlbeam.Group)) {
 	}
 }
 
-func groupLine(g urlbeam.Group) string { return string(g.AppendJSON(nil)) }
+func groupLine(g urlbeam.Group) string { return string(g.AppendJSON(nil)) + "\n" }
 
 func groupCount(g urlbeam.Group) Count { return Count{Key: g.Normal, N: g.Count} }
 
-func dupCounters(g urlbeam.Group, ctr func(string, int)) {
+func dupCounters(g urlbeam.Group, ctr func(string, int64)) {
 	ctr("duplicate_groups", 1)
-	ctr("duplicate_urls", int(g.Count))
+	ctr("duplicate_urls", g.Count)
 }
 
-func sumCount(k string, n int) Count { return Count{Key: "c\t" + k, N: int64(n)} }
+func sumCount(k string, n int64) Count { return Count{Key: "c\t" + k, N: n} }
 
-func hostCount(k string, n int) Count { return Count{Key: k, N: int64(n)} }
+func hostCount(k string, n int64) Count { return Count{Key: k, N: n} }
 
 func explodeHosts(cs []Count, emit func(Count)) {
 	for _, c := range cs {
@@ -532,63 +546,4 @@ func (f *summaryFn) ProcessElement(_ int, items func(*Count) bool) string {
 		{Key: "duplicate_urls", Value: c["duplicate_urls"]},
 		{Key: "duplicates_top", Value: list(byCount(dups), "normal")},
 	})
-}
-
-// write writes lines to dir/name-SSSSS-of-NNNNN.ext (dir/name.ext for
-// one shard), a shard per key of a shuffle. A shard is written whole by
-// one worker, so a retry rewrites the same file. Lines come in no
-// particular order; a shard no line fell into is not written.
-func write(s beam.Scope, dir, name, ext string, shards int, lines beam.PCollection) {
-	s = s.Scope("write " + name)
-	keyed := beam.ParDo(s, &shardFn{Shards: shards}, lines)
-	beam.ParDo0(s, &writeFn{Dir: dir, Name: name, Ext: ext, Shards: shards}, beam.GroupByKey(s, keyed))
-}
-
-type shardFn struct {
-	Shards int
-}
-
-func (f *shardFn) ProcessElement(line string) (int, string) {
-	h := fnv.New32a()
-	h.Write([]byte(line))
-	return int(h.Sum32() % uint32(f.Shards)), line
-}
-
-type writeFn struct {
-	Dir, Name, Ext string
-	Shards         int
-}
-
-func (f *writeFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool) error {
-	name := f.Name + f.Ext
-	if f.Shards > 1 {
-		name = fmt.Sprintf("%s-%05d-of-%05d%s", f.Name, shard, f.Shards, f.Ext)
-	}
-	full := strings.TrimSuffix(f.Dir, "/") + "/" + name
-	if !strings.Contains(f.Dir, "://") {
-		full = path.Join(f.Dir, name)
-	}
-	fs, err := filesystem.New(ctx, full)
-	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	wc, err := fs.OpenWrite(ctx, full)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(wc, 256<<10)
-	var line string
-	for lines(&line) {
-		w.WriteString(line)
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		wc.Close()
-		return fmt.Errorf("writing %s: %w", full, err)
-	}
-	if err := wc.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", full, err)
-	}
-	return nil
 }

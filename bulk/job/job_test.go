@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -140,7 +141,7 @@ func run(t *testing.T, o Options) result {
 		o.Format = Lines
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, o); err != nil {
+	if err := Build(context.Background(), s, o); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := prism.Execute(context.Background(), p); err != nil {
@@ -243,14 +244,14 @@ func decode(t *testing.T, line string) map[string]any {
 func TestCorpusMatchesCLI(t *testing.T) {
 	files := corpus(t)
 	want := cliParse(t, files...)
-	got := run(t, Options{Inputs: []string{filepath.Join(filepath.Dir(files[0]), "*.txt")}, Shards: 3, Top: 1000000, Reshuffle: true})
+	// Ranges of 256 KiB: the larger files are read by several workers,
+	// cut anywhere in a line.
+	got := run(t, Options{Inputs: []string{filepath.Join(filepath.Dir(files[0]), "*.txt")}, Top: 1000000, Block: 256 << 10, Group: Combine})
 	sameRecords(t, got.records, want)
 	if len(got.dead) != 0 {
 		t.Errorf("dead letters: %q", got.dead)
 	}
-	if !slices.Contains(got.files, "records-00002-of-00003.ndjson") {
-		t.Errorf("output files %q: no third shard", got.files)
-	}
+	checkFiles(t, got.files, -1)
 	checkSummary(t, got, want)
 }
 
@@ -380,7 +381,7 @@ func TestGeneratedMatchesCLI(t *testing.T) {
 	writeGenerated(t, a, 60000, 1, true)
 	writeGenerated(t, b, 40000, 2, false)
 	want := cliParse(t, a, b)
-	got := run(t, Options{Inputs: []string{filepath.Join(dir, "*")}, Shards: 4, Top: 1000000, Reshuffle: true})
+	got := run(t, Options{Inputs: []string{filepath.Join(dir, "*")}, Top: 1000000, Block: 128 << 10, Group: Bucket, Buckets: 5})
 	sameRecords(t, got.records, want)
 	if len(got.dead) != 0 {
 		t.Errorf("dead letters: %q", got.dead)
@@ -407,7 +408,7 @@ func TestProblemsOnlyAndSample(t *testing.T) {
 			want = append(want, line)
 		}
 	}
-	got := run(t, Options{Inputs: []string{in}, ProblemsOnly: true, Sample: 0.25, Reshuffle: false})
+	got := run(t, Options{Inputs: []string{in}, ProblemsOnly: true, Sample: 0.25})
 	sameRecords(t, got.records, want)
 	if got.summary["sample"] != 0.25 {
 		t.Errorf("summary sample %v", got.summary["sample"])
@@ -426,14 +427,14 @@ func TestDeadLetters(t *testing.T) {
 	lf := filepath.Join(dir, "lines.txt")
 	long := strings.Repeat("x", MaxLine+1)
 	os.WriteFile(lf, []byte("http://a/\n"+long+"\r\nftp://b/c\n\n  \t\nnot a url\n"), 0o644)
-	got := run(t, Options{Inputs: []string{lf, filepath.Join(dir, "none-*.txt")}, Reshuffle: true})
+	got := run(t, Options{Inputs: []string{lf, filepath.Join(dir, "none-*.txt")}})
 	sameRecords(t, got.records, runCLI(t, nil, 1, "parse", "--json", "http://a/", "ftp://b/c", "not a url"))
 	if len(got.records) != 3 {
 		t.Errorf("%d records, want 3 (two URLs and one text that is not a URL)", len(got.records))
 	}
 	wantDead := []string{
-		fmt.Sprintf(`{"source":%q,"line":0,"reason":"no file matches","text":""}`, filepath.Join(dir, "none-*.txt")),
-		fmt.Sprintf(`{"source":%q,"line":2,"reason":"longer than 1048576 bytes","text":%q}`, lf, long[:512]),
+		fmt.Sprintf(`{"source":%q,"line":0,"offset":0,"reason":"no file matches","text":""}`, filepath.Join(dir, "none-*.txt")),
+		fmt.Sprintf(`{"source":%q,"line":2,"offset":10,"reason":"longer than 1048576 bytes","text":%q}`, lf, long[:512]),
 	}
 	sort.Strings(wantDead)
 	if fmt.Sprint(got.dead) != fmt.Sprint(wantDead) {
@@ -448,8 +449,8 @@ func TestDeadLetters(t *testing.T) {
 	got = run(t, Options{Inputs: []string{nd}, Format: NDJSON})
 	sameRecords(t, got.records, runCLI(t, nil, 1, "parse", "--json", "http://c/d", "ftp://h/%FC"))
 	wantDead = []string{
-		fmt.Sprintf(`{"source":%q,"line":2,"reason":"not a JSON object: invalid character 'o' in literal null (expecting 'u')","text":"not json"}`, nd),
-		fmt.Sprintf(`{"source":%q,"line":3,"reason":"no \"url\" key","text":"{\"x\":1}"}`, nd),
+		fmt.Sprintf(`{"source":%q,"line":2,"offset":32,"reason":"not a JSON object: invalid character 'o' in literal null (expecting 'u')","text":"not json"}`, nd),
+		fmt.Sprintf(`{"source":%q,"line":3,"offset":41,"reason":"no \"url\" key","text":"{\"x\":1}"}`, nd),
 	}
 	if fmt.Sprint(got.dead) != fmt.Sprint(wantDead) {
 		t.Errorf("dead letters:\n%q\nwant\n%q", got.dead, wantDead)
@@ -520,7 +521,7 @@ func TestUniversalRunner(t *testing.T) {
 	in := files[len(files)-1]
 	out := t.TempDir()
 	cmd := exec.Command(bin, "--runner=universal", "--endpoint=127.0.0.1:"+port, "--environment_type=LOOPBACK",
-		"--input="+in, "--output="+out, "--shards=2", "--top=1000000")
+		"--input="+in, "--output="+out, "--top=1000000", "--block_size=200000")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -564,3 +565,191 @@ func waitPort(t *testing.T, logf string) string {
 }
 
 func sleep() { time.Sleep(100 * time.Millisecond) }
+
+// checkFiles holds an output directory's names to the rule of Write:
+// records, dead letters and duplicates each as a dense set
+// name-SSSSS-of-NNNNN.ndjson, summary.json, and nothing else (no
+// temporary left). records > 0 pins the number of record files.
+func checkFiles(t *testing.T, files []string, records int) {
+	t.Helper()
+	sets := map[string][]string{}
+	for _, f := range files {
+		if f == "summary.json" {
+			sets[f] = append(sets[f], f)
+			continue
+		}
+		var name string
+		var i, n int
+		k, err := fmt.Sscanf(strings.Replace(strings.TrimSuffix(f, ".ndjson"), "-", " ", 1), "%s %05d-of-%05d", &name, &i, &n)
+		if err != nil || k != 3 || fmt.Sprintf("%s-%05d-of-%05d.ndjson", name, i, n) != f {
+			t.Errorf("output file %q: not name-SSSSS-of-NNNNN.ndjson", f)
+			continue
+		}
+		sets[name] = append(sets[name], f)
+	}
+	for _, name := range []string{"records", "deadletter", "duplicates"} {
+		got := sets[name]
+		n := len(got)
+		if n == 0 {
+			t.Errorf("no %s file in %q", name, files)
+			continue
+		}
+		for i := range n {
+			if want := fmt.Sprintf("%s-%05d-of-%05d.ndjson", name, i, n); !slices.Contains(got, want) {
+				t.Errorf("%s files %q: no %s", name, got, want)
+			}
+		}
+	}
+	if len(sets["summary.json"]) != 1 {
+		t.Errorf("files %q: no summary.json", files)
+	}
+	if records > 0 && len(sets["records"]) != records {
+		t.Errorf("%d record files, want %d: %q", len(sets["records"]), records, sets["records"])
+	}
+	if len(sets) != 4 {
+		t.Errorf("files %q: more than records, deadletter, duplicates and summary.json", files)
+	}
+}
+
+// TestEmptyOutput: inputs with no URL still give every file, empty,
+// with a summary of zeros: a missing file is a lost one.
+func TestEmptyOutput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "empty.txt")
+	os.WriteFile(in, []byte("\n \n"), 0o644)
+	got := run(t, Options{Inputs: []string{in}})
+	checkFiles(t, got.files, 1)
+	if len(got.records)+len(got.dead)+len(got.dups) != 0 || got.summary["urls"] != 0.0 {
+		t.Errorf("records %q, dead %q, duplicates %q, summary %v", got.records, got.dead, got.dups, got.summary)
+	}
+}
+
+// TestFailedAttempt: a writer that dies mid-write on its first attempt
+// leaves a temporary behind; the run that completes (a retry of the
+// bundle, or the job run again) leaves exactly the right files: the
+// temporaries of the failed attempt and an earlier run's extra record
+// files are gone, and the records are the command's.
+func TestFailedAttempt(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	writeGenerated(t, in, 5000, 4, false)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	// An earlier run's files beyond what this run writes.
+	for _, f := range []string{"records-00007-of-00009.ndjson", "duplicates-00003-of-00004.ndjson", "deadletter-00000-of-00002.ndjson"} {
+		os.WriteFile(filepath.Join(out, f), []byte("stale\n"), 0o644)
+	}
+	failWrites = filepath.Join(dir, "failed-once")
+	defer func() { failWrites = "" }()
+	o := Options{Inputs: []string{in}, Output: out, Format: Lines, Batch: 100, Block: 32 << 10}
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(context.Background(), s, o); err != nil {
+		t.Fatal(err)
+	}
+	_, err := prism.Execute(context.Background(), p)
+	if _, serr := os.Stat(failWrites); serr != nil {
+		t.Fatalf("no writer failed: %v", serr)
+	}
+	if err != nil {
+		// prism did not retry the bundle: the job failed; the
+		// temporary is left until the next run finalizes.
+		t.Logf("the job failed (%v); running it again", err)
+		ents, _ := os.ReadDir(out)
+		tmp := 0
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".tmp-") {
+				tmp++
+			}
+		}
+		if tmp == 0 {
+			t.Errorf("the failed attempt left no temporary: %v", ents)
+		}
+		got := run(t, o)
+		checkFiles(t, got.files, -1)
+		sameRecords(t, got.records, cliParse(t, in))
+		return
+	}
+	got := readOutput(t, out)
+	checkFiles(t, got.files, -1)
+	sameRecords(t, got.records, cliParse(t, in))
+}
+
+// TestConfigErrors: a file system that is not linked in, or an output
+// that cannot be written, fails when the pipeline is built, before any
+// work; a local output on a cluster runner is refused.
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("http://a/\n"), 0o644)
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o644)
+	for _, o := range []Options{
+		{Inputs: []string{"hdfs://nn/urls.txt"}, Output: dir},
+		{Inputs: []string{in}, Output: "hdfs://nn/out"},
+		{Inputs: []string{in}, Output: filepath.Join(notDir, "out")},
+	} {
+		o.Format = Lines
+		_, s := beam.NewPipelineWithRoot()
+		err := Build(context.Background(), s, o)
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v -> %v, want a ConfigError", o, err)
+		}
+	}
+	for _, c := range []struct {
+		out, runner, endpoint string
+		ok                    bool
+	}{
+		{"out", "", "", true},
+		{"out", "prism", "", true},
+		{"out", "universal", "127.0.0.1:8099", true},
+		{"out", "universal", "[::1]:8099", true},
+		{"out", "universal", "localhost:8099", true},
+		{"out", "universal", "10.1.2.3:8099", false},
+		{"out", "flink", "", false},
+		{"out", "spark", "localhost:8099", false},
+		{"out", "dataflow", "", false},
+		{"gs://b/out", "dataflow", "", true},
+		{"s3://b/out", "universal", "jobs.example:8099", true},
+	} {
+		err := CheckRunner(c.out, c.runner, c.endpoint)
+		if (err == nil) != c.ok {
+			t.Errorf("CheckRunner(%q, %q, %q) = %v", c.out, c.runner, c.endpoint, err)
+		}
+	}
+}
+
+// TestExitStatus: the command exits 2 on a configuration error found
+// before any work, and 1 when no input could be read.
+func TestExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: building the job binary is left out")
+	}
+	bin := goBuild(t, "..", "./cmd/locator-bulk")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--input=hdfs://nn/urls.txt", "--output=" + dir}, 2},
+		{[]string{"--input=" + filepath.Join(dir, "x"), "--output=" + filepath.Join(dir, "out"), "--runner=flink", "--endpoint=10.1.2.3:8099"}, 2},
+		{[]string{"--input=" + filepath.Join(dir, "none-*.txt"), "--output=" + filepath.Join(dir, "out")}, 1},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != c.want {
+			t.Errorf("locator-bulk %s: exit %d, want %d\n%s", strings.Join(c.args, " "), code, c.want, stderr.Bytes())
+		}
+	}
+	got := readOutput(t, filepath.Join(dir, "out"))
+	checkFiles(t, got.files, 1)
+	if len(got.dead) != 1 {
+		t.Errorf("dead letters %q, want the pattern that matched nothing", got.dead)
+	}
+}

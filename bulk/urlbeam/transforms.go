@@ -1,8 +1,6 @@
 package urlbeam
 
 import (
-	"bytes"
-	"encoding/gob"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,10 +13,11 @@ import (
 )
 
 func init() {
-	// Record carries pointers and raw JSON: a gob coder keeps every
-	// octet (strings that are not UTF-8 included) across workers.
-	beam.RegisterCoder(reflect.TypeOf(Record{}), encodeRecord, decodeRecord)
-	for _, t := range []any{Normalized{}, Failure{}, Ref{}, Resolved{}, Document{}, Found{}, Group{}, groupAcc{}} {
+	// Record is encoded by Beam's row (schema) coder, which is what it
+	// gets as a registered struct: a nil pointer is a null field, a
+	// pointer to "" an empty string (a part present and empty, RFC 1738
+	// §3.1), and strings are carried as octets, UTF-8 or not.
+	for _, t := range []any{Record{}, Normalized{}, Failure{}, Ref{}, Resolved{}, Document{}, Found{}, Group{}, groupAcc{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.Function1x1(Judge)
@@ -34,44 +33,6 @@ func init() {
 	register.Emitter2[string, string]()
 	register.Combiner3[groupAcc, string, Group](&groupFn{})
 	register.Function2x1(groupOf)
-}
-
-// wireRecord is a Record on the wire: gob writes no zero value, so a
-// pointer to "" (a part present and empty, RFC 1738 §3.1) would come
-// back nil; Has keeps which parts are present.
-type wireRecord struct {
-	R   Record
-	Has uint8
-}
-
-// optional lists the parts of r whose presence wireRecord keeps.
-func optional(r *Record) []**string {
-	return []**string{&r.User, &r.Password, &r.Host, &r.Port, &r.Path, &r.Search, &r.Fragment}
-}
-
-func encodeRecord(r Record) ([]byte, error) {
-	w := wireRecord{R: r}
-	for i, p := range optional(&r) {
-		if *p != nil {
-			w.Has |= 1 << i
-		}
-	}
-	var b bytes.Buffer
-	err := gob.NewEncoder(&b).Encode(&w)
-	return b.Bytes(), err
-}
-
-func decodeRecord(b []byte) (Record, error) {
-	var w wireRecord
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
-		return Record{}, err
-	}
-	for i, p := range optional(&w.R) {
-		if w.Has&(1<<i) != 0 && *p == nil {
-			*p = new(string)
-		}
-	}
-	return w.R, nil
 }
 
 // Parse judges every URL of urls (a PCollection of string): one Record
@@ -294,6 +255,20 @@ type groupAcc struct {
 type groupFn struct{}
 
 func (groupFn) CreateAccumulator() groupAcc { return groupAcc{} }
+
+// Add counts one more URL in g and keeps its spelling among the forms.
+func (g *Group) Add(url string) {
+	g.Count++
+	g.Forms = addForm(g.Forms, url)
+}
+
+// Merge adds the URLs of o, a group of the same normal form, to g.
+func (g *Group) Merge(o Group) {
+	g.Count += o.Count
+	for _, f := range o.Forms {
+		g.Forms = addForm(g.Forms, f)
+	}
+}
 
 func (groupFn) AddInput(a groupAcc, in string) groupAcc {
 	a.Count++

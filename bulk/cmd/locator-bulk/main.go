@@ -1,18 +1,22 @@
 // Command locator-bulk judges many URLs with Apache Beam: every URL of
 // its inputs gets the record `locator parse --json` gives it, written
-// to NDJSON shards, with a dead-letter output for lines it could not
+// to NDJSON files, with a dead-letter output for lines it could not
 // read, the groups of equivalent URLs, and a summary (docs/bulk.md).
 //
 //	locator-bulk --input 'urls/*.txt.gz' --output out/ [--format lines|ndjson|text]
-//	    [--shards N] [--problems_only] [--sample F] [--top N] [--reshuffle=false]
+//	    [--problems_only] [--sample F] [--top N] [--group auto|combine|bucket]
+//	    [--batch N] [--block_size BYTES]
 //
 // It runs on prism in-process by default; on any portable runner
 // (Flink, Spark, Dataflow, a prism job server) with
 // --runner=universal --endpoint=HOST:PORT --environment_type=LOOPBACK
 // (or PROCESS/DOCKER with --worker_binary on a cluster).
 //
-// Exit status: 0 the pipeline ran (dead letters are counted in the
-// summary, not a failure), 1 the pipeline failed, 2 usage.
+// Exit status: 0 the pipeline ran and read input (dead letters are
+// counted in the summary, not a failure), 1 the pipeline failed or no
+// input could be read, 2 usage or configuration (an unknown file
+// system, an output that cannot be written, a local output on a
+// cluster runner), found before any work.
 package main
 
 import (
@@ -23,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/bulk/job"
@@ -42,35 +45,68 @@ func (i *inputs) Set(v string) error {
 	return nil
 }
 
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
 func main() {
 	var o job.Options
 	var in inputs
-	flag.Var(&in, "input", "input files or glob patterns (repeatable, or comma-separated); gzip is detected")
+	var group string
+	flag.Var(&in, "input", "input files or glob patterns (repeatable, or comma-separated): local, gs://, s3://; gzip is detected")
 	flag.StringVar(&o.Format, "format", job.Lines, "input format: lines (one URL per line), ndjson (`locator extract --json`), text (documents)")
-	flag.StringVar(&o.Output, "output", "", "output directory: records-*.ndjson, deadletter.ndjson, duplicates-*.ndjson, summary.json")
-	flag.IntVar(&o.Shards, "shards", 4, "number of record and duplicate files")
+	flag.StringVar(&o.Output, "output", "", "output directory: records-*.ndjson, deadletter-*.ndjson, duplicates-*.ndjson, summary.json")
 	flag.BoolVar(&o.ProblemsOnly, "problems_only", false, "write only the records of inputs that are not URLs or have a problem (the summary counts all)")
 	flag.Float64Var(&o.Sample, "sample", 1, "judge this fraction of the inputs, chosen by a hash of the text (repeatable)")
 	flag.IntVar(&o.Top, "top", 100, "length of the summary's lists (hosts, problems, duplicate groups)")
-	flag.BoolVar(&o.Reshuffle, "reshuffle", true, "spread the lines over the workers after reading (needed when the files are few and large)")
 	flag.StringVar(&o.Rules, "rules", locator.RFC3986.String(), "rules for partial forms in documents (text): rfc3986, rfc1808 or draft1993")
+	flag.StringVar(&group, "group", "auto", "duplicate grouping: combine (CombinePerKey, for distributed runners), bucket (in-memory buckets, for prism in-process), auto (bucket on prism in-process, else combine)")
+	flag.IntVar(&o.Buckets, "buckets", job.DefaultBuckets, "keys of --group=bucket")
+	flag.IntVar(&o.Batch, "batch", job.DefaultBatch, "lines per element")
+	flag.Int64Var(&o.Block, "block_size", job.DefaultBlock, "bytes per range of a plain input file read in parallel")
 	flag.Parse()
 	beam.Init() // after flag.Parse: on a worker, this runs the worker and exits
 	o.Inputs = in
 
-	if o.Output != "" && !strings.Contains(o.Output, "://") {
-		if err := os.MkdirAll(o.Output, 0o755); err != nil {
-			fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
-			os.Exit(2)
-		}
-	}
-	p, s := beam.NewPipelineWithRoot()
-	if err := job.Build(s, o); err != nil {
+	runner, endpoint := flagValue("runner"), flagValue("endpoint")
+	if err := job.CheckRunner(o.Output, runner, endpoint); err != nil {
 		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
 		os.Exit(2)
 	}
-	if err := beamx.Run(context.Background(), p); err != nil {
+	switch group {
+	case "auto":
+		o.Group = job.Combine
+		if job.InProcess(runner, endpoint) {
+			o.Group = job.Bucket
+		}
+	default:
+		o.Group = group
+	}
+	ctx := context.Background()
+	p, s := beam.NewPipelineWithRoot()
+	if err := job.Build(ctx, s, o); err != nil {
 		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
+		os.Exit(2)
+	}
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
+		os.Exit(1)
+	}
+	if res == nil {
+		return // a runner that reports no metrics
+	}
+	c := job.Counters(res.Metrics())
+	if len(c) == 0 {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "locator-bulk: %d files read, %d URLs read, %d judged, %d conforming, %d dead letters\n",
+		c["files_read"], c["urls_read"], c["urls_judged"], c["urls_conforming"], c["dead_letters"])
+	if c["files_read"] == 0 {
+		fmt.Fprintln(os.Stderr, "locator-bulk: no input could be read (see the dead letters)")
 		os.Exit(1)
 	}
 }
