@@ -60,15 +60,7 @@ func writeClientCert(t *testing.T, dir, name string) (cert, key, fp string) {
 func TestGetGeminiCert(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
-	if err := os.MkdirAll(filepath.Join(root, "secret"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "secret", "key.txt"), []byte("secret\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "open.txt"), []byte("open\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, root, map[string]string{"secret/key.txt": "secret\n", "open.txt": "open\n"})
 	cert, key, fp := writeClientCert(t, dir, "reader")
 	otherCert, otherKey, _ := writeClientCert(t, dir, "stranger")
 	both := filepath.Join(dir, "both.pem")
@@ -150,12 +142,7 @@ func TestGetGeminiCert(t *testing.T) {
 func TestGetGeminiCertOrigin(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
-	if err := os.MkdirAll(filepath.Join(root, "secret"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "secret", "key.txt"), []byte("secret\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, root, map[string]string{"secret/key.txt": "secret\n"})
 	cert, key, fp := writeClientCert(t, dir, "reader")
 	scert, skey, _ := peer.SelfSigned(t, dir)
 	s := peer.MollyBrown(t, root, peer.MollyConfig{Cert: scert, Key: skey, Conf: "[CertificateZones]\n\"^/secret\" = [\"" + fp + "\"]\n"})
@@ -164,10 +151,8 @@ func TestGetGeminiCertOrigin(t *testing.T) {
 	// of its sends one to the other.
 	oroot := t.TempDir()
 	cgi := filepath.Join(oroot, "cgi")
-	if err := os.MkdirAll(cgi, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cgi, "go"), []byte("#!/bin/sh\nprintf '31 "+secret+"\\r\\n'\n"), 0o755); err != nil {
+	writeTree(t, cgi, map[string]string{"go": "#!/bin/sh\nprintf '31 " + secret + "\\r\\n'\n"})
+	if err := os.Chmod(filepath.Join(cgi, "go"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	other := peer.MollyBrown(t, oroot, peer.MollyConfig{Cert: scert, Key: skey, Conf: `CGIPaths = ["` + cgi + `"]`})
