@@ -105,3 +105,54 @@ start_ftp_http() {
 	PIDS+=($!)
 	wait_port "$HTTP_PORT"
 }
+
+# make_site DIR PAGES LOGO_OCTETS PLANTED: the generated site of the
+# crawl benches under DIR/www: an index, PAGES pages linking each other
+# (absolute, relative, the index, an image of LOGO_OCTETS random octets
+# after PNG's signature); PLANTED=1 adds a robots.txt and a broken link
+# on every hundredth page.
+make_site() {
+	mkdir -p "$1/www/img"
+	$PY - "$1/www" "$2" "$3" "$4" <<'EOF'
+import os, sys
+root, n, logo, planted = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+def page(i): return f"/d{i // 100}/p{i}.html"
+if planted:
+    with open(f"{root}/robots.txt", "w") as f:
+        f.write("User-agent: *\nDisallow: /private/\n")
+with open(f"{root}/index.html", "w") as f:
+    f.write('<!DOCTYPE html>\n<html><head><title>index</title></head><body>\n<a href="d0/p0.html">start</a>\n</body></html>\n')
+with open(f"{root}/img/logo.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + os.urandom(logo))
+for i in range(n):
+    nxt, rel = (i + 1) % n, (2 * i + 1) % n
+    broken = f'<a href="missing-{i}.html">gone</a>\n' if planted and i % 100 == 50 else ""
+    os.makedirs(f"{root}/d{i // 100}", exist_ok=True)
+    with open(root + page(i), "w") as f:
+        f.write(f'<!DOCTYPE html>\n<html><head><title>p{i}</title></head><body>\n<a href="{page(nxt)}">next</a>\n'
+                f'<a href="../d{rel // 100}/p{rel}.html">rel</a>\n<a href="/">index</a>\n<img src="/img/logo.png">\n{broken}'
+                '<p>' + "Some text of the page. " * 40 + '</p>\n</body></html>\n')
+EOF
+	chmod -R a+rX "$1/www"
+}
+
+# start_site DIR [SERVER_DIRECTIVES]: nginx serving DIR/www on a free
+# port of 127.0.0.1 (its pid in PIDS); sets HTTP_PORT and SITE.
+start_site() {
+	mkdir -p "$1/nginx"
+	HTTP_PORT=$(free_port)
+	cat >"$1/nginx/nginx.conf" <<EOF
+daemon off; master_process on; worker_processes 1; user nobody nogroup;
+pid $1/nginx/nginx.pid; error_log $1/nginx/error.log;
+events { worker_connections 256; }
+http { access_log off; sendfile on;
+  types { text/html html; image/png png; text/plain txt; }
+  client_body_temp_path $1/nginx/body; proxy_temp_path $1/nginx/proxy;
+  fastcgi_temp_path $1/nginx/fastcgi; uwsgi_temp_path $1/nginx/uwsgi; scgi_temp_path $1/nginx/scgi;
+  server { listen 127.0.0.1:$HTTP_PORT; root $1/www; ${2:-} } }
+EOF
+	nginx -e stderr -p "$1/nginx" -c "$1/nginx/nginx.conf" >"$1/nginx.out" 2>&1 &
+	PIDS+=($!)
+	wait_port "$HTTP_PORT"
+	SITE="http://127.0.0.1:$HTTP_PORT/"
+}

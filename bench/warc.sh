@@ -36,40 +36,8 @@ trap cleanup EXIT
 echo "bench: building locator" >&2
 go build -o "$D/locator" ./cmd/locator
 
-mkdir -p "$D/www/img" "$D/nginx"
-$PY - "$D/www" "$PAGES" <<'EOF'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-def page(i): return f"/d{i // 100}/p{i}.html"
-with open(f"{root}/index.html", "w") as f:
-    f.write('<!DOCTYPE html>\n<html><head><title>index</title></head><body>\n<a href="d0/p0.html">start</a>\n</body></html>\n')
-with open(f"{root}/img/logo.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n" + os.urandom(4000))
-for i in range(n):
-    nxt, rel = (i + 1) % n, (2 * i + 1) % n
-    os.makedirs(f"{root}/d{i // 100}", exist_ok=True)
-    with open(root + page(i), "w") as f:
-        f.write(f'<!DOCTYPE html>\n<html><head><title>p{i}</title></head><body>\n<a href="{page(nxt)}">next</a>\n'
-                f'<a href="../d{rel // 100}/p{rel}.html">rel</a>\n<a href="/">index</a>\n<img src="/img/logo.png">\n'
-                '<p>' + "Some text of the page. " * 40 + '</p>\n</body></html>\n')
-EOF
-chmod -R a+rX "$D/www"
-
-HTTP_PORT=$(free_port)
-cat >"$D/nginx/nginx.conf" <<EOF
-daemon off; master_process on; worker_processes 1; user nobody nogroup;
-pid $D/nginx/nginx.pid; error_log $D/nginx/error.log;
-events { worker_connections 256; }
-http { access_log off; sendfile on;
-  types { text/html html; image/png png; text/plain txt; }
-  client_body_temp_path $D/nginx/body; proxy_temp_path $D/nginx/proxy;
-  fastcgi_temp_path $D/nginx/fastcgi; uwsgi_temp_path $D/nginx/uwsgi; scgi_temp_path $D/nginx/scgi;
-  server { listen 127.0.0.1:$HTTP_PORT; root $D/www; } }
-EOF
-nginx -e stderr -p "$D/nginx" -c "$D/nginx/nginx.conf" >"$D/nginx.out" 2>&1 &
-PIDS+=($!)
-wait_port "$HTTP_PORT"
-SITE="http://127.0.0.1:$HTTP_PORT/"
+make_site "$D" "$PAGES" 4000 0
+start_site "$D"
 
 echo "bench: crawl of $PAGES pages at $SITE, $ROUNDS rounds each, alternating" >&2
 TIMEFORMAT='%R'
