@@ -1,8 +1,10 @@
 package locator
 
 import (
+	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -22,10 +24,21 @@ import (
 // is an error, a *HostError naming the rule; the host is then best
 // written as it is.
 //
+// A host that is not UTF-8, IP literal or name, is an error too, a
+// *HostError whose Err is an *InvalidUTF8Error with the offset of the
+// first octet that is not: a U-label is Unicode text (RFC 5890
+// §2.3.2.1), and UTS #46 would read each such octet as U+FFFD and give
+// the A-label of a name nobody wrote ("\xff.example" is not
+// "xn--zn7c.example"). So is a name longer than MaxHost octets, refused
+// before IDNA reads it.
+//
 // An IP literal is not a name and is returned as it is, its hex digits in
 // lower case: an IPv6 address (it contains ':'; an RFC 6874 zone after
 // '%' keeps its case) and a host number of digits and dots.
 func ASCIIHost(host string) (string, error) {
+	if i := invalidUTF8(host); i >= 0 {
+		return "", &HostError{Host: host, Err: &InvalidUTF8Error{Offset: i, Octet: host[i]}}
+	}
 	if strings.IndexByte(host, ':') >= 0 {
 		if z := strings.IndexByte(host, '%'); z >= 0 {
 			return lowerASCII(host[:z]) + host[z:], nil
@@ -35,12 +48,26 @@ func ASCIIHost(host string) (string, error) {
 	if allDigitsOrDots(host) {
 		return host, nil
 	}
+	if len(host) > MaxHost {
+		return "", &HostError{Host: host, Err: errHostLength}
+	}
 	a, err := idna.Lookup.ToASCII(host)
 	if err != nil {
 		return "", &HostError{Host: host, Err: err}
 	}
 	return a, nil
 }
+
+// MaxHost is the length, in octets, of the longest name ASCIIHost
+// converts. No DNS name is longer than 255 octets (RFC 1035 §2.3.4), but
+// UTS #46 maps some characters to fewer octets or to nothing, so the
+// bound is set well past that, at 16 times. It keeps the Punycode
+// encoding (RFC 3492 §6.3), whose time grows with the square of a label's
+// length, to some tens of milliseconds: a hostile host of 48 KB of
+// distinct characters would take seconds.
+const MaxHost = 4096
+
+var errHostLength = errors.New("longer than " + strconv.Itoa(MaxHost) + " octets, which no DNS name is (RFC 1035 §2.3.4)")
 
 // A HostError says why ASCIIHost could not write a host in ASCII.
 type HostError struct {
@@ -53,6 +80,35 @@ func (e *HostError) Error() string {
 }
 
 func (e *HostError) Unwrap() error { return e.Err }
+
+// An InvalidUTF8Error says where a host that ASCIIHost refused is not
+// UTF-8 (RFC 3629 §4).
+type InvalidUTF8Error struct {
+	Offset int  // of the first octet that does not begin or continue a UTF-8 sequence, in the host
+	Octet  byte // the octet at Offset
+}
+
+func (e *InvalidUTF8Error) Error() string {
+	return "the octet 0x" + strconv.FormatUint(uint64(e.Octet)|0x100, 16)[1:] + " at offset " + strconv.Itoa(e.Offset) +
+		" is not UTF-8 (RFC 3629 §4), and a U-label is Unicode text (RFC 5890 §2.3.2.1)"
+}
+
+// invalidUTF8 returns the offset of the first octet of s that is not
+// UTF-8, or -1 when s is UTF-8.
+func invalidUTF8(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
 
 func quoteHost(h string) string {
 	const max = 80

@@ -362,3 +362,31 @@ func mustFrom(t *testing.T, u *locator.URL) *URL {
 	}
 	return h
 }
+
+// TestSlashOrQuery holds the eight-at-a-time search to the plain one: any
+// octet at any place of the first and second word and of the tail, alone
+// and before a second octet that a borrow could mark.
+func TestSlashOrQuery(t *testing.T) {
+	plain := func(s string) int { return strings.IndexAny(s, "/?") }
+	var seconds = []byte{'/', '?', '>', '.', 0x1F, 0x3E, 0x40, 0x00, 0xFF, 'a'}
+	for n := 0; n <= 19; n++ {
+		for i := 0; i < n; i++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				b[i] = byte(c)
+				if got, want := slashOrQuery(string(b)), plain(string(b)); got != want {
+					t.Fatalf("slashOrQuery(%q) = %d, want %d", b, got, want)
+				}
+				for j := i + 1; j < n; j++ {
+					for _, d := range seconds {
+						b[j] = d
+						if got, want := slashOrQuery(string(b)), plain(string(b)); got != want {
+							t.Fatalf("slashOrQuery(%q) = %d, want %d", b, got, want)
+						}
+						b[j] = 'a'
+					}
+				}
+			}
+		}
+	}
+}
