@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -39,8 +40,7 @@ func TestCrawlDestinations(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "crawl destination policy") {
 		t.Errorf("exit %d: want the link to 127.0.0.2 refused by the crawl destination policy\n%s\n%s", code, out, errs)
 	}
-	logged := readFile(t, log)
-
+	logged := waitLog(t, log, "\"GET /local.html HTTP/1.1\" 200")
 	if strings.Contains(logged, "127.0.0.2 ") {
 		t.Errorf("nginx on 127.0.0.2 was asked:\n%s", logged)
 	}
@@ -48,8 +48,23 @@ func TestCrawlDestinations(t *testing.T) {
 		t.Errorf("localhost (the seed's address) was not followed:\n%s", logged)
 	}
 	code, out, errs = runCLI(t, "", "crawl", "--json", "--delay", "0", "--scope", "any", "--allow-host", "127.0.0.1,localhost,127.0.0.2", seed)
-	if code != 0 || strings.Contains(out, "crawl destination policy") || !strings.Contains(readFile(t, log), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
+	if code != 0 || strings.Contains(out, "crawl destination policy") || !strings.Contains(waitLog(t, log, "127.0.0.2 \"GET /other.html HTTP/1.1\" 200"), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
 		t.Errorf("--allow-host 127.0.0.2: exit %d\n%s\n%s\n%s", code, out, errs, readFile(t, log))
+	}
+}
+
+// waitLog returns nginx's access log once it holds want, or after 5 s:
+// nginx writes a request's line after its last octet is sent, and a
+// client that has read it may have ended before the line is written.
+func waitLog(t *testing.T, name, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := readFile(t, name)
+		if strings.Contains(s, want) || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
