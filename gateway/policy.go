@@ -82,14 +82,14 @@ func ParseRule(s string) (Rule, error) {
 			r.prefix = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 			break
 		}
-		if numericHost(host) {
+		if dest.Numeric(host) {
 			return bad("write an IPv4 address in dotted decimal")
 		}
 		name, err := dest.Host(host)
 		if err != nil {
 			return bad(err.Error())
 		}
-		if name != host && numericHost(name) {
+		if name != host && dest.Numeric(name) {
 			return bad("write an IPv4 address in dotted decimal")
 		}
 		if a, err := netip.ParseAddr(name); err == nil {
@@ -261,45 +261,6 @@ func (p *Policy) Check(name string, a netip.Addr, port int) error {
 	return nil
 }
 
-// numericHost reports whether h is an IPv4 address in one of the forms
-// inet_aton accepts beside dotted decimal — one to four parts, each
-// decimal, octal (a leading 0) or hexadecimal (0x), like "2130706433",
-// "0x7f.1" or "0177.0.0.1" — which resolvers and browsers read as an
-// address although it is not one in RFC 1738 §3.1's grammar
-// (hostnumber = digits "." digits "." digits "." digits). The gateway
-// refuses such a host instead of guessing which address it means.
-func numericHost(h string) bool {
-	h = strings.TrimSuffix(h, ".")
-	if h == "" {
-		return false
-	}
-	parts := strings.Split(h, ".")
-	if len(parts) > 4 {
-		return false
-	}
-	for _, p := range parts {
-		q := strings.ToLower(p)
-		if strings.HasPrefix(q, "0x") {
-			q = q[2:]
-			for i := 0; i < len(q); i++ {
-				if !strings.ContainsRune("0123456789abcdef", rune(q[i])) {
-					return false
-				}
-			}
-			continue
-		}
-		if q == "" {
-			return false
-		}
-		for i := 0; i < len(q); i++ {
-			if q[i] < '0' || q[i] > '9' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // refusal is the gateway's refusal of a destination, as access reports
 // a local policy's (exit 4, HTTP 403).
 func refusal(addr, why string) error {
@@ -307,9 +268,7 @@ func refusal(addr, why string) error {
 }
 
 // A Resolver looks names up (net.DefaultResolver; tests give their own).
-type Resolver interface {
-	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
-}
+type Resolver = dest.Resolver
 
 // A connectFunc opens a connection to an address already checked
 // (network "tcp" or "udp", as access dialled).
@@ -349,28 +308,15 @@ func (p *Policy) dialer(res Resolver, connect connectFunc, open *openConns) acce
 		if err != nil || port < 1 || port > 65535 {
 			return nil, refusal(addr, "the port is not a number from 1 to 65535")
 		}
-		host, err := dest.Host(raw)
+		host, addrs, err := dest.Addrs(ctx, res, raw)
 		if err != nil {
-			return nil, refusal(addr, err.Error())
-		}
-		var addrs []netip.Addr
-		if a, err := netip.ParseAddr(host); err == nil {
-			if a.Zone() != "" {
-				return nil, refusal(addr, "an IPv6 address with a zone names an interface of this machine")
+			if he := (*dest.HostError)(nil); errors.As(err, &he) {
+				return nil, refusal(addr, he.Reason)
 			}
-			addrs = []netip.Addr{a}
-		} else if numericHost(host) {
-			return nil, refusal(addr, "the host "+strconv.Quote(host)+" is an IPv4 address in a form other than dotted decimal (RFC 1738 §3.1 hostnumber); resolvers read such forms differently")
-		} else {
-			addrs, err = res.LookupNetIP(ctx, "ip", host)
-			if err != nil {
-				return nil, err
-			}
-			host = strings.TrimSuffix(host, ".")
+			return nil, err
 		}
 		var first error
 		for _, a := range addrs {
-			a = a.Unmap()
 			if err := p.Check(host, a, port); err != nil {
 				if open == nil || !open.reached(a) || p.denied(host, a, port) != nil {
 					if first == nil {
@@ -389,9 +335,6 @@ func (p *Policy) dialer(res Resolver, connect connectFunc, open *openConns) acce
 			if first == nil || errors.As(first, new(*access.PolicyError)) {
 				first = err
 			}
-		}
-		if first == nil {
-			first = &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
 		}
 		return nil, first
 	}

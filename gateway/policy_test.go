@@ -87,20 +87,6 @@ func TestSpecial(t *testing.T) {
 	}
 }
 
-// TestNumericHost: inet_aton's forms of an IPv4 address (RFC 1738 §3.1
-// has only dotted decimal).
-func TestNumericHost(t *testing.T) {
-	for h, want := range map[string]bool{
-		"2130706433": true, "0x7f.1": true, "0177.0.0.1": true, "127.1": true, "127.0.0.1.": true,
-		"0x7F000001": true, "017700000001": true, "1.2.3.4.5": false, "example.org": false,
-		"1e100.net": false, "0x": true, "a.1": false, "": false, "123.example": false,
-	} {
-		if got := numericHost(h); got != want {
-			t.Errorf("numericHost(%q) = %v, want %v", h, got, want)
-		}
-	}
-}
-
 func TestPolicyCheck(t *testing.T) {
 	rs := func(ss ...string) []Rule {
 		var out []Rule

@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/netip"
 	"strings"
@@ -51,7 +52,7 @@ func newCrawlDest(ctx context.Context, seeds []*locator.URL, pc access.ProxyConf
 		if h == "" {
 			continue
 		}
-		addrs, err := lookup(ctx, hostOf(h))
+		_, addrs, err := dest.Addrs(ctx, net.DefaultResolver, h)
 		if err != nil {
 			continue // the crawl's own connection will say why
 		}
@@ -60,27 +61,6 @@ func newCrawlDest(ctx context.Context, seeds []*locator.URL, pc access.ProxyConf
 		}
 	}
 	return d
-}
-
-// hostOf is the host of a URL as a resolver takes it: escapes decoded,
-// without the brackets of an IPv6 address.
-func hostOf(h string) string {
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-	if n, err := dest.Host(h); err == nil {
-		return n
-	}
-	return h
-}
-
-func lookup(ctx context.Context, host string) ([]netip.Addr, error) {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return []netip.Addr{a.Unmap()}, nil
-	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	for i := range addrs {
-		addrs[i] = addrs[i].Unmap()
-	}
-	return addrs, err
 }
 
 // allowed says whether name, at address a, may be connected to.
@@ -105,13 +85,16 @@ func (d *crawlDest) dial(ctx context.Context, network, addr string) (net.Conn, e
 	if err != nil {
 		return nil, err
 	}
-	addrs, err := lookup(ctx, host)
+	name, addrs, err := dest.Addrs(ctx, net.DefaultResolver, host)
 	if err != nil {
+		if he := (*dest.HostError)(nil); errors.As(err, &he) {
+			return nil, &access.PolicyError{Rule: "crawl destination policy", Reason: he.Reason + " (" + addr + ")"}
+		}
 		return nil, err
 	}
 	var refused string
 	for _, a := range addrs {
-		if w := d.allowed(host, a); w != "" {
+		if w := d.allowed(name, a); w != "" {
 			refused = net.JoinHostPort(a.String(), port) + " is in a " + w + " network, which a crawl reaches only when a seed names it or --allow-host allows it"
 			if host != a.String() {
 				refused = host + " (" + refused + ")"
@@ -120,9 +103,6 @@ func (d *crawlDest) dial(ctx context.Context, network, addr string) (net.Conn, e
 		}
 		var dl net.Dialer
 		return dl.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
-	}
-	if refused == "" {
-		refused = host + " has no address"
 	}
 	return nil, &access.PolicyError{Rule: "crawl destination policy", Reason: refused}
 }

@@ -18,7 +18,10 @@ import (
 // reports the link refused by policy, and nginx on 127.0.0.2 sees no
 // request. With --allow-host 127.0.0.2 the link is checked (and found).
 // A link to localhost, which resolves to the seed's address, is
-// followed.
+// followed. A link to 0x7f.2, inet_aton's reading of 127.0.0.2, is
+// refused even then (by access's policy, before any dialling): RFC 1738
+// §3.1 has only dotted decimal, and a crawl does not guess which address
+// a resolver would make of it.
 func TestCrawlDestinations(t *testing.T) {
 	root := t.TempDir()
 	log := filepath.Join(t.TempDir(), "access.log")
@@ -31,7 +34,7 @@ func TestCrawlDestinations(t *testing.T) {
 	port := strings.Split(n.Addr, ":")[1]
 	other := "http://127.0.0.2:" + p2 + "/other.html"
 	writeTree(t, root, map[string]string{
-		"index.html": "<!DOCTYPE html>\n<a href=\"" + other + "\">other</a>\n<a href=\"http://localhost:" + port + "/local.html\">local</a>\n",
+		"index.html": "<!DOCTYPE html>\n<a href=\"" + other + "\">other</a>\n<a href=\"http://localhost:" + port + "/local.html\">local</a>\n<a href=\"http://0x7f.2:" + p2 + "/hex.html\">hex</a>\n",
 		"other.html": "<!DOCTYPE html>\nother\n",
 		"local.html": "<!DOCTYPE html>\nlocal\n",
 	})
@@ -51,6 +54,25 @@ func TestCrawlDestinations(t *testing.T) {
 	if code != 0 || strings.Contains(out, "crawl destination policy") || !strings.Contains(waitLog(t, log, "127.0.0.2 \"GET /other.html HTTP/1.1\" 200"), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
 		t.Errorf("--allow-host 127.0.0.2: exit %d\n%s\n%s\n%s", code, out, errs, readFile(t, log))
 	}
+	if !hasLine(out, `"url":"http://0x7f.2:`+p2+`/hex.html"`, `"status":"policy"`) || strings.Contains(readFile(t, log), "hex.html") {
+		t.Errorf("--allow-host 127.0.0.2: want the link to 0x7f.2 refused\n%s\n%s", out, readFile(t, log))
+	}
+}
+
+// hasLine says whether a line of out holds each of parts.
+func hasLine(out string, parts ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		n := 0
+		for _, p := range parts {
+			if strings.Contains(l, p) {
+				n++
+			}
+		}
+		if n == len(parts) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitLog returns nginx's access log once it holds want, or after 5 s:

@@ -2,7 +2,10 @@ package dest
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -243,5 +246,69 @@ func TestLimiterWait(t *testing.T) {
 	l.Release("k")
 	if k := keys(l); k != 0 {
 		t.Errorf("%d keys held, want 0", k)
+	}
+}
+
+// TestNumeric: inet_aton's forms of an IPv4 address (RFC 1738 §3.1 has
+// only dotted decimal).
+func TestNumeric(t *testing.T) {
+	for h, want := range map[string]bool{
+		"2130706433": true, "0x7f.1": true, "0177.0.0.1": true, "127.1": true, "127.0.0.1.": true,
+		"0x7F000001": true, "017700000001": true, "1.2.3.4.5": false, "example.org": false,
+		"1e100.net": false, "0x": true, "a.1": false, "": false, "123.example": false,
+	} {
+		if got := Numeric(h); got != want {
+			t.Errorf("Numeric(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+// names is a Resolver with fixed answers.
+type names map[string][]netip.Addr
+
+func (n names) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	a, ok := n[strings.TrimSuffix(host, ".")]
+	if !ok {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	return append([]netip.Addr(nil), a...), nil
+}
+
+// TestAddrs: what a dialler connects to for a host is read once, as
+// Host reads it, and refused where the host is no host or an address in
+// a form RFC 1738 §3.1 does not have.
+func TestAddrs(t *testing.T) {
+	res := names{
+		"localhost":   {netip.MustParseAddr("::ffff:127.0.0.1"), netip.MustParseAddr("::1")},
+		"example.org": {netip.MustParseAddr("192.0.2.1")},
+		"empty.test":  {},
+	}
+	for _, tt := range []struct {
+		host, name, addrs, refused string
+	}{
+		{host: "localhost", name: "localhost", addrs: "[127.0.0.1 ::1]"},
+		{host: "%6c%6fcalhost", name: "localhost", addrs: "[127.0.0.1 ::1]"},
+		{host: "ⓛocalhost.", name: "localhost", addrs: "[127.0.0.1 ::1]"},
+		{host: "EXAMPLE.org", name: "example.org", addrs: "[192.0.2.1]"},
+		{host: "[::ffff:10.0.0.1]", name: "::ffff:10.0.0.1", addrs: "[10.0.0.1]"},
+		{host: "127.0.0.1", name: "127.0.0.1", addrs: "[127.0.0.1]"},
+		{host: "%31%32%37.0.0.1", name: "127.0.0.1", addrs: "[127.0.0.1]"},
+		{host: "0x7f.1", refused: `the host "0x7f.1" is an IPv4 address in a form other than dotted decimal (RFC 1738 §3.1 hostnumber); resolvers read such forms differently`},
+		{host: "2130706433", refused: `the host "2130706433" is an IPv4 address in a form other than dotted decimal (RFC 1738 §3.1 hostnumber); resolvers read such forms differently`},
+		{host: "[fe80::1%25eth0]", refused: "an IPv6 address with a zone names an interface of this machine"},
+		{host: "a b", refused: `the host "a b" holds ' ', which no host name or address has (RFC 1738 §3.1)`},
+		{host: "empty.test", refused: "lookup empty.test: no address"},
+		{host: "nowhere.test", refused: "lookup nowhere.test: no such host"},
+	} {
+		name, addrs, err := Addrs(context.Background(), res, tt.host)
+		if tt.refused != "" {
+			if err == nil || err.Error() != tt.refused {
+				t.Errorf("Addrs(%q) = %v, want the error %q", tt.host, err, tt.refused)
+			}
+			continue
+		}
+		if err != nil || name != tt.name || fmt.Sprint(addrs) != tt.addrs {
+			t.Errorf("Addrs(%q) = %q, %v, %v; want %q, %s", tt.host, name, addrs, err, tt.name, tt.addrs)
+		}
 	}
 }
