@@ -12,6 +12,25 @@ import (
 	"github.com/rfc1738/locator/crawl"
 )
 
+// wholeCrawl starts the crawl site and crawls it whole with --check,
+// as the tests of stopped crawls compare their runs with: the site, its
+// seed, the report and the requests nginx logged (the 56 of the site's
+// pages and the check of the link to localhost), the log then emptied.
+func wholeCrawl(t *testing.T) (*crawlSite, string, string, []string) {
+	t.Helper()
+	s := startCrawlSite(t, true)
+	seed := "http://" + s.http + "/"
+	code, out, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--check", seed)
+	if code != exitNegative {
+		t.Fatalf("whole crawl: exit %d\n%s", code, errs)
+	}
+	whole := s.requests(t, 56)
+	if err := os.Truncate(s.log, 0); err != nil {
+		t.Fatal(err)
+	}
+	return s, seed, out, whole
+}
+
 // compareRuns checks that the requests of runs that stopped and went on
 // (both) are those of one whole crawl (whole): each asked, none other,
 // robots.txt once a run, and at most most pages asked twice (those under
@@ -57,16 +76,7 @@ func compareRuns(t *testing.T, whole, both []string, most int) {
 // whole crawl's.
 func TestCrawlKilledOften(t *testing.T) {
 	bin := locatorBin(t)
-	s := startCrawlSite(t, true)
-	seed := "http://" + s.http + "/"
-	code, wholeOut, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--check", seed)
-	if code != exitNegative {
-		t.Fatalf("whole crawl: exit %d\n%s", code, errs)
-	}
-	whole := s.requests(t, 56)
-	if err := os.Truncate(s.log, 0); err != nil {
-		t.Fatal(err)
-	}
+	s, seed, wholeOut, whole := wholeCrawl(t)
 	state := filepath.Join(t.TempDir(), "state")
 	args := []string{"crawl", "--delay", "50ms", "--depth", "0", "--check", "--state", state}
 	// Each moment is a count of requests nginx logged in all the runs
@@ -118,16 +128,7 @@ func TestCrawlDiskFull(t *testing.T) {
 	if _, err := exec.LookPath("mount"); err != nil {
 		t.Skip("no mount(8)")
 	}
-	s := startCrawlSite(t, true)
-	seed := "http://" + s.http + "/"
-	code, wholeOut, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--check", seed)
-	if code != exitNegative {
-		t.Fatalf("whole crawl: exit %d\n%s", code, errs)
-	}
-	whole := s.requests(t, 56)
-	if err := os.Truncate(s.log, 0); err != nil {
-		t.Fatal(err)
-	}
+	s, seed, wholeOut, whole := wholeCrawl(t)
 	mnt := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "locator-crawl-test", mnt).CombinedOutput(); err != nil {
 		t.Skipf("mount -t tmpfs: %v: %s", err, out)
@@ -149,7 +150,7 @@ func TestCrawlDiskFull(t *testing.T) {
 	}
 	state := filepath.Join(mnt, "state")
 	args := []string{"crawl", "--delay", "0", "--depth", "0", "--check", "--state", state}
-	code, _, errs = runCLI(t, "", append(args, seed)...)
+	code, _, errs := runCLI(t, "", append(args, seed)...)
 	first := s.requests(t, 1)
 	t.Logf("the first run: %d requests; %s", len(first), strings.TrimSpace(errs))
 	if code != exitFailed || !strings.Contains(errs, "--state "+state+": ") || !strings.Contains(errs, "no space left on device") ||
