@@ -108,7 +108,7 @@ func SplitServer(s string) (host string, port int, err error) {
 }
 
 // Check refuses, before any connection, a news URL that cannot be
-// followed: no server to ask (see server), a message-id or group that,
+// followed: no server to ask (see server; a replay asks none), a message-id or group that,
 // decoded, holds CR, LF or NUL (RFC 1738 §6), a space or TAB (it would
 // split the command's argument, RFC 3977 §3.1), or, in a message-id, "<"
 // or ">" (RFC 5536 §3.1.3: they delimit it), and message numbers that
@@ -118,8 +118,13 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	if err != nil {
 		return &access.PolicyError{URL: access.Masked(u), Rule: "newsurl", Reason: err.Error()}
 	}
-	if _, _, err := c.server(u, n); err != nil {
-		return err
+	// A replay asks no server: what a record holds is read back with no
+	// connection (access.Client.Archive), so a news: URL's capture is
+	// followed without one configured.
+	if req == nil || req.Client == nil || req.Client.Archive == nil {
+		if _, _, err := c.server(u, n); err != nil {
+			return err
+		}
 	}
 	base := u.Offset(locator.PathComponent)
 	p := u.Path()

@@ -73,8 +73,9 @@ func TestRecordINN(t *testing.T) {
 				t.Errorf("%s: response %q does not hold %q", u, rec.Response, h)
 			}
 		}
-		// Check asks a news URL for a configured server, replayed too.
-		again := loctest.GetOutcome(t, &access.Client{Archive: m, Dial: noDial, Schemes: schemes(nntp.Auth{}, server)}, u)
+		// A replay asks no server: a news URL's capture is followed
+		// with none configured.
+		again := loctest.GetOutcome(t, &access.Client{Archive: m, Dial: noDial, Schemes: schemes(nntp.Auth{}, "")}, u)
 		loctest.SameOutcome(t, u, live, again)
 		// The record cut short is a protocol error, as a reply cut
 		// short is live.
@@ -83,7 +84,7 @@ func TestRecordINN(t *testing.T) {
 		r.Response = r.Response[:len(r.Response)/2]
 		cut.Add(r)
 		var pe *access.ProtocolError
-		if o := loctest.GetOutcome(t, &access.Client{Archive: cut, Dial: noDial, Schemes: schemes(nntp.Auth{}, server)}, u); !errors.As(o.Err, &pe) {
+		if o := loctest.GetOutcome(t, &access.Client{Archive: cut, Dial: noDial, Schemes: schemes(nntp.Auth{}, "")}, u); !errors.As(o.Err, &pe) {
 			t.Errorf("%s: the record cut short gave %d entries, %d octets, %T %v", u, len(o.Entries), len(o.Body), o.Err, o.Err)
 		}
 		return live, rec
