@@ -88,7 +88,9 @@ func (r *Record) Close() error {
 
 // A Recorder keeps what a Client's requests exchange (Client.Recorder).
 // Record is called once per request that sent or received something,
-// when its Resource is closed, or when Fetch failed or redirected; it
+// when its Resource is closed, or when Fetch failed or redirected (an
+// exchange's record: a RecordResource is the object, so a Fetch that
+// delivered none, an FTP 550, makes no record); it
 // must write the record before it returns (a record whole or none) and
 // must not keep r's Spools, which are released after it returns. It is
 // called from the goroutines of the Client's callers, concurrently.
@@ -109,6 +111,21 @@ type Archive interface {
 // *ServerError as Fetch would).
 type Replayer interface {
 	Replay(ctx context.Context, u *locator.URL, req *Request, response io.Reader) (*Resource, error)
+}
+
+// A RecordReplayer is a scheme client that reads a whole Record back,
+// not only an exchange's response: what its Resource is depends on more
+// than the octets received (an FTP directory's record holds two listing
+// transfers; a Gemini record answers a prompt only for the answer it
+// was made with). When the scheme client implements it, a Client with
+// an Archive calls ReplayRecord instead of Replay, and for a
+// RecordResource before it returns the octets as the Body: a nil
+// Resource and nil error say the record's octets are the object as
+// recorded. It returns what Fetch would have returned, without any
+// connection; it must not close rec, which the Client closes when the
+// Resource is closed.
+type RecordReplayer interface {
+	ReplayRecord(ctx context.Context, u *locator.URL, req *Request, rec *Record) (*Resource, error)
 }
 
 // A NotArchivedError says an Archive holds no record of a URL.
@@ -334,6 +351,19 @@ func (c *Capture) Received(p []byte) {
 	}
 }
 
+// SetMediaType sets the record's MediaType, for a client whose record
+// is not the Resource's octets as they are (an FTP directory's listing
+// transfers, which its Listing is made of); otherwise the record's media
+// type is the Resource's.
+func (c *Capture) SetMediaType(t string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.rec.MediaType = t
+	c.mu.Unlock()
+}
+
 // SetAddr sets the address of the server connected to, for a client
 // whose connection Conn did not see.
 func (c *Capture) SetAddr(a net.Addr) {
@@ -407,6 +437,17 @@ func (c *Capture) finish(truncated string) error {
 	return nil
 }
 
+// discard ends c without a record.
+func (c *Capture) discard() {
+	c.mu.Lock()
+	done := c.done
+	c.done = true
+	c.mu.Unlock()
+	if !done {
+		c.rec.Close()
+	}
+}
+
 var tlsName = map[uint16]string{tls.VersionTLS10: "tls/1.0", tls.VersionTLS11: "tls/1.1",
 	tls.VersionTLS12: "tls/1.2", tls.VersionTLS13: "tls/1.3"}
 
@@ -415,8 +456,8 @@ func truncation(err error) string {
 	switch {
 	case err == nil || err == io.EOF:
 		return ""
-	case errors.Is(err, ErrTooLarge):
-		return "length"
+	case errors.Is(err, ErrTooLarge), errors.As(err, new(*TruncatedError)):
+		return "length" // a limit of the Client's: MaxSize, MaxEntries
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return "time"
 	case errors.Is(err, ErrListingClosed):
@@ -467,6 +508,20 @@ func (r *Request) recorded(res *Resource, err error) (*Resource, error) {
 	if c == nil {
 		return res, err
 	}
+	if r.offset > 0 {
+		// The octets from an offset on are not the object, and a record
+		// of them would replay as if they were: a resumed transfer is
+		// not archived (a scheme client may refuse it first, as ftp's
+		// Check does).
+		c.discard()
+		return res, err
+	}
+	if (err != nil || res == nil) && c.rec.Kind == RecordResource {
+		// A resource record is the object, and there is none: an FTP
+		// 550 recorded would replay as an empty file.
+		c.discard()
+		return res, err
+	}
 	if err != nil || res == nil {
 		if rerr := c.finish(truncation(errCause(err))); rerr != nil {
 			if res != nil {
@@ -477,7 +532,9 @@ func (r *Request) recorded(res *Resource, err error) (*Resource, error) {
 		return res, err
 	}
 	c.mu.Lock()
-	c.rec.MediaType = res.MediaType
+	if c.rec.MediaType == "" { // not set by the client (SetMediaType)
+		c.rec.MediaType = res.MediaType
+	}
 	c.mu.Unlock()
 	switch {
 	case res.Listing != nil:
@@ -547,24 +604,42 @@ func (b *recordedBody) Close() error {
 	return errors.Join(err, b.c.finish(tr))
 }
 
-// replay makes the Resource u names from the Client's Archive.
+// replay makes the Resource u names from the Client's Archive: the
+// scheme client's ReplayRecord when it has one, else a resource's
+// octets as the Body, an exchange's response through the scheme
+// client's Replay. A record that is not whole (Record.Truncated) never
+// reads as the whole object: its octets are delivered, then a
+// *PartialRecordError in place of the end.
 func (c *Client) replay(ctx context.Context, f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
 	rec, err := c.Archive.Lookup(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	req.Notef("replay %s record of %s (%s)", rec.Protocol, Masked(u), rec.Date.Format(time.RFC3339))
-	if rec.Kind == RecordResource {
+	if rec.Truncated != "" {
+		req.Notef("the record is not whole (WARC-Truncated: %s): what it holds is delivered, then an error", rec.Truncated)
+	}
+	var res *Resource
+	rr, ok := f.(RecordReplayer)
+	if ok {
+		res, err = rr.ReplayRecord(ctx, u, req, rec)
+	}
+	switch {
+	case ok && (err != nil || res != nil):
+	case rec.Kind == RecordResource:
 		size := rec.Response.Size()
-		return &Resource{URL: u, Body: &recordBody{SectionReader: rec.Response.Reader(), rec: rec},
-			MediaType: rec.MediaType, Size: size}, nil
+		if rec.Truncated != "" {
+			size = -1 // the object's is not known
+		}
+		return &Resource{URL: u, Body: &recordBody{Reader: RecordReader(rec), rec: rec}, MediaType: rec.MediaType, Size: size}, nil
+	default:
+		rp, ok := f.(Replayer)
+		if !ok {
+			rec.Close()
+			return nil, &ProtocolError{URL: Masked(u), Msg: "the " + u.Scheme() + " client cannot read a recorded " + rec.Protocol + " exchange back"}
+		}
+		res, err = rp.Replay(ctx, u, req, RecordReader(rec))
 	}
-	rp, ok := f.(Replayer)
-	if !ok {
-		rec.Close()
-		return nil, &ProtocolError{URL: Masked(u), Msg: "the " + u.Scheme() + " client cannot read a recorded " + rec.Protocol + " exchange back"}
-	}
-	res, err := rp.Replay(ctx, u, req, rec.Response.Reader())
 	if err != nil || res == nil {
 		rec.Close()
 		return res, err
@@ -587,8 +662,45 @@ func (c *Client) replay(ctx context.Context, f Fetcher, u *locator.URL, req *Req
 	return res, nil
 }
 
+// A PartialRecordError ends the octets of a replayed record that is
+// not whole (Record.Truncated, WARC-Truncated, ISO 28500 §5.13): the
+// transfer it was made of ended early, so what the record holds is not
+// the object, and a replay must not read as if it were.
+type PartialRecordError struct {
+	URL       string // masked
+	Truncated string // "length", "time", "disconnect", "unspecified"
+}
+
+func (e *PartialRecordError) Error() string {
+	return "access: the archive's record of " + e.URL + " is not whole (truncated: " + e.Truncated + "): the rest of the object is not in the archive"
+}
+
+// RecordReader returns a reader of rec's response (or resource) octets,
+// as a RecordReplayer reads them: when the record is not whole
+// (Truncated) it ends with a *PartialRecordError, not io.EOF.
+func RecordReader(rec *Record) io.Reader {
+	r := rec.Response.Reader()
+	if rec.Truncated == "" {
+		return r
+	}
+	return &partialReader{r: r, err: &PartialRecordError{URL: Masked(rec.URL), Truncated: rec.Truncated}}
+}
+
+type partialReader struct {
+	r   io.Reader
+	err error
+}
+
+func (p *partialReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if err == io.EOF {
+		err = p.err
+	}
+	return n, err
+}
+
 type recordBody struct {
-	*io.SectionReader
+	io.Reader
 	rec *Record
 }
 

@@ -132,6 +132,8 @@ func init() {
 // (a listing has no octets to count) and a TYPE A transfer (";type=a", or
 // Client.ASCII): the octets of its Body are not the file's (line ends
 // converted), so an offset counted in them names no octet of the file.
+// It refuses any resume on an access.Client that records (an archive):
+// the octets from an offset on are not the file (see Fetch).
 //
 // Sessions: a Client keeps logged-in sessions for the next request
 // (Fetch or Probe) of the same access.Client to the same server (host,
@@ -190,8 +192,9 @@ type Client struct {
 // NUL, which would end a command early and begin another (RFC 1738 §6):
 // a *access.PolicyError with the offset in the URL and the rule. It also
 // refuses a method the client does not offer, and, for a request that
-// resumes at an offset (access.Request.Offset), a directory or a TYPE A
-// transfer (rule "resume"; see Client).
+// resumes at an offset (access.Request.Offset), a directory, a TYPE A
+// transfer, and any transfer when the access.Client records (rule
+// "resume"; see Client and Fetch).
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	for _, p := range []struct {
 		comp locator.Component
@@ -213,7 +216,17 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		return err
 	}
 	if req.Offset() > 0 {
-		return c.checkResume(u)
+		if err := c.checkResume(u); err != nil {
+			return err
+		}
+		if req.Client != nil && req.Client.Recorder != nil {
+			// An archive's record of u is the object u names; the octets
+			// from an offset on are not it, and a record of them would
+			// replay as if they were (WARC has no field that says where
+			// a resource's block begins in the object).
+			return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.PathComponent), Rule: "resume",
+				Reason: "the Client records (an archive), and a resumed retrieval's octets are not the file: only a whole retrieval is recorded; fetch it whole from octet 0"}
+		}
 	}
 	return nil
 }
@@ -250,16 +263,15 @@ func (c *Client) checkResume(u *locator.URL) error {
 // session of the same server and login when c has one. See Client.
 //
 // When the access.Client records, the record is a resource
-// (access.RecordResource, protocol "ftp"): a file's octets as the Body
-// delivers them, with the control connection's dialogue (the password
-// masked, "> PASS ****"); for a directory, the octets of NLST's data
-// connection as the server sent them, the names RFC 1738 §3.2.2 lists
-// the directory by, one per line (a listing is two transfers, NLST and
-// MLSD or LIST, which no one exchange holds, and the names are the
-// listing the URL designates; MLSD's or LIST's description is in
-// neither; a Client that follows the archive gives them back as the
-// body of a text, not as a listing). A resumed retrieval (an Offset
-// above 0) is not recorded: its octets are not the file.
+// (access.RecordResource, protocol "ftp") with the control connection's
+// dialogue (the password masked, "> PASS ****"): a file's octets as the
+// Body delivers them; for a directory, the octets of its listing's
+// transfers as the server sent them, NLST's and MLSD's or LIST's, the
+// parts of a multipart body (see ReplayRecord), from which a Client that
+// follows the archive makes the same Listing. A resumed retrieval (an
+// Offset above 0) is refused by Check when the Client records: its
+// octets are not the file, and a record of them would replay as the
+// whole file.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
 	var cap *access.Capture
 	if req.Offset() == 0 {
@@ -766,14 +778,13 @@ func (l *sizeLimit) Read(p []byte) (int, error) {
 // MLSD (RFC 3659 §7) when FEAT (sent now, if it was not) lists MLST, else
 // with LIST read in the Unix form. A refusal or a line it cannot read
 // leaves those entries undescribed; a broken connection ends the
-// description.
-func (s *session) describe(ctx context.Context, arg string, max int) map[string]Fact {
-	facts := map[string]Fact{}
+// description. rec, when not nil, keeps the transfer's octets.
+func (s *session) describe(ctx context.Context, arg string, max int, rec *listingRecord) map[string]Fact {
 	if s.feat == nil {
 		if err := s.features(); err != nil {
 			s.req.Notef("FEAT failed: %v", err)
 			s.spoilt = true
-			return facts
+			return map[string]Fact{}
 		}
 	}
 	verb := "LIST"
@@ -784,16 +795,24 @@ func (s *session) describe(ctx context.Context, arg string, max int) map[string]
 	if arg != "" {
 		line += " " + arg
 	}
-	lines, truncated, err := s.readListing(ctx, line, max)
+	lines, truncated, err := s.readListing(ctx, line, verb, max, rec)
 	if truncated || err != nil && !isAnswer(err) {
 		// Aborted, or out of step: the session ends with this request.
 		s.spoilt = true
 	}
 	if err != nil {
 		s.req.Notef("%s gave no description of the entries: %v", verb, err)
-		return facts
+		return map[string]Fact{}
 	}
-	now := time.Now()
+	return parseFacts(verb, lines, time.Now())
+}
+
+// parseFacts reads the lines of an MLSD or LIST transfer (verb), LIST's
+// dates without a year as of now, into the facts of each entry by its
+// name; the directory itself and its parent (MLSD's cdir and pdir) are
+// none.
+func parseFacts(verb string, lines []string, now time.Time) map[string]Fact {
+	facts := map[string]Fact{}
 	for _, l := range lines {
 		var f Fact
 		var ok bool

@@ -92,14 +92,35 @@ func (t *transfer) abort() error {
 // readListing runs one listing transfer and returns its lines, at most
 // max of them (truncated reports more: the transfer is then aborted),
 // each at most MaxLine octets, in all at most MaxSize octets when that
-// is set.
-func (s *session) readListing(ctx context.Context, line string, max int) (lines []string, truncated bool, err error) {
+// is set. rec, when not nil, keeps the transfer's octets as a part of
+// the record of command verb (see listingRecord) when they were read
+// whole (or to the max lines the listing takes of them): a transfer
+// that failed describes nothing, live or replayed.
+func (s *session) readListing(ctx context.Context, line, verb string, max int, rec *listingRecord) (lines []string, truncated bool, err error) {
 	t, err := s.openTransfer(ctx, line)
 	if err != nil || t == nil {
 		return nil, false, err
 	}
+	var kept *access.Spool
+	if rec != nil {
+		kept = access.NewSpool()
+		defer kept.Close()
+		t.br = bufio.NewReaderSize(io.TeeReader(t.br, kept), 16<<10)
+	}
+	lines, truncated, err = readLines(t, max, s.req)
+	if rec != nil && err == nil && kept.Err() == nil {
+		rec.part(verb)
+		io.Copy(rec, kept.Reader())
+	}
+	return lines, truncated, err
+}
+
+// readLines reads src's lines, at most max of them (truncated reports
+// more: src is then aborted). A live listing and a replayed one read
+// their descriptions with it.
+func readLines(src lineSource, max int, req *access.Request) (lines []string, truncated bool, err error) {
 	for {
-		l, err := t.next()
+		l, err := src.next()
 		if err == io.EOF {
 			return lines, false, nil
 		}
@@ -107,14 +128,23 @@ func (s *session) readListing(ctx context.Context, line string, max int) (lines 
 			return nil, false, err
 		}
 		if len(lines) == max {
-			s.req.Notef("listing truncated at %d entries (MaxEntries)", max)
-			if err := t.abort(); err != nil {
+			req.Notef("listing truncated at %d entries (MaxEntries)", max)
+			if err := src.abort(); err != nil {
 				return nil, false, err
 			}
 			return lines, true, nil
 		}
 		lines = append(lines, l)
 	}
+}
+
+// A lineSource gives a listing's lines: a live transfer's, or a
+// recorded one's (replay).
+type lineSource interface {
+	// next returns the next non-empty line, io.EOF at the end.
+	next() (string, error)
+	// abort ends the lines early.
+	abort() error
 }
 
 // list sends NLST (with its argument, if any) for the entries' names
@@ -125,24 +155,84 @@ func (s *session) readListing(ctx context.Context, line string, max int) (lines 
 // streamed from NLST's data connection undescribed. More than MaxEntries
 // names (lines) end the listing with an *access.TruncatedError. Closing
 // the listing ends the session (ABOR when NLST is under way, then QUIT).
+//
+// When the access.Client records, the record holds both transfers'
+// octets as the server sent them (see listingRecord), and ReplayRecord
+// makes the same listing of them.
 func (s *session) list(ctx context.Context, c Command) (*access.Resource, error) {
-	line := c.String()
-	t, err := s.openTransfer(ctx, line)
+	t, err := s.openTransfer(ctx, c.String())
 	if err != nil {
 		return nil, err
 	}
-	if t != nil && s.req.Offset() == 0 {
-		// The record keeps NLST's octets as they are read (see Fetch).
-		if cap := s.req.Capture(access.RecordResource, "ftp"); cap != nil {
-			t.br = bufio.NewReaderSize(io.TeeReader(t.br, received{cap}), 16<<10)
+	ls := newLister(s.u, s.masked, s.req, c)
+	ls.s = s
+	ls.rec = newListingRecord(s.req)
+	ls.rec.part("NLST")
+	if t != nil {
+		if ls.rec != nil {
+			t.br = bufio.NewReaderSize(io.TeeReader(t.br, ls.rec), 16<<10)
 		}
+		ls.t = t
 	}
-	maxEntries := s.req.MaxEntries()
-	hold := min(MaxDescribed, maxEntries)
-	ls := &lister{s: s, t: t, max: maxEntries, seen: map[string]bool{}}
+	if err := ls.hold(); err != nil {
+		return nil, err
+	}
+	if ls.t != nil {
+		s.req.Notef("the directory has more than %d entries: listed as NLST names them, undescribed (MaxDescribed)", MaxDescribed)
+	} else {
+		if len(ls.names) > 0 {
+			ls.facts = s.describe(ctx, ls.arg, ls.holdMax(), ls.rec)
+		}
+		ls.rec.end()
+	}
+	return &access.Resource{Size: -1, Listing: access.NewListing(ls.max, ls.next, ls.close)}, nil
+}
+
+// A lister makes a directory's entries from NLST's names.
+type lister struct {
+	s          *session // the live session, nil in a replay
+	u          *locator.URL
+	masked     string
+	req        *access.Request
+	rec        *listingRecord // the record being made, or nil
+	t          lineSource     // NLST still under way (names past MaxDescribed), or nil
+	arg        string         // NLST's argument
+	max        int            // MaxEntries
+	names      []string       // the names read at once
+	i          int            // the next of names
+	pending    string         // a name read past names
+	hasPending bool
+	lines      int  // NLST lines read
+	cut        bool // NLST had more than MaxEntries lines
+	facts      map[string]Fact
+	dirs       []string // the entries' directory, as URL segments
+	seen       map[string]bool
+	err        error // what ended NLST, when not its end
+}
+
+// newLister returns the lister of the directory u names, listed by the
+// NLST command c.
+func newLister(u *locator.URL, masked string, req *access.Request, c Command) *lister {
+	ls := &lister{u: u, masked: masked, req: req, max: req.MaxEntries(), seen: map[string]bool{}}
 	if c.HasArg {
 		ls.arg = c.Arg
 	}
+	base := Split(u)
+	ls.dirs = append([]string{}, base.Cwd...)
+	if base.HasTypecode && base.Typecode == "d" && base.Name != "" {
+		ls.dirs = append(ls.dirs, base.Name)
+	}
+	return ls
+}
+
+// holdMax is how many names are held to be described: MaxDescribed,
+// or MaxEntries when lower.
+func (ls *lister) holdMax() int { return min(MaxDescribed, ls.max) }
+
+// hold reads the first names of ls.t, at most holdMax; ls.t is nil
+// after it when NLST ended within them (or was cut at MaxEntries).
+func (ls *lister) hold() error {
+	hold := ls.holdMax()
 	for ls.t != nil {
 		l, err := ls.t.next()
 		if err == io.EOF {
@@ -150,14 +240,14 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(ls.names) == hold {
 			ls.pending, ls.hasPending = l, true
-			if hold == maxEntries {
-				s.req.Notef("listing truncated at %d entries (MaxEntries)", maxEntries)
+			if hold == ls.max {
+				ls.req.Notef("listing truncated at %d entries (MaxEntries)", ls.max)
 				if err := ls.t.abort(); err != nil {
-					return nil, err
+					return err
 				}
 				ls.t, ls.cut = nil, true
 			}
@@ -166,44 +256,7 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 		ls.names = append(ls.names, l)
 	}
 	ls.lines = len(ls.names)
-	if ls.t != nil {
-		s.req.Notef("the directory has more than %d entries: listed as NLST names them, undescribed (MaxDescribed)", MaxDescribed)
-	} else if len(ls.names) > 0 {
-		ls.facts = s.describe(ctx, ls.arg, hold)
-	}
-	base := Split(s.u)
-	ls.dirs = append([]string{}, base.Cwd...)
-	if base.HasTypecode && base.Typecode == "d" && base.Name != "" {
-		ls.dirs = append(ls.dirs, base.Name)
-	}
-	l := access.NewListing(maxEntries, ls.next, ls.close)
-	return &access.Resource{Size: -1, Listing: l}, nil
-}
-
-// received is an io.Writer of the octets a Capture receives.
-type received struct{ c *access.Capture }
-
-func (r received) Write(p []byte) (int, error) {
-	r.c.Received(p)
-	return len(p), nil
-}
-
-// A lister makes a directory's entries from NLST's names.
-type lister struct {
-	s          *session
-	t          *transfer // NLST still under way (names past MaxDescribed), or nil
-	arg        string    // NLST's argument
-	max        int       // MaxEntries
-	names      []string  // the names read at once
-	i          int       // the next of names
-	pending    string    // a name read past names
-	hasPending bool
-	lines      int  // NLST lines read
-	cut        bool // NLST had more than MaxEntries lines
-	facts      map[string]Fact
-	dirs       []string // the entries' directory, as URL segments
-	seen       map[string]bool
-	err        error // what ended NLST, when not its end
+	return nil
 }
 
 // next returns the next entry: from the names held, then from NLST.
@@ -224,6 +277,9 @@ func (ls *lister) next() (access.Entry, error) {
 		default:
 			l, err := ls.t.next()
 			if err != nil {
+				if err == io.EOF {
+					ls.rec.end()
+				}
 				ls.t, ls.err = nil, err
 				return access.Entry{}, err
 			}
@@ -231,7 +287,7 @@ func (ls *lister) next() (access.Entry, error) {
 			n = l
 		}
 		if ls.lines > ls.max {
-			ls.s.req.Notef("listing truncated at %d entries (MaxEntries)", ls.max)
+			ls.req.Notef("listing truncated at %d entries (MaxEntries)", ls.max)
 			return access.Entry{}, &access.TruncatedError{Max: ls.max}
 		}
 		if e, ok, err := ls.entry(n); err != nil || ok {
@@ -243,7 +299,6 @@ func (ls *lister) next() (access.Entry, error) {
 // entry makes the entry of an NLST name; ok is false for a name that
 // is no entry ("", ".", "..", one already listed).
 func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
-	s := ls.s
 	name := n
 	if ls.arg != "" {
 		name = strings.TrimSuffix(name, "/")
@@ -258,7 +313,7 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 		ls.seen[name] = true // past MaxDescribed names, repeats are not looked for
 	}
 	e = access.Entry{Name: name, Type: access.TypeFile, Size: -1}
-	ref := URL{User: locator.Decode(s.u.User()), HasUser: s.u.HasUser(), Host: s.u.Host(), Port: s.u.Port()}
+	ref := URL{User: locator.Decode(ls.u.User()), HasUser: ls.u.HasUser(), Host: ls.u.Host(), Port: ls.u.Port()}
 	ref.Cwd = ls.dirs
 	ref.Name, ref.HasName = name, true
 	if f, ok := ls.facts[name]; ok {
@@ -281,7 +336,7 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 	}
 	u, err := ref.Build()
 	if err != nil {
-		return e, false, &access.ProtocolError{URL: s.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
+		return e, false, &access.ProtocolError{URL: ls.masked, Msg: "listing entry " + strconv.Quote(clip(name)) + " makes no URL: " + err.Error()}
 	}
 	e.URL = u
 	return e, true, nil
@@ -290,8 +345,12 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 // close ends the listing. When NLST was read to its end (and its
 // description, if any, completed), the session goes back to its Client;
 // else ABOR when NLST is under way, then QUIT, or the connection is closed
-// when the control connection is out of step.
+// when the control connection is out of step. A replayed listing has
+// nothing to end.
 func (ls *lister) close() error {
+	if ls.s == nil {
+		return nil
+	}
 	if ls.err != nil && ls.err != io.EOF {
 		ls.s.quitAfterError(ls.err)
 		return nil
@@ -300,14 +359,14 @@ func (ls *lister) close() error {
 		ls.s.release()
 		return nil
 	}
-	if ls.t != nil && !ls.t.done {
-		if err := ls.t.abort(); err != nil {
+	if t, ok := ls.t.(*transfer); ok && !t.done {
+		if err := t.abort(); err != nil {
 			ls.s.close()
 			return nil
 		}
 	}
-	if ls.t != nil && ls.t.done && ls.t.data != nil {
-		ls.t.data.Close()
+	if t, ok := ls.t.(*transfer); ok && t.done && t.data != nil {
+		t.data.Close()
 	}
 	ls.s.quit()
 	return nil

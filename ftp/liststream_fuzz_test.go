@@ -49,7 +49,7 @@ func FuzzListingStream(f *testing.F) {
 		req.URL = u
 		s := &session{req: req, u: u, masked: "ftp://h/d/", conn: nullConn{}, br: bufio.NewReader(strings.NewReader("226 done\r\n"))}
 		tr := &transfer{s: s, line: "NLST", data: nullConn{}, br: bufio.NewReaderSize(&sizeLimit{r: bytes.NewReader(data), left: 4096}, 16<<10)}
-		ls := &lister{s: s, t: tr, max: req.MaxEntries(), seen: map[string]bool{}, dirs: []string{"d"}}
+		ls := &lister{s: s, u: u, masked: "ftp://h/d/", req: req, t: tr, max: req.MaxEntries(), seen: map[string]bool{}, dirs: []string{"d"}}
 		got, err := access.NewListing(req.MaxEntries(), ls.next, ls.close).ReadAll()
 		var te *access.TruncatedError
 		var pe *access.ProtocolError

@@ -36,8 +36,9 @@ const DefaultMediaType = "text/gemini; charset=utf-8"
 //
 // It records each Get's exchange when the access.Client has a Recorder
 // (protocol "gemini", an access.RecordExchange: the request line as
-// sent and the response header and body as received, above TLS), and
-// reads a recorded response back (Replay).
+// sent and the response header and body as received, above TLS; for
+// input answered both exchanges, see Fetch), and reads a record back
+// (ReplayRecord, Replay).
 //
 // Its zero value is ready, and keeps the certificates it trusts in
 // DefaultKnownHosts. It is safe for concurrent use, and its fields must
@@ -345,11 +346,18 @@ func redirect(u *locator.URL, h Header) error {
 // used a *KnownHostsError; Certificate's failure a
 // *CertificateChoiceError.
 //
-// The record of a Get (access.Client.Recorder) is the exchange of u: for
-// input answered, the request for u and the 1x response, not the
-// request with the answer, which is another URL's (and for 11 a secret).
+// The record of a Get (access.Client.Recorder) is one exchange under
+// u: the request line and the response. For input answered (status 10)
+// it is both exchanges, in the order they crossed: the request for u
+// and then the request with the answer, and the 1x response and then
+// the answered response (header and body), so that a Client that
+// follows the archive with the same answer gives the same Resource
+// (ReplayRecord). The answer to 11 (SENSITIVE INPUT) is a secret, which
+// an archive must not keep: that record is the request for u and the
+// prompt alone.
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	r, err := c.exchange(ctx, u, req, false, req.Capture(access.RecordExchange, "gemini"))
+	cp := req.Capture(access.RecordExchange, "gemini")
+	r, err := c.exchange(ctx, u, req, false, cp)
 	if err != nil {
 		return nil, err
 	}
@@ -377,8 +385,10 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		}
 		if !secret {
 			shown = au
+		} else {
+			cp = nil // the answer is a secret: not recorded
 		}
-		r, err = c.exchange(ctx, au, req, secret, nil)
+		r, err = c.exchange(ctx, au, req, secret, cp)
 		if err != nil {
 			return nil, err
 		}
@@ -410,10 +420,11 @@ func respond(u *locator.URL, req *access.Request, h Header, br *bufio.Reader, re
 // and what followed it, as Fetch received them), back as Fetch reads a
 // live one, without any connection: 2x is the Resource, its Body the
 // octets after the header, bounded by MaxSize; 3x an *access.Redirect;
-// 1x the *access.ServerError Fetch returns when no answer is given (a
-// replay cannot ask the server again: the request with the answer is
-// another URL's); 4x, 5x and 6x *access.ServerError; a header that
-// breaks Gemini §3.1 an *access.ProtocolError.
+// 1x the *access.ServerError Fetch returns when no answer is given (the
+// response alone does not say which answer a recorded answered response
+// is to: an access.Client with an Archive calls ReplayRecord, which
+// reads the record's requests too); 4x, 5x and 6x *access.ServerError;
+// a header that breaks Gemini §3.1 an *access.ProtocolError.
 func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
 	if _, err := NewPlan(u); err != nil {
 		return nil, err
@@ -424,6 +435,81 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 		return nil, err
 	}
 	return respond(u, req, h, br, noClose{}, nil, "", true)
+}
+
+var _ access.RecordReplayer = (*Client)(nil)
+
+// ReplayRecord reads a recorded exchange back (access.RecordReplayer)
+// as Replay does, and follows a recorded answer to input: when the
+// response is 10 (INPUT) and Answers or Ask gives an answer, the
+// record's requests must be u's and then u's with that answer (the
+// record of an answered Get, see Fetch), and its second response is then read as
+// Fetch reads the answered one, the Resource's URL the URL with the
+// answer. Without an answer, or when the record holds no answered
+// request (the answer to 11 is never kept), no request at all (an
+// archive that gives back responses only), or another answer's, it is
+// the *access.ServerError of the 1x, as a live Get that cannot answer,
+// its Rule saying why.
+func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.Request, rec *access.Record) (*access.Resource, error) {
+	if rec.Kind != access.RecordExchange {
+		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: "a gemini record is an exchange, not a resource"}
+	}
+	first, err := NewPlan(u)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(access.RecordReader(rec), 4096)
+	h, err := readHeader(u, req, br)
+	if err != nil {
+		return nil, err
+	}
+	if h.Class() != Input {
+		return respond(u, req, h, br, noClose{}, nil, "", true)
+	}
+	v, ok, err := c.answer(h)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, refusal(u, requestURL(u), h, "", true)
+	}
+	unanswered := func(why string) error {
+		err := refusal(u, requestURL(u), h, "", true)
+		var se *access.ServerError
+		if errors.As(err, &se) {
+			se.Rule += "; the archive does not give the answered response: " + why
+		}
+		return err
+	}
+	if h.Status == 11 {
+		return nil, unanswered("the answer to SENSITIVE INPUT is a secret, which is not recorded")
+	}
+	au, err := withInput(u, v)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := NewPlan(au)
+	if err != nil {
+		return nil, &access.PolicyError{URL: access.Masked(u), Rule: "Gemini §2", Reason: err.Error()}
+	}
+	if rec.Request == nil {
+		return nil, unanswered("the record gives no request, so which answer it holds is unknown")
+	}
+	sent, err := io.ReadAll(io.LimitReader(rec.Request.Reader(), 2*(MaxRequest+2)+1))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case string(sent) == string(first.Request):
+		return nil, unanswered("the record holds the prompt alone")
+	case string(sent) != string(first.Request)+string(pl.Request):
+		return nil, unanswered("it holds the response to another request than this answer's")
+	}
+	h, err = readHeader(u, req, br)
+	if err != nil {
+		return nil, err
+	}
+	return respond(u, req, h, br, noClose{}, au, "", true)
 }
 
 // answer returns the input a 1x response asks for: from c.Answers by the

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/loctest"
@@ -151,16 +152,53 @@ func TestRecordReplay(t *testing.T) {
 		}
 	}
 
-	// Input answered: the record is the request for the URL and its
-	// prompt, not the request with the answer.
-	aac, _ := client(t, &gemini.Client{KnownHosts: ac.Schemes["gemini"].(*gemini.Client).KnownHosts, Answers: map[string]string{"1": "Ada"}})
+	// Input answered (10): the record is both exchanges, the request
+	// for the URL and the request with the answer, the prompt and the
+	// answered response; a replay with the same answer gives the live
+	// Resource, one without an answer or with another the refusal.
+	known := ac.Schemes["gemini"].(*gemini.Client).KnownHosts
+	answering := func(v string) *gemini.Client {
+		return &gemini.Client{KnownHosts: known, Answers: map[string]string{"1": v}}
+	}
+	aac, _ := client(t, answering("Ada L"))
 	aac.Recorder = rec
-	if _, body, err := get(t, aac, m.url("/cgi/ask")); err != nil || string(body) != "hello Ada" {
-		t.Fatalf("answered: %q %v", body, err)
+	ask := m.url("/cgi/ask")
+	lres, lbody, err := get(t, aac, ask)
+	if err != nil || string(lbody) != "hello Ada%20L" || lres.URL.String() != ask+"?Ada%20L" {
+		t.Fatalf("answered: %q %v", lbody, err)
 	}
-	if k, _ := last(rec); string(k.Request) != m.url("/cgi/ask")+"\r\n" || string(k.Response) != "10 Your name?\r\n" {
-		t.Errorf("answered: record %q %q", k.Request, k.Response)
+	if k, _ := last(rec); string(k.Request) != ask+"\r\n"+ask+"?Ada%20L\r\n" || string(k.Response) != "10 Your name?\r\n20 text/plain\r\nhello Ada%20L" || k.Record.URL.String() != ask || k.Record.Truncated != "" {
+		t.Errorf("answered: record of %s: %q %q", k.Record.URL, k.Request, k.Response)
 	}
+	rres, rbody, err = get(t, replayer(t, rec, answering("Ada L")), ask)
+	if err != nil || !bytes.Equal(rbody, lbody) || rres.URL.String() != lres.URL.String() || rres.MediaType != lres.MediaType || rres.Size != lres.Size {
+		t.Errorf("answered, replayed with the same answer: %v %q, live %q", err, rbody, lbody)
+	}
+	unanswered := func(what string, arc access.Archive, g *gemini.Client, u, code, why string) {
+		t.Helper()
+		_, _, err := get(t, replayer(t, arc, g), u)
+		var se *access.ServerError
+		if !errors.As(err, &se) || se.Code != code || !strings.Contains(se.Rule, why) || access.Classify(err) != access.Absent {
+			t.Errorf("%s: %v, want the %s refusal saying %q", what, err, code, why)
+		}
+	}
+	unanswered("answered, replayed without an answer", rec, nil, ask, "10", "§3.2.1")
+	unanswered("answered, replayed with another answer", rec, answering("Bob"), ask, "10", "another request")
+	unanswered("answered, replayed from an archive without requests", responsesOnly{rec}, answering("Ada L"), ask, "10", "gives no request")
+
+	// Sensitive input (11): the answer is a secret, kept out of the
+	// record, which is the prompt alone; a replay cannot answer it.
+	pw := m.url("/cgi/password")
+	pac, _ := client(t, answering("hunter2"))
+	pac.Recorder = rec
+	if _, body, err := get(t, pac, pw); err != nil || string(body) != "7 octets" {
+		t.Fatalf("sensitive input: %q %v", body, err)
+	}
+	k, _ = last(rec)
+	if string(k.Request) != pw+"\r\n" || string(k.Response) != "11 Password:\r\n" || strings.Contains(string(k.Record.Dialogue), "hunter2") {
+		t.Errorf("sensitive input: record %q %q\n%s", k.Request, k.Response, k.Record.Dialogue)
+	}
+	unanswered("sensitive input, replayed", rec, answering("hunter2"), pw, "11", "a secret")
 
 	// A body cut at MaxSize: the record says so.
 	ac.MaxSize = 1000
@@ -238,4 +276,17 @@ func TestReplay(t *testing.T) {
 			t.Errorf("%q: %v, want a protocol error", resp, err)
 		}
 	}
+}
+
+// responsesOnly is an Archive that gives back an exchange's response
+// and not its request, as one that keeps responses only.
+type responsesOnly struct{ access.Archive }
+
+func (a responsesOnly) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
+	r, err := a.Archive.Lookup(ctx, u)
+	if err == nil && r.Request != nil {
+		r.Request.Close()
+		r.Request = nil
+	}
+	return r, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -123,3 +124,81 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReplayRecord reads arbitrary records back with an answer at hand
+// (ReplayRecord, Answers "1"): no panic; a record whose response is not
+// a 10 prompt, or whose requests are not u's and then u's with the
+// answer, gives what Replay gives of the response (a 10 its refusal);
+// one that is gives what Replay gives of the response after the prompt,
+// the Resource's URL the URL with the answer.
+func FuzzReplayRecord(f *testing.F) {
+	const answered = "gemini://example.org/q?Ada%20L\r\n"
+	for _, c := range [][2]string{
+		{"gemini://example.org/q\r\n" + answered, "10 Name?\r\n20 text/plain\r\nhello"},
+		{"gemini://example.org/q\r\n" + answered, "10 Name?\r\n10 Again?\r\n"},
+		{"gemini://example.org/q\r\n" + answered, "10 Name?\r\n31 gemini://example.org/b\r\n"},
+		{"gemini://example.org/q\r\n" + answered, "10 Name?\r\n"},
+		{"gemini://example.org/q\r\ngemini://example.org/q?Bob\r\n", "10 Name?\r\n20 text/plain\r\nhello"},
+		{"gemini://example.org/q\r\n", "10 Name?\r\n"},
+		{"gemini://example.org/q\r\n", "11 Password\r\n20 text/plain\r\nx"},
+		{"gemini://example.org/q\r\n", "20 text/gemini\r\n# hi\n"},
+		{"", "51 gone\r\n"},
+	} {
+		f.Add([]byte(c[0]), []byte(c[1]))
+	}
+	u, err := locator.Parse("gemini://example.org/q")
+	if err != nil {
+		f.Fatal(err)
+	}
+	const maxSize = 64
+	ac := &access.Client{MaxSize: maxSize}
+	c := &Client{Insecure: true, Answers: map[string]string{"1": "Ada L"}}
+	type outcome struct {
+		url, media string
+		body       []byte
+		err        string
+	}
+	read := func(res *access.Resource, err error) outcome {
+		if err != nil {
+			return outcome{err: reflectType(err) + " " + err.Error()}
+		}
+		o := outcome{media: res.MediaType}
+		if res.URL != nil {
+			o.url = res.URL.String()
+		}
+		o.body, err = io.ReadAll(res.Body)
+		res.Close()
+		if err != nil {
+			o.err = reflectType(err) + " " + err.Error()
+		}
+		return o
+	}
+	f.Fuzz(func(t *testing.T, request, response []byte) {
+		rec := &access.Record{Kind: access.RecordExchange, URL: u, Protocol: "gemini", Request: access.NewSpool(), Response: access.NewSpool()}
+		rec.Request.Write(request)
+		rec.Response.Write(response)
+		defer rec.Close()
+		got := read(c.ReplayRecord(context.Background(), u, &access.Request{Client: ac, URL: u}, rec))
+		var want outcome
+		h, ok := wantHeader(response)
+		switch {
+		case ok && h.Status == 10 && string(request) == "gemini://example.org/q\r\n"+answered:
+			rest := response[bytes.IndexByte(response, '\n')+1:]
+			want = read(c.Replay(context.Background(), u, &access.Request{Client: ac, URL: u}, bytes.NewReader(rest)))
+			if want.err == "" {
+				want.url = "gemini://example.org/q?Ada%20L"
+			}
+		default:
+			want = read(c.Replay(context.Background(), u, &access.Request{Client: ac, URL: u}, bytes.NewReader(response)))
+			if ok && h.Class() == Input {
+				// The refusal's Rule says why the record gave no answer.
+				got.err, _, _ = strings.Cut(got.err, "; the archive does not give")
+			}
+		}
+		if got.url != want.url || got.media != want.media || !bytes.Equal(got.body, want.body) || got.err != want.err {
+			t.Fatalf("request %q response %q:\ngot  %+v\nwant %+v", request, response, got, want)
+		}
+	})
+}
+
+func reflectType(err error) string { return fmt.Sprintf("%T", err) }
