@@ -1,7 +1,9 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -414,6 +416,160 @@ func sortInts(a []int64) {
 	for i := 1; i < len(a); i++ {
 		for j := i; j > 0 && a[j] < a[j-1]; j-- {
 			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// TestStoredMember: a member of stored blocks is one gzip member that
+// compress/gzip reads back whole, however many 65535-octet blocks it
+// takes.
+func TestStoredMember(t *testing.T) {
+	for _, n := range []int{0, 1, 1023, 0xffff, 0x10000, 3*0xffff + 7} {
+		p := []byte(noise(n))
+		m := appendStored([]byte("before"), p)
+		if string(m[:6]) != "before" {
+			t.Fatalf("%d octets: what was before is changed", n)
+		}
+		br := bytes.NewReader(m[6:])
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			t.Fatalf("%d octets: %v", n, err)
+		}
+		zr.Multistream(false)
+		got, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(got, p) {
+			t.Fatalf("%d octets: read back %d octets, %v", n, len(got), err)
+		}
+		if br.Len() != 0 {
+			t.Fatalf("%d octets: %d octets after the member", n, br.Len())
+		}
+	}
+}
+
+// TestLargeRecord: a record larger than a Writer compresses in memory
+// (inMemory) is compressed straight into the file, between records
+// compressed in memory, and reads back whole, at the offsets the index
+// says.
+func TestLargeRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "large.warc.gz")
+	big := "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 5242880\r\n\r\n" + noise(5<<20)
+	recs := []*access.Record{
+		exchange(t, "http://example.com/before", "http/1.1", "GET /before HTTP/1.1\r\n\r\n", httpResp),
+		exchange(t, "http://example.com/large", "http/1.1", "GET /large HTTP/1.1\r\n\r\n", big),
+		exchange(t, "http://example.com/after", "http/1.1", "GET /after HTTP/1.1\r\n\r\n", httpResp),
+	}
+	writeAll(t, path, Options{}, recs)
+	checkWarcio(t, path)
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for _, want := range recs {
+		got, err := rd.Lookup(context.Background(), want.URL)
+		if err != nil {
+			t.Fatalf("%s: %v", want.URL, err)
+		}
+		if readAll(t, got.Response) != readAll(t, want.Response) {
+			t.Errorf("%s: read back other octets", want.URL)
+		}
+		got.Close()
+	}
+	if p := rd.Problems(); len(p) != 0 {
+		t.Errorf("problems: %v", p)
+	}
+}
+
+// TestConcurrentRecords: records written at once from many goroutines,
+// compressed outside the Writer's lock while files roll over, are each
+// whole in one file, and name that file's warcinfo record.
+func TestConcurrentRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.warc.gz")
+	w, err := Create(path, Options{MaxSize: 30_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 8, 40
+	errs := make(chan error, workers)
+	for g := range workers {
+		go func() {
+			for i := range each {
+				r := exchange(t, fmt.Sprintf("gopher://localhost/0/%d-%d", g, i), "gopher", "x\r\n", noise(2000))
+				err := w.Record(r)
+				r.Close()
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := w.Files()
+	if len(files) < 5 {
+		t.Fatalf("%d files: too few rollovers to test", len(files))
+	}
+	checkWarcio(t, files...)
+	records := 0
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := bufio.NewReader(zr)
+		info := ""
+		for {
+			h, n, err := readHead(br)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if _, err := io.CopyN(io.Discard, br, n); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if info == "" {
+				info = h.get("WARC-Record-ID")
+				if h.get("WARC-Type") != "warcinfo" {
+					t.Fatalf("%s begins with a %s record", f, h.get("WARC-Type"))
+				}
+				continue
+			}
+			if got := h.get("WARC-Warcinfo-ID"); got != info {
+				t.Errorf("%s: a record names warcinfo %s, the file's is %s", f, got, info)
+			}
+			records++
+		}
+		fh.Close()
+	}
+	if records != 2*workers*each {
+		t.Errorf("%d records in the files, want %d", records, 2*workers*each)
+	}
+	rd, err := Open(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for g := range workers {
+		for i := range each {
+			got, err := rd.Lookup(context.Background(), mustParse(t, fmt.Sprintf("gopher://localhost/0/%d-%d", g, i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Close()
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package archive
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -69,11 +71,12 @@ func FuzzReader(f *testing.F) {
 }
 
 // FuzzCDXJ: a line parseLine accepts is written back by line as one
-// that reads the same.
+// that reads the same, octet for octet as encoding/json writes it.
 func FuzzCDXJ(f *testing.F) {
 	f.Add(`com,example)/ 20260101000000 {"url":"http://example.com/","mime":"text/html","status":"200","digest":"sha1:AAAA","length":"10","offset":"0","filename":"a.warc.gz"}`)
 	f.Add(`gopher://h/1/ 2026 {"url":"gopher://h/1/","length":10,"offset":5,"filename":"a.warc.gz","date":"2026-01-01T00:00:00.5Z"}`)
 	f.Add(`!meta 0 {}`)
+	f.Add(`a 2026 {"url":"http://x/<a>&\u2028é\"q\u0001","mime":"t","status":"\ud800","filename":"f\\g"}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		e, err := parseLine(line)
 		if err != nil {
@@ -82,6 +85,9 @@ func FuzzCDXJ(f *testing.F) {
 		b := e.line()
 		if len(b) == 0 || b[len(b)-1] != '\n' {
 			t.Fatalf("line %q", b)
+		}
+		if want := marshalLine(&e); !bytes.Equal(b, want) {
+			t.Fatalf("line %q, encoding/json's %q", b, want)
 		}
 		e2, err := parseLine(string(b[:len(b)-1]))
 		if err != nil {
@@ -92,4 +98,14 @@ func FuzzCDXJ(f *testing.F) {
 		}
 		_ = e.time()
 	})
+}
+
+// marshalLine is a CDXJ line as json.Marshal makes its JSON, which
+// entry.line writes without reflection.
+func marshalLine(e *entry) []byte {
+	j, err := json.Marshal(&e.entryJSON)
+	if err != nil {
+		panic(err)
+	}
+	return []byte(e.key + " " + e.ts + " " + string(j) + "\n")
 }

@@ -37,33 +37,52 @@ func (h header) get(name string) string {
 // field-content is TEXT) allows no control character, so a CR or LF a
 // server or URL smuggled in would end the field and forge another.
 func fieldValue(v string) string {
-	if strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) < 0 {
+	if safeText(v) {
 		return v
 	}
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < ' ' || c == 0x7f {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return string(appendFieldValue(nil, v))
 }
 
-// writeHead writes the version line and header of a record whose block
-// is n octets long, and the blank line that ends it.
-func writeHead(w *bufio.Writer, h header, n int64) {
-	w.WriteString(version + "\r\n")
-	for _, f := range h {
-		w.WriteString(f.name)
-		w.WriteString(": ")
-		w.WriteString(fieldValue(f.value))
-		w.WriteString("\r\n")
+func safeText(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c == 0x7f {
+			return false
+		}
 	}
-	w.WriteString("Content-Length: ")
-	w.WriteString(strconv.FormatInt(n, 10))
-	w.WriteString("\r\n\r\n")
+	return true
+}
+
+// appendFieldValue appends v made safe as fieldValue makes it: each
+// control octet as %XX.
+func appendFieldValue(dst []byte, v string) []byte {
+	if safeText(v) {
+		return append(dst, v...)
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c == 0x7f {
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// appendHead appends the version line and header of a record whose
+// block is n octets long, and the blank line that ends it.
+func appendHead(dst []byte, h header, n int64) []byte {
+	dst = append(dst, version+"\r\n"...)
+	for _, f := range h {
+		dst = append(dst, f.name...)
+		dst = append(dst, ": "...)
+		dst = appendFieldValue(dst, f.value)
+		dst = append(dst, "\r\n"...)
+	}
+	dst = append(dst, "Content-Length: "...)
+	dst = strconv.AppendInt(dst, n, 10)
+	return append(dst, "\r\n\r\n"...)
 }
 
 // warcDate formats t as a WARC-Date: UTC, to the microsecond (WARC 1.1
@@ -81,8 +100,18 @@ func newID() string {
 	rand.Read(u[:])
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
-	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+	b := make([]byte, 0, 47)
+	b = append(b, "<urn:uuid:"...)
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, lowerHex[c>>4], lowerHex[c&15])
+	}
+	return string(append(b, '>'))
 }
+
+const lowerHex = "0123456789abcdef"
 
 // sha1Digest is the labelled digest of WARC 1.1 §5.8's example: SHA-1
 // in base32 (RFC 4648 §6).

@@ -1,19 +1,22 @@
 package archive
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/rfc1738/locator/access"
 )
@@ -39,9 +42,9 @@ type Options struct {
 // (WARC 1.1 §6.7.2).
 const profileIdentical = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
 
-// inMemory bounds the compressed records of one Record call kept in
-// memory before they are written with one write: larger ones are
-// written as they are compressed (and cut off again on failure).
+// inMemory bounds the records of one Record call compressed in memory
+// before they are written with one write: larger ones are written as
+// they are compressed (and cut off again on failure).
 const inMemory = 4 << 20
 
 // A Writer writes WARC files: an access.Recorder. Its methods are safe
@@ -59,7 +62,8 @@ type Writer struct {
 	records int // records after the warcinfo
 	idxSize int64
 	info    string
-	seen    map[string]original // payload digest -> its first record
+	infoID  atomic.Pointer[string] // info, read without the lock
+	seen    map[string]original    // payload digest -> its first record (Options.Dedup)
 	closed  bool
 	files   []string
 }
@@ -102,6 +106,11 @@ func Create(path string, opt Options) (*Writer, error) {
 	}
 	return w, nil
 }
+
+// currentInfo is the WARC-Record-ID of the current file's warcinfo
+// record, which a record names (WARC-Warcinfo-ID); Record checks it
+// again under the lock, since a rollover may come in between.
+func (w *Writer) currentInfo() string { return *w.infoID.Load() }
 
 // Files returns the WARC files written so far.
 func (w *Writer) Files() []string {
@@ -152,7 +161,9 @@ func (w *Writer) open() error {
 		w.files = append(w.files, name)
 		break
 	}
-	w.info = newID()
+	info := newID()
+	w.info = info
+	w.infoID.Store(&info) // its own copy: w.info changes under the lock only
 	software := w.opt.Software
 	if software == "" {
 		software = "locator"
@@ -167,7 +178,9 @@ func (w *Writer) open() error {
 		{"Content-Type", "application/warc-fields"},
 		{"WARC-Block-Digest", digestOf([]byte(fields))},
 	}
-	_, err := w.write([]out{{h: h, b: bytesBlock(fields)}}, nil, nil)
+	enc := getEncoder(nil)
+	defer enc.release()
+	_, err := w.write([]out{{h: h, b: bytesBlock(fields)}}, enc, false)
 	return err
 }
 
@@ -179,91 +192,182 @@ type out struct {
 	e *entry
 }
 
-// An encoder compresses records, each a gzip member of its own.
+// An encoder makes the gzip members of one Record call's records, in
+// memory (out) or, for records too large to hold, into the file as
+// they are made (dst). Encoders are reused (encoders): a compressor's
+// state is hundreds of KiB, and a page's buffers a few KiB each.
 type encoder struct {
-	gz *gzip.Writer
-	bw *bufio.Writer // over gz
+	out   []byte    // members made and not yet written to dst
+	dst   io.Writer // where out goes once it is flushAt octets long; nil: nowhere, it is all kept
+	done  int64     // octets written to dst
+	err   error     // dst's first failure
+	plain []byte    // one record as it is (a header, or a small record whole)
+	ends  []int64   // where each member ends, from where the first begins
+	lines []byte    // the index lines of the records
+	gz    *gzip.Writer
 }
 
-func newEncoder(level int) *sync.Pool {
-	return &sync.Pool{New: func() any {
-		gz, _ := gzip.NewWriterLevel(nil, level)
-		return &encoder{gz: gz, bw: bufio.NewWriterSize(gz, 32<<10)}
-	}}
+var encoders = sync.Pool{New: func() any {
+	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return &encoder{gz: gz}
+}}
+
+// flushAt is how much an encoder writing into a file holds before it
+// writes.
+const flushAt = 256 << 10
+
+func getEncoder(dst io.Writer) *encoder {
+	e := encoders.Get().(*encoder)
+	e.reset(dst)
+	return e
 }
 
-// A record's block is compressed at flate's best speed; a block under
-// storeBelow octets (a request line and header, a revisit's header) is
-// stored in its gzip member, not compressed: the Huffman tables of a
-// compressed member cost more time than a few hundred octets are worth.
-var (
-	fastEncoders   = newEncoder(gzip.BestSpeed)
-	storedEncoders = newEncoder(gzip.NoCompression)
-)
+func (e *encoder) reset(dst io.Writer) {
+	e.out, e.dst, e.done, e.err, e.ends, e.lines = e.out[:0], dst, 0, nil, e.ends[:0], e.lines[:0]
+}
 
+// release gives e back for reuse; buffers a large record grew are let
+// go rather than kept.
+func (e *encoder) release() {
+	if cap(e.out) > 1<<20 {
+		e.out = nil
+	}
+	if cap(e.plain) > 1<<20 {
+		e.plain = nil
+	}
+	e.reset(nil)
+	encoders.Put(e)
+}
+
+// Write appends what the compressor makes to out.
+func (e *encoder) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	e.out = append(e.out, p...)
+	if e.dst != nil && len(e.out) >= flushAt {
+		e.flush()
+	}
+	return len(p), e.err
+}
+
+func (e *encoder) flush() error {
+	if e.dst != nil && e.err == nil && len(e.out) > 0 {
+		n, err := e.dst.Write(e.out)
+		e.done += int64(n)
+		e.out, e.err = e.out[:0], err
+	}
+	return e.err
+}
+
+// pos is how many octets of members e has made.
+func (e *encoder) pos() int64 { return e.done + int64(len(e.out)) }
+
+// A record's block is compressed at flate's best speed (klauspost's
+// flate, twice as fast as compress/flate's and as well understood by
+// every gzip reader); a block under storeBelow octets (a request line
+// and header, a revisit's header) is stored in its gzip member, not
+// compressed: the Huffman tables of a compressed member cost more time
+// than a few hundred octets are worth.
 const storeBelow = 1024
 
-// encode writes recs to dst, each its own gzip member, and returns
-// where each ends (counted from where the first begins).
-func encode(dst io.Writer, recs []out) ([]int64, error) {
-	cw := &countWriter{w: dst}
-	ends := make([]int64, len(recs))
-	for i, r := range recs {
-		pool := fastEncoders
-		if r.b.Size() < storeBelow {
-			pool = storedEncoders
+// encode makes recs' members, each record a gzip member of its own,
+// and sets e.ends.
+func (e *encoder) encode(recs []out) error {
+	for _, r := range recs {
+		if err := e.member(r.h, r.b); err != nil {
+			return err
 		}
-		enc := pool.Get().(*encoder)
-		enc.gz.Reset(cw)
-		enc.bw.Reset(enc.gz)
-		writeHead(enc.bw, r.h, r.b.Size())
-		err := copySection(enc.bw, r.b, 0, r.b.Size())
-		enc.bw.WriteString("\r\n\r\n")
-		if err == nil {
-			err = enc.bw.Flush()
-		}
-		if err == nil {
-			err = enc.gz.Close()
-		}
-		pool.Put(enc)
-		if err != nil {
-			return nil, err
-		}
-		ends[i] = cw.n
+		e.ends = append(e.ends, e.pos())
 	}
-	return ends, nil
+	return e.flush()
 }
 
-// write writes records at the end of the current file, and their
-// index lines: data and ends as encode made them, or nil to encode
-// them here, straight into the file (a record too large to hold). It
-// writes them all or none: on a failure the file and index are cut
-// back to where they were.
-func (w *Writer) write(recs []out, data []byte, ends []int64) (int64, error) {
+var endOfRecord = []byte("\r\n\r\n")
+
+func (e *encoder) member(h header, b block) error {
+	size := b.Size()
+	e.plain = appendHead(e.plain[:0], h, size)
+	if size >= storeBelow {
+		e.gz.Reset(e)
+		e.gz.Write(e.plain)
+		if err := copySection(e.gz, b, 0, size); err != nil {
+			return err
+		}
+		e.gz.Write(endOfRecord)
+		return e.gz.Close()
+	}
+	if p := inMemoryOctets(b); p != nil && int64(len(p)) >= size {
+		e.plain = append(e.plain, p[:size]...)
+	} else if size > 0 {
+		n := len(e.plain)
+		e.plain = slices.Grow(e.plain, int(size))[:n+int(size)]
+		if _, err := io.ReadFull(io.NewSectionReader(b, 0, size), e.plain[n:]); err != nil {
+			return err
+		}
+	}
+	e.plain = append(e.plain, endOfRecord...)
+	e.out = appendStored(e.out, e.plain)
+	if e.dst != nil && len(e.out) >= flushAt {
+		return e.flush()
+	}
+	return e.err
+}
+
+// appendStored appends p to dst as a gzip member (RFC 1952 §2.3) whose
+// deflate blocks are stored (RFC 1951 §3.2.4), as compress/gzip writes
+// at NoCompression, without a compressor's state to keep.
+func appendStored(dst, p []byte) []byte {
+	dst = append(dst, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255) // no flags, no time, OS unknown
+	crc, n := crc32.ChecksumIEEE(p), len(p)
+	for {
+		k := min(len(p), 0xffff)
+		final := byte(0)
+		if k == len(p) {
+			final = 1 // BFINAL, BTYPE 00, the rest of the octet padding
+		}
+		dst = append(dst, final, byte(k), byte(k>>8), ^byte(k), ^byte(k>>8))
+		dst = append(dst, p[:k]...)
+		p = p[k:]
+		if final == 1 {
+			break
+		}
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, crc)
+	return binary.LittleEndian.AppendUint32(dst, uint32(n))
+}
+
+// write writes records at the end of the current file, and their index
+// lines, each with one write: the members enc made, or, when data is
+// false, members it makes here, straight into the file (a record too
+// large to hold). It writes them all or none: on a failure the file
+// and index are cut back to where they were.
+func (w *Writer) write(recs []out, enc *encoder, data bool) (int64, error) {
 	start := w.size
-	var err error
-	if data == nil {
-		ends, err = encode(io.NewOffsetWriter(w.f, start), recs)
+	if data {
+		if _, err := w.f.WriteAt(enc.out, start); err != nil {
+			return 0, w.fail(start, err)
+		}
 	} else {
-		_, err = w.f.WriteAt(data, start)
+		enc.reset(io.NewOffsetWriter(w.f, start))
+		if err := enc.encode(recs); err != nil {
+			return 0, w.fail(start, err)
+		}
 	}
-	if err != nil {
-		return 0, w.fail(start, err)
-	}
-	var lines bytes.Buffer
+	enc.lines = enc.lines[:0]
 	prev := int64(0)
 	for i, r := range recs {
 		if r.e != nil {
-			r.e.Offset, r.e.Length, r.e.Filename = jsonInt(start+prev), jsonInt(ends[i]-prev), filepath.Base(w.name)
-			lines.Write(r.e.line())
+			r.e.Offset, r.e.Length, r.e.Filename = jsonInt(start+prev), jsonInt(enc.ends[i]-prev), filepath.Base(w.name)
+			enc.lines = r.e.appendLine(enc.lines)
 		}
-		prev = ends[i]
+		prev = enc.ends[i]
 	}
-	if lines.Len() > 0 {
-		if _, err := w.idx.WriteAt(lines.Bytes(), w.idxSize); err != nil {
+	if len(enc.lines) > 0 {
+		if _, err := w.idx.WriteAt(enc.lines, w.idxSize); err != nil {
 			return 0, w.fail(start, err)
 		}
-		w.idxSize += int64(lines.Len())
+		w.idxSize += int64(len(enc.lines))
 	}
 	w.size = start + prev
 	return prev, nil
@@ -276,17 +380,6 @@ func (w *Writer) fail(start int64, err error) error {
 	w.f.Truncate(start)
 	w.idx.Truncate(w.idxSize)
 	return &WriteError{File: w.name, Err: err}
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // Record writes r: an exchange as a 'request' and a 'response' record
@@ -302,9 +395,13 @@ func (w *Writer) Record(r *access.Record) error {
 	if date.IsZero() {
 		date = time.Now()
 	}
+	wd := warcDate(date)
 	common := func(typ, id string) header {
-		h := header{{"WARC-Type", typ}, {"WARC-Record-ID", id}, {"WARC-Date", warcDate(date)},
-			{"WARC-Target-URI", target}}
+		// Room for these seven fields and the six a record adds at
+		// most (a response's), so that the header is made once.
+		h := make(header, 0, 13)
+		h = append(h, field{"WARC-Type", typ}, field{"WARC-Record-ID", id}, field{"WARC-Date", wd},
+			field{"WARC-Target-URI", target})
 		if r.Addr != "" {
 			h = append(h, field{"WARC-IP-Address", r.Addr})
 		}
@@ -317,11 +414,12 @@ func (w *Writer) Record(r *access.Record) error {
 		return h
 	}
 	key := Key(r.URL)
+	ts := cdxTimestamp(date)
 	mkEntry := func(mime, status, digest string) *entry {
-		return &entry{key: key, ts: cdxTimestamp(date), entryJSON: entryJSON{URL: target, Mime: mime,
-			Status: status, Digest: digest, Date: warcDate(date)}}
+		return &entry{key: key, ts: ts, entryJSON: entryJSON{URL: target, Mime: mime,
+			Status: status, Digest: digest, Date: wd}}
 	}
-	var recs []out
+	recs := make([]out, 0, 2)
 	var payloadDigest string
 	var revisitBlock block // what a revisit keeps: the protocol header
 	mainID := newID()
@@ -399,43 +497,45 @@ func (w *Writer) Record(r *access.Record) error {
 
 	// Which records are written is decided under the lock (dedup);
 	// they are compressed outside it, so that concurrent requests
-	// compress at once, and written under it.
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return ErrClosed
-	}
-	if w.opt.Dedup && payloadDigest != "" && revisitBlock != nil && r.Truncated == "" {
-		if o, ok := w.seen[payloadDigest]; ok {
-			i := len(recs) - 1
-			if r.Kind == access.RecordResource && len(recs) > 1 && recs[i].h.get("WARC-Type") == "metadata" {
-				i--
+	// compress at once, and written under it. Without dedup there is
+	// nothing to decide: the lock is taken once, to write.
+	info := w.currentInfo()
+	if w.opt.Dedup {
+		w.mu.Lock()
+		if w.closed {
+			w.mu.Unlock()
+			return ErrClosed
+		}
+		if payloadDigest != "" && revisitBlock != nil && r.Truncated == "" {
+			if o, ok := w.seen[payloadDigest]; ok {
+				i := len(recs) - 1
+				if r.Kind == access.RecordResource && len(recs) > 1 && recs[i].h.get("WARC-Type") == "metadata" {
+					i--
+				}
+				recs[i] = w.revisit(recs[i], o, revisitBlock, payloadDigest)
 			}
-			recs[i] = w.revisit(recs[i], o, revisitBlock, payloadDigest)
 		}
-	}
-	if payloadDigest != "" && r.Truncated == "" {
-		if _, ok := w.seen[payloadDigest]; !ok {
-			w.seen[payloadDigest] = original{uri: target, date: warcDate(date), id: mainID}
+		if payloadDigest != "" && r.Truncated == "" {
+			if _, ok := w.seen[payloadDigest]; !ok {
+				w.seen[payloadDigest] = original{uri: target, date: wd, id: mainID}
+			}
 		}
+		info = w.info
+		w.mu.Unlock()
 	}
-	info := w.info
-	w.mu.Unlock()
 
 	var total int64
 	for i := range recs {
 		recs[i].h = append(recs[i].h, field{"WARC-Warcinfo-ID", info})
 		total += recs[i].b.Size()
 	}
-	var data []byte
-	var ends []int64
-	if total <= inMemory {
-		var buf bytes.Buffer
-		var err error
-		if ends, err = encode(&buf, recs); err != nil {
+	enc := getEncoder(nil)
+	defer enc.release()
+	data := total <= inMemory
+	if data {
+		if err := enc.encode(recs); err != nil {
 			return err // reading the record's octets failed: nothing was written
 		}
-		data = buf.Bytes()
 	}
 
 	w.mu.Lock()
@@ -455,9 +555,9 @@ func (w *Writer) Record(r *access.Record) error {
 		for i := range recs {
 			recs[i].h[len(recs[i].h)-1].value = w.info
 		}
-		data, ends = nil, nil
+		data = false
 	}
-	if _, err := w.write(recs, data, ends); err != nil {
+	if _, err := w.write(recs, enc, data); err != nil {
 		return err
 	}
 	w.records += len(recs)
@@ -524,16 +624,22 @@ func sortIndex(path string) error {
 	if err != nil {
 		return err
 	}
-	lines := strings.SplitAfter(string(b), "\n")
-	if n := len(lines); n > 0 && lines[n-1] == "" {
+	// The lines are sorted where they were read, and written out once:
+	// this is done as a crawl ends, while it waits.
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
 		lines = lines[:n-1]
 	}
-	if sort.StringsAreSorted(lines) {
+	if slices.IsSortedFunc(lines, bytes.Compare) {
 		return nil
 	}
-	sort.Strings(lines)
+	slices.SortFunc(lines, bytes.Compare)
+	sorted := make([]byte, 0, len(b))
+	for _, l := range lines {
+		sorted = append(sorted, l...)
+	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "")), 0o644); err != nil {
+	if err := os.WriteFile(tmp, sorted, 0o644); err != nil {
 		os.Remove(tmp)
 		return err
 	}
