@@ -65,7 +65,10 @@ type Record struct {
 	// unknown.
 	MediaType string
 	// Dialogue is the request's dialogue log (Client.Dialogue's lines,
-	// passwords masked): the FTP control connection of a retrieval.
+	// passwords masked) of a RecordResource: the FTP control connection
+	// of a retrieval. An exchange has none: its Request and Response are
+	// the protocol's octets themselves, and keeping a second, escaped
+	// copy of each line would cost a recording crawl time for nothing.
 	Dialogue []byte
 	// Truncated says why Response is not the whole reply, in WARC's
 	// words (ISO 28500 §5.13): "length" (Client.MaxSize), "time" (a
@@ -565,11 +568,15 @@ func (r *Request) recorded(res *Resource, err error) (*Resource, error) {
 }
 
 // errCause is err, or nothing for a redirect or a server's refusal,
-// which are whole replies.
+// which are whole replies, and for a *ProtocolError: the client judged
+// the octets that crossed, all of which the record holds, and its
+// Replay reading them judges them the same way. A record marked cut
+// short would end its replay with a *PartialRecordError instead.
 func errCause(err error) error {
 	var rd *Redirect
 	var se *ServerError
-	if errors.As(err, &rd) || errors.As(err, &se) {
+	var pe *ProtocolError
+	if errors.As(err, &rd) || errors.As(err, &se) || errors.As(err, &pe) {
 		return nil
 	}
 	return err

@@ -248,7 +248,7 @@ func (r *Request) logLine(prefix, line string) {
 	r.capMu.Lock()
 	c := r.capture
 	r.capMu.Unlock()
-	if c != nil {
+	if c != nil && c.rec.Kind == RecordResource { // set once, when c is made
 		c.logLine(prefix + printable.String(line) + "\n")
 	}
 	if w == nil {

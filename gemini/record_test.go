@@ -90,8 +90,8 @@ func TestRecordReplay(t *testing.T) {
 		if !bytes.Equal(k.Response, append([]byte(c.header), want...)) {
 			t.Errorf("%s: recorded %d octets, want the header and the %d of the file", c.path, len(k.Response), len(want))
 		}
-		if !strings.Contains(string(k.Record.Dialogue), "> "+u+"\n") {
-			t.Errorf("%s: record's dialogue %q", c.path, k.Record.Dialogue)
+		if k.Record.Dialogue != nil {
+			t.Errorf("%s: an exchange's record has a dialogue %q (its request and response are the octets themselves)", c.path, k.Record.Dialogue)
 		}
 
 		rres, rbody, err := get(t, arc, u)
