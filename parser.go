@@ -30,7 +30,7 @@ func (ps *Parser) Parse(u *URL, s string) error {
 		*u = URL{}
 		return p.readError(s)
 	}
-	*u = p.out
+	p.copyOut(u)
 	ps.x.problems, ps.x.scheme = ps.x.problems[:0], p.scheme
 	if p.nroom > 0 || p.scheme != "" {
 		ps.x.problems = p.appendProblems(ps.x.problems)
