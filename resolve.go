@@ -109,12 +109,28 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	if base == nil {
 		return nil, &ResolveError{Ref: ref, Rules: r}
 	}
+	// Under RFC 3986 with a base that has an authority (nearly every
+	// case), resolveDirect writes the result in its own object. The
+	// base's text is read before the reference is (its ":" after the
+	// scheme, always there), so that the wait for its memory, often out
+	// of cache (the base was parsed long before), overlaps the reading
+	// of the reference rather than following it.
+	direct := r != RFC1808 && r != Draft1993 && base.HasAuthority()
+	var colon byte
+	if direct {
+		colon = base.in[base.o.col]
+	}
 	ref = unwrapRef(ref)
-	// The text is composed on the stack, in a buffer no larger than the
-	// base's and the reference's octets and a "/." guard need (the result
-	// is at most those), for a buffer is zeroed before use: 128 octets
-	// for most, 256 or 1 KiB for the rest (the corpora's longest result
-	// is 648); a longer one spills to the heap.
+	if direct && colon == ':' {
+		if u, done, err := resolveDirect(base, ref); done {
+			return u, err
+		}
+	}
+	// Otherwise the text is composed on the stack, in a buffer no larger
+	// than the base's and the reference's octets and a "/." guard need
+	// (the result is at most those), for a buffer is zeroed before use:
+	// 128 octets for most, 256 or 1 KiB for the rest (the corpora's
+	// longest result is 648); a longer one spills to the heap.
 	if n := len(base.in) + len(ref) + 3; n > 128 {
 		if n > 256 {
 			return resolve1K(base, ref, r)
@@ -200,6 +216,9 @@ type refParts struct {
 	scheme, auth, path, params, query, frag          string
 	hasScheme, hasAuth, hasParams, hasQuery, hasFrag bool
 	cleanPath, cleanQuery, cleanFrag                 bool
+	// pathDots, when cleanPath: a dot segment begins in the path
+	// (hasDotSegment), seen in the same pass (splitRef3986 only).
+	pathDots bool
 }
 
 // splitRef3986 splits s as the regular expression of RFC 3986 Appendix B
@@ -227,7 +246,8 @@ func splitRef3986(p *refParts, s string) {
 		s = s[j:]
 	}
 	// The path: no "?" or "#" (they end it) and nothing Parse reports.
-	k := cleanPrefix(s, &xcharNoSearch)
+	k, dots := cleanPathPrefix(s)
+	p.pathDots = dots
 	if k == len(s) {
 		p.path, p.cleanPath = s, true
 		return
