@@ -2,17 +2,15 @@ package locator_test
 
 import (
 	"net/url"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
-	"github.com/rfc1738/locator/internal/cputime"
-	"github.com/rfc1738/locator/internal/loctest/vectors"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // The public paths (Parse, a Parser, ParseBatch, Resolve) beside net/url
-// on the same inputs, per corpus file of ../shared/data/urls and over
+// on the same inputs, per corpus file of the test data's data/urls and over
 // all of them:
 //
 //	go test -run '^$' -bench 'Paths' -benchmem .
@@ -21,72 +19,17 @@ import (
 // ratios.) One op is one pass over the file; ns/URL, allocs/URL and
 // B/URL are per URL (per pair for Resolve).
 
-var benchFiles = []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"}
+var (
+	sinkURL    *locator.URL
+	sinkNetURL *url.URL
+)
 
-// eachFile runs f on every corpus file and on all of them together.
-func eachFile(b *testing.B, f func(b *testing.B, lines []string)) {
-	var all []string
-	files := map[string][]string{}
-	for _, name := range benchFiles {
-		files[name] = vectors.ReadLines(b, "data", "urls", name)
-		all = append(all, files[name]...)
-	}
-	b.Run("file=all", func(b *testing.B) { f(b, all) })
-	for _, name := range benchFiles {
-		b.Run("file="+strings.TrimSuffix(name, ".txt"), func(b *testing.B) { f(b, files[name]) })
-	}
-}
-
-// perURL reports ns/URL, allocs/URL and B/URL over n URLs a pass, the
-// allocations counted from the runtime's statistics before and after;
-// and cpu-ns/URL, the process's CPU time (user and system, collector
-// included) over the same passes, which other processes sharing the
-// machine disturb far less than the time on the clock.
-func perURL(b *testing.B, n int, run func()) {
-	b.ReportAllocs()
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	c0 := cputime.Process()
-	passes := 0
-	for b.Loop() {
-		run()
-		passes++
-	}
-	c1 := cputime.Process()
-	runtime.ReadMemStats(&m1)
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(passes)/float64(n), "ns/URL")
-	b.ReportMetric(float64(c1-c0)/float64(passes)/float64(n), "cpu-ns/URL")
-	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(passes)/float64(n), "allocs/URL")
-	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(passes)/float64(n), "B/URL")
-}
-
-var sinkURL *locator.URL
-
-func BenchmarkPathsParse(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
-		perURL(b, len(lines), func() {
-			for _, s := range lines {
-				sinkURL, _ = locator.Parse(s)
-			}
-		})
-	})
-}
-
-func BenchmarkPathsParser(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
-		var p locator.Parser
-		var u locator.URL
-		perURL(b, len(lines), func() {
-			for _, s := range lines {
-				p.Parse(&u, s)
-			}
-		})
-	})
-}
+func BenchmarkPathsParse(b *testing.B)  { loctest.BenchParse(b) }
+func BenchmarkPathsParser(b *testing.B) { loctest.BenchParser(b) }
 
 func BenchmarkPathsParseBatch(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
-		perURL(b, len(lines), func() {
+	loctest.EachCorpusFile(b, func(b *testing.B, lines []string) {
+		loctest.PerURL(b, len(lines), func() {
 			for i := 0; i < len(lines); i += 1024 {
 				locator.ParseBatch(lines[i:min(i+1024, len(lines))])
 			}
@@ -94,17 +37,7 @@ func BenchmarkPathsParseBatch(b *testing.B) {
 	})
 }
 
-var sinkNetURL *url.URL
-
-func BenchmarkPathsNetURLParse(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
-		perURL(b, len(lines), func() {
-			for _, s := range lines {
-				sinkNetURL, _ = url.Parse(s)
-			}
-		})
-	})
-}
+func BenchmarkPathsNetURLParse(b *testing.B) { loctest.BenchNetURLParse(b) }
 
 // resolvePairs makes (base, reference) pairs from the URLs of lines that
 // conform and have a host, of a scheme whose paths are hierarchical: each
@@ -163,9 +96,9 @@ func pairRef(i int, base, t *locator.URL) string {
 }
 
 func BenchmarkPathsResolve(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
+	loctest.EachCorpusFile(b, func(b *testing.B, lines []string) {
 		bases, _, refs := resolvePairs(b, lines)
-		perURL(b, len(refs), func() {
+		loctest.PerURL(b, len(refs), func() {
 			for k, ref := range refs {
 				sinkURL, _ = locator.Resolve(bases[k], ref, locator.RFC3986)
 			}
@@ -176,9 +109,9 @@ func BenchmarkPathsResolve(b *testing.B) {
 // BenchmarkPathsNetURLResolve is net/url on the same pairs: url.Parse of
 // the reference (net/url needs it parsed) and ResolveReference.
 func BenchmarkPathsNetURLResolve(b *testing.B) {
-	eachFile(b, func(b *testing.B, lines []string) {
+	loctest.EachCorpusFile(b, func(b *testing.B, lines []string) {
 		_, bases, refs := resolvePairs(b, lines)
-		perURL(b, len(refs), func() {
+		loctest.PerURL(b, len(refs), func() {
 			for k, ref := range refs {
 				if r, err := url.Parse(ref); err == nil {
 					sinkNetURL = bases[k].ResolveReference(r)
