@@ -145,7 +145,8 @@ func TestRoundTrip(t *testing.T) {
 	for _, r := range wr {
 		types = append(types, r.Type)
 	}
-	want := "warcinfo request response request response request response request response resource metadata resource"
+	// Each response before its request, as Heritrix writes them.
+	want := "warcinfo response request response request response request response request resource metadata resource"
 	if got := strings.Join(types, " "); got != want {
 		t.Errorf("records %s, want %s", got, want)
 	}
@@ -173,6 +174,13 @@ func TestRoundTrip(t *testing.T) {
 		}
 		if want.Kind == access.RecordResource && want.MediaType != "" && got.MediaType != want.MediaType {
 			t.Errorf("%s: media type %q, want %q", want.URL, got.MediaType, want.MediaType)
+		}
+		// An exchange's request is the record after its response.
+		switch {
+		case want.Kind == access.RecordExchange && (got.Request == nil || readAll(t, got.Request) != readAll(t, want.Request)):
+			t.Errorf("%s: request read back %v, want %q", want.URL, got.Request, readAll(t, want.Request))
+		case want.Kind == access.RecordResource && got.Request != nil:
+			t.Errorf("%s: a resource read back with a request %q", want.URL, readAll(t, got.Request))
 		}
 		got.Close()
 	}
@@ -254,8 +262,8 @@ func TestDedup(t *testing.T) {
 		exchange(t, "gopher://localhost/1/third", "gopher", "/third\r\n", gopherMenu),
 	})
 	wr = checkWarcio(t, path2)
-	if n := len(wr); n != 3 || wr[2].Type != "revisit" {
-		t.Errorf("second file: %+v, want warcinfo, request, revisit", wr)
+	if n := len(wr); n != 3 || wr[1].Type != "revisit" || wr[2].Type != "request" {
+		t.Errorf("second file: %+v, want warcinfo, revisit, request", wr)
 	}
 	rd2, err := Open(path, path2)
 	if err != nil {

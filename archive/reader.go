@@ -318,44 +318,88 @@ type rawRecord struct {
 
 // read reads the record of c, checking its block digest.
 func (r *Reader) read(c *capture) (*rawRecord, error) {
-	fail := func(msg string) error {
-		err := &FormatError{File: c.file.path, Offset: c.off, Msg: msg}
+	raw, err := readRaw(c.file, c.off, c.length, nil, -1)
+	if err != nil {
+		err := &FormatError{File: c.file.path, Offset: c.off, Msg: err.Error()}
 		r.mu.Lock()
 		if !r.bad[c] {
 			r.bad[c] = true
 			r.problems = append(r.problems, err)
 		}
 		r.mu.Unlock()
-		return err
+		return nil, err
 	}
-	sec := io.NewSectionReader(c.file.f, c.off, c.length)
+	return raw, nil
+}
+
+// readRaw reads the record at off in wf, at most length octets of the
+// file, checking its block digest. When want is not nil and says no to
+// the record's header, or the block is over max octets (max >= 0),
+// readRaw returns neither a record nor an error.
+func readRaw(wf *warcFile, off, length int64, want func(header) bool, max int64) (*rawRecord, error) {
+	sec := io.NewSectionReader(wf.f, off, length)
 	br := bufio.NewReaderSize(sec, 32<<10)
 	var src *bufio.Reader = br
 	if magic, _ := br.Peek(3); bytes.Equal(magic, gzipMagic) {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fail(err.Error())
+			return nil, err
 		}
 		z.Multistream(false)
 		src = bufio.NewReaderSize(z, 32<<10)
 	}
 	h, size, err := readHead(src)
 	if err != nil {
-		return nil, fail(err.Error())
+		return nil, err
+	}
+	if want != nil && !want(h) || max >= 0 && size > max {
+		return nil, nil
 	}
 	sp := access.NewSpool()
 	d := sha1.New()
 	if n, err := io.CopyN(io.MultiWriter(sp, d), src, size); err != nil {
 		sp.Close()
-		return nil, fail(fmt.Sprintf("the block ends after %d of its %d octets", n, size))
+		return nil, fmt.Errorf("the block ends after %d of its %d octets", n, size)
 	}
 	if want := h.get("WARC-Block-Digest"); strings.HasPrefix(strings.ToLower(want), "sha1:") {
 		if got := sha1Digest(d); !strings.EqualFold(strings.TrimPrefix(got, "sha1:"), want[5:]) {
 			sp.Close()
-			return nil, fail("the block's digest is " + got + ", not " + want)
+			return nil, fmt.Errorf("the block's digest is %s, not %s", got, want)
 		}
 	}
 	return &rawRecord{h: h, block: sp}, nil
+}
+
+// maxRequest bounds the request record read beside a response: the
+// requests a client here makes are a line or a header.
+const maxRequest = 1 << 20
+
+// requestOf returns the block of the request record that follows the
+// response or revisit at c and names it (WARC-Concurrent-To), as the
+// Writer and Heritrix write them, or nil: a request written before its
+// response (wget's order) is not looked for, and a request that does not
+// read whole is none.
+func (r *Reader) requestOf(c *capture, h header) *access.Spool {
+	id := h.get("WARC-Record-ID")
+	off := c.off + c.length
+	if id == "" || off >= c.file.size {
+		return nil
+	}
+	raw, err := readRaw(c.file, off, c.file.size-off, func(q header) bool {
+		if q.get("WARC-Type") != "request" {
+			return false
+		}
+		for _, f := range q {
+			if strings.EqualFold(f.name, "WARC-Concurrent-To") && f.value == id {
+				return true
+			}
+		}
+		return false
+	}, maxRequest)
+	if err != nil || raw == nil {
+		return nil
+	}
+	return raw.block
 }
 
 // Lookup returns the latest capture of u (the URL as given, or another
@@ -417,12 +461,16 @@ func (r *Reader) record(c *capture) (*access.Record, error) {
 	switch h.get("WARC-Type") {
 	case "response":
 		rec.Kind, rec.Response = access.RecordExchange, raw.block
+		rec.Request = r.requestOf(c, h)
 	case "resource":
 		rec.Kind, rec.Response, rec.MediaType = access.RecordResource, raw.block, h.get("Content-Type")
 	case "revisit":
 		if err := r.resolve(c, raw, rec); err != nil {
 			raw.block.Close()
 			return nil, err
+		}
+		if rec.Kind == access.RecordExchange {
+			rec.Request = r.requestOf(c, h)
 		}
 	default:
 		raw.block.Close()

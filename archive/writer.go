@@ -431,6 +431,10 @@ func (w *Writer) Record(r *access.Record) error {
 			return err
 		}
 		ct := "application/" + family + ";msgtype="
+		// The response first and its request after it, as Heritrix
+		// writes them: a reader that has found the response (by the
+		// index's offset) finds its request as the next record.
+		var req *out
 		if r.Request != nil && r.Request.Size() > 0 {
 			reqDigest, err := blockDigest(r.Request)
 			if err != nil {
@@ -438,11 +442,11 @@ func (w *Writer) Record(r *access.Record) error {
 			}
 			h := append(common("request", newID()), field{"WARC-Concurrent-To", mainID},
 				field{"Content-Type", ct + "request"}, field{"WARC-Block-Digest", reqDigest})
-			recs = append(recs, out{h: h, b: r.Request})
+			req = &out{h: h, b: r.Request}
 		}
 		h := common("response", mainID)
-		if len(recs) > 0 {
-			h = append(h, field{"WARC-Concurrent-To", recs[0].h.get("WARC-Record-ID")})
+		if req != nil {
+			h = append(h, field{"WARC-Concurrent-To", req.h.get("WARC-Record-ID")})
 		}
 		h = append(h, field{"Content-Type", ct + "response"}, field{"WARC-Block-Digest", pi.block})
 		if pi.payload != "" {
@@ -457,6 +461,9 @@ func (w *Writer) Record(r *access.Record) error {
 			mime = "application/" + family
 		}
 		recs = append(recs, out{h: h, b: r.Response, e: mkEntry(mime, pi.status, pi.payload)})
+		if req != nil {
+			recs = append(recs, *req)
+		}
 		if pi.head > 0 && !pi.chunked {
 			revisitBlock = io.NewSectionReader(r.Response, 0, pi.head)
 		} else if pi.head > 0 {
@@ -508,11 +515,7 @@ func (w *Writer) Record(r *access.Record) error {
 		}
 		if payloadDigest != "" && revisitBlock != nil && r.Truncated == "" {
 			if o, ok := w.seen[payloadDigest]; ok {
-				i := len(recs) - 1
-				if r.Kind == access.RecordResource && len(recs) > 1 && recs[i].h.get("WARC-Type") == "metadata" {
-					i--
-				}
-				recs[i] = w.revisit(recs[i], o, revisitBlock, payloadDigest)
+				recs[0] = w.revisit(recs[0], o, revisitBlock, payloadDigest) // the response or resource: the others follow it
 			}
 		}
 		if payloadDigest != "" && r.Truncated == "" {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/archive"
 	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/loctest"
 )
@@ -173,6 +174,31 @@ func TestRecordReplay(t *testing.T) {
 	rres, rbody, err = get(t, replayer(t, rec, answering("Ada L")), ask)
 	if err != nil || !bytes.Equal(rbody, lbody) || rres.URL.String() != lres.URL.String() || rres.MediaType != lres.MediaType || rres.Size != lres.Size {
 		t.Errorf("answered, replayed with the same answer: %v %q, live %q", err, rbody, lbody)
+	}
+	// Through a WARC file: the Reader gives each response's request (the
+	// record written after it), so an answered prompt replays from a
+	// file as from memory.
+	warc := filepath.Join(t.TempDir(), "ask.warc.gz")
+	w, err := archive.Create(warc, archive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wac, _ := client(t, answering("Ada L"))
+	wac.Recorder = w
+	if _, body, err := get(t, wac, ask); err != nil || string(body) != "hello Ada%20L" {
+		t.Fatalf("answered, recorded to a WARC file: %q %v", body, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wr, err := archive.Open(warc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wr.Close()
+	rres, rbody, err = get(t, replayer(t, wr, answering("Ada L")), ask)
+	if err != nil || !bytes.Equal(rbody, lbody) || rres.URL.String() != lres.URL.String() {
+		t.Errorf("answered, replayed from a WARC file: %v %q, live %q", err, rbody, lbody)
 	}
 	unanswered := func(what string, arc access.Archive, g *gemini.Client, u, code, why string) {
 		t.Helper()
