@@ -1,16 +1,134 @@
 package crawl
 
+// The report of a crawl: which links are broken, grouped by page. A
+// crawl of a million pages finds tens of millions of links, and a link
+// is known broken only once its URL is fetched or checked, often long
+// after it was found: so the links, and what became of each URL, are
+// held in memory up to Report.MaxMemory octets, and past that in a
+// temporary bbolt file, reportBatch of them at most in memory, where the
+// broken links are grouped by page too (a bucket keyed by page, then by
+// the order they were found), so that the report's memory is bounded by
+// constants however large the crawl.
+
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 )
 
+// reportBatch bounds the records a Report holds in memory before it
+// writes them to its file, and the records it reads at a time;
+// ReportMemory the octets of the records it holds in memory before it
+// has a file, unless Report.MaxMemory says otherwise (the report of a
+// crawl of some ten thousand pages needs none).
+const (
+	reportBatch  = 4096
+	ReportMemory = 8 << 20
+)
+
+var (
+	bucketLinks   = []byte("links")   // URL NUL from NUL place NUL ref → seq, link record
+	bucketPages   = []byte("pages")   // URL → outcome of its fetch
+	bucketChecked = []byte("checked") // URL → outcome of its check
+	bucketToCheck = []byte("tocheck") // URL of a link a Crawler checks → ""
+	bucketBroken  = []byte("broken")  // masked page NUL seq → broken link
+	bucketCounts  = []byte("counts")  // masked page → its broken links (8 octets)
+)
+
+// A Failure is what became of a URL a crawl fetched or checked and
+// could not have, as a Report keeps it: the state, in access.State's
+// words, and why (the error's words, without the URL they begin with,
+// or the server's code and text).
+type Failure struct {
+	State access.State
+	Text  string
+}
+
+func (f *Failure) Error() string { return f.Text }
+
+// broken reports whether a link to a URL of outcome f is broken: the
+// object is gone, refused, or could not be asked for. A robots.txt
+// that disallows the URL is no failure; a URL refused by local policy
+// before any connection (access.StatePolicy: a scheme with no client, a
+// port of another service) is not counted broken: nothing was asked.
+func (f Failure) broken() bool {
+	switch f.State {
+	case "", access.StateOK, access.StatePolicy:
+		return false
+	}
+	return true
+}
+
+// pageFailure is the outcome of p's fetch. An error that is a *Failure
+// already (a fetch read back from a record) is kept as it is.
+func pageFailure(p *Page) Failure {
+	if p.Err == nil {
+		return Failure{State: access.StateOK}
+	}
+	var f *Failure
+	if errors.As(p.Err, &f) {
+		return *f
+	}
+	var st access.State
+	switch access.Classify(p.Err) {
+	case access.Absent:
+		st = access.StateGone
+	case access.Forbidden:
+		st = access.StatePolicy
+	default:
+		st = access.StateError
+	}
+	return Failure{State: st, Text: errText(p.Err, p.URL)}
+}
+
+// checkFailure is the outcome of c's check: the error, else the
+// server's code and text.
+func checkFailure(c *Checked) Failure {
+	st := c.Status
+	if st == nil {
+		return Failure{}
+	}
+	f := Failure{State: st.State}
+	switch {
+	case st.State == access.StateOK:
+	case st.Err != nil:
+		f.Text = errText(st.Err, st.URL)
+	default:
+		f.Text = strings.TrimSpace(st.Code + " " + st.Text)
+	}
+	return f
+}
+
+// errText is err's words without the module's prefix ("locator: ",
+// which names no failure) and the URL they begin with.
+func errText(err error, u *locator.URL) string {
+	return strings.TrimPrefix(strings.TrimPrefix(err.Error(), "locator: "), access.Masked(u)+": ")
+}
+
 // A Broken is a link whose URL could not be fetched or checked.
 type Broken struct {
+	// Link is the link as found (From, Place, Ref, URL); for a seed
+	// that could not be fetched, its URL, with no From (nothing links
+	// to it) and Ref the URL as written.
 	Link *Link
 	// Page is the fetch of the link's URL, when the crawl fetched it;
-	// Checked its check otherwise.
+	// Checked its check otherwise. Each is as the report keeps it: its
+	// URL, and Failure as its error.
 	Page    *Page
 	Checked *Checked
+	// Failure is what became of the URL.
+	Failure *Failure
 }
 
 // Err returns why the link is broken.
@@ -24,59 +142,698 @@ func (b Broken) Err() error {
 	return nil
 }
 
-// A Report gathers a crawl's events (Add, as Crawl's emit) and says
-// which links are broken. It holds every link in memory. The zero value
-// is ready to use.
-type Report struct {
-	links   []*Link
-	pages   map[string]*Page
-	checked map[string]*Checked
+// A ReportError is a failure of a Report's temporary file (a full
+// disk), or a record of it that could not be read back.
+type ReportError struct {
+	Op   string // "create", "write", "read"
+	Path string // the file; "" before it was made
+	Err  error
 }
 
-// Add records an event.
-func (r *Report) Add(e Event) {
-	if r.pages == nil {
-		r.pages, r.checked = map[string]*Page{}, map[string]*Checked{}
+func (e *ReportError) Error() string {
+	if e.Path == "" {
+		return "crawl: report: " + e.Op + ": " + e.Err.Error()
+	}
+	return "crawl: report " + e.Path + ": " + e.Op + ": " + e.Err.Error()
+}
+
+func (e *ReportError) Unwrap() error { return e.Err }
+
+// errRecord says a record of the file is not one the report wrote.
+var errRecord = errors.New("a record unreadable")
+
+// A Report gathers a crawl's events (Add, as Crawl's emit) and says
+// which links are broken, grouped by the page they stand on. It holds
+// the links, and what became of each URL, in memory up to MaxMemory
+// octets, and past that in a temporary file (Close removes it), so that
+// its memory is bounded however large the crawl. The zero value is
+// ready to use. A Report is not safe for concurrent use.
+type Report struct {
+	// Dir is the directory of the report's file; "" is the system's
+	// temporary directory (os.TempDir).
+	Dir string
+	// MaxMemory is the octets of records held in memory before the
+	// report moves them to its file; 0 is ReportMemory.
+	MaxMemory int
+
+	// mem holds the buckets (name → key → value) until they pass
+	// MaxMemory octets (memSize); then db does, in the file path.
+	mem     map[string]map[string][]byte
+	memSize int
+	sorted  map[string][]string // mem's keys by bucket, in order, once asked
+	db      *bolt.DB
+	path    string
+	seq     uint64
+	pending []reportPut
+	// seeds are the seeds that could not be fetched, by URL: as many as
+	// the crawl was given.
+	seeds map[string]seedFailure
+	err   error // the first failure of the file: every call after says it
+	built bool
+	// After build: the broken links (not the seeds), and the pages they
+	// stand on.
+	broken, pages int
+}
+
+type seedFailure struct {
+	url *locator.URL
+	f   Failure
+}
+
+type reportPut struct {
+	bucket, key, val []byte
+	ifAbsent         bool // a link: kept once, with the order it was first found in
+}
+
+// init makes the zero value's maps.
+func (r *Report) init() {
+	if r.seeds == nil {
+		r.seeds = map[string]seedFailure{}
+	}
+	if r.db == nil && r.mem == nil {
+		r.mem, r.sorted = map[string]map[string][]byte{}, map[string][]string{}
+	}
+}
+
+func (r *Report) fail(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if r.err == nil {
+		var re *ReportError
+		if !errors.As(err, &re) {
+			err = &ReportError{Op: op, Path: r.path, Err: err}
+		}
+		r.err = err
+	}
+	return r.err
+}
+
+// Err returns the first failure of the report's file, nil when there is
+// none: Broken and Pages, which return no error, say nothing of it.
+func (r *Report) Err() error { return r.err }
+
+// spill moves the records held in memory to a new file.
+func (r *Report) spill() error {
+	r.init()
+	f, err := os.CreateTemp(r.Dir, "locator-crawl-report-*.db")
+	if err != nil {
+		return r.fail("create", err)
+	}
+	path := f.Name()
+	f.Close()
+	// The file is the report's own and removed by Close: nothing is
+	// synced, a crash loses nothing that is not lost anyway.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true, NoFreelistSync: true, NoGrowSync: true})
+	if err != nil {
+		os.Remove(path)
+		return r.fail("create", err)
+	}
+	r.db, r.path = db, path
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketLinks, bucketPages, bucketChecked, bucketToCheck, bucketBroken, bucketCounts} {
+			if _, err := tx.CreateBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return r.fail("create", err)
+	}
+	for name, m := range r.mem {
+		for k, v := range m {
+			r.pending = append(r.pending, reportPut{bucket: []byte(name), key: []byte(k), val: v})
+			if len(r.pending) >= reportBatch {
+				if err := r.flush(); err != nil {
+					return err
+				}
+			}
+		}
+		delete(r.mem, name)
+	}
+	r.mem, r.sorted, r.memSize = nil, nil, 0
+	return r.flush()
+}
+
+// Close closes and removes the report's file, if it made one. The
+// report is empty after it, and ready to use again.
+func (r *Report) Close() error {
+	var err error
+	if r.db != nil {
+		err = r.db.Close()
+		if rerr := os.Remove(r.path); err == nil {
+			err = rerr
+		}
+		if err != nil {
+			err = &ReportError{Op: "close", Path: r.path, Err: err}
+		}
+	}
+	*r = Report{Dir: r.Dir, MaxMemory: r.MaxMemory}
+	return err
+}
+
+// get returns the value of key in bucket, nil when there is none.
+func (r *Report) get(bucket, key []byte) ([]byte, error) {
+	if r.db == nil {
+		return r.mem[string(bucket)][string(key)], nil
+	}
+	if err := r.flush(); err != nil {
+		return nil, err
+	}
+	var v []byte
+	err := r.db.View(func(tx *bolt.Tx) error {
+		v = bytes.Clone(tx.Bucket(bucket).Get(key))
+		return nil
+	})
+	return v, r.fail("read", err)
+}
+
+// scan returns the first reportBatch records of bucket after the key
+// after (from the first when after is nil), in the order of their keys.
+func (r *Report) scan(bucket, after []byte) (keys, vals [][]byte, err error) {
+	if r.db == nil {
+		m := r.mem[string(bucket)]
+		ks, ok := r.sorted[string(bucket)]
+		if !ok {
+			ks = make([]string, 0, len(m))
+			for k := range m {
+				ks = append(ks, k)
+			}
+			sort.Strings(ks)
+			r.sorted[string(bucket)] = ks
+		}
+		i := 0
+		if after != nil {
+			i = sort.SearchStrings(ks, string(after))
+			if i < len(ks) && ks[i] == string(after) {
+				i++
+			}
+		}
+		for ; i < len(ks) && len(keys) < reportBatch; i++ {
+			keys, vals = append(keys, []byte(ks[i])), append(vals, m[ks[i]])
+		}
+		return keys, vals, nil
+	}
+	if err := r.flush(); err != nil {
+		return nil, nil, err
+	}
+	err = r.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucket).Cursor()
+		k, v := seekAfter(c, after)
+		for ; k != nil && len(keys) < reportBatch; k, v = c.Next() {
+			keys, vals = append(keys, bytes.Clone(k)), append(vals, bytes.Clone(v))
+		}
+		return nil
+	})
+	return keys, vals, r.fail("read", err)
+}
+
+// seekAfter places c on the first key after after (the first key when
+// after is nil).
+func seekAfter(c *bolt.Cursor, after []byte) ([]byte, []byte) {
+	if after == nil {
+		return c.First()
+	}
+	k, v := c.Seek(after)
+	if k != nil && bytes.Equal(k, after) {
+		k, v = c.Next()
+	}
+	return k, v
+}
+
+func (r *Report) put(p reportPut) error {
+	if r.db == nil {
+		m := r.mem[string(p.bucket)]
+		if m == nil {
+			m = map[string][]byte{}
+			r.mem[string(p.bucket)] = m
+		}
+		old, had := m[string(p.key)]
+		if had && p.ifAbsent {
+			return nil
+		}
+		if !had {
+			delete(r.sorted, string(p.bucket))
+			r.memSize += len(p.key) + 128 // and the map's own, measured
+		}
+		r.memSize += len(p.val) - len(old)
+		m[string(p.key)] = p.val
+		limit := r.MaxMemory
+		if limit <= 0 {
+			limit = ReportMemory
+		}
+		if r.memSize > limit {
+			return r.spill()
+		}
+		return nil
+	}
+	r.pending = append(r.pending, p)
+	if len(r.pending) >= reportBatch {
+		return r.flush()
+	}
+	return nil
+}
+
+// flush writes the records waiting.
+func (r *Report) flush() error {
+	if r.db == nil || len(r.pending) == 0 {
+		return nil
+	}
+	err := r.db.Update(func(tx *bolt.Tx) error {
+		for _, p := range r.pending {
+			b := tx.Bucket(p.bucket)
+			if p.ifAbsent && b.Get(p.key) != nil {
+				continue
+			}
+			if err := b.Put(p.key, p.val); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	clear(r.pending)
+	r.pending = r.pending[:0]
+	return r.fail("write", err)
+}
+
+// clearBucket empties bucket.
+func (r *Report) clearBucket(bucket []byte) error {
+	if r.db == nil {
+		delete(r.mem, string(bucket))
+		delete(r.sorted, string(bucket))
+		return nil
+	}
+	if err := r.flush(); err != nil {
+		return err
+	}
+	return r.fail("write", r.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucket); err != nil {
+			return err
+		}
+		_, err := tx.CreateBucket(bucket)
+		return err
+	}))
+}
+
+// Add records an event. A link is kept once however many times its page
+// was reported (a page under way when a crawl stopped is fetched again
+// by the next). Its error is the report's file's (a *ReportError): the
+// report is of no use after it, and says it again to every call.
+func (r *Report) Add(e Event) error {
+	if r.err != nil {
+		return r.err
+	}
+	r.init()
+	if r.built {
+		// Asked before, and the crawl went on: the broken links are
+		// filed again when next asked for.
+		if err := r.clearBucket(bucketBroken); err != nil {
+			return err
+		}
+		if err := r.clearBucket(bucketCounts); err != nil {
+			return err
+		}
+		r.built, r.broken, r.pages = false, 0, 0
 	}
 	switch e := e.(type) {
-	case *Link:
-		if e.URL != nil {
-			r.links = append(r.links, e)
-		}
 	case *Page:
-		r.pages[e.URL.String()] = e
+		if e.URL == nil {
+			return nil // no URL: nothing links to it
+		}
+		f := pageFailure(e)
+		k := e.URL.String()
+		if e.From == nil {
+			if f.broken() {
+				r.seeds[k] = seedFailure{url: e.URL, f: f}
+			} else {
+				delete(r.seeds, k)
+			}
+		}
+		return r.put(reportPut{bucket: bucketPages, key: []byte(k), val: fields(string(f.State), f.Text)})
+	case *Link:
+		if e.URL == nil {
+			return nil // it names no URL: never broken
+		}
+		k := e.URL.String()
+		from := ""
+		if e.From != nil {
+			from = e.From.String()
+		}
+		p := e.Place
+		v := fields(access.Masked(e.From), from, p.Element, p.Attr, p.Name, strconv.Itoa(p.Line), strconv.Itoa(p.Column), e.Ref, k)
+		r.seq++
+		key := []byte(k + "\x00" + from + "\x00" + p.String() + "\x00" + e.Ref)
+		if err := r.put(reportPut{bucket: bucketLinks, key: key, val: append(binary.BigEndian.AppendUint64(nil, r.seq), v...), ifAbsent: true}); err != nil {
+			return err
+		}
+		switch e.Reason {
+		case "scope", "exclude", "include", "depth": // those a Crawler checks
+			return r.put(reportPut{bucket: bucketToCheck, key: []byte(k), val: []byte{}})
+		}
 	case *Checked:
-		r.checked[e.URL.String()] = e
+		if e.URL == nil {
+			return nil
+		}
+		f := checkFailure(e)
+		return r.put(reportPut{bucket: bucketChecked, key: []byte(e.URL.String()), val: fields(string(f.State), f.Text)})
+	}
+	return nil
+}
+
+// Unchecked returns the URLs of the links not followed (out of scope,
+// excluded, too deep: those a Crawler with Check checks) that no event
+// says were checked, each once, read reportBatch at a time: no
+// transaction is open while the caller has one, so that it may check it
+// and Add what it finds. The function returned says why the sequence
+// ended early, nil when it did not.
+func (r *Report) Unchecked() (iter.Seq[*locator.URL], func() error) {
+	var ierr error
+	seq := func(yield func(*locator.URL) bool) {
+		if ierr = r.err; ierr != nil {
+			return
+		}
+		r.init()
+		var after []byte
+		for {
+			var keys [][]byte
+			keys, _, ierr = r.scan(bucketToCheck, after)
+			if ierr != nil || len(keys) == 0 {
+				return
+			}
+			after = keys[len(keys)-1]
+			var batch []*locator.URL
+			for _, k := range keys {
+				var c []byte
+				if c, ierr = r.get(bucketChecked, k); ierr != nil {
+					return
+				}
+				if c != nil {
+					continue
+				}
+				if u, err := locator.Parse(string(k)); err == nil {
+					batch = append(batch, u)
+				}
+			}
+			for _, u := range batch {
+				if !yield(u) {
+					return
+				}
+			}
+		}
+	}
+	return seq, func() error { return ierr }
+}
+
+// outcome reads the outcome of the URL u: its fetch's, else its
+// check's; fetched says which.
+func (r *Report) outcome(u []byte) (f Failure, fetched bool, err error) {
+	rec, err := r.get(bucketPages, u)
+	fetched = rec != nil
+	if err == nil && rec == nil {
+		rec, err = r.get(bucketChecked, u)
+	}
+	if err != nil {
+		return Failure{}, false, err
+	}
+	if fs, ok := readFields(rec, 2); ok {
+		f = Failure{State: access.State(fs[0]), Text: fs[1]}
+	}
+	return f, fetched, nil
+}
+
+// build finds the broken links: each link whose URL's fetch (or, when
+// it was not fetched, its check) failed, filed under its page in the
+// order the links were found.
+func (r *Report) build() error {
+	if r.err != nil {
+		return r.err
+	}
+	r.init()
+	if r.built {
+		return nil
+	}
+	r.built = true
+	if err := r.flush(); err != nil {
+		return err
+	}
+	var after []byte
+	var lastURL string
+	var last Failure
+	var lastFetched bool
+	for {
+		keys, vals, err := r.scan(bucketLinks, after)
+		if err != nil || len(keys) == 0 {
+			return err
+		}
+		after = keys[len(keys)-1]
+		var batch []reportPut
+		for i, k := range keys {
+			u, _, _ := bytes.Cut(k, []byte{0})
+			if i == 0 || string(u) != lastURL {
+				lastURL = string(u)
+				if last, lastFetched, err = r.outcome(u); err != nil {
+					return err
+				}
+			}
+			v := vals[i]
+			if !last.broken() || len(v) < 8 {
+				continue
+			}
+			l, ok := readFields(v[8:], linkFields)
+			if !ok {
+				return r.fail("read", errRecord)
+			}
+			how := "c"
+			if lastFetched {
+				how = "p"
+			}
+			b := fields(append(l, how, string(last.State), last.Text)...)
+			batch = append(batch, reportPut{bucket: bucketBroken, key: append([]byte(l[0]+"\x00"), v[:8]...), val: b})
+		}
+		// The pages' counts: all read, then all written, so that the
+		// file is written once a batch.
+		add := map[string]uint64{}
+		for _, p := range batch {
+			add[keyPage(p.key)]++
+		}
+		had := make(map[string]uint64, len(add))
+		for page := range add {
+			c, err := r.get(bucketCounts, []byte(page))
+			if err != nil {
+				return err
+			}
+			if len(c) == 8 {
+				had[page] = binary.BigEndian.Uint64(c)
+			} else {
+				r.pages++
+			}
+		}
+		for page, n := range add {
+			if err := r.put(reportPut{bucket: bucketCounts, key: []byte(page), val: binary.BigEndian.AppendUint64(nil, had[page]+n)}); err != nil {
+				return err
+			}
+		}
+		for _, p := range batch {
+			if err := r.put(p); err != nil {
+				return err
+			}
+			r.broken++
+		}
 	}
 }
 
-// Broken returns the links whose URL is broken, in the order they were
-// found: the fetch of a URL the crawl followed failed (a robots.txt that
-// disallows it is no failure, but one that could not be reached is), or
-// the check of one it did not follow says the object is gone, refused,
-// or could not be asked for. A URL refused by local policy before any
-// connection (access.StatePolicy: a scheme with no client, a port of
-// another service) is not counted broken: nothing was asked.
+// linkFields are the fields of a link's record: its page (masked, as
+// the broken links are grouped by it), its page, its place's element,
+// attribute, name, line and column, its reference and its URL. A broken
+// link's record has three more: "p" (the URL was fetched) or "c"
+// (checked), and the URL's outcome, its state and why.
+const linkFields = 9
+
+// keyPage returns the page of a key of bucketBroken: what precedes its
+// last NUL and the 8 octets after it.
+func keyPage(key []byte) string { return string(key[:len(key)-9]) }
+
+// Count returns the broken links, the seeds that could not be fetched
+// among them, and the pages they stand on (the seeds on none).
+func (r *Report) Count() (broken, pages int, err error) {
+	if err := r.build(); err != nil {
+		return 0, 0, err
+	}
+	return r.broken + len(r.seeds), r.pages, nil
+}
+
+// EachBroken calls fn with each broken link, grouped by page, the pages
+// in the order of their URLs as written with the password masked
+// (access.Masked), each page's links in the order they were found on
+// it, and with the number of broken links of its page. The seeds that
+// could not be fetched come first, by their URLs, as links of no page
+// (Link.From is nil). It holds at most reportBatch links in memory at a
+// time, and stops at fn's first error, which it returns.
+func (r *Report) EachBroken(fn func(b Broken, onPage int) error) error {
+	if err := r.build(); err != nil {
+		return err
+	}
+	seeds := make([]seedFailure, 0, len(r.seeds))
+	for _, s := range r.seeds {
+		seeds = append(seeds, s)
+	}
+	sort.Slice(seeds, func(i, j int) bool { return access.Masked(seeds[i].url) < access.Masked(seeds[j].url) })
+	for _, s := range seeds {
+		f := s.f
+		b := Broken{Link: &Link{URL: s.url, Ref: s.url.String()}, Page: &Page{URL: s.url, Err: &f}, Failure: &f}
+		if err := fn(b, len(seeds)); err != nil {
+			return err
+		}
+	}
+	var after []byte
+	page, n := "", -1 // the page of the link before, and its count
+	for {
+		keys, vals, err := r.scan(bucketBroken, after)
+		if err != nil || len(keys) == 0 {
+			return err
+		}
+		after = keys[len(keys)-1]
+		for i, k := range keys {
+			b, err := readBroken(vals[i])
+			if err != nil {
+				return r.fail("read", err)
+			}
+			if p := keyPage(k); p != page || n < 0 {
+				c, err := r.get(bucketCounts, []byte(p))
+				if err != nil {
+					return err
+				}
+				page, n = p, 0
+				if len(c) == 8 {
+					n = int(binary.BigEndian.Uint64(c))
+				}
+			}
+			if err := fn(b, n); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// readBroken reads back a broken link's record.
+func readBroken(v []byte) (Broken, error) {
+	f, ok := readFields(v, linkFields+3)
+	if !ok {
+		return Broken{}, errRecord
+	}
+	var from *locator.URL
+	if f[1] != "" {
+		var err error
+		if from, err = locator.Parse(f[1]); err != nil {
+			return Broken{}, fmt.Errorf("%w: %w", errRecord, err)
+		}
+	}
+	u, err := locator.Parse(f[8])
+	if err != nil {
+		return Broken{}, fmt.Errorf("%w: %w", errRecord, err)
+	}
+	line, err1 := strconv.Atoi(f[5])
+	col, err2 := strconv.Atoi(f[6])
+	if err := errors.Join(err1, err2); err != nil {
+		return Broken{}, fmt.Errorf("%w: %w", errRecord, err)
+	}
+	fl := &Failure{State: access.State(f[10]), Text: f[11]}
+	b := Broken{Link: &Link{From: from, URL: u, Ref: f[7],
+		Place: Place{Element: f[2], Attr: f[3], Name: f[4], Line: line, Column: col}}, Failure: fl}
+	if f[9] == "p" {
+		b.Page = &Page{URL: u, Err: fl}
+	} else {
+		b.Checked = &Checked{URL: u, Status: &access.Status{State: fl.State, URL: u, Err: fl}}
+	}
+	return b, nil
+}
+
+// Broken returns the broken links, as EachBroken gives them, the seeds
+// that could not be fetched left out (no link names them): the fetch
+// of a URL the crawl followed failed (a robots.txt that disallows it is
+// no failure, but one that could not be reached is), or the check of
+// one it did not follow says the object is gone, refused, or could not
+// be asked for. A URL refused by local policy before any connection
+// (access.StatePolicy) is not counted broken: nothing was asked. It
+// holds them all in memory: a large crawl's report is read with
+// EachBroken. It returns nil when the report's file failed (Err).
 func (r *Report) Broken() []Broken {
 	var out []Broken
-	for _, l := range r.links {
-		k := l.URL.String()
-		if p := r.pages[k]; p != nil {
-			if p.Err != nil && access.Classify(p.Err) != access.Forbidden {
-				out = append(out, Broken{Link: l, Page: p})
-			}
-			continue
+	err := r.EachBroken(func(b Broken, _ int) error {
+		if b.Link.From != nil {
+			out = append(out, b)
 		}
-		if c := r.checked[k]; c != nil && c.Status != nil {
-			switch c.Status.State {
-			case access.StateOK, access.StatePolicy:
-			default:
-				out = append(out, Broken{Link: l, Checked: c})
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil
 	}
 	return out
 }
 
-// Pages returns the pages reported, by URL.
-func (r *Report) Pages() map[string]*Page { return r.pages }
+// Pages returns the outcome of each page reported, by URL: its URL and,
+// when it could not be fetched, a *Failure as its Err. It holds them
+// all in memory. It returns nil when the report's file failed (Err).
+func (r *Report) Pages() map[string]*Page {
+	if r.err != nil {
+		return nil
+	}
+	r.init()
+	out := map[string]*Page{}
+	var after []byte
+	for {
+		keys, vals, err := r.scan(bucketPages, after)
+		if err != nil {
+			return nil
+		}
+		if len(keys) == 0 {
+			return out
+		}
+		after = keys[len(keys)-1]
+		for i, k := range keys {
+			u, err := locator.Parse(string(k))
+			f, ok := readFields(vals[i], 2)
+			if err != nil || !ok {
+				r.fail("read", errRecord)
+				return nil
+			}
+			p := &Page{URL: u}
+			if fl := (Failure{State: access.State(f[0]), Text: f[1]}); fl.State != access.StateOK {
+				p.Err = &fl
+			}
+			out[string(k)] = p
+		}
+	}
+}
+
+// The report's values are fields, each its length (a uvarint) and its
+// octets.
+
+// fields writes fs as a value.
+func fields(fs ...string) []byte {
+	n := 0
+	for _, f := range fs {
+		n += len(f) + binary.MaxVarintLen32
+	}
+	b := make([]byte, 0, n)
+	for _, f := range fs {
+		b = binary.AppendUvarint(b, uint64(len(f)))
+		b = append(b, f...)
+	}
+	return b
+}
+
+// readFields reads the n fields of the value b; ok is false when b does
+// not hold them.
+func readFields(b []byte, n int) (fs []string, ok bool) {
+	fs = make([]string, n)
+	for i := range fs {
+		l, w := binary.Uvarint(b)
+		if w <= 0 || uint64(len(b)-w) < l {
+			return nil, false
+		}
+		fs[i], b = string(b[w:w+int(l)]), b[w+int(l):]
+	}
+	return fs, len(b) == 0
+}

@@ -155,11 +155,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		}
 	}
 	var front crawl.Frontier
-	rep, err := newCrawlReport("")
-	if err != nil {
-		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(err.Error()))
-		return exitFailed
-	}
+	rep := &crawl.Report{}
 	defer rep.Close()
 	var state *crawlState
 	earlier := 0
@@ -231,7 +227,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 				return fmt.Errorf("--state %s: %w", o.state, err)
 			}
 		}
-		if err := rep.add(ev); err != nil {
+		if err := rep.Add(ev); err != nil {
 			return fmt.Errorf("the report's file: %w", err)
 		}
 		st.add(ev)
@@ -251,7 +247,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		crawlErr = fmt.Errorf("--warc: %w", err)
 	}
 
-	broken, brokenPages, werr := rep.total()
+	broken, brokenPages, werr := rep.Count()
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(werr.Error()))
 		return exitFailed
@@ -261,12 +257,12 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		status = exitNegative
 	}
 	if o.json {
-		werr = rep.writeJSON(w)
+		werr = writeBrokenJSON(w, rep)
 		if werr == nil {
 			werr = writeJSON(w, st.record(broken))
 		}
 	} else {
-		werr = rep.writeSummary(w)
+		werr = writeSummary(w, rep)
 	}
 	if werr == nil {
 		werr = w.Flush()
@@ -275,7 +271,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		return finish(e, name, status, exitOK, werr)
 	}
 	if o.junit != "" {
-		if err := rep.writeJUnitFile(o.junit); err != nil {
+		if err := writeJUnitFile(o.junit, rep); err != nil {
 			fmt.Fprintf(e.stderr, "locator crawl: --junit: %s\n", printable.String(err.Error()))
 			return exitTrouble
 		}

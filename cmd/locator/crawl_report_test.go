@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -16,7 +17,8 @@ import (
 // reportEvents are the events of a crawl of 30 pages, each linking to
 // the next (in scope) and to three URLs of another host (checked): the
 // one of page 7 gone, every fifth page not fetched, a link of page 12
-// named twice (a page fetched again after a stop), a seed not there.
+// named twice (a page fetched again after a stop), a seed not there,
+// and one whose failure was read back from --state's events file.
 func reportEvents(t *testing.T) []crawl.Event {
 	t.Helper()
 	u := func(s string) *locator.URL {
@@ -27,7 +29,8 @@ func reportEvents(t *testing.T) []crawl.Event {
 		return v
 	}
 	var evs []crawl.Event
-	evs = append(evs, &crawl.Page{URL: u("http://h/missing-seed"), Err: &access.ServerError{Code: "404", Text: "Not Found"}})
+	evs = append(evs, &crawl.Page{URL: u("http://h/missing-seed"), Err: &access.ServerError{Code: "404", Text: "Not Found"}},
+		&crawl.Page{URL: u("http://h/recorded-seed"), Err: &recordedError{status: "refused", msg: "connection refused"}})
 	for i := 0; i < 30; i++ {
 		p := u(fmt.Sprintf("http://h/p%d", i))
 		page := &crawl.Page{URL: p}
@@ -61,84 +64,58 @@ func reportEvents(t *testing.T) []crawl.Event {
 	return evs
 }
 
-// TestCrawlReportSpill: a report that moves to its file in the middle of
-// a crawl, or as its broken links are filed, says what one held in
-// memory says, in the same order.
+// TestCrawlReportSpill: the summary, the --json records and the --junit
+// file of a report that moves to its file early, midway or late in the
+// crawl (crawl.Report.MaxMemory) are those of one held in memory, in
+// the same order; a seed's failure read back from --state's events file
+// keeps the state recorded.
 func TestCrawlReportSpill(t *testing.T) {
 	evs := reportEvents(t)
-	report := func(spillAt int) (string, int, int) {
-		r, err := newCrawlReport(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
+	report := func(limit int) (string, int, int) {
+		r := &crawl.Report{Dir: t.TempDir(), MaxMemory: limit}
 		defer r.Close()
-		for i, ev := range evs {
-			if i == spillAt {
-				if err := r.spill(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := r.add(ev); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if spillAt == len(evs) {
-			if err := r.spill(); err != nil {
+		for _, ev := range evs {
+			if err := r.Add(reported(ev)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		var out bytes.Buffer
-		if err := r.writeSummary(&out); err != nil {
+		if err := writeSummary(&out, r); err != nil {
 			t.Fatal(err)
 		}
-		if spillAt >= 0 && r.db == nil {
-			t.Errorf("spilled at %d: no file", spillAt)
-		}
-		if err := r.writeJUnitFile(filepath.Join(t.TempDir(), "j.xml")); err != nil {
+		if err := writeBrokenJSON(&out, r); err != nil {
 			t.Fatal(err)
 		}
-		b, p, err := r.total()
+		junit := filepath.Join(t.TempDir(), "j.xml")
+		if err := writeJUnitFile(junit, r); err != nil {
+			t.Fatal(err)
+		}
+		x, err := os.ReadFile(junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(x)
+		b, p, err := r.Count()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.String(), b, p
 	}
-	mem, broken, pages := report(-1)
+	mem, broken, pages := report(0)
 	// The seed; the links to the six pages not there (p4, p9, ... p29,
 	// from the page before each); the nine to x7 (from p5-p7, p14-p16,
 	// p23-p25: each page's link whose j makes i+j 7 modulo 9); on 6 + 9
-	// pages, p23 holding one of each.
-	if broken != 1+6+9 || pages != 14 {
-		t.Errorf("%d broken links on %d pages:\n%s", broken, pages, mem)
+	// pages, p23 holding one of each; the seed read back.
+	want := "(seeds)\n  seed: gone http://h/missing-seed (the server says 404 Not Found)\n" +
+		"  seed: refused http://h/recorded-seed (connection refused)\n" +
+		"http://h/p13\n  <a href> line 1 column 10: gone http://h/p14 (the server says 404 Not Found)\n"
+	if broken != 2+6+9 || pages != 14 || !strings.HasPrefix(mem, want) {
+		t.Errorf("%d broken links on %d pages:\n%s\nwant it to begin:\n%s", broken, pages, mem, want)
 	}
-	for _, at := range []int{0, 40, len(evs) - 3, len(evs)} {
-		got, b, p := report(at)
+	for _, limit := range []int{1, 3000, 8000} {
+		got, b, p := report(limit)
 		if got != mem || b != broken || p != pages {
-			t.Errorf("spilled at %d: %d on %d pages\n%s\nwant:\n%s", at, b, p, got, mem)
+			t.Errorf("MaxMemory %d: %d on %d pages\n%s\nwant:\n%s", limit, b, p, got, mem)
 		}
 	}
-}
-
-// FuzzReadFields: readFields reads back what fields wrote, and any other
-// value it is given without failing otherwise than by saying so.
-func FuzzReadFields(f *testing.F) {
-	f.Add([]byte(fields("http://h/", "<a href> line 1 column 2", "x", "http://h/x")), 4)
-	f.Add([]byte{0x80}, 1)
-	f.Add([]byte{}, 0)
-	f.Fuzz(func(t *testing.T, b []byte, n int) {
-		if n < 0 || n > 8 {
-			return
-		}
-		fs, ok := readFields(b, n)
-		if !ok {
-			return
-		}
-		if len(fs) != n {
-			t.Fatalf("%d fields, want %d", len(fs), n)
-		}
-		again, ok := readFields(fields(fs...), n)
-		if !ok || !slices.Equal(again, fs) {
-			t.Fatalf("round trip: %q, want %q", again, fs)
-		}
-	})
 }

@@ -60,10 +60,10 @@ func (s *crawlState) record(ev crawl.Event) error {
 }
 
 // checkLeft probes the links not followed that the runs before a kill
-// found and did not check (crawlReport.unchecked), as crawl.Crawler's
+// found and did not check (crawl.Report.Unchecked), as crawl.Crawler's
 // Check does, and reports a *crawl.Checked for each.
-func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, r *crawlReport, emit func(crawl.Event) error) error {
-	urls, uerr := r.unchecked()
+func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, r *crawl.Report, emit func(crawl.Event) error) error {
+	urls, uerr := r.Unchecked()
 	ck := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost}
 	inputs := func(yield func(linkcheck.Input) bool) {
 		for u := range urls {
@@ -84,7 +84,7 @@ func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, r *crawlR
 // replay adds to r the events of the runs before, read from dir's
 // events file, and returns how many pages they hold. A line cut short
 // by a stop, or unreadable, is passed over.
-func (s *crawlState) replay(dir string, r *crawlReport) (int, error) {
+func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
 	f, err := os.Open(filepath.Join(dir, stateEvents))
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -105,7 +105,7 @@ func (s *crawlState) replay(dir string, r *crawlReport) (int, error) {
 				if _, ok := ev.(*crawl.Page); ok {
 					pages++
 				}
-				if err := r.add(ev); err != nil {
+				if err := r.Add(reported(ev)); err != nil {
 					return pages, err
 				}
 			}
