@@ -3,6 +3,7 @@ package archive
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/rand"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -319,6 +321,62 @@ func TestRolloverNeverOverwrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		got.Close()
+	}
+}
+
+// TestIndexBehind: an index that lacks the lines of a file's last
+// records (a writer killed before it wrote them) names the rest, and the
+// reader reads the records past the last one it names from the file:
+// every capture is found, and nothing is a problem.
+func TestIndexBehind(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "i.warc.gz")
+	recs := sampleRecords(t)
+	writeAll(t, path, Options{}, recs)
+	idx, err := os.ReadFile(path + ".cdxj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		off  int64
+		text string
+	}
+	var lines []line
+	for _, l := range strings.SplitAfter(string(idx), "\n") {
+		if l == "" {
+			continue
+		}
+		e, err := parseLine(strings.TrimSuffix(l, "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line{int64(e.Offset), l})
+	}
+	slices.SortFunc(lines, func(a, b line) int { return cmp.Compare(a.off, b.off) })
+	for _, keep := range []int{0, 1, len(lines) / 2, len(lines) - 1} {
+		var b strings.Builder
+		for _, l := range lines[:keep] {
+			b.WriteString(l.text)
+		}
+		if err := os.WriteFile(path+".cdxj", []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			got, err := rd.Lookup(context.Background(), r.URL)
+			if err != nil {
+				t.Errorf("index of %d lines: %s: %v", keep, r.URL, err)
+				continue
+			}
+			got.Close()
+		}
+		if p := rd.Problems(); len(p) != 0 {
+			t.Errorf("index of %d lines: problems %v", keep, p)
+		}
+		rd.Close()
 	}
 }
 

@@ -68,10 +68,16 @@ func Open(paths ...string) (*Reader, error) {
 		}
 		wf := &warcFile{path: p, f: f, size: st.Size()}
 		r.files = append(r.files, wf)
-		if r.loadIndex(wf) {
+		if end, ok := r.loadIndex(wf); ok {
+			// A writer killed, or a disk full, leaves the last records
+			// of a file out of its index: what follows the last record
+			// the index names is read here.
+			if end < wf.size {
+				r.scan(wf, end)
+			}
 			continue
 		}
-		r.scan(wf)
+		r.scan(wf, 0)
 	}
 	for _, cs := range r.byKey {
 		sort.SliceStable(cs, func(i, j int) bool { return cs[i].t.Before(cs[j].t) })
@@ -80,32 +86,38 @@ func Open(paths ...string) (*Reader, error) {
 }
 
 // loadIndex reads wf's CDXJ index, reporting false (and a problem) when
-// there is none that reads whole, so that the file is read instead.
-func (r *Reader) loadIndex(wf *warcFile) bool {
+// there is none that reads whole, so that the file is read instead. It
+// returns where the last record the index names ends: the file's size
+// when the index names a record cut off by the end of the file (a
+// problem), so that what is past it is not read again.
+func (r *Reader) loadIndex(wf *warcFile) (int64, bool) {
 	var caps []*capture
 	var probs []error
+	var end int64
 	err := readIndex(wf.path+".cdxj", func(e entry) {
 		c := &capture{file: wf, off: int64(e.Offset), length: int64(e.Length), url: e.URL, t: e.time(),
 			revisit: e.Mime == "warc/revisit", digest: e.Digest}
 		if c.off+c.length > wf.size {
 			probs = append(probs, &FormatError{File: wf.path, Offset: c.off, Msg: "the record the index names is cut off by the end of the file"})
+			end = wf.size
 			return
 		}
+		end = max(end, c.off+c.length)
 		caps = append(caps, c)
 		r.add(e.key, c)
 	})
 	if errors.Is(err, os.ErrNotExist) {
-		return false
+		return 0, false
 	}
 	if err != nil {
 		for _, c := range caps { // forget what was read: the file is read instead
 			r.remove(c)
 		}
 		r.problems = append(r.problems, err)
-		return false
+		return 0, false
 	}
 	r.problems = append(r.problems, probs...)
-	return true
+	return end, true
 }
 
 func (r *Reader) add(key string, c *capture) {
@@ -182,11 +194,10 @@ func (c *counter) Read(p []byte) (int, error) {
 
 var gzipMagic = []byte{0x1f, 0x8b, 0x08}
 
-// scan reads wf record by record, adding its captures; a record that
+// scan reads wf record by record from off, adding its captures; a record that
 // does not read is a problem, and reading goes on at the next gzip
 // member (or "WARC/1." line of an uncompressed file) after it.
-func (r *Reader) scan(wf *warcFile) {
-	var off int64
+func (r *Reader) scan(wf *warcFile, off int64) {
 	for off < wf.size {
 		next, err := r.scanRecord(wf, off)
 		if err == io.EOF {

@@ -61,6 +61,7 @@ type Writer struct {
 	size    int64
 	records int // records after the warcinfo
 	idxSize int64
+	pending []byte // index lines not yet written (indexFlush)
 	info    string
 	infoID  atomic.Pointer[string] // info, read without the lock
 	seen    map[string]original    // payload digest -> its first record (Options.Dedup)
@@ -157,7 +158,7 @@ func (w *Writer) open() error {
 			os.Remove(name)
 			return &WriteError{File: name + ".cdxj", Err: err}
 		}
-		w.f, w.idx, w.name, w.size, w.records, w.idxSize = f, idx, name, 0, 0, 0
+		w.f, w.idx, w.name, w.size, w.records, w.idxSize, w.pending = f, idx, name, 0, 0, 0, w.pending[:0]
 		w.files = append(w.files, name)
 		break
 	}
@@ -363,14 +364,38 @@ func (w *Writer) write(recs []out, enc *encoder, data bool) (int64, error) {
 		}
 		prev = enc.ends[i]
 	}
-	if len(enc.lines) > 0 {
-		if _, err := w.idx.WriteAt(enc.lines, w.idxSize); err != nil {
+	// The index lines wait in memory and are written indexFlush octets
+	// at a time, the earlier records' before this one's lines join them:
+	// a write for each record's line cost a crawl as much as its
+	// compression. A writer killed loses lines, not records: the Reader
+	// reads the part of a file past its index's last record itself.
+	if len(w.pending) > 0 && len(w.pending)+len(enc.lines) > indexFlush {
+		if err := w.flushIndex(); err != nil {
 			return 0, w.fail(start, err)
 		}
-		w.idxSize += int64(len(enc.lines))
 	}
+	w.pending = append(w.pending, enc.lines...)
 	w.size = start + prev
 	return prev, nil
+}
+
+// indexFlush is how many octets of index lines wait before they are
+// written (about 300 lines).
+const indexFlush = 64 << 10
+
+// flushIndex writes the waiting index lines.
+func (w *Writer) flushIndex() error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	n, err := w.idx.WriteAt(w.pending, w.idxSize)
+	if err != nil {
+		w.idx.Truncate(w.idxSize) // whole lines only
+		return err
+	}
+	w.idxSize += int64(n)
+	w.pending = w.pending[:0]
+	return nil
 }
 
 // fail cuts the file back to start, so that it holds whole records
@@ -613,6 +638,9 @@ func (w *Writer) roll() error {
 // in the order pywb searches (by key, then timestamp).
 func (w *Writer) closeFile() error {
 	err := w.f.Close()
+	if e := w.flushIndex(); e != nil && err == nil {
+		err = &WriteError{File: w.name + ".cdxj", Err: e}
+	}
 	if e := w.idx.Close(); err == nil {
 		err = e
 	}
