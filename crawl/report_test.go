@@ -4,16 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // reportEvents are the events of a crawl of 30 pages, each linking to
@@ -283,28 +281,7 @@ func TestReportMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&m)
-				peak = max(peak, m.HeapInuse)
-			}
-		}
-	}()
+	grown := loctest.WatchHeap()
 	r := &Report{Dir: t.TempDir()}
 	defer r.Close()
 	for i := 0; i < pages; i++ {
@@ -341,12 +318,10 @@ func TestReportMemory(t *testing.T) {
 		n++
 		return nil
 	})
-	close(done)
-	wg.Wait()
+	growth := float64(grown()) / (1 << 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	growth := float64(peak-base) / (1 << 20)
 	t.Logf("%d broken links: heap in use grew by at most %.1f MB", n, growth)
 	if b, p, err := r.Count(); n != pages*perPage || groups != pages || b != n || p != pages || err != nil {
 		t.Errorf("%d broken links in %d groups; counted %d on %d pages (%v)", n, groups, b, p, err)

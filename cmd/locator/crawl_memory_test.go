@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -55,35 +53,12 @@ func TestCrawlReportMemory(t *testing.T) {
 	writeTree(t, root, files)
 	junit := filepath.Join(t.TempDir(), "crawl.xml")
 
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&m)
-				peak = max(peak, m.HeapInuse)
-			}
-		}
-	}()
+	grown := loctest.WatchHeap()
 	var out lineCounter
 	var errb bytes.Buffer
 	code := run([]string{"crawl", "--delay", "0", "--depth", "0", "--check", "--junit", junit, "http://" + n.Addr + "/p0.html"},
 		&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
-	close(done)
-	wg.Wait()
-	growth := float64(peak-base) / (1 << 20)
+	growth := float64(grown()) / (1 << 20)
 	t.Logf("%d broken links: heap in use grew by at most %.1f MB; %s", pages*perPage, growth, strings.TrimSpace(errb.String()))
 	if code != exitNegative {
 		t.Fatalf("exit %d: %s", code, errb.String())
