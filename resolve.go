@@ -487,14 +487,26 @@ func resolve3986(b []byte, base *URL, ref string, c *composed) []byte {
 		// authority, for the path holds none (the reference's ends at
 		// its first, and where "?" begins a search Parse ended the
 		// base's there).
-		if r.hasQuery && r.cleanQuery {
-			c.j.query = len(b)
-			c.j.search = len(b) + 1 + len(r.query)
-		}
-		if r.hasFrag && r.cleanFrag {
-			c.j.frag = len(b) + boolInt(r.hasQuery)*(1+len(r.query))
-		}
+		r.passOverTail(c, len(b))
 	}
+	return r.appendTail(b)
+}
+
+// passOverTail marks the reference's query and fragment, when clean, as
+// judged in c, as they will stand from at in the result (appendTail).
+func (r *refParts) passOverTail(c *composed, at int) {
+	if r.hasQuery && r.cleanQuery {
+		c.j.query = at
+		c.j.search = at + 1 + len(r.query)
+	}
+	if r.hasFrag && r.cleanFrag {
+		c.j.frag = at + boolInt(r.hasQuery)*(1+len(r.query))
+	}
+}
+
+// appendTail appends the reference's query and fragment, each with its
+// delimiter, where it has them.
+func (r *refParts) appendTail(b []byte) []byte {
 	if r.hasQuery {
 		b = append(b, '?')
 		b = append(b, r.query...)

@@ -422,22 +422,8 @@ func (t *directText) write(b []byte) []byte {
 	}
 	// The query and fragment of the reference, when clean, are passed
 	// over, as resolve3986 does.
-	if r.hasQuery && r.cleanQuery {
-		c.j.query = len(b)
-		c.j.search = len(b) + 1 + len(r.query)
-	}
-	if r.hasFrag && r.cleanFrag {
-		c.j.frag = len(b) + boolInt(r.hasQuery)*(1+len(r.query))
-	}
-	if r.hasQuery {
-		b = append(b, '?')
-		b = append(b, r.query...)
-	}
-	if r.hasFrag {
-		b = append(b, '#')
-		b = append(b, r.frag...)
-	}
-	return b
+	r.passOverTail(c, len(b))
+	return r.appendTail(b)
 }
 
 // genericPathQuery returns u's path and query as the generic syntax
