@@ -94,9 +94,12 @@ func (r *Record) Close() error {
 // when its Resource is closed, or when Fetch failed or redirected (an
 // exchange's record: a RecordResource is the object, so a Fetch that
 // delivered none, an FTP 550, makes no record); it
-// must write the record before it returns (a record whole or none) and
-// must not keep r's Spools, which are released after it returns. It is
-// called from the goroutines of the Client's callers, concurrently.
+// must write the record (a record whole or none), or a copy of its
+// octets to be written after it returns, in the order of the calls,
+// a failure then returned by a later call or when the Recorder is
+// closed; it must not keep r's Spools, which are released after it
+// returns. It is called from the goroutines of the Client's callers,
+// concurrently.
 type Recorder interface {
 	Record(r *Record) error
 }

@@ -153,7 +153,14 @@ func (e *entry) time() time.Time {
 }
 
 // cdxTimestamp is the timestamp of a CDXJ line (14 digits, UTC).
-func cdxTimestamp(t time.Time) string { return t.UTC().Format("20060102150405") }
+func cdxTimestamp(t time.Time) string {
+	t = t.UTC()
+	if t.Year() < 0 || t.Year() > 9999 {
+		return t.Format("20060102150405")
+	}
+	var b [14]byte
+	return string(appendDigits(b[:0], t, ""))
+}
 
 // Key returns the CDXJ key of u. For http and https it is the SURT pywb
 // makes (Sort-friendly URI Reordering Transform): the host's labels in

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -174,5 +175,68 @@ func TestDiskFull(t *testing.T) {
 	}
 	if responses != written {
 		t.Errorf("warcio read %d responses, %d were written", responses, written)
+	}
+}
+
+// TestDiskFullQueued: a disk that fills while records Record copied
+// wait to be written is a WriteError of the record that failed,
+// returned by a later Record or by Close, and the file holds whole
+// records only.
+func TestDiskFullQueued(t *testing.T) {
+	peer.RequireRoot(t, "mounting a 1 MiB tmpfs")
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("mount tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	path := filepath.Join(dir, "full.warc.gz")
+	w, err := Create(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	var werr error
+	for i := range 400 {
+		calls++
+		if werr = w.Record(exchange(t, fmt.Sprintf("gopher://localhost/0/%d", i), "gopher", "x\r\n", noise(copyBelow/4))); werr != nil {
+			break
+		}
+	}
+	if cerr := w.Close(); werr == nil {
+		werr = cerr
+	}
+	var we *WriteError
+	if !errors.As(werr, &we) || !errors.Is(werr, syscall.ENOSPC) || !strings.Contains(werr.Error(), "the record of gopher://localhost/0/") {
+		t.Fatalf("after %d records: %v, want a WriteError of ENOSPC naming the record", calls, werr)
+	}
+	copyDir := t.TempDir()
+	for _, f := range []string{path, path + ".cdxj"} {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(copyDir, filepath.Base(f)), b, 0o644)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for _, cs := range r.byKey {
+		n += len(cs)
+	}
+	if n == 0 || n >= calls || len(r.Problems()) > 0 {
+		t.Errorf("%d records written of %d; problems %v", n, calls, r.Problems())
+	}
+	wr := peer.Warcio(t, "testdata/warccheck.cjs", filepath.Join(copyDir, "full.warc.gz"))
+	responses := 0
+	for _, rec := range wr {
+		if rec.Error != "" || rec.BlockOK == nil || !*rec.BlockOK {
+			t.Errorf("warcio: %+v", rec)
+		}
+		if rec.Type == "response" {
+			responses++
+		}
+	}
+	if responses != n {
+		t.Errorf("warcio read %d responses, this reader %d", responses, n)
 	}
 }

@@ -101,27 +101,29 @@ func responseHead(family string, b block) (head int64, status, mime string, chun
 			if end < 0 {
 				return -1, "", "", false
 			}
-			hdr := string(rest[:end])
-			line, fields, _ := strings.Cut(hdr, "\n")
-			parts := strings.Fields(line)
-			if len(parts) < 2 || !strings.HasPrefix(parts[0], "HTTP/") {
+			hdr := rest[:end]
+			line, fields, _ := bytes.Cut(hdr, []byte("\n"))
+			version, code, ok := firstFields(line)
+			if !ok || !bytes.HasPrefix(version, []byte("HTTP/")) {
 				return -1, "", "", false
 			}
-			status = parts[1]
-			if len(status) == 3 && status[0] == '1' && status != "101" {
+			if len(code) == 3 && code[0] == '1' && string(code) != "101" {
 				off += end + sep
 				continue
 			}
-			for _, f := range strings.Split(fields, "\n") {
-				name, value, ok := strings.Cut(f, ":")
+			status = statusString(code)
+			for len(fields) > 0 {
+				var f []byte
+				f, fields, _ = bytes.Cut(fields, []byte("\n"))
+				name, value, ok := bytes.Cut(f, []byte(":"))
 				if !ok {
 					continue
 				}
-				switch strings.ToLower(strings.TrimSpace(name)) {
-				case "transfer-encoding":
-					chunked = strings.Contains(strings.ToLower(value), "chunked")
-				case "content-type":
-					mime = mediaType(value)
+				switch name = bytes.TrimSpace(name); {
+				case equalLower(name, "transfer-encoding"):
+					chunked = containsLower(value, "chunked")
+				case equalLower(name, "content-type"):
+					mime = mediaType(string(value))
 				}
 			}
 			return int64(off + end + sep), status, mime, chunked
@@ -143,6 +145,106 @@ func responseHead(family string, b block) (head int64, status, mime string, chun
 	return 0, "", "", false
 }
 
+// firstFields returns the first two fields of line as strings.Fields
+// splits it (a header's status line).
+func firstFields(line []byte) (a, b []byte, ok bool) {
+	if !isASCII(line) {
+		f := strings.Fields(string(line))
+		if len(f) < 2 {
+			return nil, nil, false
+		}
+		return []byte(f[0]), []byte(f[1]), true
+	}
+	next := func() []byte {
+		i := 0
+		for i < len(line) && asciiSpace(line[i]) {
+			i++
+		}
+		j := i
+		for j < len(line) && !asciiSpace(line[j]) {
+			j++
+		}
+		f := line[i:j]
+		line = line[j:]
+		return f
+	}
+	a, b = next(), next()
+	return a, b, len(b) > 0
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func isASCII(p []byte) bool {
+	for _, c := range p {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiEqualLower reports whether p in lower case (ASCII letters only)
+// is lower.
+func asciiEqualLower(p []byte, lower string) bool {
+	if len(p) != len(lower) {
+		return false
+	}
+	for i, c := range p {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// equalLower reports whether strings.ToLower(string(p)) is lower, an
+// ASCII word: a letter outside ASCII may lower to one inside ("İ" to
+// "i").
+func equalLower(p []byte, lower string) bool {
+	if !isASCII(p) {
+		return strings.ToLower(string(p)) == lower
+	}
+	return asciiEqualLower(p, lower)
+}
+
+// containsLower reports whether strings.ToLower(string(p)) contains
+// lower, an ASCII word.
+func containsLower(p []byte, lower string) bool {
+	if !isASCII(p) {
+		return strings.Contains(strings.ToLower(string(p)), lower)
+	}
+	for i := 0; i+len(lower) <= len(p); i++ {
+		if asciiEqualLower(p[i:i+len(lower)], lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusString is code as a string, the common ones without a copy.
+func statusString(code []byte) string {
+	switch string(code) {
+	case "200":
+		return "200"
+	case "206":
+		return "206"
+	case "301":
+		return "301"
+	case "302":
+		return "302"
+	case "304":
+		return "304"
+	case "404":
+		return "404"
+	}
+	return string(code)
+}
+
 // examineResponse computes a response block's digests. The payload of
 // an HTTP response is its entity body with the transfer coding removed
 // (the IIPC's guidelines; a chunked body is digested as it is once
@@ -152,8 +254,21 @@ func examineResponse(protocol string, b block) (payloadInfo, error) {
 	family := protocolFamily(protocol)
 	head, status, mime, chunked := responseHead(family, b)
 	pi := payloadInfo{head: head, status: status, mime: mime, chunked: chunked}
-	bh, ph := sha1.New(), sha1.New()
 	size := b.Size()
+	if p := inMemoryOctets(b); p != nil && int64(len(p)) >= size {
+		p = p[:size]
+		pi.block = sha1Of(p)
+		if head >= 0 && !chunked {
+			pi.payload = sha1Of(p[head:])
+		} else if head >= 0 {
+			ph := sha1.New()
+			if _, err := io.Copy(ph, httputil.NewChunkedReader(bytes.NewReader(p[head:]))); err == nil {
+				pi.payload = sha1Digest(ph)
+			}
+		}
+		return pi, nil
+	}
+	bh, ph := sha1.New(), sha1.New()
 	if head >= 0 && !chunked {
 		if err := copySection(bh, b, 0, head); err != nil {
 			return pi, err
@@ -179,6 +294,9 @@ func examineResponse(protocol string, b block) (payloadInfo, error) {
 // blockDigest computes the digest of a whole block, the payload of a
 // resource record.
 func blockDigest(b block) (string, error) {
+	if p := inMemoryOctets(b); p != nil && int64(len(p)) >= b.Size() {
+		return sha1Of(p[:b.Size()]), nil
+	}
 	h := sha1.New()
 	if err := copySection(h, b, 0, b.Size()); err != nil {
 		return "", err

@@ -88,7 +88,40 @@ func appendHead(dst []byte, h header, n int64) []byte {
 // warcDate formats t as a WARC-Date: UTC, to the microsecond (WARC 1.1
 // §5.4 allows a fraction of a second), so that captures of one second
 // keep their order.
-func warcDate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+func warcDate(t time.Time) string {
+	t = t.UTC()
+	if t.Year() < 0 || t.Year() > 9999 {
+		return t.Format("2006-01-02T15:04:05.000000Z")
+	}
+	var b [27]byte
+	appendDigits(b[:0], t, "--T::")
+	b[19] = '.'
+	us := t.Nanosecond() / 1000
+	for i := 25; i > 19; i-- {
+		b[i] = byte('0' + us%10)
+		us /= 10
+	}
+	b[26] = 'Z'
+	return string(b[:])
+}
+
+// appendDigits appends t's date and time to the second, as
+// "2006-01-02T15:04:05" with seps "--T::" (the one before each field
+// after the year), "20060102150405" with "", as time.Format writes them
+// for a year of four digits.
+func appendDigits(dst []byte, t time.Time, seps string) []byte {
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	two := func(dst []byte, v int) []byte { return append(dst, byte('0'+v/10), byte('0'+v%10)) }
+	dst = append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10))
+	for i, v := range [5]int{int(mo), d, h, mi, sec} {
+		if seps != "" {
+			dst = append(dst, seps[i])
+		}
+		dst = two(dst, v)
+	}
+	return dst
+}
 
 // parseDate reads a WARC-Date, with or without a fraction.
 func parseDate(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
@@ -119,10 +152,15 @@ func sha1Digest(h hash.Hash) string {
 	return "sha1:" + base32.StdEncoding.EncodeToString(h.Sum(nil))
 }
 
-func digestOf(p []byte) string {
-	h := sha1.New()
-	h.Write(p)
-	return sha1Digest(h)
+func digestOf(p []byte) string { return sha1Of(p) }
+
+// sha1Of is sha1Digest of p, made without a hash.Hash or its Sum.
+func sha1Of(p []byte) string {
+	sum := sha1.Sum(p)
+	var b [5 + 32]byte // "sha1:" and 20 octets in base32, which needs no padding
+	copy(b[:], "sha1:")
+	base32.StdEncoding.Encode(b[5:], sum[:])
+	return string(b[:])
 }
 
 // A FormatError says a WARC file is not well formed at a record: the

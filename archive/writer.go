@@ -18,6 +18,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 )
 
@@ -62,11 +63,34 @@ type Writer struct {
 	records int // records after the warcinfo
 	idxSize int64
 	pending []byte // index lines not yet written (indexFlush)
-	info    string
-	infoID  atomic.Pointer[string] // info, read without the lock
-	seen    map[string]original    // payload digest -> its first record (Options.Dedup)
-	closed  bool
-	files   []string
+
+	// Records of jobs Record did not wait for, made while more were
+	// queued, wait in batch to be written with one write (see
+	// flushBatch): a write for each record cost a crawl a third of
+	// what archiving took.
+	batching   bool   // write appends to batch (run sets it, for one job)
+	batch      []byte // whole records, to be written at batchAt
+	batchAt    int64
+	batchLines int          // len(pending) when the batch began: its records' lines follow
+	batchFirst *locator.URL // the URL of the batch's first record
+	batchN     int          // how many fetches' records it holds
+	current    *locator.URL // the URL of the job run is writing
+	info       string
+	infoID     atomic.Pointer[string] // info, read without the lock
+	seen       map[string]original    // payload digest -> its first record (Options.Dedup)
+	closed     bool
+	files      []string
+
+	encoders chan *encoder // idle ones, for reuse
+
+	queue      chan *job // records for run to write
+	jobs       chan *job // idle ones, for reuse
+	stopped    chan struct{}
+	qmu        sync.RWMutex // Close closes queue under it, Record sends under it
+	qclosed    bool
+	fmu        sync.Mutex
+	failure    error // of a record written after its Record returned, not reported yet
+	failedMore int   // records that failed after it
 }
 
 // An original is what a revisit record refers to.
@@ -93,7 +117,8 @@ var ErrClosed = errors.New("archive: writer closed")
 // instead ("crawl-00001.warc.gz", "crawl-00002.warc.gz", ...), as it is
 // when a file passes opt.MaxSize.
 func Create(path string, opt Options) (*Writer, error) {
-	w := &Writer{opt: opt, base: path, seen: map[string]original{}}
+	w := &Writer{opt: opt, base: path, seen: map[string]original{}, encoders: make(chan *encoder, keptEncoders),
+		queue: make(chan *job, queueLen), jobs: make(chan *job, queueLen+2), stopped: make(chan struct{})}
 	if strings.HasSuffix(path, ".warc.gz") {
 		w.base, w.ext = strings.TrimSuffix(path, ".warc.gz"), ".warc.gz"
 	}
@@ -105,6 +130,7 @@ func Create(path string, opt Options) (*Writer, error) {
 	if err := w.open(); err != nil {
 		return nil, err
 	}
+	go w.run()
 	return w, nil
 }
 
@@ -179,8 +205,8 @@ func (w *Writer) open() error {
 		{"Content-Type", "application/warc-fields"},
 		{"WARC-Block-Digest", digestOf([]byte(fields))},
 	}
-	enc := getEncoder(nil)
-	defer enc.release()
+	enc := w.getEncoder(nil)
+	defer w.release(enc)
 	_, err := w.write([]out{{h: h, b: bytesBlock(fields)}}, enc, false)
 	return err
 }
@@ -195,8 +221,9 @@ type out struct {
 
 // An encoder makes the gzip members of one Record call's records, in
 // memory (out) or, for records too large to hold, into the file as
-// they are made (dst). Encoders are reused (encoders): a compressor's
-// state is hundreds of KiB, and a page's buffers a few KiB each.
+// they are made (dst). Encoders are reused (Writer.encoders): a
+// compressor's state is hundreds of KiB, and a page's buffers a few KiB
+// each.
 type encoder struct {
 	out   []byte    // members made and not yet written to dst
 	dst   io.Writer // where out goes once it is flushAt octets long; nil: nowhere, it is all kept
@@ -206,19 +233,27 @@ type encoder struct {
 	ends  []int64   // where each member ends, from where the first begins
 	lines []byte    // the index lines of the records
 	gz    *gzip.Writer
+	m     matcher // for a record under fixedBelow octets
 }
 
-var encoders = sync.Pool{New: func() any {
-	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return &encoder{gz: gz}
-}}
+// keptEncoders is how many idle encoders a Writer keeps: its own, not
+// a sync.Pool's, which every garbage collection empties, and a
+// compressor made again is hundreds of KiB to allocate and clear. Its
+// goroutine uses one, and a second for a new file's warcinfo record.
+const keptEncoders = 2
 
 // flushAt is how much an encoder writing into a file holds before it
 // writes.
 const flushAt = 256 << 10
 
-func getEncoder(dst io.Writer) *encoder {
-	e := encoders.Get().(*encoder)
+func (w *Writer) getEncoder(dst io.Writer) *encoder {
+	var e *encoder
+	select {
+	case e = <-w.encoders:
+	default:
+		gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+		e = &encoder{gz: gz}
+	}
 	e.reset(dst)
 	return e
 }
@@ -227,9 +262,9 @@ func (e *encoder) reset(dst io.Writer) {
 	e.out, e.dst, e.done, e.err, e.ends, e.lines = e.out[:0], dst, 0, nil, e.ends[:0], e.lines[:0]
 }
 
-// release gives e back for reuse; buffers a large record grew are let
-// go rather than kept.
-func (e *encoder) release() {
+// release gives e back to w for reuse; buffers a large record grew are
+// let go rather than kept.
+func (w *Writer) release(e *encoder) {
 	if cap(e.out) > 1<<20 {
 		e.out = nil
 	}
@@ -237,7 +272,10 @@ func (e *encoder) release() {
 		e.plain = nil
 	}
 	e.reset(nil)
-	encoders.Put(e)
+	select {
+	case w.encoders <- e:
+	default:
+	}
 }
 
 // Write appends what the compressor makes to out.
@@ -289,7 +327,7 @@ var endOfRecord = []byte("\r\n\r\n")
 func (e *encoder) member(h header, b block) error {
 	size := b.Size()
 	e.plain = appendHead(e.plain[:0], h, size)
-	if size >= storeBelow {
+	if size >= storeBelow && int64(len(e.plain))+size+int64(len(endOfRecord)) >= fixedBelow {
 		e.gz.Reset(e)
 		e.gz.Write(e.plain)
 		if err := copySection(e.gz, b, 0, size); err != nil {
@@ -308,7 +346,11 @@ func (e *encoder) member(h header, b block) error {
 		}
 	}
 	e.plain = append(e.plain, endOfRecord...)
-	e.out = appendStored(e.out, e.plain)
+	if size < storeBelow {
+		e.out = appendStored(e.out, e.plain)
+	} else {
+		e.out = e.m.appendFixed(e.out, e.plain)
+	}
 	if e.dst != nil && len(e.out) >= flushAt {
 		return e.flush()
 	}
@@ -344,12 +386,26 @@ func appendStored(dst, p []byte) []byte {
 // large to hold). It writes them all or none: on a failure the file
 // and index are cut back to where they were.
 func (w *Writer) write(recs []out, enc *encoder, data bool) (int64, error) {
+	batch := data && w.batching
+	if !batch {
+		w.flushBatch() // before start is read: a failure moves the end back
+	}
 	start := w.size
-	if data {
+	switch {
+	case batch:
+		if len(w.batch) == 0 {
+			w.batchAt, w.batchLines, w.batchFirst = start, len(w.pending), w.current
+			if w.batch == nil {
+				w.batch = make([]byte, 0, batchMax+copyBelow)
+			}
+		}
+		w.batch = append(w.batch, enc.out...)
+		w.batchN++
+	case data:
 		if _, err := w.f.WriteAt(enc.out, start); err != nil {
 			return 0, w.fail(start, err)
 		}
-	} else {
+	default:
 		enc.reset(io.NewOffsetWriter(w.f, start))
 		if err := enc.encode(recs); err != nil {
 			return 0, w.fail(start, err)
@@ -369,7 +425,8 @@ func (w *Writer) write(recs []out, enc *encoder, data bool) (int64, error) {
 	// a write for each record's line cost a crawl as much as its
 	// compression. A writer killed loses lines, not records: the Reader
 	// reads the part of a file past its index's last record itself.
-	if len(w.pending) > 0 && len(w.pending)+len(enc.lines) > indexFlush {
+	// (Not while a batch is made: the lines wait for its records.)
+	if !batch && len(w.pending) > 0 && len(w.pending)+len(enc.lines) > indexFlush {
 		if err := w.flushIndex(); err != nil {
 			return 0, w.fail(start, err)
 		}
@@ -383,8 +440,54 @@ func (w *Writer) write(recs []out, enc *encoder, data bool) (int64, error) {
 // written (about 300 lines).
 const indexFlush = 64 << 10
 
-// flushIndex writes the waiting index lines.
+// batchMax is how many octets of records a batch holds (and one
+// fetch's more); batchWait how long it waits for more.
+const (
+	batchMax  = 256 << 10
+	batchWait = 50 * time.Millisecond
+)
+
+// flushBatch writes the batch. A failure is the failure of each record
+// in it, which Record has returned: the file is cut back to where the
+// batch began, their index lines dropped, and the failure kept for the
+// next Record or Close to return.
+func (w *Writer) flushBatch() {
+	if len(w.batch) == 0 {
+		return
+	}
+	_, err := w.f.WriteAt(w.batch, w.batchAt)
+	if err != nil {
+		w.f.Truncate(w.batchAt)
+		w.size, w.pending = w.batchAt, w.pending[:w.batchLines]
+		w.keepFailure(&WriteError{File: w.name, Err: fmt.Errorf("the record of %s: %w", access.Masked(w.batchFirst), err)}, w.batchN)
+	}
+	if cap(w.batch) > 2*batchMax {
+		w.batch = nil
+	}
+	w.batch, w.batchN, w.batchFirst = w.batch[:0], 0, nil
+	if err == nil && len(w.pending) > indexFlush {
+		if err := w.flushIndex(); err != nil {
+			w.keepFailure(&WriteError{File: w.name + ".cdxj", Err: err}, 1)
+		}
+	}
+}
+
+// keepFailure keeps err, the failure of n records Record has returned,
+// for the next Record or Close to return.
+func (w *Writer) keepFailure(err error, n int) {
+	w.fmu.Lock()
+	defer w.fmu.Unlock()
+	if w.failure == nil {
+		w.failure, w.failedMore = err, w.failedMore+n-1
+	} else {
+		w.failedMore += n
+	}
+}
+
+// flushIndex writes the waiting index lines, after the records they
+// name: an index line never names a record the file does not hold.
 func (w *Writer) flushIndex() error {
+	w.flushBatch()
 	if len(w.pending) == 0 {
 		return nil
 	}
@@ -411,10 +514,195 @@ func (w *Writer) fail(start int64, err error) error {
 // (or a 'revisit' for a payload recorded before, with Options.Dedup), an
 // object as a 'resource' record and the dialogue that fetched it as a
 // 'metadata' record. It implements access.Recorder.
+//
+// The records are made and written by the Writer's own goroutine, one
+// after the other in the order Record was called, each written whole
+// before the next begins, so that a crawl does not wait for them: a
+// record of up to copyBelow octets is copied, and Record returns at
+// once (when queued records are waiting, it waits for room); a larger
+// one, or one kept in a temporary file, is written before Record
+// returns. A failure to write a record Record did not wait for is
+// returned by the next call of Record, or by Close.
 func (w *Writer) Record(r *access.Record) error {
 	if r == nil || r.Response == nil || r.URL == nil {
 		return nil
 	}
+	j := w.newJob(r)
+	w.qmu.RLock()
+	if w.qclosed {
+		w.qmu.RUnlock()
+		w.freeJob(j)
+		return ErrClosed
+	}
+	// A job without done is run's once sent: it may be reused at once.
+	done := j.done
+	w.queue <- j
+	w.qmu.RUnlock()
+	var err error
+	if done != nil {
+		<-done
+		err = j.err
+		w.freeJob(j)
+	}
+	// An earlier record's failure is reported here, r still written.
+	if f := w.takeFailure(); f != nil && err != nil {
+		return errors.Join(err, f)
+	} else if f != nil {
+		return f
+	}
+	return err
+}
+
+// copyBelow is the size of record (request and response or resource)
+// up to which Record copies its octets and returns before they are
+// written; queued records hold copyBelow*queueLen octets at most.
+const copyBelow = 64 << 10
+
+// queueLen is how many records wait to be written at most.
+const queueLen = 32
+
+// A job is one record for the Writer's goroutine: a copy of an
+// access.Record, and of its octets when they are under copyBelow (buf),
+// or the caller's record, which it waits for (done).
+type job struct {
+	rec       access.Record
+	req, resp block
+	buf       []byte
+	done      chan struct{} // closed once written, when the caller waits
+	err       error         // the failure, when the caller waits
+}
+
+// newJob makes r a job: its octets copied when they are small and in
+// memory, else r itself, which the caller waits for.
+func (w *Writer) newJob(r *access.Record) *job {
+	var j *job
+	select {
+	case j = <-w.jobs:
+	default:
+		j = &job{}
+	}
+	j.rec, j.err = *r, nil
+	resp := inMemoryOctets(r.Response)
+	req, reqOK := []byte(nil), true
+	if r.Request != nil {
+		req = inMemoryOctets(r.Request)
+		reqOK = req != nil || r.Request.Size() == 0
+	}
+	n := len(resp) + len(req) + len(r.Dialogue)
+	if resp == nil || !reqOK || n > copyBelow || int64(len(resp)) != r.Response.Size() {
+		j.resp, j.req, j.done = r.Response, nil, make(chan struct{})
+		if r.Request != nil {
+			j.req = r.Request
+		}
+		return j
+	}
+	j.buf = append(append(append(j.buf[:0], resp...), req...), r.Dialogue...)
+	j.resp = bytesBlock(j.buf[:len(resp):len(resp)])
+	j.req = nil
+	if r.Request != nil {
+		j.req = bytesBlock(j.buf[len(resp) : len(resp)+len(req) : len(resp)+len(req)])
+	}
+	if r.Dialogue != nil {
+		j.rec.Dialogue = j.buf[len(resp)+len(req):]
+	}
+	j.rec.Request, j.rec.Response, j.done = nil, nil, nil
+	return j
+}
+
+// freeJob keeps j for another record.
+func (w *Writer) freeJob(j *job) {
+	if cap(j.buf) > copyBelow {
+		j.buf = nil
+	}
+	*j = job{buf: j.buf[:0]}
+	select {
+	case w.jobs <- j:
+	default:
+	}
+}
+
+// run writes the queued records, until Close closes the queue.
+func (w *Writer) run() {
+	defer close(w.stopped)
+	idle := time.NewTimer(batchWait)
+	idle.Stop()
+	flush := func() {
+		w.mu.Lock()
+		w.flushBatch()
+		w.mu.Unlock()
+	}
+	for {
+		// The records of a job Record did not wait for join the batch,
+		// which is written when it is full, before a record that is
+		// not batched, or once no job has come for batchWait.
+		var j *job
+		var ok bool
+		select {
+		case j, ok = <-w.queue:
+		default:
+			if len(w.batch) == 0 {
+				j, ok = <-w.queue
+				break
+			}
+			idle.Reset(batchWait)
+			select {
+			case j, ok = <-w.queue:
+				idle.Stop()
+			case <-idle.C:
+				flush()
+				j, ok = <-w.queue
+			}
+		}
+		if !ok {
+			flush()
+			return
+		}
+		w.mu.Lock()
+		w.batching, w.current = j.done == nil, j.rec.URL
+		w.mu.Unlock()
+		err := w.record(&j.rec, j.req, j.resp)
+		w.mu.Lock()
+		if len(w.batch) >= batchMax {
+			w.flushBatch()
+		}
+		w.batching, w.current = false, nil
+		w.mu.Unlock()
+		if j.done != nil {
+			j.err = err
+			close(j.done) // the caller frees j
+			continue
+		}
+		if err != nil {
+			w.keepFailure(failedRecord(err, &j.rec), 1)
+		}
+		w.freeJob(j)
+	}
+}
+
+// failedRecord is err, of writing r after Record returned, naming r.
+func failedRecord(err error, r *access.Record) error {
+	if we, ok := err.(*WriteError); ok {
+		return &WriteError{File: we.File, Err: fmt.Errorf("the record of %s: %w", access.Masked(r.URL), we.Err)}
+	}
+	return fmt.Errorf("archive: the record of %s: %w", access.Masked(r.URL), err)
+}
+
+// takeFailure returns the failure of a record written after its Record
+// returned, once.
+func (w *Writer) takeFailure() error {
+	w.fmu.Lock()
+	defer w.fmu.Unlock()
+	err, more := w.failure, w.failedMore
+	w.failure, w.failedMore = nil, 0
+	if more > 0 {
+		err = fmt.Errorf("%w (and %d records after it)", err, more)
+	}
+	return err
+}
+
+// record makes and writes r's records, of the octets req and resp
+// (r.Request and r.Response, or copies of them).
+func (w *Writer) record(r *access.Record, req, resp block) error {
 	target := access.Masked(r.URL)
 	date := r.Date
 	if date.IsZero() {
@@ -451,7 +739,7 @@ func (w *Writer) Record(r *access.Record) error {
 	family := protocolFamily(r.Protocol)
 	switch r.Kind {
 	case access.RecordExchange:
-		pi, err := examineResponse(r.Protocol, r.Response)
+		pi, err := examineResponse(r.Protocol, resp)
 		if err != nil {
 			return err
 		}
@@ -459,19 +747,19 @@ func (w *Writer) Record(r *access.Record) error {
 		// The response first and its request after it, as Heritrix
 		// writes them: a reader that has found the response (by the
 		// index's offset) finds its request as the next record.
-		var req *out
-		if r.Request != nil && r.Request.Size() > 0 {
-			reqDigest, err := blockDigest(r.Request)
+		var reqOut *out
+		if req != nil && req.Size() > 0 {
+			reqDigest, err := blockDigest(req)
 			if err != nil {
 				return err
 			}
 			h := append(common("request", newID()), field{"WARC-Concurrent-To", mainID},
 				field{"Content-Type", ct + "request"}, field{"WARC-Block-Digest", reqDigest})
-			req = &out{h: h, b: r.Request}
+			reqOut = &out{h: h, b: req}
 		}
 		h := common("response", mainID)
-		if req != nil {
-			h = append(h, field{"WARC-Concurrent-To", req.h.get("WARC-Record-ID")})
+		if reqOut != nil {
+			h = append(h, field{"WARC-Concurrent-To", reqOut.h.get("WARC-Record-ID")})
 		}
 		h = append(h, field{"Content-Type", ct + "response"}, field{"WARC-Block-Digest", pi.block})
 		if pi.payload != "" {
@@ -485,19 +773,19 @@ func (w *Writer) Record(r *access.Record) error {
 		if mime == "" {
 			mime = "application/" + family
 		}
-		recs = append(recs, out{h: h, b: r.Response, e: mkEntry(mime, pi.status, pi.payload)})
-		if req != nil {
-			recs = append(recs, *req)
+		recs = append(recs, out{h: h, b: resp, e: mkEntry(mime, pi.status, pi.payload)})
+		if reqOut != nil {
+			recs = append(recs, *reqOut)
 		}
 		if pi.head > 0 && !pi.chunked {
-			revisitBlock = io.NewSectionReader(r.Response, 0, pi.head)
+			revisitBlock = io.NewSectionReader(resp, 0, pi.head)
 		} else if pi.head > 0 {
 			revisitBlock = nil // a chunked body cannot be cut off at its header and read back
 		} else {
 			revisitBlock = bytesBlock(nil)
 		}
 	case access.RecordResource:
-		d, err := blockDigest(r.Response)
+		d, err := blockDigest(resp)
 		if err != nil {
 			return err
 		}
@@ -511,7 +799,7 @@ func (w *Writer) Record(r *access.Record) error {
 		if r.Truncated != "" {
 			h = append(h, field{"WARC-Truncated", r.Truncated})
 		}
-		recs = append(recs, out{h: h, b: r.Response, e: mkEntry(mediaType(ct), "", d)})
+		recs = append(recs, out{h: h, b: resp, e: mkEntry(mediaType(ct), "", d)})
 		revisitBlock = bytesBlock(nil)
 		if len(r.Dialogue) > 0 && r.Protocol != "file" {
 			mt := "text/plain; charset=utf-8"
@@ -528,9 +816,9 @@ func (w *Writer) Record(r *access.Record) error {
 	}
 
 	// Which records are written is decided under the lock (dedup);
-	// they are compressed outside it, so that concurrent requests
-	// compress at once, and written under it. Without dedup there is
-	// nothing to decide: the lock is taken once, to write.
+	// they are compressed outside it, and written under it. Without
+	// dedup there is nothing to decide: the lock is taken once, to
+	// write.
 	info := w.currentInfo()
 	if w.opt.Dedup {
 		w.mu.Lock()
@@ -557,8 +845,8 @@ func (w *Writer) Record(r *access.Record) error {
 		recs[i].h = append(recs[i].h, field{"WARC-Warcinfo-ID", info})
 		total += recs[i].b.Size()
 	}
-	enc := getEncoder(nil)
-	defer enc.release()
+	enc := w.getEncoder(nil)
+	defer w.release(enc)
 	data := total <= inMemory
 	if data {
 		if err := enc.encode(recs); err != nil {
@@ -637,6 +925,7 @@ func (w *Writer) roll() error {
 // closeFile closes the current file and sorts its index, so that it is
 // in the order pywb searches (by key, then timestamp).
 func (w *Writer) closeFile() error {
+	w.flushBatch()
 	err := w.f.Close()
 	if e := w.flushIndex(); e != nil && err == nil {
 		err = &WriteError{File: w.name + ".cdxj", Err: e}
@@ -677,13 +966,27 @@ func sortIndex(path string) error {
 	return os.Rename(tmp, path)
 }
 
-// Close ends the current file and its index.
+// Close writes the records still queued, and ends the current file and
+// its index. It returns the failure to write a record that Record has
+// not returned.
 func (w *Writer) Close() error {
+	w.qmu.Lock()
+	if !w.qclosed {
+		w.qclosed = true
+		close(w.queue)
+	}
+	w.qmu.Unlock()
+	<-w.stopped
+	failure := w.takeFailure()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		return nil
+		return failure
 	}
 	w.closed = true
-	return w.closeFile()
+	err := w.closeFile()
+	if failure != nil {
+		return errors.Join(failure, err)
+	}
+	return err
 }
