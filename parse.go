@@ -27,7 +27,7 @@ import (
 // grammar, a port that is not a number in range, or an input longer than
 // MaxInput bytes.
 //
-// The URL is one allocation of 64 bytes, its problems in the same one
+// The URL is one allocation of 48 bytes, its problems in the same one
 // when there are at most two; a Parser parses into a value its caller
 // owns with none, and ParseBatch parses many with a few.
 func Parse(s string) (*URL, error) {
@@ -37,8 +37,10 @@ func Parse(s string) (*URL, error) {
 		return nil, p.readError(s)
 	}
 	u := p.materialize()
-	if p.rules(u, nil); p.failed {
-		return nil, p.parseError(s, u.x.problems)
+	if p.needsRules(u) {
+		if p.rules(u, nil); p.failed {
+			return nil, p.parseError(s, u.x.problems)
+		}
 	}
 	return u, nil
 }
@@ -47,21 +49,16 @@ func Parse(s string) (*URL, error) {
 // storage of its problems (the room is overwritten, not cleared: only
 // p.room[:p.nroom] is ever read).
 func (p *parser) reset(s string) {
-	p.out = URL{in: s}
+	p.out = reading{in: s}
 	p.s, p.syn, p.entry, p.name, p.scheme, p.failed = s, nil, nil, "", "", false
 	p.nroom, p.more = 0, p.more[:0]
 	p.dropped, p.droppedSev, p.droppedAt = 0, 0, 0
 }
 
-// core reads p.s into p.out's offsets and flags and the problems:
-// everything but the scheme's own rules.
-func (p *parser) core() {
-	if len(p.s) > inputLimit {
-		p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(p.s))+" bytes, longer than the "+
-			strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
-		return
-	}
-	p.parse()
+// tooLong refuses an input longer than MaxInput.
+func (p *parser) tooLong() {
+	p.add(inputLimit, Error, "url", "the input is "+strconv.Itoa(len(p.s))+" bytes, longer than the "+
+		strconv.Itoa(inputLimit)+" bytes (MaxInput) a URL may have here: offsets are 32-bit")
 }
 
 // materialize returns a new URL holding p.out and the problems read, in
@@ -70,6 +67,12 @@ func (p *parser) core() {
 func (p *parser) materialize() *URL {
 	n := p.nprobs()
 	switch {
+	case p.out.f&fLong != 0:
+		u := new(URL)
+		p.copyOut(u)
+		u.x = &extra{problems: p.appendProblems(nil), scheme: p.scheme}
+		p.longOffsets(u)
+		return u
 	case n == 0 && p.scheme == "":
 		u := new(URL)
 		p.copyOut(u)
@@ -80,7 +83,8 @@ func (p *parser) materialize() *URL {
 			x extra
 			r [2]Problem
 		})
-		o.u, o.x.scheme = p.out, p.scheme
+		p.copyOut(&o.u)
+		o.x.scheme = p.scheme
 		o.x.problems = p.appendProblems(o.r[:0])
 		o.u.x = &o.x
 		return &o.u
@@ -89,28 +93,43 @@ func (p *parser) materialize() *URL {
 		u URL
 		x extra
 	})
-	o.u, o.x.scheme = p.out, p.scheme
+	p.copyOut(&o.u)
+	o.x.scheme = p.scheme
 	o.x.problems = p.appendProblems(make([]Problem, 0, n))
 	o.u.x = &o.x
 	return &o.u
 }
 
-// copyOut writes p.out into u one field at a time. A copy of the whole
-// value would read the offsets and flags, just written one field at a
-// time, in wider loads than their stores, which the processor cannot
-// forward from its store buffer: it waits for them to reach the cache.
-// (In the CPU profile of a Parser, the copy fell from 5% of the time to
-// 2%.) It names every field of URL and offsets: one added must be added
-// here.
+// longOffsets gives u, when it ends past maxShort (fLong), a new extra
+// block of its own that holds what u.x held and the offsets read.
+func (p *parser) longOffsets(u *URL) {
+	if u.f&fLong == 0 {
+		return
+	}
+	o := new(struct {
+		x extra
+		o offsets
+	})
+	if u.x != nil {
+		o.x = *u.x
+	}
+	o.o = p.out.o
+	o.x.long = &o.o
+	u.x = &o.x
+}
+
+// copyOut writes p.out into u one field at a time, the offsets in 16
+// bits; u.x is the caller's to set, with longOffsets when fLong says the
+// offsets do not fit. (A copy of a whole value would read the offsets
+// and flags, just written one field at a time, in wider loads than their
+// stores, which the processor cannot forward from its store buffer.) It
+// names every field of URL and offsets: one added must be added here.
 func (p *parser) copyOut(u *URL) {
-	o := &p.out
-	u.in, u.x = o.in, o.x
-	// In an order where no two in a row are neighbours, which the
-	// compiler would join into one wider load.
-	u.o.sch, u.o.ue, u.o.he = o.o.sch, o.o.ue, o.o.he
-	u.o.pe, u.o.end, u.o.col = o.o.pe, o.o.end, o.o.col
-	u.o.h, u.o.p, u.o.se = o.o.h, o.o.p, o.o.se
-	u.f = o.f
+	o, v := &p.out.o, &u.o
+	u.in, u.f = p.out.in, p.out.f
+	v.sch, v.col, v.ue = uint16(o.sch), uint16(o.col), uint16(o.ue)
+	v.h, v.he, v.p = uint16(o.h), uint16(o.he), uint16(o.p)
+	v.pe, v.se, v.end = uint16(o.pe), uint16(o.se), uint16(o.end)
 }
 
 // rules adds the problems the scheme's own rules find in u (see
@@ -149,6 +168,13 @@ func (p *parser) rules(u *URL, spare *extra) {
 	if x := u.x; x != nil && len(x.problems) > 1 {
 		slices.SortStableFunc(x.problems, func(a, b Problem) int { return a.Offset - b.Offset })
 	}
+}
+
+// needsRules reports whether rules has work to do for u: the scheme's
+// rules to run, or problems to sort. Most URLs have neither, and the
+// callers that Parse alone test it first, so that those pay no call.
+func (p *parser) needsRules(u *URL) bool {
+	return (p.entry != nil && p.entry.rules != nil) || (u.x != nil && len(u.x.problems) > 1)
 }
 
 // parseError is the *ParseError for input s whose problems are probs,
@@ -195,11 +221,19 @@ const maxInput = 1<<31 - 1
 // building a 2 GiB string.
 var inputLimit = maxInput
 
-// Every offset below maxInput fits in the URL's int32 offsets.
+// Every offset below maxInput fits in the int32 offsets a parser reads.
 var _ = int32(maxInput)
 
+// reading is what a parser reads a URL into: its text, offsets in full,
+// and flags (copyOut makes the URL).
+type reading struct {
+	in string
+	o  offsets
+	f  flags
+}
+
 type parser struct {
-	out    URL // what is read: offsets and flags (in is set by the caller)
+	out    reading // what is read: offsets and flags (in is set by the caller)
 	s      string
 	syn    *Syntax
 	entry  *schemeEntry // the scheme's entry, or nil
@@ -287,8 +321,14 @@ func hasPrefixFold(s string, i int, pre string) bool {
 	return true
 }
 
-func (p *parser) parse() {
+// core reads p.s into p.out's offsets and flags and the problems:
+// everything but the scheme's own rules.
+func (p *parser) core() {
 	s, u := p.s, &p.out
+	if len(s) > inputLimit {
+		p.tooLong()
+		return
+	}
 	start, end := 0, len(s)
 
 	// Surrounding whitespace is not part of a URL (Appendix). (One test
@@ -394,10 +434,15 @@ func (p *parser) parse() {
 
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
 		u.f |= fAuthority
-		i = p.authority(i+2, end, known)
+		// authority's two readings, written out: most URLs take the first.
+		j, ok := p.plainAuthority(i+2, end)
+		if !ok {
+			j = p.readAuthority(i+2, end, known)
+		}
 		if p.failed {
 			return
 		}
+		i = j
 		if i < end && s[i] == '/' {
 			u.f |= fPath
 			i++
@@ -449,14 +494,17 @@ func (p *parser) tail(i, end int, k judged) {
 	}
 	u.o.se = int32(j)
 	u.o.end = int32(end)
+	if end > maxShort {
+		u.f |= fLong
+	}
 	if j < end { // s[j] == '#'
 		u.f |= fFragment
 		if k.frag != j || j == 0 {
 			p.scan(j+1, end, &xcharOK, "fragmentaddress", false)
 		}
 	}
-	if u.HasPassword() {
-		p.add(u.Offset(PasswordComponent), Warning, "RFC 1738 §3.1",
+	if u.f&fPassword != 0 {
+		p.add(int(u.o.ue)+1, Warning, "RFC 1738 §3.1",
 			"the URL carries a password, visible to anyone who sees the URL")
 	}
 
@@ -512,24 +560,19 @@ func lowerScheme(s string) string {
 }
 
 // authority reads login = [ user [ ":" password ] "@" ] hostport from
-// s[i:end] and returns where it ends.
+// s[i:end] and returns where it ends: in one pass where it can.
 func (p *parser) authority(i, end int, known bool) int {
-	n := p.nprobs()
-	j := p.readAuthority(i, end, known)
-	if u := &p.out; p.nprobs() == n && p.dropped == 0 && u.f&(fUser|fBracket) == 0 {
-		u.f |= fPlain
+	if j, ok := p.plainAuthority(i, end); ok {
+		return j
 	}
-	return j
+	return p.readAuthority(i, end, known)
 }
 
-// readAuthority is authority's reading, the one-pass one where it can.
+// readAuthority is authority's full reading. It sets fPlain when it
+// finds no problem, no login part and no IPv6 literal.
 func (p *parser) readAuthority(i, end int, known bool) int {
-	if !fullAuthority {
-		if j, ok := p.plainAuthority(i, end); ok {
-			return j
-		}
-	}
 	s, u := p.s, &p.out
+	n := p.nprobs()
 	// The authority ends at the first "/", "#" or, for a scheme with a
 	// search, "?".
 	aEnd := end
@@ -626,6 +669,9 @@ func (p *parser) readAuthority(i, end int, known bool) int {
 		u.f |= fPort
 		p.port(portAt+1, aEnd)
 	}
+	if p.nprobs() == n && p.dropped == 0 && u.f&(fUser|fBracket) == 0 {
+		u.f |= fPlain
+	}
 	return aEnd
 }
 
@@ -637,49 +683,49 @@ var fullAuthority = false
 // with nothing to report: no login part, a hostname plainHostname
 // accepts, and perhaps ":" and digits, ended by "/", "#", "?" where it
 // begins a search, or the end. It reports false, having set nothing,
-// for any other authority, which authority then reads in full. What it
-// sets is what the full reading sets for the same text.
+// for any other authority, which readAuthority then reads in full. What
+// it sets is what the full reading sets for the same text.
 func (p *parser) plainAuthority(i, end int) (int, bool) {
+	if fullAuthority || end < 8 {
+		return 0, false
+	}
 	s, u := p.s, &p.out
-	// The host: hostname octets, eight at a time, each label judged at
-	// the "." that ends it (plainHostname's rules, in the same pass).
-	j, start := i, i
-	for end-j >= 8 {
-		w := s[j : j+8]
-		n, m := 8, dots(load8(w))
-		if hostOK[w[0]]&hostOK[w[1]]&hostOK[w[2]]&hostOK[w[3]]&hostOK[w[4]]&hostOK[w[5]]&hostOK[w[6]]&hostOK[w[7]] == 0 {
-			// The host ends in these eight: only the dots before its end
-			// count (and only they are sure to be dots).
-			n = okPrefix(&hostOK, w)
-			m &= 1<<(8*n) - 1
+	// The host: hostname octets, eight at a time, its labels judged from
+	// the masks of their "." and '-' (plainHostname's rules, in the same
+	// pass, with no branch for each label).
+	const hi = 0x8080808080808080
+	j, start := i, i // start: where the last label begins
+	var bad uint64
+	dot, dash := uint64(0x80), uint64(0) // s[j-1] is "." (the host's start counts as one) or '-'
+	for j < end {
+		var w uint64
+		if end-j >= 8 {
+			w = load8(s[j:])
+		} else {
+			// The last eight octets of s[:end], less those seen.
+			w = load8(s[end-8:]) >> (8 * uint(8-(end-j)) & 63)
 		}
-		for ; m != 0; m &= m - 1 {
-			k := j + bits.TrailingZeros64(m)>>3
-			if k == start || s[start] == '-' || s[k-1] == '-' || k-start > maxLabel {
-				return 0, false
-			}
-			start = k + 1
+		ok, d, h := hostMasks(w)
+		n := 8
+		if ok != hi {
+			n = bits.TrailingZeros64(^ok&hi) >> 3
+			keep := uint64(1)<<(8*uint(n)&63) - 1 // n < 8
+			d, h = d&keep, h&keep
 		}
+		// A label is empty, or begins or ends with '-', where a "."
+		// meets a "." or a '-'.
+		bad |= (d<<8|dot)&(d|h) | (h<<8|dash)&d
+		if d != 0 {
+			start = j + (63-bits.LeadingZeros64(d))>>3 + 1
+		}
+		dot, dash = d>>56, h>>56
 		j += n
 		if n < 8 {
-			goto judged
-		}
-	}
-	for ; j < end; j++ {
-		c := s[j]
-		if hostOK[c] == 0 {
 			break
 		}
-		if c == '.' {
-			if j == start || s[start] == '-' || s[j-1] == '-' || j-start > maxLabel {
-				return 0, false
-			}
-			start = j + 1
-		}
 	}
-judged:
 	hostEnd, aEnd := j, j
-	if start == j || s[start] == '-' || s[j-1] == '-' || j-start > maxLabel || !isAlpha(s[start]) || j-i > maxHostname {
+	if bad != 0 || start == j || s[j-1] == '-' || !isAlpha(s[start]) || (j-i > maxLabel && !labelsFit(s[i:j])) {
 		return 0, false
 	}
 	if j < end && s[j] == ':' {
@@ -694,11 +740,45 @@ judged:
 		}
 	}
 	u.o.ue, u.o.h, u.o.he = int32(i), int32(i), int32(hostEnd)
+	u.f |= fPlain
 	if hostEnd < aEnd {
 		u.f |= fPort
-		p.port(hostEnd+1, aEnd)
+		n := p.nprobs()
+		if p.port(hostEnd+1, aEnd); p.nprobs() != n || p.dropped != 0 {
+			u.f &^= fPlain
+		}
 	}
 	return aEnd, true
+}
+
+// hostMasks returns, for the eight octets of w, the high bit of each
+// that is a hostname octet (hostOK: letters, digits, '-' and '.'), each
+// that is ".", and each that is '-'. (x+0x80-a has the high bit for
+// x >= a, x+0x7F-b for x > b, with no carry out of an octet below 0x80.)
+func hostMasks(w uint64) (ok, dot, dash uint64) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	v := w &^ hi
+	x := v | 0x20*lo // letters in lower case
+	letter := (x + (0x80-'a')*lo) &^ (x + (0x7F-'z')*lo)
+	digit := (v + (0x80-'0')*lo) &^ (v + (0x7F-'9')*lo)
+	dd := (v + (0x80-'-')*lo) &^ (v + (0x7F-'.')*lo) &^ w & hi // '-' (odd) or "." (even)
+	return (letter|digit)&^w&hi | dd, dd &^ (v << 7), dd & (v << 7)
+}
+
+// labelsFit reports whether no label of h is longer than maxLabel and h
+// not longer than maxHostname.
+func labelsFit(h string) bool {
+	if len(h) > maxHostname {
+		return false
+	}
+	for len(h) > maxLabel {
+		k := strings.IndexByte(h, '.')
+		if k < 0 || k > maxLabel {
+			return false
+		}
+		h = h[k+1:]
+	}
+	return true
 }
 
 // host judges host = hostname | hostnumber (§5), which begins at s[i]

@@ -1,6 +1,7 @@
 package locator
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -393,5 +394,21 @@ func TestProblemLimit(t *testing.T) {
 	u, _ = Parse("http://h/" + strings.Repeat("%0D", MaxProblems) + "~")
 	if u.Conforms() {
 		t.Errorf("a violation past the limit is lost: %+v", u.Problems()[len(u.Problems())-1])
+	}
+}
+
+// TestOnePassAuthorityError: a port the one-pass reading of a plain
+// authority refuses ends the parse there, as the full reading does: the
+// error lists no problem of the path after it.
+func TestOnePassAuthorityError(t *testing.T) {
+	for _, s := range []string{"http://h:99999/a b", "http://host.example:123456/%zz#\x80", "ftp://a.b:7x/"} {
+		_, err := Parse(s)
+		fullAuthority = true
+		_, ferr := Parse(s)
+		fullAuthority = false
+		pe, ok := err.(*ParseError)
+		if !ok || !reflect.DeepEqual(err, ferr) || len(pe.Problems) != 1 || pe.Problem.Rule != "port" {
+			t.Errorf("%q: one pass %v; full %v", s, err, ferr)
+		}
 	}
 }

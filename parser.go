@@ -12,7 +12,8 @@ import "slices"
 // A Parser allocates only for what has no room ready: a problem list
 // longer than any before it, a message that quotes the input (a port
 // number, non-ASCII octets), an upper-case scheme the core does not know,
-// and the *ParseError of an input that does not parse.
+// the offsets of a URL longer than 65,535 bytes, and the *ParseError of
+// an input that does not parse.
 //
 // The zero Parser is ready to use. A Parser must not be used by two
 // goroutines at once.
@@ -31,14 +32,18 @@ func (ps *Parser) Parse(u *URL, s string) error {
 		return p.readError(s)
 	}
 	p.copyOut(u)
+	u.x = nil
 	ps.x.problems, ps.x.scheme = ps.x.problems[:0], p.scheme
 	if p.nroom > 0 || p.scheme != "" {
 		ps.x.problems = p.appendProblems(ps.x.problems)
 		u.x = &ps.x
 	}
-	if p.rules(u, &ps.x); p.failed {
-		*u = URL{}
-		return p.parseError(s, slices.Clone(ps.x.problems))
+	p.longOffsets(u) // not in the Parser's storage, which the next Parse overwrites
+	if p.needsRules(u) {
+		if p.rules(u, &ps.x); p.failed {
+			*u = URL{}
+			return p.parseError(s, slices.Clone(ps.x.problems))
+		}
 	}
 	return nil
 }
@@ -62,8 +67,8 @@ func ParseBatch(inputs []string) (urls []URL, errs []error) {
 			err = p.readError(s)
 		} else {
 			u := &urls[i]
-			*u = p.out
-			if n := p.nprobs(); n > 0 || p.scheme != "" {
+			p.copyOut(u)
+			if n := p.nprobs(); n > 0 || p.scheme != "" || u.f&fLong != 0 {
 				if len(extras) == cap(extras) {
 					extras = make([]extra, 0, 64)
 				}
@@ -75,6 +80,7 @@ func ParseBatch(inputs []string) (urls []URL, errs []error) {
 				extras = append(extras, extra{problems: probs[k:len(probs):len(probs)], scheme: p.scheme})
 				u.x = &extras[len(extras)-1]
 			}
+			p.longOffsets(u)
 			if p.rules(u, nil); p.failed {
 				err = p.parseError(s, u.x.problems)
 				*u = URL{}

@@ -118,9 +118,11 @@ func Resolve(base *URL, ref string, r Resolution) (*URL, error) {
 	direct := r != RFC1808 && r != Draft1993 && base.HasAuthority()
 	var colon byte
 	if direct {
-		colon = base.in[base.o.col]
+		colon = base.in[base.colonAt()]
 	}
-	ref = unwrapRef(ref)
+	if mayUnwrap(ref) {
+		ref = unwrapRef(ref)
+	}
 	if direct && colon == ':' {
 		if u, done, err := resolveDirect(base, ref); done {
 			return u, err
@@ -178,7 +180,7 @@ func resolveIn(b []byte, base *URL, ref string, r Resolution) (*URL, error) {
 // unwrapRef removes surrounding white space, a "<...>" wrapper and a
 // "URL:" prefix, as Parse does for a full form (RFC 1738 Appendix).
 func unwrapRef(s string) string {
-	if s == "" || (!isSpace(s[0]) && !isSpace(s[len(s)-1]) && s[0] != '<' && s[0]|0x20 != 'u') {
+	if !mayUnwrap(s) {
 		return s // nothing to remove: the usual case
 	}
 	i, j := 0, len(s)
@@ -206,6 +208,17 @@ func unwrapRef(s string) string {
 	}
 	return s[i:j]
 }
+
+// mayUnwrap reports whether unwrapRef may find something to remove in s:
+// it begins with white space, "<" or a "u" in either case, or ends with
+// white space.
+func mayUnwrap(s string) bool {
+	return s != "" && refWrapStart[s[0]]|spaceOctet[s[len(s)-1]] != 0
+}
+
+// refWrapStart holds the octets that may begin what unwrapRef removes:
+// isSpace's white space, "<", and the "u" of "URL:" in either case.
+var refWrapStart = [256]uint8{' ': 1, '\t': 1, '\n': 1, '\r': 1, '\f': 1, '\v': 1, '<': 1, 'u': 1, 'U': 1}
 
 // A reference split into the components of RFC 3986 Appendix B (and, for
 // RFC 1808, §2.4's params). Strings are slices of the input. The clean
@@ -238,10 +251,7 @@ func splitRef3986(p *refParts, s string) {
 		s = s[i+1:]
 	}
 	if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
-		j := 2
-		for j < len(s) && s[j] != '/' && s[j] != '?' && s[j] != '#' {
-			j++
-		}
+		j := 2 + allowedPrefix(s[2:], &notAuthorityEnd)
 		p.auth, p.hasAuth = s[2:j], true
 		s = s[j:]
 	}
@@ -258,7 +268,7 @@ func splitRef3986(p *refParts, s string) {
 		s = s[k+1:]
 		p.hasQuery = true
 		// The query: no "#" (it ends it) and nothing Parse reports.
-		k = cleanPrefix(s, &xcharOK)
+		k = cleanRun(s, &xcharOK)
 		if k == len(s) {
 			p.query, p.cleanQuery = s, true
 			return
@@ -270,7 +280,7 @@ func splitRef3986(p *refParts, s string) {
 		fallthrough
 	case '#':
 		p.frag, p.hasFrag = s[k+1:], true
-		p.cleanFrag = cleanPrefix(p.frag, &xcharOK) == len(p.frag)
+		p.cleanFrag = cleanRun(p.frag, &xcharOK) == len(p.frag)
 		if !p.hasQuery {
 			p.path, p.cleanPath = s[:k], true
 		}
@@ -369,16 +379,16 @@ func appendAuthority(b []byte, u *URL) []byte {
 // appendSchemeAuthority writes u's scheme, "://" and authority.
 func appendSchemeAuthority(b []byte, u *URL) []byte {
 	if u.x == nil || u.x.scheme == "" {
-		return append(b, u.in[u.o.sch:u.authEnd()]...) // as written
+		return append(b, u.in[u.schemeAt():u.authEnd()]...) // as written
 	}
 	b = append(b, u.x.scheme...)
-	return append(b, u.in[u.o.col:u.authEnd()]...)
+	return append(b, u.in[u.colonAt():u.authEnd()]...)
 }
 
 // appendWithoutFragment writes base as String does, less its fragment.
 func appendWithoutFragment(b []byte, u *URL) []byte {
 	b = append(b, u.Scheme()...)
-	return append(b, u.in[u.o.col:u.o.se]...)
+	return append(b, u.in[u.colonAt():u.searchEnd()]...)
 }
 
 // composed says what a rule set copied from the base into the text it

@@ -17,7 +17,7 @@ func composedResolve(base *URL, ref string) (*URL, error) {
 
 // checkDirect fails unless resolveDirect, where it answers, returns what
 // composedResolve does: the same URL (text, offsets, flags, problems) or
-// an equal error.
+// an equal error; and the URL is what Parse makes of its text.
 func checkDirect(t *testing.T, base *URL, ref string) bool {
 	t.Helper()
 	u, done, err := resolveDirect(base, unwrapRef(ref))
@@ -27,6 +27,12 @@ func checkDirect(t *testing.T, base *URL, ref string) bool {
 	v, verr := composedResolve(base, ref)
 	if !reflect.DeepEqual(err, verr) || !reflect.DeepEqual(u, v) {
 		t.Fatalf("%s + %q: resolveDirect gives %+v, %v; composed, %+v, %v", base.in, ref, u, err, v, verr)
+	}
+	// Both read the text without Parse where they can: Parse reads it so.
+	if err == nil {
+		if w, perr := Parse(u.in); perr != nil || !reflect.DeepEqual(u, w) {
+			t.Fatalf("%s + %q = %q: resolveDirect gives %+v; Parse, %+v, %v", base.in, ref, u.in, u, w, perr)
+		}
 	}
 	return true
 }
@@ -106,9 +112,11 @@ func refsOf(u *URL) []string {
 }
 
 // checkDotScans fails unless hasDotSegment, which lets a path through
-// without §5.2.4, agrees with dotSegmentAt, and cleanPathPrefix with
-// cleanPrefix and hasDotSegment, on s and on s with its octets above
-// 0x7f made "/", "." and "a" (which makes dot segments common).
+// without §5.2.4, agrees with dotSegmentAt, cleanPathPrefix and cleanRun
+// with cleanPrefix (and hasDotSegment), and lastSlashIn and
+// allowedPrefix with octet-by-octet readings, on s and on s with its
+// octets above 0x7f made "/", "." and "a" (which makes dot segments
+// common).
 func checkDotScans(t *testing.T, s string) {
 	t.Helper()
 	b := []byte(s)
@@ -120,6 +128,15 @@ func checkDotScans(t *testing.T, s string) {
 	for _, s := range []string{s, string(b)} {
 		if got, want := hasDotSegment(s), dotSegmentAt([]byte(s), 0) >= 0; got != want {
 			t.Fatalf("hasDotSegment(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := cleanRun(s, &xcharOK), cleanPrefix(s, &xcharOK); got != want {
+			t.Fatalf("cleanRun(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := lastSlashIn(s), strings.LastIndexByte(s, '/'); got != want {
+			t.Fatalf("lastSlashIn(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := allowedPrefix(s, &notAuthorityEnd), strings.IndexAny(s, "/?#"); got != want && (want >= 0 || got != len(s)) {
+			t.Fatalf("allowedPrefix(%q, notAuthorityEnd) = %d, want %d", s, got, want)
 		}
 		k, dots := cleanPathPrefix(s)
 		if want := cleanPrefix(s, &xcharNoSearch); k != want || dots != hasDotSegment(s[:k]) {

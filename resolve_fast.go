@@ -1,6 +1,7 @@
 package locator
 
 import (
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -32,7 +33,7 @@ func parseResolved(b []byte, base *URL, c composed) (*URL, bool) {
 		return nil, false
 	}
 	u, s := newURLText(b)
-	return readResolved(u, s, base, c)
+	return readResolved(u, s, base, base.entry(), &c)
 }
 
 // readsAfterScheme reports whether Parse reads the text b, composed
@@ -47,16 +48,98 @@ func readsAfterScheme(b []byte, base *URL) bool {
 }
 
 // readResolved is parseResolved once the text is s, held by u's object
-// (newURLText, newURLRoom), and readsAfterScheme holds for it.
-func readResolved(u *URL, s string, base *URL, c composed) (*URL, bool) {
-	sc := base.Scheme()
-	n := len(sc)
-	entry := base.entry()
+// (newURLText, newURLRoom), and readsAfterScheme holds for it; entry is
+// base.entry().
+func readResolved(u *URL, s string, base *URL, entry *schemeEntry, c *composed) (*URL, bool) {
+	n := len(base.Scheme())
 	syn := &genericSyntax
 	if entry != nil {
 		syn = &entry.syn
 	}
 	u.in = s
+	// Where Parse would find nothing to report and nothing to read but
+	// delimiters, the offsets and flags are set here as copyAuthority (or
+	// plainAuthority) and parser.tail set them: base's authority, read by
+	// plainAuthority, follows "://" byte for byte, or a hostname alone,
+	// and every octet of the path, search and fragment after it is one c
+	// marks as judged; the URL has no password (Parse warns of one) and
+	// the scheme no rules of its own.
+	if (entry != nil && entry.rules != nil) || base.f&(fPlain|fPassword) != fPlain || n+3 > len(s) || s[n+1] != '/' || s[n+2] != '/' || len(s) > maxShort {
+		return readParsed(u, s, base, entry, syn, c)
+	}
+	at := base.userAt()
+	i := n + 3
+	t := i + base.authEnd() - at
+	end := len(s)
+	var f flags
+	var ue, h, he int32
+	if end >= t && (c.auth || s[i:t] == base.in[at:t-i+at]) {
+		d := int32(i - at)
+		f = base.f&(fEntry|fUser|fPassword|fPort|fPlain) | fAuthority
+		ue, h, he = int32(base.userEnd())+d, int32(base.hostAt())+d, int32(base.hostEnd())+d
+	} else {
+		// Another authority (the reference's own): a hostname alone, as
+		// plainAuthority reads it.
+		t = i + allowedPrefix(s[i:], &hostOK)
+		if !plainHostname(s[i:t]) {
+			return readParsed(u, s, base, entry, syn, c)
+		}
+		f = base.f&fEntry | fAuthority | fPlain
+		ue, h, he = int32(i), int32(i), int32(t)
+	}
+	if t < end {
+		switch s[t] {
+		case '/':
+			f |= fPath
+			t++
+		case '#':
+		case '?':
+			if !syn.Search {
+				return readParsed(u, s, base, entry, syn, c)
+			}
+		default:
+			return readParsed(u, s, base, entry, syn, c)
+		}
+	}
+	// The path: the octets before c.j.path judged, and an end there;
+	// where "?" begins no search, the path runs on through a query
+	// judged as clean (the octets its scan allows).
+	pe := max(t, c.j.path)
+	if pe < end && s[pe] == '?' && !syn.Search && c.j.query == pe && pe != 0 {
+		pe = c.j.search
+	}
+	j := pe
+	if j < end {
+		switch {
+		case s[j] == '?' && syn.Search:
+			if c.j.query != j || j == 0 {
+				return readParsed(u, s, base, entry, syn, c)
+			}
+			f |= fSearch
+			j = c.j.search
+		case s[j] != '#':
+			return readParsed(u, s, base, entry, syn, c)
+		}
+	}
+	se := j
+	if j < end {
+		if s[j] != '#' || c.j.frag != j || j == 0 {
+			return readParsed(u, s, base, entry, syn, c)
+		}
+		f |= fFragment
+	}
+	u.o = shortOffsets{sch: 0, col: uint16(n), ue: uint16(ue), h: uint16(h), he: uint16(he), p: uint16(t), pe: uint16(pe), se: uint16(se), end: uint16(end)}
+	u.f = f
+	return u, true
+}
+
+// readParsed is readResolved where there is something to read or judge:
+// the parser's part, apart so that the rest need not set up a parser.
+//
+//go:noinline
+func readParsed(u *URL, s string, base *URL, entry *schemeEntry, syn *Syntax, c *composed) (*URL, bool) {
+	sc := base.Scheme()
+	n := len(sc)
 	var p parser
 	p.s, p.syn, p.entry, p.name = s, syn, entry, sc
 	p.out.in = s
@@ -87,12 +170,13 @@ func readResolved(u *URL, s string, base *URL, c composed) (*URL, bool) {
 	if p.failed {
 		return nil, false
 	}
-	u.o, u.f = p.out.o, p.out.f // u.in is s already, u.x nil
+	p.copyOut(u) // u.in is s already
 	if p.nprobs() > 0 {
 		x := new(extraWithRoom)
 		x.problems = p.appendProblems(x.room[:0])
 		u.x = &x.extra
 	}
+	p.longOffsets(u)
 	if p.rules(u, nil); p.failed {
 		return nil, false
 	}
@@ -105,7 +189,7 @@ func (u *URL) cleanPath() bool {
 		return true
 	}
 	for _, q := range u.x.problems {
-		if int(u.o.p) <= q.Offset && q.Offset <= int(u.o.pe) {
+		if u.pathAt() <= q.Offset && q.Offset <= u.pathEnd() {
 			return false
 		}
 	}
@@ -122,7 +206,7 @@ func (u *URL) cleanPath() bool {
 // where it begins no search), a hostname that cleanHost accepts, and no
 // port or the scheme's default port. Otherwise it returns -1 and sets
 // nothing, and the caller reads the authority as Parse does.
-func copyAuthority(u *URL, s string, base *URL, syn *Syntax, same bool) int {
+func copyAuthority(u *reading, s string, base *URL, syn *Syntax, same bool) int {
 	if base.f&fPlain == 0 {
 		// Not read by plainAuthority: judged here.
 		if !base.HasAuthority() || !cleanLogin(base.User(), syn) || !cleanHost(base.Host()) ||
@@ -145,7 +229,7 @@ func copyAuthority(u *URL, s string, base *URL, syn *Syntax, same bool) int {
 		return -1
 	}
 	d := int32(i - base.userAt())
-	u.o.ue, u.o.h, u.o.he = base.o.ue+d, base.o.h+d, base.o.he+d
+	u.o.ue, u.o.h, u.o.he = int32(base.userEnd())+d, int32(base.hostAt())+d, int32(base.hostEnd())+d
 	u.f |= base.f & (fUser | fPassword | fPort | fPlain)
 	return t
 }
@@ -196,7 +280,7 @@ func newURLRoom(n int) (*URL, []byte) {
 	return new(URL), make([]byte, 0, n)
 }
 
-// urlSize is the size of a URL (64 bytes). An object newURLRoom makes is
+// urlSize is the size of a URL (48 bytes). An object newURLRoom makes is
 // a URL and an array that fills the rest of a size class; were URL to
 // grow, the arrays would keep their room (the max below) and the objects
 // fall in the next classes up.
@@ -271,17 +355,143 @@ type extraWithRoom struct {
 // text would be longer than Parse reads; Resolve then composes the text
 // as for any rules.
 func resolveDirect(base *URL, ref string) (*URL, bool, error) {
-	var t directText
-	if !t.plan(base, ref) {
+	if !base.HasAuthority() {
 		return nil, false, nil
 	}
-	u, b := newURLRoom(t.n)
-	b = t.write(b)
+	var r refParts
+	splitRef3986(&r, ref)
+	if r.hasScheme {
+		return nil, false, nil
+	}
+	// The text is the base's scheme, head and head2, the path, and the
+	// reference's query and fragment. head is base's text from the ":"
+	// after its scheme, or "://"; head2 the reference's authority, or "/"
+	// before a merged path when base has none; start is where the
+	// target's path begins in the text, and dots says that
+	// remove_dot_segments is to run on the path (then written as §5.2.3
+	// merges it). merge: the path is merged; cleanBase: the base's part
+	// of it holds no problem.
+	in, sc := base.in, base.Scheme()
+	col, bp := base.colonAt(), base.pathAt() // base's path begins at in[bp]
+	entry := base.entry()
+	syn := &genericSyntax
+	if entry != nil {
+		syn = &entry.syn
+	}
+	var c composed
+	var head, head2, path string
+	start := 0
+	dots, merge, cleanBase := false, false, false
+	switch {
+	case r.hasAuth:
+		// "T.authority = R.authority; T.path = remove_dot_segments(R.path)"
+		head, head2, path = "://", r.auth, r.path
+		start = len(sc) + 3 + len(r.auth)
+		dots = r.hasPathDots()
+	case r.path == "":
+		// "T.path = Base.path; if defined(R.query) then T.query =
+		// R.query else T.query = Base.query": base's text to the end of
+		// its path or its query.
+		p, q, hasQ := base.genericPathQuery(syn.Search)
+		if !base.HasPath() && p != "" {
+			return nil, false, nil
+		}
+		end := bp + len(p)
+		if base.cleanPath() {
+			c.j.path = len(sc) + end - col
+		}
+		if !r.hasQuery && hasQ {
+			end += 1 + len(q)
+		}
+		head, c.auth = in[col:end], true
+	case r.path[0] == '/':
+		// "T.path = remove_dot_segments(R.path)"
+		head, path, c.auth = in[col:base.authEnd()], r.path, true
+		start = len(sc) + len(head)
+		dots = r.hasPathDots()
+	default:
+		// §5.2.3: "return a string consisting of the reference's path
+		// component appended to all but the last segment of the base
+		// URI's path", or "/" and the reference's path when the base
+		// has an authority and an empty path.
+		p, _, _ := base.genericPathQuery(syn.Search)
+		end := bp // the base's part ends at in[end]
+		switch {
+		case base.HasPath():
+			end += lastSlashIn(p) + 1
+			cleanBase = end == bp || base.cleanPath()
+		case p == "":
+			head2, cleanBase = "/", true
+		default:
+			return nil, false, nil
+		}
+		merge, c.auth = true, true
+		start = len(sc) + base.authEnd() - col
+		path, dots = r.path, true
+		if !hasDotSegment(in[bp:end]) {
+			if rest, e, ok := dropDots(in, bp, end, r.path, r.hasPathDots()); ok {
+				path, end, dots = rest, e, false
+			}
+		}
+		head = in[col:end]
+	}
+	n := len(sc) + len(head) + len(head2) + len(path)
+	if dots {
+		n++ // guardPath's "/"
+	}
+	if r.hasQuery {
+		n += 1 + len(r.query)
+	}
+	if r.hasFrag {
+		n += 1 + len(r.frag)
+	}
+	if n > inputLimit {
+		return nil, false, nil
+	}
+
+	u, b := newURLRoom(n)
+	if x := base.x; x == nil || x.scheme == "" {
+		b = append(b, in[base.schemeAt():col+len(head)]...) // the scheme as written (in lower case), and head
+	} else {
+		b = append(b, sc...)
+		b = append(b, head...)
+	}
+	if head2 != "" {
+		b = append(b, head2...)
+	}
+	from := len(b) // the reference's path begins
+	if path != "" {
+		b = append(b, path...)
+	}
+	switch {
+	case dots:
+		k, same := removeDotSegments(b[start:])
+		b = b[:start+k]
+		m := len(b)
+		b = guardPath(b, start, true)
+		if !merge || cleanBase {
+			if r.cleanPath {
+				c.j.path = len(b)
+			} else if merge && len(b) == m {
+				// The base's octets, where no guard moved them.
+				c.j.path = start + min(from-start, same)
+			}
+		}
+	case r.cleanPath && (!merge || cleanBase) && r.path != "":
+		c.j.path = len(b)
+	case merge && cleanBase:
+		c.j.path = from
+	}
+	// The query and fragment of the reference, when clean, are passed
+	// over, as resolve3986 does.
+	r.passOverTail(&c, len(b))
+	b = r.appendTail(b)
+
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	// The text begins with base's scheme and ":", as written here; only
 	// its last octet may make it what readResolved does not read.
-	if !isSpace(s[len(s)-1]) && t.sc != "url" {
-		if v, ok := readResolved(u, s, base, t.c); ok {
+	if !isSpace(s[len(s)-1]) && sc != "url" {
+		if v, ok := readResolved(u, s, base, entry, &c); ok {
 			return v, true, nil
 		}
 	}
@@ -292,145 +502,12 @@ func resolveDirect(base *URL, ref string) (*URL, bool, error) {
 	return v, true, nil
 }
 
-// A directText is the text resolveDirect writes, in pieces: the base's
-// scheme, head and head2, the path, and the reference's query and
-// fragment.
-type directText struct {
-	r     refParts
-	sc    string // the base's scheme
-	head  string // base's text from the ":" after its scheme, or "://"
-	head2 string // the reference's authority, or "/" before a merged path when base has none
-	path  string // the path written after them (when dots, as §5.2.3 merges it)
-	start int    // where the target's path begins in the text
-	n     int    // the text's length, at most
-	dots  bool   // remove_dot_segments is to run on the path
-	// merge: the path is merged; cleanBase: the base's part of it holds
-	// no problem.
-	merge, cleanBase bool
-	c                composed
-}
-
-// plan splits ref and sets t's pieces for it against base, and reports
-// whether resolveDirect writes it.
-func (t *directText) plan(base *URL, ref string) bool {
-	if !base.HasAuthority() {
-		return false
-	}
-	r := &t.r
-	splitRef3986(r, ref)
-	if r.hasScheme {
-		return false
-	}
-	in, sc := base.in, base.Scheme()
-	col, bp := int(base.o.col), int(base.o.p) // base's path begins at in[bp]
-	t.sc = sc
-	switch {
-	case r.hasAuth:
-		// "T.authority = R.authority; T.path = remove_dot_segments(R.path)"
-		t.head, t.head2, t.path = "://", r.auth, r.path
-		t.start = len(sc) + 3 + len(r.auth)
-		t.dots = r.hasPathDots()
-	case r.path == "":
-		// "T.path = Base.path; if defined(R.query) then T.query =
-		// R.query else T.query = Base.query": base's text to the end of
-		// its path or its query.
-		p, q, hasQ := base.genericPathQuery()
-		if !base.HasPath() && p != "" {
-			return false
-		}
-		end := bp + len(p)
-		if base.cleanPath() {
-			t.c.j.path = len(sc) + end - col
-		}
-		if !r.hasQuery && hasQ {
-			end += 1 + len(q)
-		}
-		t.head, t.c.auth = in[col:end], true
-	case r.path[0] == '/':
-		// "T.path = remove_dot_segments(R.path)"
-		t.head, t.path, t.c.auth = in[col:base.authEnd()], r.path, true
-		t.start = len(sc) + len(t.head)
-		t.dots = r.hasPathDots()
-	default:
-		// §5.2.3: "return a string consisting of the reference's path
-		// component appended to all but the last segment of the base
-		// URI's path", or "/" and the reference's path when the base
-		// has an authority and an empty path.
-		p, _, _ := base.genericPathQuery()
-		end := bp // the base's part ends at in[end]
-		switch {
-		case base.HasPath():
-			end += strings.LastIndexByte(p, '/') + 1
-			t.cleanBase = end == bp || base.cleanPath()
-		case p == "":
-			t.head2, t.cleanBase = "/", true
-		default:
-			return false
-		}
-		t.merge, t.c.auth = true, true
-		t.start = len(sc) + base.authEnd() - col
-		t.path, t.dots = r.path, true
-		if !hasDotSegment(in[bp:end]) {
-			if rest, e, ok := dropDots(in, bp, end, r.path, r.hasPathDots()); ok {
-				t.path, end, t.dots = rest, e, false
-			}
-		}
-		t.head = in[col:end]
-	}
-	n := len(sc) + len(t.head) + len(t.head2) + len(t.path)
-	if t.dots {
-		n++ // guardPath's "/"
-	}
-	if r.hasQuery {
-		n += 1 + len(r.query)
-	}
-	if r.hasFrag {
-		n += 1 + len(r.frag)
-	}
-	t.n = n
-	return n <= inputLimit
-}
-
-// write appends the text to b, which has room for t.n octets, and sets
-// t.c to what Parse need not judge again in it.
-func (t *directText) write(b []byte) []byte {
-	r, c := &t.r, &t.c
-	b = append(b, t.sc...)
-	b = append(b, t.head...)
-	b = append(b, t.head2...)
-	from := len(b) // the reference's path begins
-	b = append(b, t.path...)
-	switch {
-	case t.dots:
-		start := t.start
-		k, same := removeDotSegments(b[start:])
-		b = b[:start+k]
-		m := len(b)
-		b = guardPath(b, start, true)
-		if !t.merge || t.cleanBase {
-			if r.cleanPath {
-				c.j.path = len(b)
-			} else if t.merge && len(b) == m {
-				// The base's octets, where no guard moved them.
-				c.j.path = start + min(from-start, same)
-			}
-		}
-	case r.cleanPath && (!t.merge || t.cleanBase) && r.path != "":
-		c.j.path = len(b)
-	case t.merge && t.cleanBase:
-		c.j.path = from
-	}
-	// The query and fragment of the reference, when clean, are passed
-	// over, as resolve3986 does.
-	r.passOverTail(c, len(b))
-	return r.appendTail(b)
-}
-
 // genericPathQuery returns u's path and query as the generic syntax
-// splits them (baseParts.read), the path without the "/" before it.
-func (u *URL) genericPathQuery() (path, query string, hasQuery bool) {
+// splits them (baseParts.read), the path without the "/" before it;
+// search is u.syntax().Search.
+func (u *URL) genericPathQuery(search bool) (path, query string, hasQuery bool) {
 	path = u.Path()
-	if u.syntax().Search {
+	if search {
 		return path, u.Search(), u.HasSearch()
 	}
 	if i := strings.IndexByte(path, '?'); i >= 0 {
@@ -460,7 +537,7 @@ func dropDots(in string, bp, end int, p string, dots bool) (string, int, bool) {
 		case p[1] == '.' && (len(p) == 2 || p[2] == '/'):
 			p = p[min(3, len(p)):]
 			if end > bp {
-				end = bp + strings.LastIndexByte(in[bp:end-1], '/') + 1
+				end = bp + lastSlashIn(in[bp:end-1]) + 1
 			}
 		default:
 			return p, end, false
@@ -479,65 +556,97 @@ func (p *refParts) hasPathDots() bool {
 }
 
 // hasDotSegment reports whether a "." begins a segment of p: p's first
-// octet, or one after "/".
+// octet, or one after "/". The "."s are found by strings.IndexByte, many
+// octets at a time: a path holds few (a name's extension), and fewer
+// still begin a segment.
 func hasDotSegment(p string) bool {
-	return len(p) > 0 && (p[0] == '.' || hasSlashDot(p))
-}
-
-// hasSlashDot reports whether "/." is in p. It reads eight octets at a
-// time, as words in which it marks the octets equal to "/" and those
-// equal to ".", and looks for a mark of "/" just before one of "."; the
-// words overlap by an octet so that no pair is split.
-func hasSlashDot(p string) bool {
-	i := 0
-	for ; len(p)-i >= 8; i += 7 {
-		x := wordLE(p[i : i+8])
-		if (octetsEqual(x, '/')<<8)&octetsEqual(x, '.') != 0 {
+	for i := 0; ; i++ {
+		k := strings.IndexByte(p[i:], '.')
+		if k < 0 {
+			return false
+		}
+		if i += k; i == 0 || p[i-1] == '/' {
 			return true
 		}
 	}
-	for i++; i < len(p); i++ {
-		if p[i] == '.' && p[i-1] == '/' {
-			return true
-		}
-	}
-	return false
 }
 
 // cleanPathPrefix returns cleanPrefix(s, &xcharNoSearch), the length of
 // the part of a reference's path that Parse reads without a problem, and
-// whether a dot segment begins in that part (hasDotSegment). The words
-// of eight allowed octets that begin s are judged and looked at for "/."
-// in the same pass (a "/" that ends one word and a "." that begins the
-// next included); the octets after them are left to cleanPrefix and
-// hasSlashDot.
+// whether a dot segment begins in that part (hasDotSegment).
 func cleanPathPrefix(s string) (int, bool) {
-	ok := &xcharNoSearch
-	i := 0
-	var pairs, slash uint64 // "/" then "." marks; the last word's final "/", at the first octet
-	for len(s)-i >= 8 {
-		w := s[i : i+8]
-		if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
-			break
-		}
-		x := wordLE(w)
-		sl := octetsEqual(x, '/')
-		pairs |= (sl<<8 | slash) & octetsEqual(x, '.')
-		slash = sl >> 56
-		i += 8
-	}
-	// Words of allowed octets end no escape, so the rest is read as
-	// cleanPrefix reads it from the start.
-	k := i + cleanPrefix(s[i:], ok)
-	dots := len(s) > 0 && s[0] == '.' || pairs != 0 || hasSlashDot(s[max(i-1, 0):k])
-	return k, dots
+	k := cleanRun(s, &xcharNoSearch)
+	return k, hasDotSegment(s[:k])
 }
 
-// wordLE returns the eight octets of w as a little-endian word (one
-// load).
-func wordLE(w string) uint64 {
-	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+// cleanRun returns cleanPrefix(s, ok): the octets ok allows are passed
+// over by allowedPrefix, and an escape after them left to cleanPrefix.
+func cleanRun(s string, ok *octetSet) int {
+	k := allowedPrefix(s, ok)
+	if k < len(s) && s[k] == '%' {
+		k += cleanPrefix(s[k:], ok)
+	}
+	return k
+}
+
+// allowedPrefix returns the length of the longest prefix of s of octets
+// ok allows, read eight at a time, the last eight where s ends.
+func allowedPrefix(s string, ok *octetSet) int {
+	n := len(s)
+	if n < 8 {
+		i := 0
+		for i < n && ok[s[i]] != 0 {
+			i++
+		}
+		return i
+	}
+	i := 0
+	for n-i >= 16 {
+		w := s[i : i+16]
+		if (ok[w[0]]&ok[w[1]])&(ok[w[2]]&ok[w[3]])&(ok[w[4]]&ok[w[5]])&(ok[w[6]]&ok[w[7]])&
+			(ok[w[8]]&ok[w[9]])&(ok[w[10]]&ok[w[11]])&(ok[w[12]]&ok[w[13]])&(ok[w[14]]&ok[w[15]]) == 0 {
+			break
+		}
+		i += 16
+	}
+	for n-i >= 8 {
+		w := s[i : i+8]
+		if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
+			return i + okPrefix(ok, w)
+		}
+		i += 8
+	}
+	if i == n {
+		return n
+	}
+	return i + bits.TrailingZeros8(^(okMask(ok, s[n-8:]) >> (8 - (n - i))))
+}
+
+// notAuthorityEnd: the octets that do not end an authority in a
+// reference (RFC 3986 Appendix B: "/", "?" and "#" do).
+var notAuthorityEnd = func() (t octetSet) {
+	for c := range t {
+		t[c] = 1
+	}
+	t['/'], t['?'], t['#'] = 0, 0, 0
+	return t
+}()
+
+// lastSlashIn returns the index of the last "/" in s, or -1, reading
+// eight octets at a time from the end.
+func lastSlashIn(s string) int {
+	i := len(s)
+	for ; i >= 8; i -= 8 {
+		if m := octetsEqual(load8(s[i-8:]), '/'); m != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(m))/8
+		}
+	}
+	for i--; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
 }
 
 // octetsEqual returns the octets of x equal to c marked by their high

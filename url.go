@@ -18,7 +18,7 @@ import "strings"
 // A URL is an absolute URL split into the components of RFC 1738 §3.1,
 // as Parse read it. It is a small immutable value: the text Parse read
 // and the offsets of each component in it, so that making one costs a
-// single allocation of 64 bytes with two pointers, and none at all with
+// single allocation of 48 bytes with two pointers, and none at all with
 // a Parser. The methods return the components as written, still encoded,
 // as substrings of that text.
 //
@@ -33,13 +33,15 @@ import "strings"
 // text and problem list.
 type URL struct {
 	in string // the text Parse was given
-	x  *extra // problems, and a scheme written other than in lower case
-	o  offsets
+	x  *extra // problems, a scheme written other than in lower case, long offsets
+	o  shortOffsets
 	f  flags
 }
 
 // offsets locate the components in URL.in; absent components and ends
-// that follow from a delimiter are derived (see the methods).
+// that follow from a delimiter are derived (see the methods). A parser
+// reads into these; a URL holds them as shortOffsets, or in its extra
+// block when the text is longer than those can count (fLong).
 type offsets struct {
 	sch int32 // the scheme begins
 	col int32 // the ":" that ends the scheme
@@ -52,7 +54,17 @@ type offsets struct {
 	end int32 // the URL ends (a wrapper and white space around it excluded)
 }
 
-type flags uint16
+// shortOffsets are offsets in 16 bits, which keep a URL at 48 bytes, a
+// size class below 64: the allocation and the collector's work grow with
+// the bytes. Nearly every URL ends within maxShort octets.
+type shortOffsets struct {
+	sch, col, ue, h, he, p, pe, se, end uint16
+}
+
+// maxShort is the highest offset shortOffsets hold.
+const maxShort = 1<<16 - 1
+
+type flags uint32
 
 const (
 	fAuthority flags = 1 << iota
@@ -68,6 +80,9 @@ const (
 	// Parse found no problem in it, so that Resolve may copy it into a
 	// URL of the same scheme unchecked.
 	fPlain
+
+	// fLong: the URL ends past maxShort; its offsets are x.long.
+	fLong
 )
 
 // The flags from bit fEntryShift on hold which of the schemes the core
@@ -75,8 +90,8 @@ const (
 // know; entryLookup when the index does not fit), so that Resolve and
 // EffectivePort need not look the name up again.
 const (
-	fEntryShift       = 9
-	entryLookup       = 1<<(16-fEntryShift) - 1
+	fEntryShift       = 10
+	entryLookup       = 1<<(32-fEntryShift) - 1
 	fEntry      flags = entryLookup << fEntryShift
 )
 
@@ -108,11 +123,77 @@ func (u *URL) syntax() *Syntax {
 }
 
 // extra holds what most URLs do not have, so that they need no room for
-// it: their problems, and the scheme in lower case when the text writes
-// it otherwise.
+// it: their problems, the scheme in lower case when the text writes it
+// otherwise, and the offsets of a text too long for shortOffsets.
 type extra struct {
 	problems []Problem
 	scheme   string
+	long     *offsets // the offsets of a URL with fLong
+}
+
+// The offsets of u (see offsets), from x.long when u is long.
+
+func (u *URL) schemeAt() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.sch)
+	}
+	return int(u.o.sch)
+}
+
+func (u *URL) colonAt() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.col)
+	}
+	return int(u.o.col)
+}
+
+func (u *URL) userEnd() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.ue)
+	}
+	return int(u.o.ue)
+}
+
+func (u *URL) hostAt() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.h)
+	}
+	return int(u.o.h)
+}
+
+func (u *URL) hostEnd() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.he)
+	}
+	return int(u.o.he)
+}
+
+func (u *URL) pathAt() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.p)
+	}
+	return int(u.o.p)
+}
+
+func (u *URL) pathEnd() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.pe)
+	}
+	return int(u.o.pe)
+}
+
+func (u *URL) searchEnd() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.se)
+	}
+	return int(u.o.se)
+}
+
+func (u *URL) end() int {
+	if u.f&fLong != 0 {
+		return int(u.x.long.end)
+	}
+	return int(u.o.end)
 }
 
 // A Component names a part of a URL, for Offset.
@@ -136,7 +217,7 @@ func (u *URL) Scheme() string {
 	if u.x != nil && u.x.scheme != "" {
 		return u.x.scheme
 	}
-	return u.in[u.o.sch:u.o.col]
+	return u.in[u.schemeAt():u.colonAt()]
 }
 
 // HasAuthority reports whether the scheme-specific part begins with "//"
@@ -166,25 +247,25 @@ func (u *URL) HasFragment() bool { return u.f&fFragment != 0 }
 // userAt is where the login part begins (or would).
 func (u *URL) userAt() int {
 	if u.f&fAuthority != 0 {
-		return int(u.o.col) + 3
+		return u.colonAt() + 3
 	}
-	return int(u.o.col) + 1
+	return u.colonAt() + 1
 }
 
 // at is the offset of the "@" that ends a login part.
 func (u *URL) at() int {
-	return int(u.o.h) - 1 - int(u.f&fBracket>>7)
+	return u.hostAt() - 1 - int(u.f&fBracket>>7)
 }
 
 // authEnd is where the authority ends (before the "/" of a path).
 func (u *URL) authEnd() int {
 	if u.f&fAuthority == 0 {
-		return int(u.o.col) + 1
+		return u.colonAt() + 1
 	}
 	if u.f&fPath != 0 {
-		return int(u.o.p) - 1
+		return u.pathAt() - 1
 	}
-	return int(u.o.p)
+	return u.pathAt()
 }
 
 // User is the user as written, still encoded; "" when absent.
@@ -192,7 +273,7 @@ func (u *URL) User() string {
 	if u.f&fUser == 0 {
 		return ""
 	}
-	return u.in[u.userAt():u.o.ue]
+	return u.in[u.userAt():u.userEnd()]
 }
 
 // Password is the password as written, still encoded; "" when absent.
@@ -200,32 +281,32 @@ func (u *URL) Password() string {
 	if u.f&fPassword == 0 {
 		return ""
 	}
-	return u.in[u.o.ue+1 : u.at()]
+	return u.in[u.userEnd()+1 : u.at()]
 }
 
 // Host is the host as written; an IPv6 literal (RFC 2732) without its
 // brackets.
-func (u *URL) Host() string { return u.in[u.o.h:u.o.he] }
+func (u *URL) Host() string { return u.in[u.hostAt():u.hostEnd()] }
 
 // Port is the port's digits as written; "" when absent.
 func (u *URL) Port() string {
 	if u.f&fPort == 0 {
 		return ""
 	}
-	return u.in[int(u.o.he)+1+int(u.f&fBracket>>7) : u.authEnd()]
+	return u.in[u.hostEnd()+1+int(u.f&fBracket>>7) : u.authEnd()]
 }
 
 // Path is the url-path, still encoded. In the Internet syntax it is what
 // follows the "/" after the host (that "/" is not part of it); otherwise
 // it is the whole scheme-specific part before any search or fragment.
-func (u *URL) Path() string { return u.in[u.o.p:u.o.pe] }
+func (u *URL) Path() string { return u.in[u.pathAt():u.pathEnd()] }
 
 // Search is what follows "?", for schemes where "?" begins a search.
 func (u *URL) Search() string {
 	if u.f&fSearch == 0 {
 		return ""
 	}
-	return u.in[u.o.pe+1 : u.o.se]
+	return u.in[u.pathEnd()+1 : u.searchEnd()]
 }
 
 // Fragment is what follows "#", the 1993 draft's fragment address.
@@ -233,7 +314,7 @@ func (u *URL) Fragment() string {
 	if u.f&fFragment == 0 {
 		return ""
 	}
-	return u.in[u.o.se+1 : u.o.end]
+	return u.in[u.searchEnd()+1 : u.end()]
 }
 
 // Input is the text Parse was given, wrapper and prefix included.
@@ -259,42 +340,42 @@ func (u *URL) Offset(c Component) int {
 	}
 	switch c {
 	case SchemeComponent:
-		return int(u.o.sch)
+		return u.schemeAt()
 	case UserComponent:
 		return u.userAt()
 	case PasswordComponent:
 		switch {
 		case u.f&fPassword != 0:
-			return int(u.o.ue) + 1
+			return u.userEnd() + 1
 		case u.f&fUser != 0:
-			return int(u.o.ue)
+			return u.userEnd()
 		}
 		return u.userAt()
 	case HostComponent:
 		if u.f&fAuthority == 0 {
 			return u.userAt()
 		}
-		return int(u.o.h)
+		return u.hostAt()
 	case PortComponent:
 		if u.f&fAuthority == 0 {
 			return u.userAt()
 		}
 		if u.f&fPort != 0 {
-			return int(u.o.he) + 1 + int(u.f&fBracket>>7)
+			return u.hostEnd() + 1 + int(u.f&fBracket>>7)
 		}
 		return u.authEnd()
 	case PathComponent:
-		return int(u.o.p)
+		return u.pathAt()
 	case SearchComponent:
 		if u.f&fSearch != 0 {
-			return int(u.o.pe) + 1
+			return u.pathEnd() + 1
 		}
-		return int(u.o.pe)
+		return u.pathEnd()
 	case FragmentComponent:
 		if u.f&fFragment != 0 {
-			return int(u.o.se) + 1
+			return u.searchEnd() + 1
 		}
-		return int(u.o.end)
+		return u.end()
 	}
 	return 0
 }
@@ -341,7 +422,7 @@ func (u *URL) Hostport() string {
 	if u.f&fAuthority == 0 {
 		return ""
 	}
-	return u.in[int(u.o.h)-int(u.f&fBracket>>7) : u.authEnd()]
+	return u.in[u.hostAt()-int(u.f&fBracket>>7) : u.authEnd()]
 }
 
 // String returns the URL's text: what Parse read, without any wrapper,
@@ -353,9 +434,9 @@ func (u *URL) String() string {
 		return ""
 	}
 	if u.x != nil && u.x.scheme != "" {
-		return u.x.scheme + u.in[u.o.col:u.o.end]
+		return u.x.scheme + u.in[u.colonAt():u.end()]
 	}
-	return u.in[u.o.sch:u.o.end]
+	return u.in[u.schemeAt():u.end()]
 }
 
 // SameComponents reports whether u and v have the same components
@@ -363,15 +444,15 @@ func (u *URL) String() string {
 // ignoring Input, offsets and problems. It is byte equality of what was
 // written, not equivalence: see Equal for that.
 func (u *URL) SameComponents(v *URL) bool {
-	if u.f != v.f {
+	if (u.f^v.f)&^fLong != 0 { // where the text ends is no component
 		return false
 	}
 	if u.x == nil && v.x == nil {
 		// Both texts hold the lower-case scheme, and the flags agree, so
 		// the components are equal when the texts are.
-		return u.in[u.o.sch:u.o.end] == v.in[v.o.sch:v.o.end]
+		return u.in[u.schemeAt():u.end()] == v.in[v.schemeAt():v.end()]
 	}
-	return u.Scheme() == v.Scheme() && u.in[u.o.col:u.o.end] == v.in[v.o.col:v.o.end]
+	return u.Scheme() == v.Scheme() && u.in[u.colonAt():u.end()] == v.in[v.colonAt():v.end()]
 }
 
 // Parts are a URL's components as plain fields, for building a URL or
