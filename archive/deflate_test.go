@@ -46,19 +46,7 @@ func TestAppendFixed(t *testing.T) {
 			t.Fatal("what was before the member is changed")
 		}
 		z = z[len("before"):]
-		br := bytes.NewReader(z)
-		r, err := gzip.NewReader(br)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Multistream(false)
-		got, err := io.ReadAll(r)
-		if err != nil || !bytes.Equal(got, p) {
-			t.Fatalf("%d octets read back as %d: %v", len(p), len(got), err)
-		}
-		if br.Len() != 0 {
-			t.Fatalf("%d octets after the member", br.Len())
-		}
+		checkMember(t, z, p)
 		if z[10]&6 == 0 { // BTYPE 00: stored
 			stored++
 		} else {
@@ -82,20 +70,26 @@ func FuzzAppendFixed(f *testing.F) {
 		}
 		var m matcher
 		for _, q := range [][]byte{before, p} {
-			z := m.appendFixed(nil, q)
-			br := bytes.NewReader(z)
-			r, err := gzip.NewReader(br)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Multistream(false)
-			got, err := io.ReadAll(r)
-			if err != nil || !bytes.Equal(got, q) {
-				t.Fatalf("%d octets read back as %d: %v", len(q), len(got), err)
-			}
-			if br.Len() != 0 {
-				t.Fatalf("%d octets after the member", br.Len())
-			}
+			checkMember(t, m.appendFixed(nil, q), q)
 		}
 	})
+}
+
+// checkMember fails unless z is one gzip member that compress/gzip
+// reads back as p, with nothing after it.
+func checkMember(t *testing.T, z, p []byte) {
+	t.Helper()
+	br := bytes.NewReader(z)
+	r, err := gzip.NewReader(br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Multistream(false)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, p) {
+		t.Fatalf("%d octets read back as %d: %v", len(p), len(got), err)
+	}
+	if br.Len() != 0 {
+		t.Fatalf("%d octets after the member", br.Len())
+	}
 }

@@ -121,12 +121,7 @@ func TestKilledMidWrite(t *testing.T) {
 // TestDiskFull: a disk that fills is a WriteError, and the file holds
 // every record before it, whole.
 func TestDiskFull(t *testing.T) {
-	peer.RequireRoot(t, "mounting a 1 MiB tmpfs")
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("mount tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	dir := smallDisk(t)
 	path := filepath.Join(dir, "full.warc.gz")
 	w, err := Create(path, Options{})
 	if err != nil {
@@ -183,12 +178,7 @@ func TestDiskFull(t *testing.T) {
 // returned by a later Record or by Close, and the file holds whole
 // records only.
 func TestDiskFullQueued(t *testing.T) {
-	peer.RequireRoot(t, "mounting a 1 MiB tmpfs")
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("mount tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	dir := smallDisk(t)
 	path := filepath.Join(dir, "full.warc.gz")
 	w, err := Create(path, Options{})
 	if err != nil {
@@ -239,4 +229,17 @@ func TestDiskFullQueued(t *testing.T) {
 	if responses != n {
 		t.Errorf("warcio read %d responses, this reader %d", responses, n)
 	}
+}
+
+// smallDisk mounts a tmpfs of 1 MiB (as root) for the test, and returns
+// its folder.
+func smallDisk(t *testing.T) string {
+	t.Helper()
+	peer.RequireRoot(t, "mounting a 1 MiB tmpfs")
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("mount tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
 }
