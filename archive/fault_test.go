@@ -141,32 +141,9 @@ func TestDiskFull(t *testing.T) {
 		t.Fatalf("after %d records: %v, want a WriteError of ENOSPC", written, werr)
 	}
 	w.Close() // sorting the index may fail too: the unsorted one stays
-	copyDir := t.TempDir()
-	for _, f := range []string{path, path + ".cdxj"} {
-		b, _ := os.ReadFile(f)
-		os.WriteFile(filepath.Join(copyDir, filepath.Base(f)), b, 0o644)
-	}
-	r, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	n := 0
-	for _, cs := range r.byKey {
-		n += len(cs)
-	}
-	if n != written || len(r.Problems()) > 0 {
-		t.Errorf("%d records written, %d indexed; problems %v", written, n, r.Problems())
-	}
-	wr := peer.Warcio(t, "testdata/warccheck.cjs", filepath.Join(copyDir, "full.warc.gz"))
-	responses := 0
-	for _, rec := range wr {
-		if rec.Error != "" || rec.BlockOK == nil || !*rec.BlockOK {
-			t.Errorf("warcio: %+v", rec)
-		}
-		if rec.Type == "response" {
-			responses++
-		}
+	n, problems, responses := readFilled(t, path)
+	if n != written || len(problems) > 0 {
+		t.Errorf("%d records written, %d indexed; problems %v", written, n, problems)
 	}
 	if responses != written {
 		t.Errorf("warcio read %d responses, %d were written", responses, written)
@@ -199,32 +176,9 @@ func TestDiskFullQueued(t *testing.T) {
 	if !errors.As(werr, &we) || !errors.Is(werr, syscall.ENOSPC) || !strings.Contains(werr.Error(), "the record of gopher://localhost/0/") {
 		t.Fatalf("after %d records: %v, want a WriteError of ENOSPC naming the record", calls, werr)
 	}
-	copyDir := t.TempDir()
-	for _, f := range []string{path, path + ".cdxj"} {
-		b, _ := os.ReadFile(f)
-		os.WriteFile(filepath.Join(copyDir, filepath.Base(f)), b, 0o644)
-	}
-	r, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	n := 0
-	for _, cs := range r.byKey {
-		n += len(cs)
-	}
-	if n == 0 || n >= calls || len(r.Problems()) > 0 {
-		t.Errorf("%d records written of %d; problems %v", n, calls, r.Problems())
-	}
-	wr := peer.Warcio(t, "testdata/warccheck.cjs", filepath.Join(copyDir, "full.warc.gz"))
-	responses := 0
-	for _, rec := range wr {
-		if rec.Error != "" || rec.BlockOK == nil || !*rec.BlockOK {
-			t.Errorf("warcio: %+v", rec)
-		}
-		if rec.Type == "response" {
-			responses++
-		}
+	n, problems, responses := readFilled(t, path)
+	if n == 0 || n >= calls || len(problems) > 0 {
+		t.Errorf("%d records written of %d; problems %v", n, calls, problems)
 	}
 	if responses != n {
 		t.Errorf("warcio read %d responses, this reader %d", responses, n)
@@ -242,4 +196,35 @@ func smallDisk(t *testing.T) string {
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
 	return dir
+}
+
+// readFilled reads the WARC file at path, on a disk that filled: the
+// captures its index and the Reader find, the Reader's problems, and the
+// responses warcio reads in a copy of it (on a disk with room), failing
+// the test for any record warcio finds bad.
+func readFilled(t *testing.T, path string) (captures int, problems []error, responses int) {
+	t.Helper()
+	copyDir := t.TempDir()
+	for _, f := range []string{path, path + ".cdxj"} {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(copyDir, filepath.Base(f)), b, 0o644)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, cs := range r.byKey {
+		captures += len(cs)
+	}
+	wr := peer.Warcio(t, "testdata/warccheck.cjs", filepath.Join(copyDir, "full.warc.gz"))
+	for _, rec := range wr {
+		if rec.Error != "" || rec.BlockOK == nil || !*rec.BlockOK {
+			t.Errorf("warcio: %+v", rec)
+		}
+		if rec.Type == "response" {
+			responses++
+		}
+	}
+	return captures, r.Problems(), responses
 }
