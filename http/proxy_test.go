@@ -42,23 +42,22 @@ func TestProxySquid(t *testing.T) {
 	client := func(dia *strings.Builder) *access.Client {
 		return &access.Client{Dialogue: dia, IdleTimeout: 20 * time.Second, Proxy: proxyTo(proxy), Schemes: with(via)}
 	}
-	nginxLog := func() string {
-		b, err := os.ReadFile(filepath.Join(dir, "access.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	// squid writes its log line when the transaction ends, which may
-	// come after the client has its answer.
-	squidLogs := func(want string) bool {
+	// squid and nginx write their log lines when the transaction ends,
+	// which may come after the client has its answer: logged waits up
+	// to 2 s for want in the log at path, and returns the log.
+	logged := func(path, want string) (string, bool) {
+		var b []byte
 		for range 200 {
-			if b, _ := os.ReadFile(squidLog); strings.Contains(string(b), want) {
-				return true
+			if b, _ = os.ReadFile(path); strings.Contains(string(b), want) {
+				return string(b), true
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		return false
+		return string(b), false
+	}
+	squidLogs := func(want string) bool {
+		_, ok := logged(squidLog, want)
+		return ok
 	}
 
 	t.Run("http: the whole URL to the proxy", func(t *testing.T) {
@@ -86,7 +85,7 @@ func TestProxySquid(t *testing.T) {
 		if !squidLogs(" GET " + target + " ") {
 			t.Errorf("squid's log has no GET %s", target)
 		}
-		if l := nginxLog(); !strings.Contains(l, `"GET /pct%252Fin.txt HTTP/1.1"`) || strings.Contains(l, "frag") {
+		if l, ok := logged(filepath.Join(dir, "access.log"), `"GET /pct%252Fin.txt HTTP/1.1"`); !ok || strings.Contains(l, "frag") {
 			t.Errorf("nginx's log:\n%s", l)
 		}
 	})
