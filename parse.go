@@ -1276,12 +1276,13 @@ type octetSet [256]uint8
 
 // Allowed unencoded octets per context.
 var (
-	xcharOK       octetSet // urlpath, search, fragment: xchar
-	xcharNoSearch octetSet // a path where "?" begins the search: xchar but "?"
-	userOK        octetSet // user, password: uchar | ";" | "?" | "&" | "="
-	hostNever     [128]bool
-	hostOK        octetSet    // alpha, digit, '-', '.': hostname's octets
-	unsafeMsg     [128]string // the message for each unsafe ASCII octet, made once
+	xcharOK            octetSet // urlpath, search, fragment: xchar
+	xcharNoSearch      octetSet // a path where "?" begins the search: xchar but "?"
+	xcharNoSearchNoDot octetSet // the same but ".", for cleanPathPrefix
+	userOK             octetSet // user, password: uchar | ";" | "?" | "&" | "="
+	hostNever          [128]bool
+	hostOK             octetSet    // alpha, digit, '-', '.': hostname's octets
+	unsafeMsg          [128]string // the message for each unsafe ASCII octet, made once
 )
 
 func init() {
@@ -1298,6 +1299,8 @@ func init() {
 		userOK[c] = 1
 	}
 	xcharNoSearch['?'] = 0
+	xcharNoSearchNoDot = xcharNoSearch
+	xcharNoSearchNoDot['.'] = 0
 	for _, c := range "<>\"{}|\\^`[]#/?@" {
 		hostNever[c] = true
 	}

@@ -232,6 +232,9 @@ type refParts struct {
 	// pathDots, when cleanPath: a dot segment begins in the path
 	// (hasDotSegment), seen in the same pass (splitRef3986 only).
 	pathDots bool
+	// hostAuth: the authority is hostOK's octets alone (splitRef3986
+	// only).
+	hostAuth bool
 }
 
 // splitRef3986 splits s as the regular expression of RFC 3986 Appendix B
@@ -251,7 +254,13 @@ func splitRef3986(p *refParts, s string) {
 		s = s[i+1:]
 	}
 	if len(s) >= 2 && s[0] == '/' && s[1] == '/' {
-		j := 2 + allowedPrefix(s[2:], &notAuthorityEnd)
+		// A hostname's octets first (nearly every authority is one
+		// alone), then whatever else the authority holds.
+		j := 2 + allowedPrefix(s[2:], &hostOK)
+		p.hostAuth = j == len(s) || notAuthorityEnd[s[j]] == 0
+		if !p.hostAuth {
+			j += allowedPrefix(s[j:], &notAuthorityEnd)
+		}
 		p.auth, p.hasAuth = s[2:j], true
 		s = s[j:]
 	}
@@ -404,6 +413,9 @@ type composed struct {
 	// reference's path is clean too), a search and a fragment copied from
 	// a clean query and fragment of the reference.
 	j judged
+	// hostLen, when not 0: the reference's authority follows "//" in the
+	// text, hostLen octets that hostOK allows, and ends there.
+	hostLen int
 }
 
 // resolve3986 is RFC 3986 §5.2.2 (strict), writing the §5.3 recomposition

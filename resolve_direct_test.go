@@ -113,8 +113,8 @@ func refsOf(u *URL) []string {
 
 // checkDotScans fails unless hasDotSegment, which lets a path through
 // without §5.2.4, agrees with dotSegmentAt, cleanPathPrefix and cleanRun
-// with cleanPrefix (and hasDotSegment), and lastSlashIn and
-// allowedPrefix with octet-by-octet readings, on s and on s with its
+// with cleanPrefix (and hasDotSegment), and lastSlashIn, allowedPrefix
+// and splitRef3986's authority with octet-by-octet readings, on s and on s with its
 // octets above 0x7f made "/", "." and "a" (which makes dot segments
 // common).
 func checkDotScans(t *testing.T, s string) {
@@ -137,6 +137,17 @@ func checkDotScans(t *testing.T, s string) {
 		}
 		if got, want := allowedPrefix(s, &notAuthorityEnd), strings.IndexAny(s, "/?#"); got != want && (want >= 0 || got != len(s)) {
 			t.Fatalf("allowedPrefix(%q, notAuthorityEnd) = %d, want %d", s, got, want)
+		}
+		// splitRef3986's authority (Appendix B: up to "/", "?" or "#"),
+		// read as a hostname's octets first.
+		var r refParts
+		splitRef3986(&r, "//"+s)
+		auth := s
+		if i := strings.IndexAny(s, "/?#"); i >= 0 {
+			auth = s[:i]
+		}
+		if r.auth != auth || r.hostAuth != (strings.Trim(auth, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") == "") {
+			t.Fatalf("splitRef3986(%q): auth %q, hostAuth %v; want %q", "//"+s, r.auth, r.hostAuth, auth)
 		}
 		k, dots := cleanPathPrefix(s)
 		if want := cleanPrefix(s, &xcharNoSearch); k != want || dots != hasDotSegment(s[:k]) {

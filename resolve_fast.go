@@ -80,7 +80,11 @@ func readResolved(u *URL, s string, base *URL, entry *schemeEntry, c *composed) 
 	} else {
 		// Another authority (the reference's own): a hostname alone, as
 		// plainAuthority reads it.
-		t = i + allowedPrefix(s[i:], &hostOK)
+		if c.hostLen > 0 {
+			t = i + c.hostLen
+		} else {
+			t = i + allowedPrefix(s[i:], &hostOK)
+		}
 		if !plainHostname(s[i:t]) {
 			return readParsed(u, s, base, entry, syn, c)
 		}
@@ -387,6 +391,9 @@ func resolveDirect(base *URL, ref string) (*URL, bool, error) {
 		// "T.authority = R.authority; T.path = remove_dot_segments(R.path)"
 		head, head2, path = "://", r.auth, r.path
 		start = len(sc) + 3 + len(r.auth)
+		if r.hostAuth {
+			c.hostLen = len(r.auth)
+		}
 		dots = r.hasPathDots()
 	case r.path == "":
 		// "T.path = Base.path; if defined(R.query) then T.query =
@@ -573,10 +580,30 @@ func hasDotSegment(p string) bool {
 
 // cleanPathPrefix returns cleanPrefix(s, &xcharNoSearch), the length of
 // the part of a reference's path that Parse reads without a problem, and
-// whether a dot segment begins in that part (hasDotSegment).
+// whether a dot segment begins in that part (hasDotSegment). The path is
+// read once: the scan stops at each "." (a path holds few: an
+// extension), and from the first that begins a segment on, or from an
+// escape, the rest is read as cleanRun and hasDotSegment read it.
 func cleanPathPrefix(s string) (int, bool) {
-	k := cleanRun(s, &xcharNoSearch)
-	return k, hasDotSegment(s[:k])
+	i := 0
+	for {
+		k := i + allowedPrefix(s[i:], &xcharNoSearchNoDot)
+		if k == len(s) {
+			return k, false
+		}
+		switch s[k] {
+		case '.':
+			if k == 0 || s[k-1] == '/' {
+				return k + cleanRun(s[k:], &xcharNoSearch), true
+			}
+			i = k + 1
+			continue
+		case '%':
+			e := k + cleanPrefix(s[k:], &xcharNoSearch)
+			return e, hasDotSegment(s[k:e])
+		}
+		return k, false
+	}
 }
 
 // cleanRun returns cleanPrefix(s, ok): the octets ok allows are passed
