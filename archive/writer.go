@@ -63,11 +63,15 @@ type Writer struct {
 	records int // records after the warcinfo
 	idxSize int64
 	pending []byte // index lines not yet written (indexFlush)
+	info    string
+	infoID  atomic.Pointer[string] // info, read without the lock
+	seen    map[string]original    // payload digest -> its first record (Options.Dedup)
+	closed  bool
+	files   []string
 
-	// Records of jobs Record did not wait for, made while more were
-	// queued, wait in batch to be written with one write (see
-	// flushBatch): a write for each record cost a crawl a third of
-	// what archiving took.
+	// The records of every job Record did not wait for wait in batch to
+	// be written with one write (see flushBatch and run): a write for
+	// each record cost a crawl a third of what archiving took.
 	batching   bool   // write appends to batch (run sets it, for one job)
 	batch      []byte // whole records, to be written at batchAt
 	batchAt    int64
@@ -75,11 +79,6 @@ type Writer struct {
 	batchFirst *locator.URL // the URL of the batch's first record
 	batchN     int          // how many fetches' records it holds
 	current    *locator.URL // the URL of the job run is writing
-	info       string
-	infoID     atomic.Pointer[string] // info, read without the lock
-	seen       map[string]original    // payload digest -> its first record (Options.Dedup)
-	closed     bool
-	files      []string
 
 	encoders chan *encoder // idle ones, for reuse
 
