@@ -140,7 +140,7 @@ func (p *parser) copyOut(u *URL) {
 // spare's), so that a problem or two, or a Parser's reused storage, cost
 // no allocation.
 func (p *parser) rules(u *URL, spare *extra) {
-	if e := p.entry; e != nil && e.rules != nil {
+	if e := p.entry; e != nil && e.checks(u.f) {
 		var r Report
 		switch {
 		case u.x != nil:
@@ -174,7 +174,7 @@ func (p *parser) rules(u *URL, spare *extra) {
 // rules to run, or problems to sort. Most URLs have neither, and the
 // callers that Parse alone test it first, so that those pay no call.
 func (p *parser) needsRules(u *URL) bool {
-	return (p.entry != nil && p.entry.rules != nil) || (u.x != nil && len(u.x.problems) > 1)
+	return (p.entry != nil && p.entry.checks(u.f)) || (u.x != nil && len(u.x.problems) > 1)
 }
 
 // parseError is the *ParseError for input s whose problems are probs,

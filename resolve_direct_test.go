@@ -57,6 +57,7 @@ func TestResolveDirectAsComposed(t *testing.T) {
 		"http://a//b//c", "HTTP://A/b/c", "http://u:p@a:8080/b/c?q#f", "http://[::1]/b/c", "http://a/%zz/b?%zz#%zz",
 		"ftp://h/a/b;type=i", "ftp://h/a?b/c/d", "ftp://h", "file:///a/b/c", "file://h", "gopher://h/1a/b?c",
 		"fred:///s//a/b/c", "foo://h/a/b", "resolvetest://h/x/y?q", "resolvetest://u@h/a/x/b", "http://a/b c/d",
+		"resolvescreen://h/x/y?q", "resolvescreen://h/x/", "resolvescreen://u@h/a/b",
 		"http://a/b/c/d;p?q#f", "<URL:http://a/b/c>",
 	}
 	for _, s := range bases {

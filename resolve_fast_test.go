@@ -3,6 +3,7 @@ package locator_test
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -32,9 +33,88 @@ func (resolvetestRules) Check(u *locator.URL, r locator.Report) locator.Report {
 
 func (resolvetestRules) Parts(u *locator.URL) any { return nil }
 
+// screenRules are the rules of the scheme resolvescreen, registered
+// only by this test: a Screener that reads the user and the search (as
+// http's rules do), with an "x" in the search a problem, and a count of
+// the calls of Check.
+type screenRules struct{}
+
+var screenChecks atomic.Int64
+
+func (screenRules) Check(u *locator.URL, r locator.Report) locator.Report {
+	screenChecks.Add(1)
+	if u.HasUser() {
+		r.Add(u.Offset(locator.UserComponent), locator.Warning, "user", "a user")
+	}
+	off := u.Offset(locator.SearchComponent)
+	for i := 0; i < len(u.Search()); i++ {
+		if u.Search()[i] == 'x' {
+			r.Add(off+i, locator.Violation, "xsearch", "an x")
+		}
+	}
+	return r
+}
+
+func (screenRules) Parts(u *locator.URL) any { return nil }
+
+func (screenRules) Screen() []locator.Component {
+	return []locator.Component{locator.UserComponent, locator.SearchComponent}
+}
+
 func init() {
 	locator.RegisterSyntax("resolvetest", locator.Syntax{Internet: true, Search: true, Hierarchical: true})
 	locator.Register("resolvetest", resolvetestRules{})
+	locator.RegisterSyntax("resolvescreen", locator.Syntax{Internet: true, Search: true, Hierarchical: true})
+	locator.Register("resolvescreen", screenRules{})
+}
+
+// TestScreener: Parse, a Parser, ParseBatch and Resolve call a
+// Screener's Check exactly for the URLs that have a component it names,
+// and its problems are reported there.
+func TestScreener(t *testing.T) {
+	base, err := locator.Parse("resolvescreen://h/a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p locator.Parser
+	var v locator.URL
+	for _, c := range []struct {
+		in, ref string
+		calls   int64
+		probs   int
+	}{
+		{"resolvescreen://h/a/b", "b", 0, 0},
+		{"resolvescreen://h/a/b#x", "b#x", 0, 0},
+		{"resolvescreen://h", "//h", 0, 0},
+		{"resolvescreen://h/a?q", "/a?q", 1, 0},
+		{"resolvescreen://h/a?xx", "/a?xx", 1, 2},
+		{"resolvescreen://u@h/a", "//u@h/a", 1, 1},
+	} {
+		before := screenChecks.Load()
+		u, err := locator.Parse(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Parse(&v, c.in); err != nil {
+			t.Fatal(err)
+		}
+		us, _ := locator.ParseBatch([]string{c.in})
+		r, err := locator.Resolve(base, c.ref, locator.RFC3986)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Input() != c.in {
+			t.Fatalf("Resolve(%s, %q) = %q, want %q", base, c.ref, r.Input(), c.in)
+		}
+		if n := screenChecks.Load() - before; n != 4*c.calls {
+			t.Errorf("%q: %d calls of Check, want %d", c.in, n, 4*c.calls)
+		}
+		for _, w := range []*locator.URL{u, &v, &us[0], r} {
+			if len(w.Problems()) != c.probs {
+				t.Errorf("%q: problems %v, want %d", c.in, w.Problems(), c.probs)
+			}
+		}
+	}
 }
 
 // checkReadsAsParse fails unless Resolve(base, ref, r) is, field for
@@ -116,6 +196,7 @@ func TestResolveReadsAsParse(t *testing.T) {
 		"ftp://h/d?x/y", "ftp://u:p@h/a;type=d", "gopher://h/1a b", "file:///etc/x", "telnet://h",
 		"news:comp.lang.misc", "mailto:a@b.c", "fred:///s//a/b/c", "x-y://h/a?b#c",
 		"resolvetest://u@h/a/b", "resolvetest://h/a/b?q", "resolvetest://h", "Resolvetest://h/x/",
+		"resolvescreen://h/a/b", "resolvescreen://u@h/a/b?x", "resolvescreen://h/x?q",
 	}
 	oddRefs := []string{"", "g", "x", "ERR", "../x", "?q x", "#f g", "?y", "//h2/p", "//u@h/x", "/\x01", "a b", "g?y#s",
 		"..//g", ";x", ".", "..", "../../../x", "/./g", "http:g", "resolvetest:x", "<URL:g>", " g ", "//", "///w"}

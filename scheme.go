@@ -30,6 +30,15 @@ type schemeEntry struct {
 	name  string
 	syn   Syntax
 	rules Rules
+	// screen, when not 0: the flags of the components the rules read
+	// (Screener); Check is called only for a URL with one of them.
+	screen flags
+}
+
+// checks reports whether the entry's rules are to be called for a URL
+// of flags f: there are rules, and they read one of its components.
+func (e *schemeEntry) checks(f flags) bool {
+	return e.rules != nil && (e.screen == 0 || f&e.screen != 0)
 }
 
 // schemes holds the schemes of RFC 1738 §3 and https, then those added by
@@ -111,15 +120,57 @@ type Explainer interface {
 	Explain(u *URL) string
 }
 
+// A Screener is implemented by Rules that find nothing to report in a
+// URL that has none of the components Screen names (a URL has a
+// component when its Has method says so; HostComponent is the
+// authority, and SchemeComponent every URL). Parse then calls Check only
+// for a URL that has one of them: most http URLs have neither a user nor
+// a search, the only components http's rules read.
+type Screener interface {
+	Screen() []Component
+}
+
 // Register makes r the rules of the lower-case scheme. It must be called
 // from a scheme package's init function; Parse then applies r.Check
-// to every URL of that scheme.
+// to every URL of that scheme (of those that have a component r reads,
+// when r is a Screener).
 func Register(scheme string, r Rules) {
+	var screen flags
+	if sc, ok := r.(Screener); ok {
+		screen = screenFlags(sc.Screen())
+	}
 	if e := findScheme(scheme); e != nil {
-		e.rules = r
+		e.rules, e.screen = r, screen
 		return
 	}
-	schemes = append(schemes, schemeEntry{name: scheme, syn: genericSyntax, rules: r})
+	schemes = append(schemes, schemeEntry{name: scheme, syn: genericSyntax, rules: r, screen: screen})
+}
+
+// screenFlags returns the flags of the components cs, or 0 (every URL)
+// when they include the scheme or none is named.
+func screenFlags(cs []Component) flags {
+	var f flags
+	for _, c := range cs {
+		switch c {
+		case UserComponent:
+			f |= fUser
+		case PasswordComponent:
+			f |= fPassword
+		case HostComponent:
+			f |= fAuthority
+		case PortComponent:
+			f |= fPort
+		case PathComponent:
+			f |= fPath
+		case SearchComponent:
+			f |= fSearch
+		case FragmentComponent:
+			f |= fFragment
+		default:
+			return 0
+		}
+	}
+	return f
 }
 
 // RegisterSyntax tells the core how to split URLs of a scheme (one it does

@@ -110,10 +110,10 @@ func Segments(u *locator.URL) []string {
 // httpurl, search), with offsets into u.Input.
 //
 // The core judged every octet of the search part already; of them only
-// "/" and "?" are this rule's. Check is called for every http URL Parse
-// reads, so the common one, with neither, costs it a test of u's flags
-// and one pass over the search part, eight octets at a time
-// (slashOrQuery); the problems are written by searchProblems.
+// "/" and "?" are this rule's. Parse calls Check only for an http URL
+// with a user or a search (Screen); a search with neither octet costs
+// it one pass, eight octets at a time (slashOrQuery), and the problems
+// are written by searchProblems.
 func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 	if u.HasUser() {
 		r.Add(u.Offset(locator.UserComponent), locator.Violation, "httpurl", "no user name or password is allowed in an "+u.Scheme()+" URL (RFC 1738 §3.3)")
@@ -129,6 +129,13 @@ func (Rules) Check(u *locator.URL, r locator.Report) locator.Report {
 		r = searchProblems(r, u.Offset(locator.SearchComponent), search, i)
 	}
 	return r
+}
+
+// Screen names the components Check reads: a URL with neither a user
+// nor a search has nothing for it to report, and Parse does not call it
+// (locator.Screener).
+func (Rules) Screen() []locator.Component {
+	return []locator.Component{locator.UserComponent, locator.SearchComponent}
 }
 
 // searchProblems adds to r a "search" problem for each "/" and "?" of

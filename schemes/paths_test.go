@@ -3,6 +3,7 @@ package schemes_test
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rfc1738/locator"
@@ -76,5 +77,52 @@ func TestParserAndBatchAreParse(t *testing.T) {
 	t.Logf("%d inputs (%d corpus lines, %d fuzz inputs), %d refused", len(inputs), corpus, len(fz), failed)
 	if corpus == 109062 && os.Getenv("LOCATOR_FUZZCACHE") == "" && (len(fz) != 38 || failed != 196) {
 		t.Errorf("%d stored fuzz inputs and %d refused, measured 38 and 196", len(fz), failed)
+	}
+}
+
+// TestResolveIsParse: with every scheme's rules linked in (http's a
+// Screener, whose Check Parse and Resolve skip for a URL without a user
+// or a search), each URL Resolve makes from a corpus URL and references
+// made from the next one (its path as a relative, an absolute and a
+// "../" path, a network path, a query) is exactly what Parse makes of its
+// text. The count is pinned.
+func TestResolveIsParse(t *testing.T) {
+	var lines []string
+	for _, name := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		lines = append(lines, vectors.ReadLines(t, "data", "urls", name)...)
+	}
+	if len(lines) == 0 {
+		t.Skip("no corpus (../shared/data/urls)")
+	}
+	n := 0
+	for i := 0; i+1 < len(lines); i++ {
+		base, err := locator.Parse(lines[i])
+		if err != nil || !base.HasAuthority() {
+			continue
+		}
+		next, err := locator.Parse(lines[i+1])
+		if err != nil {
+			continue
+		}
+		p := next.Path()
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		for _, ref := range []string{p, "/" + p, "../" + name, "//" + next.Host() + "/" + p, "?" + next.Search()} {
+			u, err := locator.Resolve(base, ref, locator.RFC3986)
+			if err != nil {
+				continue
+			}
+			v, err := locator.Parse(u.Input())
+			if err != nil {
+				t.Fatalf("%s + %q = %q: Parse fails: %v", base, ref, u.Input(), err)
+			}
+			if !reflect.DeepEqual(u, v) {
+				t.Fatalf("%s + %q = %q: Resolve differs from Parse:\n%s", base, ref, u.Input(), loctest.DiffURL(v, u))
+			}
+			n++
+		}
+	}
+	t.Logf("%d resolutions", n)
+	if n != 543529 {
+		t.Errorf("%d resolutions, measured 543,529", n)
 	}
 }
