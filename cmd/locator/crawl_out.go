@@ -33,9 +33,9 @@ func pageStatus(p *crawl.Page) (status, msg string) {
 	if p.Err == nil {
 		return string(access.StateOK), ""
 	}
-	var rec *recordedError
-	if errors.As(p.Err, &rec) {
-		return rec.status, rec.msg
+	var f *crawl.Failure // read back from --state's events file
+	if errors.As(p.Err, &f) {
+		return string(f.State), f.Text
 	}
 	switch access.Classify(p.Err) {
 	case access.Absent:

@@ -9,7 +9,6 @@ package main
 import (
 	"bufio"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,20 +17,6 @@ import (
 	"github.com/rfc1738/locator/crawl"
 	"github.com/rfc1738/locator/internal/printable"
 )
-
-// reported is ev as the report is to keep it: the failure of a page
-// read back from --state's events file (a recordedError) is given as a
-// *crawl.Failure, so that its state is the one recorded.
-func reported(ev crawl.Event) crawl.Event {
-	p, ok := ev.(*crawl.Page)
-	var rec *recordedError
-	if !ok || !errors.As(p.Err, &rec) {
-		return ev
-	}
-	c := *p
-	c.Err = &crawl.Failure{State: access.State(rec.status), Text: rec.msg}
-	return &c
-}
 
 // eachBroken calls fn with each broken link of r as the outputs write
 // it, in crawl.Report.EachBroken's order, with the number of broken

@@ -30,7 +30,7 @@ func reportEvents(t *testing.T) []crawl.Event {
 	}
 	var evs []crawl.Event
 	evs = append(evs, &crawl.Page{URL: u("http://h/missing-seed"), Err: &access.ServerError{Code: "404", Text: "Not Found"}},
-		&crawl.Page{URL: u("http://h/recorded-seed"), Err: &recordedError{status: "refused", msg: "connection refused"}})
+		&crawl.Page{URL: u("http://h/recorded-seed"), Err: &crawl.Failure{State: access.StateRefused, Text: "connection refused"}})
 	for i := 0; i < 30; i++ {
 		p := u(fmt.Sprintf("http://h/p%d", i))
 		page := &crawl.Page{URL: p}
@@ -75,7 +75,7 @@ func TestCrawlReportSpill(t *testing.T) {
 		r := &crawl.Report{Dir: t.TempDir(), MaxMemory: limit}
 		defer r.Close()
 		for _, ev := range evs {
-			if err := r.Add(reported(ev)); err != nil {
+			if err := r.Add(ev); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -105,7 +105,7 @@ func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
 				if _, ok := ev.(*crawl.Page); ok {
 					pages++
 				}
-				if err := r.Add(reported(ev)); err != nil {
+				if err := r.Add(ev); err != nil {
 					return pages, err
 				}
 			}
@@ -132,7 +132,8 @@ type stateRecord struct {
 }
 
 // event rebuilds the event of rec, or nil. A failure is a
-// recordedError: its words, not its type, are kept.
+// *crawl.Failure: its state and words, not its type, are kept, and the
+// report keeps the state recorded.
 func (rec *stateRecord) event() crawl.Event {
 	u, err := locator.Parse(rec.URL)
 	if err != nil && rec.Event != "link" {
@@ -141,7 +142,7 @@ func (rec *stateRecord) event() crawl.Event {
 	failed := func() error {
 		switch access.State(rec.Status) {
 		case access.StateGone, access.StateRefused, access.StateError:
-			return &recordedError{status: rec.Status, msg: rec.Error}
+			return &crawl.Failure{State: access.State(rec.Status), Text: rec.Error}
 		}
 		return nil
 	}
@@ -164,8 +165,3 @@ func (rec *stateRecord) event() crawl.Event {
 	}
 	return nil
 }
-
-// A recordedError is a failure read back from the events file.
-type recordedError struct{ status, msg string }
-
-func (e *recordedError) Error() string { return e.msg }
