@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // benchPairs builds (base, reference) pairs for TestResolveReadsAsParse
@@ -21,7 +22,7 @@ func benchPairs(b testing.TB) (bases []string, refs []string) {
 	}
 	for i := 0; i+1 < len(web) && len(refs) < 4000; i++ {
 		base, t := web[i], web[i+1]
-		ref := pairRef(i, base, t)
+		ref := loctest.PairRef(i, base, t)
 		bases = append(bases, base.String())
 		refs = append(refs, ref)
 	}

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # bench/parse.sh — Parse (the core alone, and with every scheme's rules
 # linked in: locator/schemes), a Parser (no allocation), ParseBatch and
-# Resolve beside net/url, per corpus file of the test data's data/urls and
+# Resolve (the core alone, and with every scheme's rules) beside net/url,
+# per corpus file of the test data's data/urls and
 # over all of them, in ROUNDS rounds. In each round every path runs on
 # each file in a process of its own right beside net/url on the same
 # inputs (url.Parse; for Resolve url.Parse of the reference and
 # ResolveReference), so that the two share the machine's state of the
-# moment (ParseSchemes runs in the test binary of ./schemes, which links
-# every scheme, beside the same net/url benchmark there): the ratio of a
+# moment (ParseSchemes and ResolveSchemes run in the test binary of
+# ./schemes, which links every scheme, beside the same net/url benchmarks
+# there): the ratio of a
 # round is locator's time over net/url's in that pair of runs, and the
 # ratio printed is the median of the rounds' ratios, with their range.
 # The times are the medians of the rounds, with the lowest and highest
@@ -41,10 +43,10 @@ fi
 echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds"
 for r in $(seq "$rounds"); do
 	for file in all isaacs_files kasztp node_files userbait; do
-		for path in Parse ParseSchemes Parser ParseBatch Resolve; do
+		for path in Parse ParseSchemes Parser ParseBatch Resolve ResolveSchemes; do
 			peer=NetURLParse bin=$out.test
-			[[ $path == Resolve ]] && peer=NetURLResolve
-			[[ $path == ParseSchemes ]] && bin=$out.schemes.test
+			[[ $path == Resolve* ]] && peer=NetURLResolve
+			[[ $path == *Schemes ]] && bin=$out.schemes.test
 			"${pin[@]}" "$bin" -test.run '^$' -test.bench "^BenchmarkPaths($path|$peer)\$/^file=$file\$" -test.benchtime 1s -test.benchmem |
 				awk -v r="$r" -v path="$path" -v file="$file" '/^BenchmarkPaths/ {
 					name=$1; sub(/^BenchmarkPaths/, "", name); sub(/\/.*$/, "", name)
@@ -61,9 +63,9 @@ function median(a, n,   i, j, t) {
 function lohi(a, n,   i) { lo = a[1]; hi = a[1]; for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] } }
 { k = $2 "/" $3; ns[k, $4, $1] = $5; cpu[k, $4, $1] = $6; al[k, $4] = $7; by[k, $4] = $8; rounds[$1] = 1 }
 END {
-	np = split("Parse ParseSchemes Parser ParseBatch Resolve", paths, " ")
+	np = split("Parse ParseSchemes Parser ParseBatch Resolve ResolveSchemes", paths, " ")
 	split("all isaacs_files kasztp node_files userbait", files, " ")
-	printf "%-13s %-13s %-22s %-22s %-20s %-22s %-20s %s\n", "path", "file", "locator ns/URL", "net/url ns/URL", "ratio, clock", "locator CPU ns/URL", "ratio, CPU", "allocs, B per URL (net/url)"
+	printf "%-15s %-13s %-22s %-22s %-20s %-22s %-20s %s\n", "path", "file", "locator ns/URL", "net/url ns/URL", "ratio, clock", "locator CPU ns/URL", "ratio, CPU", "allocs, B per URL (net/url)"
 	for (p = 1; p <= np; p++) for (f = 1; f <= 5; f++) {
 		k = paths[p] "/" files[f]
 		delete a; delete b; delete q; delete c; delete d; delete e; n = 0
@@ -77,7 +79,7 @@ END {
 		lohi(q, n); t3 = sprintf("%.2f× [%.2f–%.2f]", median(q, n), lo, hi)
 		lohi(c, n); t4 = sprintf("%.1f [%.1f–%.1f]", median(c, n), lo, hi)
 		lohi(e, n); t5 = sprintf("%.2f× [%.2f–%.2f]", median(e, n), lo, hi)
-		printf "%-13s %-13s %-22s %-22s %-20s %-22s %-20s %s, %s (%s, %s)\n", paths[p], files[f], t1, t2, t3, t4, t5,
+		printf "%-15s %-13s %-22s %-22s %-20s %-22s %-20s %s, %s (%s, %s)\n", paths[p], files[f], t1, t2, t3, t4, t5,
 			al[k, "locator"], by[k, "locator"], al[k, "peer"], by[k, "peer"]
 	}
 }' "$out"

@@ -25,3 +25,10 @@ func BenchmarkPathsParserSchemes(b *testing.B) { loctest.BenchParser(b) }
 
 // BenchmarkPathsNetURLParse is net/url's url.Parse on the same lines.
 func BenchmarkPathsNetURLParse(b *testing.B) { loctest.BenchNetURLParse(b) }
+
+// BenchmarkPathsResolveSchemes is Resolve with every scheme's rules
+// linked (http's a Screener: most web results are read without them).
+func BenchmarkPathsResolveSchemes(b *testing.B) { loctest.BenchResolve(b) }
+
+// BenchmarkPathsNetURLResolve is net/url on the same pairs.
+func BenchmarkPathsNetURLResolve(b *testing.B) { loctest.BenchNetURLResolve(b) }

@@ -98,3 +98,88 @@ func BenchNetURLParse(b *testing.B) {
 		})
 	})
 }
+
+// ResolvePairs makes (base, reference) pairs from the URLs of lines that
+// conform and have a host, of a scheme whose paths are hierarchical: each
+// with the next of its scheme, written as a relative path, an absolute
+// path, "../" and a name, a network path or a query, in turn; "all"
+// holds RFC 3986 §5.4.1's references against its base too.
+func ResolvePairs(tb testing.TB, lines []string) (bases []*locator.URL, netBases []*url.URL, refs []string) {
+	last := map[string]*locator.URL{}
+	add := func(base *locator.URL, ref string) {
+		nb, err := url.Parse(base.String())
+		if err != nil {
+			return
+		}
+		bases, netBases, refs = append(bases, base), append(netBases, nb), append(refs, ref)
+	}
+	for i, s := range lines {
+		t, err := locator.Parse(s)
+		if err != nil || !t.Conforms() || !t.HasAuthority() || (t.Host() == "" && t.Scheme() != "file") {
+			continue
+		}
+		if syn, _ := locator.SchemeSyntax(t.Scheme()); !syn.Hierarchical {
+			continue
+		}
+		base := last[t.Scheme()]
+		last[t.Scheme()] = t
+		if base == nil {
+			continue
+		}
+		ref := PairRef(i, base, t)
+		add(base, ref)
+	}
+	if len(lines) > 100000 {
+		b, _ := locator.Parse("http://a/b/c/d;p?q")
+		for _, r := range []string{"g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", ";x", "g;x", ".", "./", "..", "../", "../g", "../..", "../../g", "../../../g", "/./g", "g/../h"} {
+			add(b, r)
+		}
+	}
+	return bases, netBases, refs
+}
+
+// PairRef is the i-th kind of reference from base to t: a relative path
+// (Relative's shortest form), an absolute path, "../" and a name, a
+// network path or a query.
+func PairRef(i int, base, t *locator.URL) string {
+	switch i % 5 {
+	case 0:
+		return locator.Relative(base, t, locator.RFC3986)
+	case 1:
+		return "/" + t.Path()
+	case 2:
+		return "../" + t.Path()[strings.LastIndexByte(t.Path(), '/')+1:]
+	case 3:
+		return "//" + t.Host() + "/" + t.Path()
+	}
+	return "?" + t.Search()
+}
+
+// BenchResolve times Resolve under RFC 3986 on the pairs of each corpus
+// file (ResolvePairs): the core alone or with every scheme's rules,
+// by the test binary it runs in.
+func BenchResolve(b *testing.B) {
+	EachCorpusFile(b, func(b *testing.B, lines []string) {
+		bases, _, refs := ResolvePairs(b, lines)
+		PerURL(b, len(refs), func() {
+			for k, ref := range refs {
+				SinkURL, _ = locator.Resolve(bases[k], ref, locator.RFC3986)
+			}
+		})
+	})
+}
+
+// BenchNetURLResolve is net/url on the same pairs: url.Parse of the
+// reference (net/url needs it parsed) and ResolveReference.
+func BenchNetURLResolve(b *testing.B) {
+	EachCorpusFile(b, func(b *testing.B, lines []string) {
+		_, bases, refs := ResolvePairs(b, lines)
+		PerURL(b, len(refs), func() {
+			for k, ref := range refs {
+				if r, err := url.Parse(ref); err == nil {
+					SinkNetURL = bases[k].ResolveReference(r)
+				}
+			}
+		})
+	})
+}
