@@ -140,7 +140,16 @@ func (p *parser) copyOut(u *URL) {
 // spare's), so that a problem or two, or a Parser's reused storage, cost
 // no allocation.
 func (p *parser) rules(u *URL, spare *extra) {
-	if e := p.entry; e != nil && e.checks(u.f) {
+	if applyRules(p.entry, u, spare) {
+		p.failed = true
+	}
+}
+
+// applyRules is parser.rules for the scheme entry e (nil when the core
+// knows none), without a parser: it reports whether the rules found an
+// Error.
+func applyRules(e *schemeEntry, u *URL, spare *extra) (failed bool) {
+	if e != nil && e.checks(u.f) {
 		var r Report
 		switch {
 		case u.x != nil:
@@ -151,7 +160,7 @@ func (p *parser) rules(u *URL, spare *extra) {
 		if probs := e.rules.Check(u, r).Problems(); len(probs) > 0 {
 			for _, q := range probs {
 				if q.Severity == Error {
-					p.failed = true
+					failed = true
 				}
 			}
 			switch {
@@ -168,6 +177,7 @@ func (p *parser) rules(u *URL, spare *extra) {
 	if x := u.x; x != nil && len(x.problems) > 1 {
 		slices.SortStableFunc(x.problems, func(a, b Problem) int { return a.Offset - b.Offset })
 	}
+	return failed
 }
 
 // needsRules reports whether rules has work to do for u: the scheme's

@@ -62,9 +62,9 @@ func readResolved(u *URL, s string, base *URL, entry *schemeEntry, c *composed) 
 	// plainAuthority) and parser.tail set them: base's authority, read by
 	// plainAuthority, follows "://" byte for byte, or a hostname alone,
 	// and every octet of the path, search and fragment after it is one c
-	// marks as judged; the URL has no password (Parse warns of one) and
-	// the scheme no rules of its own that read its components
-	// (schemeEntry.checks, tested when the flags are known).
+	// marks as judged, and the URL has no password (Parse warns of one).
+	// The scheme's rules, if any, then judge the URL as Parse has them
+	// do (applyRules).
 	if base.f&(fPlain|fPassword) != fPlain || n+3 > len(s) || s[n+1] != '/' || s[n+2] != '/' || len(s) > maxShort {
 		return readParsed(u, s, base, entry, syn, c)
 	}
@@ -133,11 +133,11 @@ func readResolved(u *URL, s string, base *URL, entry *schemeEntry, c *composed) 
 		}
 		f |= fFragment
 	}
-	if entry != nil && entry.checks(f) {
-		return readParsed(u, s, base, entry, syn, c)
-	}
 	u.o = shortOffsets{sch: 0, col: uint16(n), ue: uint16(ue), h: uint16(h), he: uint16(he), p: uint16(t), pe: uint16(pe), se: uint16(se), end: uint16(end)}
 	u.f = f
+	if applyRules(entry, u, nil) {
+		return nil, false // Parse refuses the text: the caller calls it for the error
+	}
 	return u, true
 }
 
