@@ -135,7 +135,9 @@ func readResolved(u *URL, s string, base *URL, entry *schemeEntry, c *composed) 
 	}
 	u.o = shortOffsets{sch: 0, col: uint16(n), ue: uint16(ue), h: uint16(h), he: uint16(he), p: uint16(t), pe: uint16(pe), se: uint16(se), end: uint16(end)}
 	u.f = f
-	if applyRules(entry, u, nil) {
+	// (u has no problem of its own to sort: checks first, to spare the
+	// call where no rules apply.)
+	if entry != nil && entry.checks(f) && applyRules(entry, u, nil) {
 		return nil, false // Parse refuses the text: the caller calls it for the error
 	}
 	return u, true
