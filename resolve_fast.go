@@ -193,13 +193,16 @@ func readParsed(u *URL, s string, base *URL, entry *schemeEntry, syn *Syntax, c 
 	return u, true
 }
 
-// cleanPath reports whether Parse found no problem in u's path.
+// cleanPath reports whether Parse found no problem in u's path. Past
+// MaxProblems, the problems left out are counted by one of rule "url",
+// at the offset of the first: they may lie anywhere from there on, and
+// the path is then not taken as clean.
 func (u *URL) cleanPath() bool {
 	if u.x == nil {
 		return true
 	}
 	for _, q := range u.x.problems {
-		if u.pathAt() <= q.Offset && q.Offset <= u.pathEnd() {
+		if u.pathAt() <= q.Offset && q.Offset <= u.pathEnd() || q.Rule == "url" {
 			return false
 		}
 	}
