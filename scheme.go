@@ -123,9 +123,10 @@ type Explainer interface {
 // A Screener is implemented by Rules that find nothing to report in a
 // URL that has none of the components Screen names (a URL has a
 // component when its Has method says so; HostComponent is the
-// authority, and SchemeComponent every URL). Parse then calls Check only
-// for a URL that has one of them: most http URLs have neither a user nor
-// a search, the only components http's rules read.
+// authority). Parse then calls Check only for a URL that has one of
+// them: most http URLs have neither a user nor a search, the only
+// components http's rules read. A list that names SchemeComponent, or
+// none, screens nothing: Check is called for every URL.
 type Screener interface {
 	Screen() []Component
 }
