@@ -2,6 +2,7 @@ package locator
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -187,26 +188,33 @@ func FuzzResolveDirect(f *testing.F) {
 	})
 }
 
-// TestURLRoom: the room newURLRoom gives holds n octets, in the
-// smallest of the size classes that holds the URL and them.
+// TestURLRoom: the room newURLRoom gives holds n octets, in one object
+// of the smallest of the allocator's size classes that holds the URL and
+// them, as the runtime counts the bytes it allocates.
 func TestURLRoom(t *testing.T) {
+	var m0, m1 runtime.MemStats
 	for n := 0; n <= 1100; n++ {
+		runtime.ReadMemStats(&m0)
 		u, b := newURLRoom(n)
+		runtime.ReadMemStats(&m1)
 		if u == nil || len(b) != 0 || cap(b) < n {
 			t.Fatalf("newURLRoom(%d): room %d", n, cap(b))
 		}
-		if n+urlSize > 1024 {
+		if n > maxRoom {
 			continue
 		}
-		need := n + urlSize
-		size := urlSize + cap(b)
+		want, header := 0, 0
 		for _, c := range roomSizes {
-			if c >= need {
-				if size != c && urlSize == 64 {
-					t.Fatalf("newURLRoom(%d): an object of %d bytes, want %d", n, size, c)
-				}
+			if c > 512 {
+				header = 8 // an object with pointers above 512 bytes has one
+			}
+			if c >= header+urlSize+n {
+				want = c
 				break
 			}
+		}
+		if objects, bytes := m1.Mallocs-m0.Mallocs, m1.TotalAlloc-m0.TotalAlloc; objects != 1 || bytes != uint64(want) {
+			t.Fatalf("newURLRoom(%d): %d objects of %d bytes in all, want one of %d", n, objects, bytes, want)
 		}
 	}
 }

@@ -271,7 +271,7 @@ func cleanLogin(f string, syn *Syntax) bool {
 }
 
 // newURLText returns a new URL and a string holding a copy of b, from
-// one allocation when b is at most 960 octets (newURLRoom).
+// one allocation when b is at most 952 octets (newURLRoom).
 func newURLText(b []byte) (*URL, string) {
 	u, t := newURLRoom(len(b))
 	t = append(t, b...)
@@ -279,16 +279,17 @@ func newURLText(b []byte) (*URL, string) {
 }
 
 // newURLRoom returns a new URL and an empty slice with room for n octets
-// of its text: from one allocation when n is at most 960, as resolved
+// of its text: from one allocation when n is at most 952, as resolved
 // URLs are, the room an array in the same object as the URL, after its
 // pointers, so that the collector neither scans it nor tracks it apart.
 // The object is the smallest of the allocator's size classes (every one
-// from 128 to 1024 bytes) that holds both, for the collector's work
-// grows with the bytes allocated. The caller writes the text once, before
-// any string refers to it, and never again.
+// from 64 to 1024 bytes) that holds both, for the collector's work
+// grows with the bytes allocated: most resolved URLs of the corpora need
+// 80, 96 or 112 bytes. The caller writes the text once, before any
+// string refers to it, and never again.
 func newURLRoom(n int) (*URL, []byte) {
-	if k := (n + urlSize + 15) >> 4; k < len(roomClass) {
-		return roomMakers[roomClass[k]]()
+	if n <= maxRoom {
+		return roomMakers[roomClass[(n+urlSize+7)>>3]]()
 	}
 	return new(URL), make([]byte, 0, n)
 }
@@ -299,11 +300,15 @@ func newURLRoom(n int) (*URL, []byte) {
 // fall in the next classes up.
 const urlSize = int(unsafe.Sizeof(URL{}))
 
-// roomSizes are the allocator's size classes from 128 bytes to 1024, and
-// roomMakers the function that allocates an object of each.
+// roomSizes are the allocator's size classes from 64 bytes to 1024, and
+// roomMakers the function that allocates an object of each. An object
+// with pointers larger than 512 bytes begins with a header of 8 bytes,
+// which its class must hold too.
 var (
-	roomSizes  = [...]int{128, 144, 160, 176, 192, 208, 224, 240, 256, 288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024}
+	roomSizes  = [...]int{64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024}
 	roomMakers = [len(roomSizes)]func() (*URL, []byte){
+		urlWithRoom[[max(64-urlSize, 0)]byte], urlWithRoom[[max(80-urlSize, 16)]byte],
+		urlWithRoom[[max(96-urlSize, 32)]byte], urlWithRoom[[max(112-urlSize, 48)]byte],
 		urlWithRoom[[max(128-urlSize, 64)]byte], urlWithRoom[[max(144-urlSize, 80)]byte],
 		urlWithRoom[[max(160-urlSize, 96)]byte], urlWithRoom[[max(176-urlSize, 112)]byte],
 		urlWithRoom[[max(192-urlSize, 128)]byte], urlWithRoom[[max(208-urlSize, 144)]byte],
@@ -312,18 +317,21 @@ var (
 		urlWithRoom[[max(320-urlSize, 256)]byte], urlWithRoom[[max(352-urlSize, 288)]byte],
 		urlWithRoom[[max(384-urlSize, 320)]byte], urlWithRoom[[max(416-urlSize, 352)]byte],
 		urlWithRoom[[max(448-urlSize, 384)]byte], urlWithRoom[[max(480-urlSize, 416)]byte],
-		urlWithRoom[[max(512-urlSize, 448)]byte], urlWithRoom[[max(576-urlSize, 512)]byte],
-		urlWithRoom[[max(640-urlSize, 576)]byte], urlWithRoom[[max(704-urlSize, 640)]byte],
-		urlWithRoom[[max(768-urlSize, 704)]byte], urlWithRoom[[max(896-urlSize, 832)]byte],
-		urlWithRoom[[max(1024-urlSize, 960)]byte],
+		urlWithRoom[[max(512-urlSize, 448)]byte], urlWithRoom[[max(576-8-urlSize, 504)]byte],
+		urlWithRoom[[max(640-8-urlSize, 568)]byte], urlWithRoom[[max(704-8-urlSize, 632)]byte],
+		urlWithRoom[[max(768-8-urlSize, 696)]byte], urlWithRoom[[max(896-8-urlSize, 824)]byte],
+		urlWithRoom[[max(1024-8-urlSize, 952)]byte],
 	}
+	// maxRoom is the room of the largest object.
+	maxRoom = roomCap(len(roomMakers) - 1)
 	// roomClass[k]: the index in roomMakers of the first object whose
-	// room holds n octets, for (n+urlSize+15)/16 == k; 16k is then the
-	// size the two need, rounded up to the classes' step of 16.
-	roomClass = func() (t [1024/16 + 1]uint8) {
+	// room holds n octets, for (n+urlSize+7)/8 == k and n <= maxRoom:
+	// every room is a multiple of 8 octets, so that one holds n octets
+	// when it holds 8k-urlSize.
+	roomClass = func() (t [(1024+64)/8]uint8) {
 		c := 0
 		for k := range t {
-			for c < len(roomSizes)-1 && roomSizes[c] < 16*k {
+			for c < len(roomMakers)-1 && roomCap(c) < 8*k-urlSize {
 				c++
 			}
 			t[k] = uint8(c)
@@ -331,6 +339,12 @@ var (
 		return t
 	}()
 )
+
+// roomCap is the room of roomMakers[c]'s objects.
+func roomCap(c int) int {
+	_, b := roomMakers[c]()
+	return cap(b)
+}
 
 // urlWithRoom allocates a URL followed by an array of type A, a [N]byte,
 // and returns the array as an empty slice of capacity N.
