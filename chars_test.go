@@ -1,7 +1,6 @@
 package locator
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -60,48 +59,17 @@ func TestCharacterClasses(t *testing.T) {
 	}
 }
 
-// TestHostMasks: hostMasks marks exactly the octets hostOK allows, and
-// among them "." and '-', whatever octet stands at each place and around
-// it.
-func TestHostMasks(t *testing.T) {
-	fill := []byte{'a', '.', '-', '/', 0x80, 0xAE, 0xFF, 0}
-	for c := 0; c < 256; c++ {
-		for k := 0; k < 8; k++ {
-			for _, f := range fill {
-				w := bytes.Repeat([]byte{f}, 8)
-				w[k] = byte(c)
-				ok, dot, dash := hostMasks(load8(string(w)))
-				for q := 0; q < 8; q++ {
-					bit := uint64(0x80) << (8 * q)
-					if got, want := ok&bit != 0, hostOK[w[q]] != 0; got != want {
-						t.Fatalf("%q: octet %d hostname %v, want %v", w, q, got, want)
-					}
-					if got, want := dot&bit != 0, w[q] == '.'; got != want {
-						t.Fatalf("%q: octet %d \".\" %v, want %v", w, q, got, want)
-					}
-					if got, want := dash&bit != 0, w[q] == '-'; got != want {
-						t.Fatalf("%q: octet %d '-' %v, want %v", w, q, got, want)
-					}
-				}
-				if (ok|dot|dash)&^0x8080808080808080 != 0 {
-					t.Fatalf("%q: bits outside the high ones", w)
-				}
-			}
-		}
-	}
-}
-
-// TestLabelsFit: labels of 63 octets and names of 253 fit, longer ones
-// do not.
-func TestLabelsFit(t *testing.T) {
+// TestHostnameLengths: plainHostname takes labels of 63 octets and names
+// of 253, not longer ones.
+func TestHostnameLengths(t *testing.T) {
 	l63, l64 := strings.Repeat("a", 63), strings.Repeat("a", 64)
 	for h, want := range map[string]bool{
 		l63: true, l64: false, l63 + "." + l63: true, l63 + "." + l64: false, l64 + ".a": false,
 		"a." + l64: false, strings.Repeat(l63+".", 3) + strings.Repeat("b", 61): true,
 		strings.Repeat(l63+".", 3) + strings.Repeat("b", 62): false,
 	} {
-		if got := labelsFit(h); got != want {
-			t.Errorf("labelsFit(%d octets) = %v, want %v", len(h), got, want)
+		if got := plainHostname(h); got != want {
+			t.Errorf("plainHostname(%d octets) = %v, want %v", len(h), got, want)
 		}
 	}
 }

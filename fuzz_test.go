@@ -162,7 +162,7 @@ func FuzzPlainHostname(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		b := []byte(s)
 		for i, c := range b {
-			if hostOK[c] == 0 {
+			if hostOK.t[c] == 0 {
 				b[i] = "ab9.-"[c%5]
 			}
 		}
@@ -224,7 +224,7 @@ func FuzzResolveScans(f *testing.F) {
 		for _, ok := range []*octetSet{&xcharOK, &xcharNoSearch} {
 			want := 0
 			for want < len(s) {
-				if ok[s[want]] != 0 {
+				if ok.t[s[want]] != 0 {
 					want++
 					continue
 				}
@@ -238,6 +238,22 @@ func FuzzResolveScans(f *testing.F) {
 			}
 			if got := cleanPrefix(s, ok); got != want {
 				t.Fatalf("cleanPrefix(%q) = %d, want %d", s, got, want)
+			}
+		}
+		// allowedPrefix, in vectors where the processor has them, stops
+		// at the first octet the set does not allow, at every offset.
+		for _, ok := range allOctetSets {
+			for from := 0; from <= len(s) && from <= 17; from++ {
+				want := from
+				for want < len(s) && ok.t[s[want]] != 0 {
+					want++
+				}
+				if got := from + allowedPrefix(s[from:], ok); got != want {
+					t.Fatalf("allowedPrefix(%q) = %d, want %d", s[from:], got-from, want-from)
+				}
+				if got := from + allowedPrefixWords(s[from:], ok); got != want {
+					t.Fatalf("allowedPrefixWords(%q) = %d, want %d", s[from:], got-from, want-from)
+				}
 			}
 		}
 		if k := cleanPrefix(s, &xcharNoSearch); k > 0 {

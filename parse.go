@@ -689,55 +689,24 @@ func (p *parser) readAuthority(i, end int, known bool) int {
 // reading with the full one.
 var fullAuthority = false
 
-// plainAuthority reads the authority most URLs have, in one pass and
-// with nothing to report: no login part, a hostname plainHostname
-// accepts, and perhaps ":" and digits, ended by "/", "#", "?" where it
-// begins a search, or the end. It reports false, having set nothing,
-// for any other authority, which readAuthority then reads in full. What
-// it sets is what the full reading sets for the same text.
+// plainAuthority reads the authority most URLs have, with nothing to
+// report: no login part, a hostname plainHostname accepts, and perhaps
+// ":" and digits, ended by "/", "#", "?" where it begins a search, or
+// the end. It reports false, having set nothing, for any other
+// authority, which readAuthority then reads in full. What it sets is
+// what the full reading sets for the same text.
 func (p *parser) plainAuthority(i, end int) (int, bool) {
-	if fullAuthority || end < 8 {
+	if fullAuthority {
 		return 0, false
 	}
 	s, u := p.s, &p.out
-	// The host: hostname octets, eight at a time, its labels judged from
-	// the masks of their "." and '-' (plainHostname's rules, in the same
-	// pass, with no branch for each label).
-	const hi = 0x8080808080808080
-	j, start := i, i // start: where the last label begins
-	var bad uint64
-	dot, dash := uint64(0x80), uint64(0) // s[j-1] is "." (the host's start counts as one) or '-'
-	for j < end {
-		var w uint64
-		if end-j >= 8 {
-			w = load8(s[j:])
-		} else {
-			// The last eight octets of s[:end], less those seen.
-			w = load8(s[end-8:]) >> (8 * uint(8-(end-j)) & 63)
-		}
-		ok, d, h := hostMasks(w)
-		n := 8
-		if ok != hi {
-			n = bits.TrailingZeros64(^ok&hi) >> 3
-			keep := uint64(1)<<(8*uint(n)&63) - 1 // n < 8
-			d, h = d&keep, h&keep
-		}
-		// A label is empty, or begins or ends with '-', where a "."
-		// meets a "." or a '-'.
-		bad |= (d<<8|dot)&(d|h) | (h<<8|dash)&d
-		if d != 0 {
-			start = j + (63-bits.LeadingZeros64(d))>>3 + 1
-		}
-		dot, dash = d>>56, h>>56
-		j += n
-		if n < 8 {
-			break
-		}
-	}
-	hostEnd, aEnd := j, j
-	if bad != 0 || start == j || s[j-1] == '-' || !isAlpha(s[start]) || (j-i > maxLabel && !labelsFit(s[i:j])) {
+	// The host: hostname octets, many at a time (allowedPrefix), then
+	// the octets around its "."s (plainHostname).
+	j := i + allowedPrefix(s[i:end], &hostOK)
+	if !plainHostname(s[i:j]) {
 		return 0, false
 	}
+	hostEnd, aEnd := j, j
 	if j < end && s[j] == ':' {
 		aEnd++
 		for aEnd < end && isDigit(s[aEnd]) {
@@ -761,36 +730,6 @@ func (p *parser) plainAuthority(i, end int) (int, bool) {
 	return aEnd, true
 }
 
-// hostMasks returns, for the eight octets of w, the high bit of each
-// that is a hostname octet (hostOK: letters, digits, '-' and '.'), each
-// that is ".", and each that is '-'. (x+0x80-a has the high bit for
-// x >= a, x+0x7F-b for x > b, with no carry out of an octet below 0x80.)
-func hostMasks(w uint64) (ok, dot, dash uint64) {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	v := w &^ hi
-	x := v | 0x20*lo // letters in lower case
-	letter := (x + (0x80-'a')*lo) &^ (x + (0x7F-'z')*lo)
-	digit := (v + (0x80-'0')*lo) &^ (v + (0x7F-'9')*lo)
-	dd := (v + (0x80-'-')*lo) &^ (v + (0x7F-'.')*lo) &^ w & hi // '-' (odd) or "." (even)
-	return (letter|digit)&^w&hi | dd, dd &^ (v << 7), dd & (v << 7)
-}
-
-// labelsFit reports whether no label of h is longer than maxLabel and h
-// not longer than maxHostname.
-func labelsFit(h string) bool {
-	if len(h) > maxHostname {
-		return false
-	}
-	for len(h) > maxLabel {
-		k := strings.IndexByte(h, '.')
-		if k < 0 || k > maxLabel {
-			return false
-		}
-		h = h[k+1:]
-	}
-	return true
-}
-
 // host judges host = hostname | hostnumber (§5), which begins at s[i]
 // and ends at the first ':' or at end; it returns where it ends.
 func (p *parser) host(i, end int, known bool) int {
@@ -801,12 +740,12 @@ func (p *parser) host(i, end int, known bool) int {
 	j := i
 	for end-j >= 8 {
 		w := s[j : j+8]
-		if hostOK[w[0]]&hostOK[w[1]]&hostOK[w[2]]&hostOK[w[3]]&hostOK[w[4]]&hostOK[w[5]]&hostOK[w[6]]&hostOK[w[7]] == 0 {
+		if hostOK.t[w[0]]&hostOK.t[w[1]]&hostOK.t[w[2]]&hostOK.t[w[3]]&hostOK.t[w[4]]&hostOK.t[w[5]]&hostOK.t[w[6]]&hostOK.t[w[7]] == 0 {
 			break
 		}
 		j += 8
 	}
-	for j < end && hostOK[s[j]] != 0 {
+	for j < end && hostOK.t[s[j]] != 0 {
 		j++
 	}
 	if j > i && (j == end || s[j] == ':') && plainHostname(s[i:j]) {
@@ -1075,47 +1014,9 @@ func (p *parser) port(i, end int) {
 func (p *parser) scan(i, end int, ok *octetSet, rule string, stop bool) int {
 	s := p.s
 	for {
-		// Allowed octets sixteen at a time while a long run lasts, then
-		// eight at a time, one branch for all; in the eight that hold one
-		// not allowed, the allowed ones before it are counted without a
-		// branch. (Sixteen: the long paths and searches of the web and
-		// file corpora, some 10% less time for scan over them, measured.)
-		for end-i >= 16 {
-			w := s[i : i+16]
-			if (ok[w[0]]&ok[w[1]])&(ok[w[2]]&ok[w[3]])&(ok[w[4]]&ok[w[5]])&(ok[w[6]]&ok[w[7]])&
-				(ok[w[8]]&ok[w[9]])&(ok[w[10]]&ok[w[11]])&(ok[w[12]]&ok[w[13]])&(ok[w[14]]&ok[w[15]]) == 0 {
-				break
-			}
-			i += 16
-		}
-		for end-i >= 8 {
-			w := s[i : i+8]
-			if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
-				i += okPrefix(ok, w)
-				break
-			}
-			i += 8
-		}
-		if r := end - i; r < 8 {
-			if r == 0 {
-				return end
-			}
-			if end < 8 {
-				for i < end && ok[s[i]] != 0 {
-					i++
-				}
-				if i == end {
-					return end
-				}
-			} else {
-				// The last eight octets of s[:end], of which the first
-				// 8-r were seen already.
-				m := okMask(ok, s[end-8:end]) >> (8 - r)
-				if m == 1<<r-1 {
-					return end
-				}
-				i += bits.TrailingZeros8(^m)
-			}
+		// Allowed octets many at a time (allowedPrefix).
+		if i += allowedPrefix(s[i:end], ok); i == end {
+			return end
 		}
 		// s[i] is not allowed as it stands.
 		j := i
@@ -1176,13 +1077,13 @@ func cleanPrefix(s string, ok *octetSet) int {
 	for {
 		for len(s)-i >= 8 {
 			w := s[i : i+8]
-			if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
+			if ok.t[w[0]]&ok.t[w[1]]&ok.t[w[2]]&ok.t[w[3]]&ok.t[w[4]]&ok.t[w[5]]&ok.t[w[6]]&ok.t[w[7]] == 0 {
 				i += okPrefix(ok, w)
 				break
 			}
 			i += 8
 		}
-		for i < len(s) && ok[s[i]] != 0 {
+		for i < len(s) && ok.t[s[i]] != 0 {
 			i++
 		}
 		if i+2 < len(s) && s[i] == '%' && class[s[i+1]]&cHex != 0 && class[s[i+2]]&cHex != 0 {
@@ -1204,7 +1105,7 @@ func okPrefix(ok *octetSet, w string) int {
 // okMask returns the eight octets of w as bits, bit k set when ok allows
 // w[k]. (Small enough for the compiler to inline, as okPrefix is.)
 func okMask(ok *octetSet, w string) uint8 {
-	return ok[w[0]] | ok[w[1]]<<1 | ok[w[2]]<<2 | ok[w[3]]<<3 | ok[w[4]]<<4 | ok[w[5]]<<5 | ok[w[6]]<<6 | ok[w[7]]<<7
+	return ok.t[w[0]] | ok.t[w[1]]<<1 | ok.t[w[2]]<<2 | ok.t[w[3]]<<3 | ok.t[w[4]]<<4 | ok.t[w[5]]<<5 | ok.t[w[6]]<<6 | ok.t[w[7]]<<7
 }
 
 // reservedMsg is the message for a reserved octet c found unencoded in
@@ -1280,9 +1181,33 @@ func quoteByte(c byte) string {
 	return strconv.QuoteRune(rune(c))
 }
 
-// An octetSet holds 1 for each octet allowed unencoded in a context; a
-// byte (not a bool) so that eight lookups combine with "&" and no branch.
-type octetSet [256]uint8
+// An octetSet holds 1 for each octet allowed unencoded in a context (t;
+// a byte, not a bool, so that eight lookups combine with "&" and no
+// branch), and the same set as a table of sixteen bytes for a vector
+// scan (nib, when vec): bit h of nib[c&15] is set when t[c] is 1, for
+// every c below 0x80 (h is c>>4); vec says that no octet above 0x7F is
+// in the set, which the vector scan takes for granted. vectorize makes
+// nib and vec from t.
+type octetSet struct {
+	t   [256]uint8
+	nib [16]uint8
+	vec bool
+}
+
+// vectorize sets nib and vec from t.
+func (s *octetSet) vectorize() {
+	s.nib = [16]uint8{}
+	s.vec = true
+	for c := range s.t {
+		switch {
+		case s.t[c] == 0:
+		case c >= 0x80:
+			s.vec = false
+		default:
+			s.nib[c&15] |= 1 << (c >> 4)
+		}
+	}
+}
 
 // Allowed unencoded octets per context.
 var (
@@ -1298,27 +1223,31 @@ var (
 func init() {
 	for c := 0; c < 256; c++ {
 		if class[c]&cXchar != 0 {
-			xcharOK[c] = 1
-			xcharNoSearch[c] = 1
+			xcharOK.t[c] = 1
+			xcharNoSearch.t[c] = 1
 		}
 		if class[c]&cUnreserved != 0 {
-			userOK[c] = 1
+			userOK.t[c] = 1
 		}
 	}
 	for _, c := range ";?&=" {
-		userOK[c] = 1
+		userOK.t[c] = 1
 	}
-	xcharNoSearch['?'] = 0
+	xcharNoSearch.t['?'] = 0
 	xcharNoSearchNoDot = xcharNoSearch
-	xcharNoSearchNoDot['.'] = 0
+	xcharNoSearchNoDot.t['.'] = 0
+	for _, s := range []*octetSet{&xcharOK, &xcharNoSearch, &xcharNoSearchNoDot, &userOK} {
+		s.vectorize()
+	}
 	for _, c := range "<>\"{}|\\^`[]#/?@" {
 		hostNever[c] = true
 	}
 	for c := 0; c < 256; c++ {
 		if class[c]&cLabel != 0 || c == '.' {
-			hostOK[c] = 1
+			hostOK.t[c] = 1
 		}
 	}
+	hostOK.vectorize()
 	for c := 0; c < 0x80; c++ {
 		if IsUnsafe(byte(c)) {
 			unsafeMsg[c] = "unsafe character " + quoteByte(byte(c)) + " must be encoded (RFC 1738 §2.2)"

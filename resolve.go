@@ -257,7 +257,7 @@ func splitRef3986(p *refParts, s string) {
 		// A hostname's octets first (nearly every authority is one
 		// alone), then whatever else the authority holds.
 		j := 2 + allowedPrefix(s[2:], &hostOK)
-		p.hostAuth = j == len(s) || notAuthorityEnd[s[j]] == 0
+		p.hostAuth = j == len(s) || notAuthorityEnd.t[s[j]] == 0
 		if !p.hostAuth {
 			j += allowedPrefix(s[j:], &notAuthorityEnd)
 		}

@@ -251,7 +251,7 @@ func copyAuthority(u *reading, s string, base *URL, syn *Syntax, same bool) int 
 // problem: letters, digits, '-' and '.' in well-formed labels.
 func cleanHost(h string) bool {
 	for i := 0; i < len(h); i++ {
-		if hostOK[h[i]] == 0 {
+		if hostOK.t[h[i]] == 0 {
 			return false
 		}
 	}
@@ -263,7 +263,7 @@ func cleanHost(h string) bool {
 // "?" where it begins a search.
 func cleanLogin(f string, syn *Syntax) bool {
 	for i := 0; i < len(f); i++ {
-		if userOK[f[i]] == 0 || (f[i] == '?' && syn.Search) {
+		if userOK.t[f[i]] == 0 || (f[i] == '?' && syn.Search) {
 			return false
 		}
 	}
@@ -328,7 +328,7 @@ var (
 	// room holds n octets, for (n+urlSize+7)/8 == k and n <= maxRoom:
 	// every room is a multiple of 8 octets, so that one holds n octets
 	// when it holds 8k-urlSize.
-	roomClass = func() (t [(1024+64)/8]uint8) {
+	roomClass = func() (t [(1024 + 64) / 8]uint8) {
 		c := 0
 		for k := range t {
 			for c < len(roomMakers)-1 && roomCap(c) < 8*k-urlSize {
@@ -639,13 +639,14 @@ func cleanRun(s string, ok *octetSet) int {
 	return k
 }
 
-// allowedPrefix returns the length of the longest prefix of s of octets
-// ok allows, read eight at a time, the last eight where s ends.
-func allowedPrefix(s string, ok *octetSet) int {
+// allowedPrefixWords returns the length of the longest prefix of s of
+// octets ok allows, read eight at a time, the last eight where s ends
+// (allowedPrefix where there is no vector scan).
+func allowedPrefixWords(s string, ok *octetSet) int {
 	n := len(s)
 	if n < 8 {
 		i := 0
-		for i < n && ok[s[i]] != 0 {
+		for i < n && ok.t[s[i]] != 0 {
 			i++
 		}
 		return i
@@ -653,15 +654,15 @@ func allowedPrefix(s string, ok *octetSet) int {
 	i := 0
 	for n-i >= 16 {
 		w := s[i : i+16]
-		if (ok[w[0]]&ok[w[1]])&(ok[w[2]]&ok[w[3]])&(ok[w[4]]&ok[w[5]])&(ok[w[6]]&ok[w[7]])&
-			(ok[w[8]]&ok[w[9]])&(ok[w[10]]&ok[w[11]])&(ok[w[12]]&ok[w[13]])&(ok[w[14]]&ok[w[15]]) == 0 {
+		if (ok.t[w[0]]&ok.t[w[1]])&(ok.t[w[2]]&ok.t[w[3]])&(ok.t[w[4]]&ok.t[w[5]])&(ok.t[w[6]]&ok.t[w[7]])&
+			(ok.t[w[8]]&ok.t[w[9]])&(ok.t[w[10]]&ok.t[w[11]])&(ok.t[w[12]]&ok.t[w[13]])&(ok.t[w[14]]&ok.t[w[15]]) == 0 {
 			break
 		}
 		i += 16
 	}
 	for n-i >= 8 {
 		w := s[i : i+8]
-		if ok[w[0]]&ok[w[1]]&ok[w[2]]&ok[w[3]]&ok[w[4]]&ok[w[5]]&ok[w[6]]&ok[w[7]] == 0 {
+		if ok.t[w[0]]&ok.t[w[1]]&ok.t[w[2]]&ok.t[w[3]]&ok.t[w[4]]&ok.t[w[5]]&ok.t[w[6]]&ok.t[w[7]] == 0 {
 			return i + okPrefix(ok, w)
 		}
 		i += 8
@@ -674,12 +675,13 @@ func allowedPrefix(s string, ok *octetSet) int {
 
 // notAuthorityEnd: the octets that do not end an authority in a
 // reference (RFC 3986 Appendix B: "/", "?" and "#" do).
-var notAuthorityEnd = func() (t octetSet) {
-	for c := range t {
-		t[c] = 1
+var notAuthorityEnd = func() (s octetSet) {
+	for c := range s.t {
+		s.t[c] = 1
 	}
-	t['/'], t['?'], t['#'] = 0, 0, 0
-	return t
+	s.t['/'], s.t['?'], s.t['#'] = 0, 0, 0
+	s.vectorize()
+	return s
 }()
 
 // lastSlashIn returns the index of the last "/" in s, or -1, reading
