@@ -1,5 +1,6 @@
 //go:build amd64 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // The sixteen octets at SRC as a mask of those the set does not allow
@@ -21,20 +22,25 @@
 	PCMPEQB	X4, X2; \
 	PMOVMSKB	X2, OUT
 
-// func allowedPrefixSSSE3(s string, nib *[16]byte) int
+// func allowedPrefix(s string, ok *octetSet) int
 //
-// It reads only octets of s: sixteen at a time from its start while
-// sixteen are left, then the last sixteen of s, those seen already
-// shifted out of the mask. A string shorter than sixteen is read as the
-// sixteen octets from its start when they lie in one page, else as the
-// sixteen that end where it ends (in the same page, as it begins near
-// the page's end); octets outside s are shifted out or lie after the
-// bit set at its length.
-TEXT ·allowedPrefixSSSE3(SB), NOSPLIT, $0-32
+// With SSSE3 and a set that holds no octet above 0x7F (ok.vec), it reads
+// only octets of s: sixteen at a time from its start while sixteen are
+// left, then the last sixteen of s, those seen already shifted out of
+// the mask. A string shorter than sixteen is read as the sixteen octets
+// from its start when they lie in one page, else as the sixteen that
+// end where it ends (in the same page, as it begins near the page's
+// end); octets outside s are shifted out or lie after the bit set at
+// its length. Otherwise it reads one octet at a time in ok.t.
+TEXT ·allowedPrefix(SB), NOSPLIT, $0-32
 	MOVQ	s_base+0(FP), SI
 	MOVQ	s_len+8(FP), BX
-	MOVQ	nib+16(FP), AX
-	MOVOU	(AX), X6
+	MOVQ	ok+16(FP), AX
+	CMPB	·useSSSE3(SB), $0
+	JEQ	octets
+	CMPB	octetSet_vec(AX), $0
+	JEQ	octets
+	MOVOU	octetSet_nib(AX), X6
 	MOVOU	highBit<>(SB), X7
 	MOVOU	lowNibbles<>(SB), X5
 	PXOR	X4, X4
@@ -101,6 +107,22 @@ pageEnd:
 	BTSL	BX, AX
 	BSFL	AX, AX
 	MOVQ	AX, ret+24(FP)
+	RET
+
+octets:
+	XORQ	DX, DX
+
+next:
+	CMPQ	DX, BX
+	JAE	whole
+	MOVBLZX	(SI)(DX*1), R8
+	CMPB	octetSet_t(AX)(R8*1), $0
+	JEQ	stop
+	INCQ	DX
+	JMP	next
+
+stop:
+	MOVQ	DX, ret+24(FP)
 	RET
 
 // func hasSSSE3() bool: CPUID leaf 1, ECX bit 9.
