@@ -4,18 +4,18 @@
 #
 # On a machine that others share, two runs of bench/parse.sh differ by
 # more than a change of a few percent; the instructions a call executes
-# do not change from run to run. Each path's benchmark runs once over
-# the corpus file "all" (-test.benchtime 1x) with only its timed pass
-# counted (--toggle-collect on the closure PerURL runs: not the setup,
-# whose Relative calls Resolve), divided by the URLs of the pass; net/url's
-# url.Parse and ResolveReference, counted the same way in the working
-# tree, are the last two rows, each path's ratio to its peer the last
-# column. GOGC=off leaves the collector out (its work
-# follows the bytes allocated, which -benchmem shows); Go's preemption
-# signals are turned off, which callgrind cannot follow. The count is
-# not the time: it misses what a cache miss or a branch mispredicted
-# costs. bench/parse.sh remains the measure; this one says whether a
-# change does less work.
+# do not change from run to run. Each path's benchmark runs over the
+# corpus file "all" with only the calls of the path's function counted,
+# over one timed pass (see count); net/url's url.Parse, and its url.Parse
+# of the reference with ResolveReference, counted the same way in the
+# working tree,
+# are the last two rows, each path's ratio to its peer the last column.
+# GOGC=off leaves the collector out (its work follows the bytes
+# allocated, which -benchmem shows); Go's preemption signals are turned
+# off, which callgrind cannot follow. The count is not the time: it
+# misses what a cache miss or a branch mispredicted costs.
+# bench/parse.sh remains the measure; this one says whether a change
+# does less work.
 #
 #   bash bench/instr.sh [REV]
 #
@@ -34,30 +34,46 @@ for side in rev tree; do
 	[[ $side == rev ]] && dir=$tmp/rev
 	(cd "$dir" && go test -c -o "$tmp/$side.test" . && go test -c -o "$tmp/$side.schemes.test" ./schemes) >/dev/null
 done
-# count BIN BENCH: instructions a URL in one timed pass of BENCH (the
-# closure PerURL runs, and what it calls): the total over the URLs of the
-# pass, which the benchmark's ns/op over its ns/URL gives.
+# count BIN BENCH FUNC...: instructions a URL in each FUNC (and what it calls)
+# over one timed pass of BENCH: the count with two passes
+# (-test.benchtime 2x) less the count with one, which leaves out the
+# setup's calls (Relative calls Resolve), over the URLs of a pass (the
+# benchmark's ns/op over its ns/URL); a benchmark that calls b.Loop runs
+# its setup once either way. Only FUNC's calls are counted
+# (--toggle-collect), each from its entry to its exit; a toggle on the
+# whole pass would not do: when Go switches to another stack, callgrind
+# takes the move for a return from everything on the stack it left.
 count() {
-	local out=$tmp/cg.out
-	GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind --callgrind-out-file="$out" \
-		--toggle-collect="*.BenchmarkPaths$2.*func1.1" "$1" -test.run '^$' -test.bench "^BenchmarkPaths$2\$/^file=all\$" -test.benchtime 1x 2>/dev/null >"$tmp/bench.out"
-	grep -q '^BenchmarkPaths' "$tmp/bench.out" || { echo "bench/instr.sh: $1 ran no BenchmarkPaths$2 (no ../shared/data/urls?)" >&2; exit 1; }
+	local out=$tmp/cg.out total=() toggles=() f
+	for f in "${@:3}"; do
+		toggles+=(--toggle-collect="$f")
+	done
+	for x in 1 2; do
+		GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind --callgrind-out-file="$out" "${toggles[@]}" \
+			"$1" -test.run '^$' -test.bench "^BenchmarkPaths$2\$/^file=all\$" -test.benchtime ${x}x 2>/dev/null >"$tmp/bench.out"
+		grep -q '^BenchmarkPaths' "$tmp/bench.out" || { echo "bench/instr.sh: $1 ran no BenchmarkPaths$2 (no ../shared/data/urls?)" >&2; exit 1; }
+		total+=("$(awk '/^summary:/ { print $2 }' "$out")")
+	done
 	awk '/^BenchmarkPaths/ { for (i = 2; i < NF; i++) { if ($(i+1) == "ns/op") op = $i; if ($(i+1) == "ns/URL") u = $i }; printf "%.0f\n", op / u }' "$tmp/bench.out" >"$tmp/n"
-	awk -v n="$(cat "$tmp/n")" '/^summary:/ { printf "%.0f", $2 / n }' "$out"
+	awk -v n="$(cat "$tmp/n")" -v a="${total[0]}" -v b="${total[1]}" 'BEGIN { printf "%.0f", (b - a) / n }'
 }
-peerParse=$(count "$tmp/tree.test" NetURLParse)
-peerResolve=$(count "$tmp/tree.test" NetURLResolve)
+peerParse=$(count "$tmp/tree.test" NetURLParse net/url.Parse)
+peerResolve=$(count "$tmp/tree.test" NetURLResolve net/url.Parse 'net/url.(*URL).ResolveReference')
 printf '%-14s %10s %10s %7s %9s\n' path "$rev" tree ratio "/net/url"
 for path in Parse ParseSchemes Parser Resolve ResolveSchemes; do
-	bin=test peer=$peerParse
-	[[ $path == *Schemes ]] && bin=schemes.test
-	[[ $path == Resolve* ]] && peer=$peerResolve
+	fn=github.com/rfc1738/locator.Parse bin=test peer=$peerParse
+	case $path in
+	ParseSchemes) bin=schemes.test ;;
+	Parser) fn='github.com/rfc1738/locator.(*Parser).Parse' ;;
+	Resolve) fn=github.com/rfc1738/locator.Resolve peer=$peerResolve ;;
+	ResolveSchemes) fn=github.com/rfc1738/locator.Resolve bin=schemes.test peer=$peerResolve ;;
+	esac
 	# A revision from before a path had its benchmark has no count.
 	a=-
 	if "$tmp/rev.$bin" -test.list "^BenchmarkPaths$path\$" | grep -q .; then
-		a=$(count "$tmp/rev.$bin" "$path")
+		a=$(count "$tmp/rev.$bin" "$path" "$fn")
 	fi
-	b=$(count "$tmp/tree.$bin" "$path")
+	b=$(count "$tmp/tree.$bin" "$path" "$fn")
 	awk -v p="$path" -v a="$a" -v b="$b" -v peer="$peer" 'BEGIN { if (a == "-") printf "%-14s %10s %10d %7s %8.3f×\n", p, a, b, "", b / peer; else printf "%-14s %10d %10d %6.3f× %8.3f×\n", p, a, b, b / a, b / peer }'
 done
 printf '%-14s %10s %10d\n' NetURLParse "" "$peerParse"
