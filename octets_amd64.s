@@ -24,14 +24,15 @@
 
 // func allowedPrefix(s string, ok *octetSet) int
 //
-// With SSSE3 and a set that holds no octet above 0x7F (ok.vec), it reads
-// only octets of s: sixteen at a time from its start while sixteen are
-// left, then the last sixteen of s, those seen already shifted out of
-// the mask. A string shorter than sixteen is read as the sixteen octets
-// from its start when they lie in one page, else as the sixteen that
-// end where it ends (in the same page, as it begins near the page's
-// end); octets outside s are shifted out or lie after the bit set at
-// its length. Otherwise it reads one octet at a time in ok.t.
+// With SSSE3 and a set that holds no octet above 0x7F (ok.vec), a
+// string of sixteen octets or more is read within itself: sixteen at a
+// time from its start while sixteen are left, then its last sixteen,
+// those seen already shifted out of the mask. A shorter one is read as
+// the sixteen octets from its start when they lie in one page, else as
+// the sixteen that end where it ends (in the same page, as it begins
+// near the page's end); the octets outside it are shifted out or lie
+// after the bit set at its length. Otherwise it reads one octet at a
+// time in ok.t.
 TEXT ·allowedPrefix(SB), NOSPLIT, $0-32
 	MOVQ	s_base+0(FP), SI
 	MOVQ	s_len+8(FP), BX
