@@ -67,10 +67,13 @@ found:
 	RET
 
 tail:
-	// R10 = len-i < 16 octets left: the last sixteen of s, of which the
-	// first 16-R10 were seen.
+	// R10 = len-i < 16 octets left.
 	TESTQ	R10, R10
 	JZ	whole
+
+last:
+	// The last sixteen octets of s, of which the first 16-R10 were seen
+	// (or lie before s); the other R10 are those from DX.
 	LEAQ	-16(SI)(BX*1), R8
 	DISALLOWED((R8), AX)
 	MOVQ	$16, CX
@@ -100,15 +103,9 @@ short:
 	RET
 
 pageEnd:
-	LEAQ	-16(SI)(BX*1), R8
-	DISALLOWED((R8), AX)
-	MOVQ	$16, CX
-	SUBQ	BX, CX
-	SHRL	CX, AX
-	BTSL	BX, AX
-	BSFL	AX, AX
-	MOVQ	AX, ret+24(FP)
-	RET
+	XORQ	DX, DX
+	MOVQ	BX, R10
+	JMP	last
 
 octets:
 	XORQ	DX, DX
