@@ -4,7 +4,9 @@
 #
 # On a machine that others share, two runs of bench/parse.sh differ by
 # more than a change of a few percent; the instructions a call executes
-# do not change from run to run. Each path's benchmark runs over the
+# change far less (two runs of one build differed by up to 2.5% here:
+# the allocator's slower paths, and where callgrind's count of a call
+# slips, see count). Each path's benchmark runs over the
 # corpus file "all" with only the calls of the path's function counted,
 # over one timed pass (see count). GOGC=off leaves the collector out
 # (its work follows the bytes allocated, which -benchmem shows); Go's
