@@ -322,8 +322,16 @@ var (
 		urlWithRoom[[max(768-8-urlSize, 696)]byte], urlWithRoom[[max(896-8-urlSize, 824)]byte],
 		urlWithRoom[[max(1024-8-urlSize, 952)]byte],
 	}
-	// maxRoom is the room of the largest object.
-	maxRoom = roomCap(len(roomMakers) - 1)
+	// roomCaps: the room of each of roomMakers' objects, learnt once by
+	// making one; maxRoom the largest.
+	roomCaps = func() (t [len(roomMakers)]int) {
+		for c, newRoom := range roomMakers {
+			_, b := newRoom()
+			t[c] = cap(b)
+		}
+		return t
+	}()
+	maxRoom = roomCaps[len(roomCaps)-1]
 	// roomClass[k]: the index in roomMakers of the first object whose
 	// room holds n octets, for (n+urlSize+7)/8 == k and n <= maxRoom:
 	// every room is a multiple of 8 octets, so that one holds n octets
@@ -331,7 +339,7 @@ var (
 	roomClass = func() (t [(1024 + 64) / 8]uint8) {
 		c := 0
 		for k := range t {
-			for c < len(roomMakers)-1 && roomCap(c) < 8*k-urlSize {
+			for c < len(roomCaps)-1 && roomCaps[c] < 8*k-urlSize {
 				c++
 			}
 			t[k] = uint8(c)
@@ -339,12 +347,6 @@ var (
 		return t
 	}()
 )
-
-// roomCap is the room of roomMakers[c]'s objects.
-func roomCap(c int) int {
-	_, b := roomMakers[c]()
-	return cap(b)
-}
 
 // urlWithRoom allocates a URL followed by an array of type A, a [N]byte,
 // and returns the array as an empty slice of capacity N.
