@@ -13,8 +13,9 @@
 # preemption signals are turned off, which callgrind cannot follow, and
 # so is RDTSCP (cpu.rdtscp=off): valgrind 3.19 cannot decode it, and the
 # runtime times a wait for a contended lock with it where the CPU has it
-# (the run died there; the runtime now prints a harmless "unknown cpu
-# feature" line and reads the clock with RDTSC). The count is not the time: it
+# (the run died there; now it reads the clock with RDTSC, and
+# golang.org/x/sys/cpu, which reads GODEBUG too and has no such option,
+# prints a harmless "unknown cpu feature" line). The count is not the time: it
 # misses what a cache miss or a branch mispredicted costs.
 # bench/parse.sh remains the measure; this one says whether a change
 # does less work.
