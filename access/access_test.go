@@ -178,14 +178,14 @@ func TestPolicyHosts(t *testing.T) {
 		{"::1", nil, []string{"::1"}, false},
 	}
 	for _, tt := range tests {
-		p := Policy{AllowHosts: tt.allow, DenyHosts: tt.deny}
-		if got := p.allowsHost(tt.host); got != tt.ok {
+		p := Policy{Allow: mustRules(t, tt.allow...), Deny: mustRules(t, tt.deny...)}
+		if got := p.allowsHost(tt.host, 0); got != tt.ok {
 			t.Errorf("host %q allow %v deny %v: %v, want %v", tt.host, tt.allow, tt.deny, got, tt.ok)
 		}
 	}
 	// Through Get: the offset is the host's.
 	tst.reset(nil)
-	_, err := (&Client{Policy: Policy{DenyHosts: []string{".example"}}}).Get(context.Background(), mustParse(t, "tst://u@bad.example/x"))
+	_, err := (&Client{Policy: Policy{Deny: mustRules(t, ".example")}}).Get(context.Background(), mustParse(t, "tst://u@bad.example/x"))
 	var pe *PolicyError
 	if !errors.As(err, &pe) || pe.Offset != 8 || pe.Rule != "host" || len(tst.fetched) != 0 {
 		t.Fatalf("denied host: %v %+v fetched %v", err, pe, tst.fetched)
@@ -471,7 +471,7 @@ func TestGetRedirect(t *testing.T) {
 	})
 	tsu.reset(map[string]route{"tsu://b/x": body("there")})
 	var log strings.Builder
-	res, err := (&Client{Dialogue: &log}).Get(context.Background(), mustParse(t, "tst://a/start"))
+	res, err := (&Client{Dialogue: &log, RedirectSchemes: []string{"tsu"}}).Get(context.Background(), mustParse(t, "tst://a/start"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,12 +489,12 @@ func TestGetRedirect(t *testing.T) {
 	}
 
 	tsu.reset(map[string]route{})
-	_, err = (&Client{}).Get(context.Background(), mustParse(t, "tst://a/bad"))
+	_, err = (&Client{RedirectSchemes: []string{"tsu"}}).Get(context.Background(), mustParse(t, "tst://a/bad"))
 	var pe *PolicyError
 	if !errors.As(err, &pe) || len(tsu.fetched) != 0 {
 		t.Errorf("redirect to a bad port: %v, fetched %v", err, tsu.fetched)
 	}
-	if _, err = (&Client{Policy: Policy{AllowPorts: []int{25}}}).Get(context.Background(), mustParse(t, "tst://a/bad")); Classify(err) != Absent || len(tsu.fetched) != 1 {
+	if _, err = (&Client{Policy: Policy{AllowPorts: []int{25}}, RedirectSchemes: []string{"tsu"}}).Get(context.Background(), mustParse(t, "tst://a/bad")); Classify(err) != Absent || len(tsu.fetched) != 1 {
 		t.Errorf("redirect to an allowed port: %v, fetched %v", err, tsu.fetched)
 	}
 
@@ -637,8 +637,8 @@ func TestDial(t *testing.T) {
 	}{
 		{"127.0.0.1", 25, Policy{}},
 		{"127.0.0.1", 21, Policy{AllowPorts: []int{25}}},
-		{"127.0.0.1", port, Policy{DenyHosts: []string{"127.0.0.1"}}},
-		{"127.0.0.1", port, Policy{AllowHosts: []string{"localhost"}}},
+		{"127.0.0.1", port, Policy{Deny: mustRules(t, "127.0.0.1")}},
+		{"127.0.0.1", port, Policy{Allow: mustRules(t, "localhost")}},
 	} {
 		r := &Request{Client: &Client{Policy: tt.pol}, URL: u, info: info}
 		var pe *PolicyError
@@ -735,7 +735,7 @@ func TestDialSame(t *testing.T) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", p))
 	}
-	req := &Request{Client: &Client{Dialogue: &log, Dial: dial, Policy: Policy{AllowHosts: []string{"localhost"}}}, URL: u, info: info}
+	req := &Request{Client: &Client{Dialogue: &log, Dial: dial, Policy: Policy{Allow: mustRules(t, "localhost")}}, URL: u, info: info}
 	ctrl, err := req.Dial(context.Background(), "localhost", port)
 	if err != nil {
 		t.Fatal(err)
@@ -750,8 +750,9 @@ func TestDialSame(t *testing.T) {
 		t.Fatalf("DialSame: %v", err)
 	}
 	data.Close()
-	if want := fmt.Sprintf("* connect localhost:%d\n* connect 127.0.0.1:%d\n", port, port); log.String() != want {
-		t.Errorf("dialogue %q, want %q", log.String(), want)
+	// The name is looked up once and the address it led to noted.
+	if first, second := fmt.Sprintf("* connect localhost:%d (", port), fmt.Sprintf(")\n* connect 127.0.0.1:%d\n", port); !strings.HasPrefix(log.String(), first) || !strings.HasSuffix(log.String(), second) {
+		t.Errorf("dialogue %q, want %q ADDRESS %q", log.String(), first, second)
 	}
 	// The port policy still applies.
 	if _, err := req.DialSame(context.Background(), ctrl, 25); !errors.As(err, &pe) || pe.Rule != "RFC 1738 §6" {
@@ -795,7 +796,7 @@ func TestRedirectLocal(t *testing.T) {
 		tst.reset(routes)
 		tsu.reset(routes)
 		tsl.reset(routes)
-		res, err := (&Client{}).Get(context.Background(), mustParse(t, tt.first))
+		res, err := (&Client{RedirectSchemes: []string{"tst", "tsu", "tsl"}}).Get(context.Background(), mustParse(t, tt.first))
 		var pe *PolicyError
 		if refused := errors.As(err, &pe) && pe.Rule == "redirect"; refused != tt.refused {
 			t.Errorf("%s: %v, refused %v, want %v", tt.first, err, refused, tt.refused)
@@ -807,4 +808,14 @@ func TestRedirectLocal(t *testing.T) {
 			t.Errorf("%s: the local scheme was asked for %v", tt.first, tsl.fetched)
 		}
 	}
+}
+
+// mustRules reads each of ss as a Rule.
+func mustRules(t *testing.T, ss ...string) []Rule {
+	t.Helper()
+	rs, err := ParseRules(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }

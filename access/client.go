@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // The registry of scheme clients: what each scheme package registers
@@ -111,8 +115,9 @@ type Client struct {
 	// (DefaultMaxRedirects); negative means none is followed.
 	MaxRedirects int
 	// RedirectSchemes lists the schemes a redirect may lead into; nil
-	// means every scheme whose client makes a connection (Info's
-	// DefaultPort is not 0). Whatever the list says, a redirect never
+	// means DefaultRedirectSchemes and the scheme of the URL that
+	// redirects (a gemini server's redirection to gemini, a Prospero
+	// server's forwarding). Whatever the list says, a redirect never
 	// leads into a scheme that makes no connection (file) unless the
 	// URL the Client was given is of such a scheme: what a server sends
 	// may not name a file of the machine that follows it (RFC 1738
@@ -170,8 +175,13 @@ type Client struct {
 	// exchange is read back by its scheme's client (Replayer).
 	Archive Archive
 
-	// Dial, when not nil, replaces the network dialer (tests).
+	// Dial, when not nil, replaces the network dialer: it is given an
+	// address the policy allowed ("192.0.2.1:70"), never a name.
 	Dial DialFunc
+
+	// Resolver looks a host's name up before each connection (nil:
+	// net.DefaultResolver), once: its addresses are checked and dialled.
+	Resolver Resolver
 
 	// Schemes holds configured scheme clients by scheme, in lower case
 	// (&ftp.Client{UserAddress: "me@example.org"}). A scheme it does not
@@ -182,6 +192,25 @@ type Client struct {
 	mu    sync.Mutex
 	made  map[string]Fetcher
 	logMu sync.Mutex // one dialogue line at a time
+}
+
+// A Resolver looks names up; net.DefaultResolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// DefaultRedirectSchemes are the schemes a redirection may lead into
+// when Client.RedirectSchemes is nil, beside the scheme of the URL that
+// redirects: curl's default (http, https, ftp). A server on the web
+// that redirects to gopher://127.0.0.1:6379/ would otherwise have the
+// client write its selector to another service (RFC 1738 §6).
+var DefaultRedirectSchemes = []string{"http", "https", "ftp"}
+
+func (c *Client) resolver() Resolver {
+	if c.Resolver != nil {
+		return c.Resolver
+	}
+	return net.DefaultResolver
 }
 
 // DefaultClient is the Client with every default.
@@ -312,8 +341,13 @@ func (c *Client) viaProxy(f Fetcher, req *Request) (Fetcher, error) {
 func follow[T any](c *Client, u *locator.URL, offset int64, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
 	var via []*locator.URL
 	var zero T
+	fromServer := false
 	for hop := 0; ; hop++ {
 		f, req, err := c.start(u, hop, offset)
+		if err == nil {
+			req.fromServer = fromServer
+			err = c.checkSentHost(req)
+		}
 		if err == nil {
 			f, err = c.viaProxy(f, req)
 		}
@@ -324,6 +358,15 @@ func follow[T any](c *Client, u *locator.URL, offset int64, do func(f Fetcher, u
 		var rd *Redirect
 		if !errors.As(err, &rd) {
 			return v, u, err
+		}
+		// What the server that redirects may lead to depends on where it
+		// is (SpecialGiven): the address reached, or, through a proxy,
+		// the host its URL names.
+		switch {
+		case req.Proxy != nil:
+			fromServer = !localHost(u.Host())
+		case req.connected:
+			fromServer = req.public
 		}
 		via = append(via, u)
 		next, err := c.redirect(req, via, rd)
@@ -428,27 +471,77 @@ func (c *Client) redirect(req *Request, via []*locator.URL, rd *Redirect) (*loca
 // the Client was given) may lead to next's scheme.
 func (c *Client) redirectScheme(first, u, next *locator.URL) error {
 	scheme := next.Scheme()
-	info, ok := Lookup(scheme)
-	if !ok {
+	if _, ok := Lookup(scheme); !ok {
 		return &UnsupportedError{Scheme: scheme}
 	}
 	refuse := func(why string) error {
 		return &PolicyError{URL: Masked(next), Rule: "redirect", Reason: "the server of " + Masked(u) + " redirects to a " + scheme + " URL: " + why}
 	}
-	if info.DefaultPort == 0 {
-		if fi, _ := Lookup(first.Scheme()); fi.DefaultPort != 0 {
-			return refuse(scheme + " makes no connection: it names something of this machine, and only a URL given by the user may do that")
+	if err := Sent(first, next); err != nil {
+		return refuse(scheme + " makes no connection: it names something of this machine, and only a URL given by the user may do that")
+	}
+	list := c.RedirectSchemes
+	if list == nil {
+		if strings.EqualFold(u.Scheme(), scheme) {
+			return nil
 		}
+		list = DefaultRedirectSchemes
 	}
-	if c.RedirectSchemes == nil {
-		return nil
-	}
-	for _, s := range c.RedirectSchemes {
+	for _, s := range list {
 		if strings.EqualFold(s, scheme) {
 			return nil
 		}
 	}
-	return refuse("local policy lets a redirect reach only " + strings.Join(c.RedirectSchemes, ", "))
+	return refuse("local policy lets a redirect reach only " + strings.Join(list, ", ") + " (--proto-redir)")
+}
+
+// Sent checks u, a URL that a server sent while from was followed (a
+// redirection's location; a link in the page from names, its base, a
+// menu item, a listing's entry), by the rule a redirection follows: it
+// may not name a scheme that makes no connection (file) unless from is
+// of such a scheme, for what a server sends may not name a file of the
+// machine that follows it (RFC 1738 §3.10, §6). A crawl that began at
+// a file URL may walk file URLs. The error is a *PolicyError (rule
+// "sent").
+func Sent(from, u *locator.URL) error {
+	if from == nil || u == nil || !noConnection(u.Scheme()) || noConnection(from.Scheme()) {
+		return nil
+	}
+	return &PolicyError{URL: Masked(u), Rule: "sent", Reason: "a " + u.Scheme() + " URL names something of this machine, and " + Masked(from) + " comes from a server: only a URL given by the user may lead there"}
+}
+
+// noConnection says whether scheme's client makes no connection (its
+// Info's DefaultPort is 0: file).
+func noConnection(scheme string) bool {
+	info, ok := Lookup(scheme)
+	return ok && info.DefaultPort == 0
+}
+
+// localHost says whether h, a URL's host, names this machine or a
+// special network without a lookup (an address, or localhost).
+func localHost(h string) bool {
+	name := dest.Name(h)
+	if a, err := netip.ParseAddr(strings.Trim(name, "[]")); err == nil {
+		return Special(a) != ""
+	}
+	return name == "localhost" || strings.HasSuffix(name, ".localhost")
+}
+
+// checkSentHost applies, before any connection through a proxy, what
+// can be known of the rule of SpecialGiven: the proxy looks the name up,
+// so an address written, or localhost, is all there is to check.
+func (c *Client) checkSentHost(req *Request) error {
+	if !req.fromServer || c.Proxy == nil || req.URL.Host() == "" {
+		return nil
+	}
+	if p, err := c.Proxy(req.URL); err != nil || p == nil {
+		return nil
+	}
+	if localHost(req.URL.Host()) && !c.Policy.allowsHostByRule(req.URL.Host()) {
+		return &PolicyError{URL: Masked(req.URL), Offset: req.URL.Offset(locator.HostComponent), Rule: "destination",
+			Reason: "host " + strconv.Quote(req.URL.Host()) + " is on this machine or a special network, and a server on the open Internet named it: only a URL given, or an allow rule, may lead there"}
+	}
+	return nil
 }
 
 // maskedRef is a redirect's location as messages show it: the

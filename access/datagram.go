@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // DialPacket opens a datagram (UDP) socket for a client whose protocol
@@ -26,27 +28,32 @@ import (
 // set (SetReadDeadline, a protocol's retransmission timer), but never
 // longer than the idle timeout, and returns at once when ctx ends.
 func (r *Request) DialPacket(ctx context.Context, host string, port int, replyPorts ...int) (net.Conn, error) {
-	if !r.Client.Policy.allowsHost(host) {
-		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
+	if err := r.checkPort(host, port); err != nil {
+		return nil, err
 	}
-	if port != r.info.DefaultPort && BadPort(port) && !r.Client.Policy.allowsPort(port) {
-		return nil, &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
-			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
-	}
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	dctx, cancel := context.WithTimeout(ctx, r.Client.connectTimeout())
 	defer cancel()
+	_, addrs, err := r.resolve(dctx, host, port, false)
+	if err != nil {
+		return nil, err
+	}
+	// IPv4 first: protocols of RFC 1738's time carry 4-octet addresses.
+	ip := addrs[0]
+	for _, a := range addrs {
+		if a.Is4() {
+			ip = a
+			break
+		}
+	}
+	r.reached(ip)
 	if r.Client.Dial != nil {
+		addr := dest.Addr(ip, strconv.Itoa(port))
 		r.Notef("datagrams to %s", addr)
 		c, err := r.Client.Dial(dctx, "udp", addr)
 		if err != nil {
 			return nil, err
 		}
 		return newPacketConn(ctx, r, c, nil, nil, r.Client.idleTimeout()), nil
-	}
-	ip, err := resolvePreferV4(dctx, host)
-	if err != nil {
-		return nil, err
 	}
 	raddr := net.UDPAddrFromAddrPort(netip.AddrPortFrom(ip, uint16(port)))
 	r.Notef("datagrams to %s", raddr)
@@ -65,27 +72,6 @@ func (r *Request) DialPacket(ctx context.Context, host string, port int, replyPo
 		}
 	}
 	return newPacketConn(ctx, r, pc, raddr, ok, r.Client.idleTimeout()), nil
-}
-
-// resolvePreferV4 returns host's first IPv4 address, or else its first
-// address.
-func resolvePreferV4(ctx context.Context, host string) (netip.Addr, error) {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return a.Unmap(), nil
-	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	if err != nil {
-		return netip.Addr{}, err
-	}
-	for _, a := range addrs {
-		if a.Unmap().Is4() {
-			return a.Unmap(), nil
-		}
-	}
-	if len(addrs) == 0 {
-		return netip.Addr{}, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
-	}
-	return addrs[0], nil
 }
 
 // packetConn is a datagram socket bound to one peer: writes go to raddr,

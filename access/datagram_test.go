@@ -65,7 +65,7 @@ func TestDialPacket(t *testing.T) {
 	}
 
 	// Policy: a denied host, a port of another service.
-	req.Client.Policy = Policy{DenyHosts: []string{"127.0.0.1"}}
+	req.Client.Policy = Policy{Deny: mustRules(t, "127.0.0.1")}
 	var pe *PolicyError
 	if _, err := req.DialPacket(context.Background(), "127.0.0.1", port); !errors.As(err, &pe) || pe.Rule != "host" {
 		t.Errorf("denied host: %v", err)

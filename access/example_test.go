@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 
@@ -22,9 +23,10 @@ func ExampleClient() {
 	os.WriteFile(filepath.Join(dir, "motd"), []byte("welcome\n"), 0o644)
 	s, _ := file.FromLocalPath(filepath.Join(dir, "motd"), file.Unix)
 
+	deny, _ := access.ParseRules([]string{".example.com", "10.0.0.0/8"})
 	c := &access.Client{
 		MaxSize: 1 << 20,
-		Policy:  access.Policy{DenyHosts: []string{".example.com"}},
+		Policy:  access.Policy{Deny: deny},
 	}
 	u, _ := locator.Parse(s)
 	res, err := c.Get(context.Background(), u)
@@ -91,4 +93,18 @@ func ExampleMasked() {
 func ExampleDelimiterAt() {
 	fmt.Println(access.DelimiterAt("dir/file%0D%0ADELE%20x"))
 	// Output: 8
+}
+
+// Rules allow a destination by address and port; the address checked
+// is the one resolved, whatever name or spelling led there.
+func ExamplePolicy_Check() {
+	allow, _ := access.ParseRules([]string{"127.0.0.1:7070"})
+	p := access.Policy{Allow: allow, Special: access.SpecialNever}
+	fmt.Println(p.Check("localhost", netip.MustParseAddr("127.0.0.1"), 7070))
+	fmt.Println(p.Check("localhost", netip.MustParseAddr("127.0.0.1"), 7071))
+	fmt.Println(p.Check("", netip.MustParseAddr("::ffff:10.0.0.1"), 70))
+	// Output:
+	// <nil>
+	// localhost (127.0.0.1:7071) is in a loopback network, which is reached only when an allow rule naming it allows it
+	// 10.0.0.1:70 is in a private (RFC 1918) network, which is reached only when an allow rule naming it allows it
 }

@@ -1,10 +1,13 @@
 package access
 
 import (
+	"errors"
+	"fmt"
+	"net/netip"
 	"strconv"
-	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 // Policy is local policy on what may be followed, applied by a Client before
@@ -14,11 +17,19 @@ type Policy struct {
 	// AllowPorts lists ports that may be used although they belong to
 	// another service (see BadPort).
 	AllowPorts []int
-	// AllowHosts, when not empty, lists the only hosts that may be
-	// contacted; DenyHosts lists hosts that may not. A name matches
-	// itself and, written with a leading ".", every name under it
-	// (".example.com"); matching ignores case.
-	AllowHosts, DenyHosts []string
+	// Allow, when it holds a rule, lists the only destinations that may
+	// be connected to; Deny lists destinations that may not (Rule: names,
+	// domains, addresses, networks, ports). Both are matched against
+	// every connection on the address it is made to, after the name is
+	// looked up once (the address checked is the address dialled), and
+	// against a URL's host before any connection. An Allow rule naming
+	// hosts also admits an address of a special network (Special).
+	Allow, Deny []Rule
+	// Special says when an address of a special network may be reached
+	// otherwise (SpecialGiven, SpecialNamed, SpecialNever).
+	Special SpecialRule
+	// Named are the addresses the person named, for SpecialNamed.
+	Named []netip.Addr
 }
 
 // BadPort reports whether port is one of the ports of other well-known
@@ -60,8 +71,10 @@ func (p *Policy) check(u *locator.URL, info Info) error {
 				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme() + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
 		}
 	}
-	if u.Host() != "" && !p.allowsHost(u.Host()) {
-		return &PolicyError{URL: masked, Offset: u.Offset(locator.HostComponent), Rule: "host", Reason: "host " + strconv.Quote(u.Host()) + " is not allowed by local policy"}
+	if u.Host() != "" {
+		if err := p.checkHost(u.Host(), u.EffectivePort()); err != nil {
+			return &PolicyError{URL: masked, Offset: u.Offset(locator.HostComponent), Rule: "host", Reason: err.Error()}
+		}
 	}
 	for _, c := range []struct {
 		comp locator.Component
@@ -84,22 +97,41 @@ func (p *Policy) allowsPort(port int) bool {
 	return false
 }
 
-func (p *Policy) allowsHost(h string) bool {
-	if hostMatches(p.DenyHosts, h) {
-		return false
+// checkHost is the check of a host before any connection: an address
+// written in the URL is checked as it will be dialled (Check); a name
+// as allowsHost says.
+func (p *Policy) checkHost(h string, port int) error {
+	if a, err := netip.ParseAddr(dest.Name(h)); err == nil && a.Zone() == "" {
+		if err := p.Check("", a, port); err != nil {
+			return fmt.Errorf("host %s is not allowed by local policy: %v", strconv.Quote(h), err)
+		}
+		return nil
 	}
-	return len(p.AllowHosts) == 0 || hostMatches(p.AllowHosts, h)
+	if !p.allowsHost(h, port) {
+		return errors.New("host " + strconv.Quote(h) + " is not allowed by local policy")
+	}
+	return nil
 }
 
-func hostMatches(list []string, h string) bool {
-	h = strings.TrimSuffix(strings.ToLower(h), ".")
-	for _, pat := range list {
-		pat = strings.TrimSuffix(strings.ToLower(pat), ".")
-		if strings.HasPrefix(pat, ".") {
-			if strings.HasSuffix(h, pat) || h == pat[1:] {
-				return true
-			}
-		} else if h == pat {
+// allowsHost is the check of a host before any connection, on what
+// can be known without looking its name up: a Deny rule that matches
+// the name or the address written, an address no Allow rule matches,
+// or a name no Allow rule could match (they all name other hosts by
+// name). The address a name leads to is checked when it is dialled.
+func (p *Policy) allowsHost(h string, port int) bool {
+	name := dest.Name(h)
+	a, err := netip.ParseAddr(name)
+	if err != nil {
+		a = netip.Addr{}
+	}
+	if p.denied(name, a, port) != nil {
+		return false
+	}
+	if len(p.Allow) == 0 {
+		return true
+	}
+	for _, r := range p.Allow {
+		if r.matches(name, a, port) || !a.IsValid() && r.prefix.IsValid() {
 			return true
 		}
 	}
@@ -139,4 +171,20 @@ func Masked(u *locator.URL) string {
 	p := u.Parts()
 	p.Password = "****"
 	return p.String()
+}
+
+// allowsHostByRule says whether an Allow rule naming hosts matches h,
+// as written (before any lookup).
+func (p *Policy) allowsHostByRule(h string) bool {
+	name := dest.Name(h)
+	a, err := netip.ParseAddr(name)
+	if err != nil {
+		a = netip.Addr{}
+	}
+	for _, r := range p.Allow {
+		if r.hasHost() && r.matches(name, a, 0) {
+			return true
+		}
+	}
+	return false
 }

@@ -98,8 +98,9 @@ func TestRedirectHTTPToFile(t *testing.T) {
 }
 
 // TestRedirectSchemes: Client.RedirectSchemes lists the schemes a
-// redirect may reach (curl's CURLOPT_REDIR_PROTOCOLS); nil means every
-// scheme that makes a connection.
+// redirect may reach (curl's CURLOPT_REDIR_PROTOCOLS); nil means
+// DefaultRedirectSchemes (curl's: http, https, ftp) and the scheme that
+// redirects.
 func TestRedirectSchemes(t *testing.T) {
 	base := startRedirects(t)
 	ctx := context.Background()
@@ -119,13 +120,19 @@ func TestRedirectSchemes(t *testing.T) {
 	if !redirectRefused(err) || !strings.Contains(err.Error(), "only ftp") {
 		t.Errorf("RedirectSchemes [ftp], http redirect: %v", err)
 	}
-	// http to gopher is allowed by default, refused by a list of http
-	// alone; port 1 is a bad port, so the default case ends in the
-	// next hop's own policy check (RFC 1738 §6), not in a connection.
+	// http to gopher is refused by default (a web server cannot have
+	// the client write a selector to another service), allowed by a
+	// list naming gopher; port 1 is a bad port, so that case ends in
+	// the next hop's own policy check (RFC 1738 §6), not in a
+	// connection.
 	_, err = (&access.Client{}).Get(ctx, parse(t, base+"/to-gopher"))
+	if !redirectRefused(err) || !strings.Contains(err.Error(), "only http, https, ftp") {
+		t.Errorf("http to gopher, default: %v, want the redirect refused", err)
+	}
+	_, err = (&access.Client{RedirectSchemes: []string{"http", "gopher"}}).Get(ctx, parse(t, base+"/to-gopher"))
 	var pe *access.PolicyError
 	if !errors.As(err, &pe) || pe.Rule != "RFC 1738 §6" {
-		t.Errorf("http to gopher, default: %v, want the next hop's port policy", err)
+		t.Errorf("http to gopher, list http gopher: %v, want the next hop's port policy", err)
 	}
 	_, err = (&access.Client{RedirectSchemes: []string{"HTTP", "https"}}).Get(ctx, parse(t, base+"/to-gopher"))
 	if !redirectRefused(err) {

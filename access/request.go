@@ -3,12 +3,15 @@ package access
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rfc1738/locator"
@@ -38,6 +41,13 @@ type Request struct {
 	info   Info
 	hop    int
 	offset int64
+	// fromServer is true when the URL was sent by a server at an
+	// ordinary address (a redirection from it, or Options.From):
+	// Policy.Special's SpecialGiven then keeps it off special networks.
+	fromServer bool
+	// connected and public say whether this request made a connection,
+	// and one to an ordinary address (reached).
+	connected, public bool
 
 	capMu   sync.Mutex
 	capture *Capture // Capture's, when the Client records
@@ -103,16 +113,19 @@ func (r *Request) Method(m string) (string, error) {
 // Dial connects to host:port with the connect timeout and returns a
 // connection whose every Read and Write has the idle deadline. host is an
 // IPv6 literal without brackets, or a name, or an address. Dial applies
-// the host and port policy to it too (a redirection's host, an address a
-// server names), and notes the connection in the dialogue.
+// the policy to it (a redirection's host, an address a server names):
+// the host is read as a resolver must see it (escapes decoded, an
+// internationalised name as its A-labels: "%31%32%37.0.0.1" is
+// 127.0.0.1), a name is looked up once (Client.Resolver), each address
+// is checked (Policy: Allow, Deny, Special) and an allowed address is
+// itself dialled, so that a name cannot lead to one address when
+// checked and another when dialled. The connection is noted in the
+// dialogue.
 func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, error) {
-	if !r.Client.Policy.allowsHost(host) {
-		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy"}
-	}
 	if err := r.checkPort(host, port); err != nil {
 		return nil, err
 	}
-	return r.dial(ctx, host, port)
+	return r.dial(ctx, "tcp", host, port, false)
 }
 
 // DialSame connects to port on the peer of ctrl, a connection this
@@ -121,19 +134,20 @@ func (r *Request) Dial(ctx context.Context, host string, port int) (net.Conn, er
 // connection goes to the same host as its first: an FTP data connection
 // in passive mode (RFC 959 §3.2, RFC 2428 §3).
 //
-// The host policy is not applied again: it admitted the peer when ctrl
-// was opened, under the name the URL gives, and an allow list of names
-// (Policy.AllowHosts "ftp.example.org") would refuse the peer's address,
-// which is all a second connection can name. A ctrl that Dial of this
-// Request did not open is refused with a *PolicyError (rule "host"), so
-// that no address escapes the host policy this way.
+// The Allow and Special rules are not applied again: they admitted the
+// peer when ctrl was opened, under the name the URL gives, and an allow
+// list of names (Rule "ftp.example.org") would refuse the peer's
+// address, which is all a second connection can name. A Deny rule is
+// (it may name the port). A ctrl that Dial of this Request did not
+// open is refused with a *PolicyError (rule "host"), so that no address
+// escapes the policy this way.
 func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Conn, error) {
 	if t, ok := ctrl.(*tapConn); ok {
 		ctrl = t.Conn
 	}
 	ic, ok := ctrl.(*idleConn)
-	if !ok || ic.req != r {
-		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "a second connection goes only to the peer of a connection this request opened"}
+	if !ok || ic.req != r || ic.closed.Load() {
+		return nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "a second connection goes only to the peer of a connection this request opened and has open"}
 	}
 	host := ""
 	if a, ok := ic.RemoteAddr().(*net.TCPAddr); ok {
@@ -147,7 +161,7 @@ func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Co
 	if err := r.checkPort(host, port); err != nil {
 		return nil, err
 	}
-	return r.dial(ctx, host, port)
+	return r.dial(ctx, "tcp", host, port, true)
 }
 
 // checkPort refuses a port of another service (RFC 1738 §6's caution)
@@ -160,18 +174,76 @@ func (r *Request) checkPort(host string, port int) error {
 	return nil
 }
 
-func (r *Request) dial(ctx context.Context, host string, port int) (net.Conn, error) {
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	r.Notef("connect %s", addr)
+// resolve returns the addresses of host that the policy lets this
+// request connect to on port, in the resolver's order, and the host's
+// name as the rules match it; same is true for a second connection to
+// the peer of a first (only Deny applies). None allowed is a
+// *PolicyError saying why the first was refused.
+func (r *Request) resolve(ctx context.Context, host string, port int, same bool) (string, []netip.Addr, error) {
+	name, addrs, err := dest.Addrs(ctx, r.Client.resolver(), host)
+	if err != nil {
+		if he := (*dest.HostError)(nil); errors.As(err, &he) {
+			return "", nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: he.Reason}
+		}
+		return "", nil, err
+	}
+	pol := &r.Client.Policy
+	proxy := r.Proxy != nil && dest.Name(host) == dest.Name(r.Proxy.Host())
+	var ok []netip.Addr
+	var first error
+	for _, a := range addrs {
+		var err error
+		switch {
+		case same:
+			err = pol.denied(name, a, port)
+		case proxy:
+			// The proxy is the person's own setting, not a server's word.
+			err = pol.denied(name, a, port)
+		default:
+			err = pol.checkAddr(name, a, port, r.fromServer)
+		}
+		if err != nil {
+			if first == nil {
+				first = &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: "host " + strconv.Quote(host) + " is not allowed by local policy: " + err.Error()}
+			}
+			continue
+		}
+		ok = append(ok, a)
+	}
+	if len(ok) == 0 {
+		return "", nil, first
+	}
+	return name, ok, nil
+}
+
+func (r *Request) dial(ctx context.Context, network, host string, port int, same bool) (net.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, r.Client.connectTimeout())
 	defer cancel()
+	_, addrs, err := r.resolve(dctx, host, port, same)
+	if err != nil {
+		return nil, err
+	}
 	var c net.Conn
-	var err error
-	if r.Client.Dial != nil {
-		c, err = r.Client.Dial(dctx, "tcp", addr)
-	} else {
-		var d net.Dialer
-		c, err = d.DialContext(dctx, "tcp", addr)
+	for _, a := range addrs {
+		addr := dest.Addr(a, strconv.Itoa(port))
+		if h := strings.Trim(host, "[]"); h != a.String() {
+			r.Notef("connect %s (%s)", net.JoinHostPort(h, strconv.Itoa(port)), a)
+		} else {
+			r.Notef("connect %s", addr)
+		}
+		if r.Client.Dial != nil {
+			c, err = r.Client.Dial(dctx, network, addr)
+		} else {
+			var d net.Dialer
+			c, err = d.DialContext(dctx, network, addr)
+		}
+		if err == nil {
+			r.reached(a)
+			break
+		}
+		if dctx.Err() != nil {
+			break
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -180,6 +252,18 @@ func (r *Request) dial(ctx context.Context, host string, port int) (net.Conn, er
 	// The caller's context ending interrupts a read or write under way.
 	ic.stop = context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	return ic, nil
+}
+
+// reached notes that the request connected to a: whether the server it
+// follows is on the open Internet decides what a redirection from it
+// may reach (SpecialGiven).
+func (r *Request) reached(a netip.Addr) {
+	r.capMu.Lock()
+	defer r.capMu.Unlock()
+	if Special(a) == "" {
+		r.public = true
+	}
+	r.connected = true
 }
 
 // idleConn sets a fresh deadline before every Read and Write, so that a
@@ -191,9 +275,12 @@ type idleConn struct {
 	ctx  context.Context
 	stop func() bool
 	req  *Request // the Request whose Dial opened it (DialSame)
+	// closed is set by Close: a closed connection admits no second one.
+	closed atomic.Bool
 }
 
 func (c *idleConn) Close() error {
+	c.closed.Store(true)
 	c.stop()
 	return c.Conn.Close()
 }

@@ -118,7 +118,7 @@ func TestDialSession(t *testing.T) {
 		t.Errorf("read after cancel: %v", err)
 	}
 	// Policy applies to the address.
-	req.Client.Policy.DenyHosts = []string{"127.0.0.1"}
+	req.Client.Policy.Deny = mustRules(t, "127.0.0.1")
 	var pe *PolicyError
 	if _, err := req.DialSession(context.Background(), "127.0.0.1", port); !errors.As(err, &pe) {
 		t.Errorf("a denied host: %v", err)

@@ -94,10 +94,10 @@ func startGateway(t *testing.T, cfg gateway.Config) *httptest.Server {
 	return ts
 }
 
-func allow(t *testing.T, ss ...string) gateway.Policy {
-	var p gateway.Policy
+func allow(t *testing.T, ss ...string) access.Policy {
+	var p access.Policy
 	for _, s := range ss {
-		r, err := gateway.ParseRule(s)
+		r, err := access.ParseRule(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -372,7 +372,7 @@ func throughGatewayAs(t *testing.T, c *access.Client, cfg gateway.Config, same f
 	live := startGateway(t, cfg)
 	rd := openReader(t, path)
 	rcfg := cfg
-	rcfg.Policy, rcfg.Archive = gateway.Policy{}, rd
+	rcfg.Policy, rcfg.Archive = access.Policy{}, rd
 	replay := startGateway(t, rcfg)
 	for _, u := range urls {
 		lc, lp := page(t, live, u)

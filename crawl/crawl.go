@@ -58,7 +58,9 @@ import (
 	"io"
 	"iter"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"reflect"
 	"regexp"
 	"strings"
@@ -252,7 +254,8 @@ type Link struct {
 	// and within the bounds; once, whichever link names it first);
 	// Reason says why not otherwise: "scope", "exclude", "include",
 	// "depth", "max-urls", "session" (telnet: an interactive session,
-	// never fetched), "invalid".
+	// never fetched), "invalid", "policy" (Err says why: a file URL in
+	// a page a server sent, access.Sent).
 	Follow bool
 	Reason string
 	// First is true for the link that had the crawl follow its URL:
@@ -389,6 +392,7 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 		cr.agent = DefaultAgent
 	}
 	base := withHTTP(cr.client, cr.agent)
+	base.Policy = namedPolicy(ctx, base, seeds)
 	cr.check = base
 	cr.client = withCheckRedirect(base, cr.checkRedirect)
 	defer cr.client.CloseIdle() // its sessions are the crawl's own
@@ -485,6 +489,47 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 		return cr.checkLinks(ctx)
 	}
 	return nil
+}
+
+// namedPolicy returns c's policy for a crawl from seeds: an address of
+// a special network (loopback, private, link-local: access.Special) is
+// reached only when the person named it, a seed's host is that address
+// or resolves to it, or the proxy a seed goes through is there, or an
+// Allow rule admits it (access.SpecialNamed), for a page is written by
+// whoever runs its server, and a link in it to http://127.0.0.1:8080/admin
+// would have the crawler reach places the person never pointed it at.
+// A policy stricter than that (SpecialNever) is kept.
+func namedPolicy(ctx context.Context, c *access.Client, seeds []*locator.URL) access.Policy {
+	p := c.Policy
+	if p.Special == access.SpecialNever {
+		return p
+	}
+	p.Special = access.SpecialNamed
+	p.Named = append([]netip.Addr(nil), p.Named...)
+	var hosts []string
+	for _, u := range seeds {
+		hosts = append(hosts, u.Host())
+		if c.Proxy != nil {
+			if pu, err := c.Proxy(u); err == nil && pu != nil {
+				hosts = append(hosts, pu.Host())
+			}
+		}
+	}
+	var res access.Resolver = net.DefaultResolver
+	if c.Resolver != nil {
+		res = c.Resolver
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for _, h := range hosts {
+		if h == "" {
+			continue
+		}
+		if _, addrs, err := dest.Addrs(ctx, res, h); err == nil {
+			p.Named = append(p.Named, addrs...) // else the connection will say why
+		}
+	}
+	return p
 }
 
 // UserAgent returns the User-Agent a Crawler's HTTP requests send:
@@ -598,6 +643,13 @@ func (cr *crawl) handle(r result) error {
 		depth = DefaultDepth
 	}
 	for _, l := range r.links {
+		if l.URL != nil && l.Reason == "" {
+			// What a server sent may not name this machine's files
+			// (RFC 1738 §3.10, §6): refused, never fetched nor checked.
+			if err := access.Sent(r.page.URL, l.URL); err != nil {
+				l.Reason, l.Err = "policy", err
+			}
+		}
 		if l.URL != nil && l.Reason == "" {
 			l.Reason = cr.scope(l.URL)
 			d := r.page.Depth + 1

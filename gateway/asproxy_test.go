@@ -103,7 +103,7 @@ func TestAsProxyGopherFTP(t *testing.T) {
 	write(t, filepath.Join(root, "gophermap"), "0Hello\t/hello.txt\n9Blob\t/blob.bin\n", 0o644)
 	gs := peer.Gophernicus(t, root)
 	fs := startPyftpd(t, map[string]string{"pub/blob.bin": string(blob), "pub/a.txt": "alpha\nbeta\n"}, nil)
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr, fs.Addr)}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, gs.Addr, fs.Addr)}})
 
 	for _, u := range []string{
 		"gopher://" + gs.Addr + "/0/hello.txt",
@@ -203,7 +203,7 @@ func TestAsProxyWAIS(t *testing.T) {
 		Dir: dir,
 		Env: []string{"WAIS_BIND_ADDR=127.0.0.1"},
 	})
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, ws.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, ws.Addr)}})
 
 	// The document's URL (its docid) comes from a direct search.
 	u, _ := locator.Parse("wais://" + ws.Addr + "/demo?Z39.50")
@@ -228,7 +228,7 @@ func TestAsProxyNews(t *testing.T) {
 	in := peer.INN(t)
 	id := "<asproxy." + in.Tag + "@locator.test>"
 	in.Post(t, "From: tester@locator.test\r\nNewsgroups: "+in.Group+"\r\nSubject: Through the gateway as a proxy\r\nMessage-ID: "+id+"\r\n\r\nHello, proxy reader.\r\n.\r\n..dots\r\n")
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, in.Addr)}, NewsServer: in.Addr})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, in.Addr)}, NewsServer: in.Addr})
 	for _, u := range []string{
 		"nntp://" + in.Addr + "/" + in.Group + "/1",
 		"news://" + in.Addr + "/" + strings.Trim(id, "<>"),

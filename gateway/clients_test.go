@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -55,7 +56,7 @@ func TestLynx(t *testing.T) {
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n0Hello\t/hello.txt\n", 0o644)
 	gs := peer.Gophernicus(t, root)
 	fs := startPyftpd(t, map[string]string{"pub/hello.txt": "anonymous hello via lynx\n"}, nil)
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr, fs.Addr, "127.0.0.1")}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, gs.Addr, fs.Addr, "127.0.0.1")}})
 	proxy := []string{"gopher_proxy=" + gw.URL + "/", "ftp_proxy=" + gw.URL + "/"}
 
 	out := client(t, proxy, "lynx", "-dump", "-nolist", "gopher://"+gs.Addr+"/1/")
@@ -90,7 +91,7 @@ func TestW3m(t *testing.T) {
 	peer.Require(t, "w3m")
 	gs := peer.Pygopherd(t, gopherTree(t))
 	fs := startPyftpd(t, map[string]string{"pub/hello.txt": "anonymous hello via w3m\n"}, nil)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr, "127.0.0.1")}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, gs.Addr, "127.0.0.1")}})
 	out := client(t, nil, "w3m", "-dump", gw.URL+"/gopher://"+gs.Addr+"/1/")
 	if !strings.Contains(out, "[dir] docs") || !strings.Contains(out, "[file] hello") {
 		t.Errorf("w3m, path form:\n%s", out)
@@ -106,7 +107,7 @@ func TestW3m(t *testing.T) {
 func TestCurlFTP(t *testing.T) {
 	peer.Require(t, "curl")
 	fs := startPyftpd(t, nil, map[string]string{"notes.txt": "notes for ftpuser\n"})
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	out := client(t, nil, "curl", "-s", "-x", gw.URL, "ftp://ftpuser:ftppass@"+fs.Addr+"/notes.txt")
 	if out != "notes for ftpuser\n" {
 		t.Errorf("curl -x, password in the URL: %q", out)
@@ -148,7 +149,7 @@ func TestChromium(t *testing.T) {
 	write(t, root+"/cgi-bin/find", "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n1Documents\t/docs\n0Hello\t/hello.txt\n", 0o644)
 	gs := peer.Gophernicus(t, root)
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr)}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, gs.Addr)}})
 	dom := chromium(t, gw.URL+"/gopher://"+gs.Addr+"/1/")
 	docs := "/gopher://" + gs.Addr + "/1/docs"
 	if !contains(hrefs(dom), docs) || !strings.Contains(dom, ">Documents</a>") {

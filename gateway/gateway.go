@@ -87,8 +87,12 @@ const (
 // Config says how a Server behaves. The zero value is usable: each zero
 // field takes the default named beside it.
 type Config struct {
-	// Policy limits the destinations (see Policy).
-	Policy Policy
+	// Policy limits the destinations: its Allow and Deny rules, checked
+	// on every address a request connects to. Its Special is taken as
+	// access.SpecialNever whatever it says: loopback, private and
+	// link-local networks are reached only when an Allow rule naming
+	// hosts admits them, for a gateway serves other people.
+	Policy access.Policy
 	// AllowPorts lists ports of other services that may be used all the
 	// same (RFC 1738 §6; access.Policy.AllowPorts).
 	AllowPorts []int
@@ -167,7 +171,7 @@ type Server struct {
 	idle  *idleConns
 	logMu sync.Mutex
 	csrf  *http.CrossOriginProtection
-	dial  connectFunc
+	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // New returns a Server with cfg (defaults filled in).
@@ -624,7 +628,8 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 		MaxSize:        s.cfg.MaxSize,
 		MaxEntries:     s.cfg.MaxEntries,
 		MaxRedirects:   DefaultMaxRedirects,
-		Policy:         access.Policy{AllowPorts: s.cfg.AllowPorts},
+		Policy:         s.policy(),
+		Resolver:       s.cfg.Resolver,
 		Schemes: map[string]access.Fetcher{
 			"ftp":     &ftp.Client{UserAddress: s.cfg.UserAddress},
 			"news":    &news.Client{Server: s.cfg.NewsServer},
@@ -634,12 +639,8 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 			"wais":    &wais.Client{Search: q},
 		},
 	}
-	x.open = newOpenConns(u.Scheme())
-	c.CheckRedirect = func(next *locator.URL, _ []*locator.URL) error {
-		x.open.redirected(next.Scheme())
-		return nil
-	}
-	c.Dial = s.cfg.Policy.dialer(s.cfg.Resolver, s.connect, x.open)
+	x.open = newOpenConns()
+	c.Dial = dialer(s.connect, x.open)
 	// A password the URL does not give comes from the HTTP client's
 	// Authorization (Basic) for the URL's user, asked for with a 401
 	// (as Apache's mod_proxy_ftp does); it is never shown or logged.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/schemes"
@@ -39,11 +40,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func rules(t *testing.T, ss ...string) []gateway.Rule {
+func rules(t *testing.T, ss ...string) []access.Rule {
 	t.Helper()
-	var rs []gateway.Rule
+	var rs []access.Rule
 	for _, s := range ss {
-		r, err := gateway.ParseRule(s)
+		r, err := access.ParseRule(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +143,7 @@ func gopherTree(t *testing.T) string {
 // access log.
 func TestPygopherd(t *testing.T) {
 	s := peer.Pygopherd(t, gopherTree(t))
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}})
 	base := "gopher://" + s.Addr + "/"
 
 	res, page := get(t, gw.URL+"/"+base)
@@ -208,7 +209,7 @@ func TestSearchAndLynxRewrite(t *testing.T) {
 	write(t, root+"/cgi-bin/find", "#!/bin/sh\nprintf '0Result for %s\\t/r\\th\\t70\\r\\n' \"$SEARCHREQUEST\"\n", 0o755)
 	write(t, root+"/gophermap", "7Find things\t/cgi-bin/find\n0Hello\t/hello.txt\n", 0o644)
 	s := peer.Gophernicus(t, root)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}})
 	base := "gopher://" + s.Addr + "/"
 
 	_, page := get(t, gw.URL+"/"+base)
@@ -236,7 +237,7 @@ func TestSearchAndLynxRewrite(t *testing.T) {
 // block, and UMN gopherd's script prints the lines it got.
 func TestAskForm(t *testing.T) {
 	s := startUMN(t)
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}})
 	item := "/gopher://" + s.Addr + "/00/form%09%09?"
 	res, page := get(t, gw.URL+item)
 	if res.StatusCode != 200 {
@@ -276,7 +277,7 @@ func TestAskForm(t *testing.T) {
 // %2F reaches the server as written (RFC 1738 §3.2.2).
 func TestFTPPassword(t *testing.T) {
 	s := startPyftpd(t, map[string]string{"pub/hello.txt": "anonymous hello\n"}, map[string]string{"private/secret.txt": "for ftpuser only\n", "notes.txt": "notes\n"})
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	user := "/ftp://ftpuser@" + s.Addr + "/"
 
 	res, page := get(t, gw.URL+user)
@@ -419,7 +420,7 @@ func TestSSRF(t *testing.T) {
 	// A redirection (a Gopher h item's URL: selector) into loopback:
 	// the gopher server is allowed, the target port is not.
 	gs := peer.Pygopherd(t, gopherTree(t))
-	gw2, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, gs.Addr)}})
+	gw2, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, gs.Addr)}})
 	res, page := get(t, gw2.URL+"/gopher://"+gs.Addr+"/hURL:gopher://127.0.0.1:"+p+"/")
 	if res.StatusCode != 403 || !strings.Contains(page, "loopback") {
 		t.Errorf("redirection into loopback: %d\n%s", res.StatusCode, page)
@@ -470,7 +471,7 @@ func TestBrowserOwnRequests(t *testing.T) {
 // line end (RFC 1738 §6); the request line cannot carry them raw.
 func TestSmuggling(t *testing.T) {
 	s := peer.Pygopherd(t, gopherTree(t))
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}})
 	addr := gw.Listener.Addr().String()
 	for _, tc := range []struct {
 		req  string
@@ -497,7 +498,7 @@ func TestSmuggling(t *testing.T) {
 // TestPorts: RFC 1738 §6's port rule (a port of another service is
 // refused unless allowed) and port rules of the policy.
 func TestPorts(t *testing.T) {
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	for _, u := range []string{"gopher://127.0.0.1:25/", "gopher://127.0.0.1:6667/", "ftp://127.0.0.1:22/", "nntp://127.0.0.1:143/x"} {
 		res, page := get(t, gw.URL+"/"+u)
 		if res.StatusCode != 403 || !strings.Contains(page, "RFC 1738 §6") {
@@ -505,7 +506,7 @@ func TestPorts(t *testing.T) {
 		}
 	}
 	c := newCanary(t)
-	gw2, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1:70"), Deny: rules(t, ":"+c.port())}})
+	gw2, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1:70"), Deny: rules(t, ":"+c.port())}})
 	for _, u := range []string{"gopher://127.0.0.1:" + c.port() + "/"} {
 		res, page := get(t, gw2.URL+"/"+u)
 		if res.StatusCode != 403 || !strings.Contains(page, "denied by the rule") {
@@ -521,7 +522,7 @@ func TestPorts(t *testing.T) {
 // size, the object's size, and time.
 func TestLimits(t *testing.T) {
 	c := newCanary(t)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}, MaxPerDest: 1, IdleTimeout: 3 * time.Second, MaxTarget: 200})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, MaxPerDest: 1, IdleTimeout: 3 * time.Second, MaxTarget: 200})
 	stalled := gw.URL + "/gopher://127.0.0.1:" + c.port() + "/0/x"
 	done := make(chan int)
 	go func() {
@@ -544,7 +545,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("a stalled server: %d, want 504", code)
 	}
 	// Requests at once, whatever their destination.
-	gw1, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}, MaxConns: 1, IdleTimeout: 3 * time.Second})
+	gw1, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, MaxConns: 1, IdleTimeout: 3 * time.Second})
 	before := c.n.Load()
 	go func() {
 		res, err := http.Get(gw1.URL + "/gopher://127.0.0.1:" + c.port() + "/0/y")
@@ -567,7 +568,7 @@ func TestLimits(t *testing.T) {
 	}
 
 	s := peer.Pygopherd(t, gopherTree(t))
-	gw2, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}, MaxSize: 1000})
+	gw2, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}, MaxSize: 1000})
 	res, page = get(t, gw2.URL+"/gopher://"+s.Addr+"/9/big.bin%09%09+")
 	if res.StatusCode != 502 || !strings.Contains(page, "size limit") {
 		t.Errorf("an object over MaxSize: %d\n%s", res.StatusCode, page)
@@ -587,7 +588,7 @@ func TestLimits(t *testing.T) {
 // TestStartPage: the start page's form leads to the path form.
 func TestStartPage(t *testing.T) {
 	s := peer.Pygopherd(t, gopherTree(t))
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, s.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, s.Addr)}})
 	res, page := get(t, gw.URL+"/")
 	if res.StatusCode != 200 || !strings.Contains(page, `<form action="/-/get" method="get">`) || strings.Contains(page, "<script") {
 		t.Errorf("start page: %d\n%s", res.StatusCode, page)

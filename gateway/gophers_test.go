@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -41,7 +42,7 @@ func TestGophersGateway(t *testing.T) {
 	write(t, filepath.Join(root, "docs", "inner.txt"), "inner\n", 0o644)
 	tlsd := peer.GophernicusTLS(t, root, cert, key, false)
 	plain := peer.Gophernicus(t, root)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, tlsd.Addr, plain.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, tlsd.Addr, plain.Addr)}})
 	base, pbase := "gophers://"+tlsd.Addr+"/", "gopher://"+plain.Addr+"/"
 
 	res, page := get(t, gw.URL+"/"+base)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -28,7 +29,7 @@ func TestListingCut(t *testing.T) {
 		w.Flush()
 	})
 	_, port, _ := net.SplitHostPort(addr)
-	ts, _ := startGateway(t, gateway.Config{MaxEntries: 300, Policy: gateway.Policy{Allow: rules(t, "127.0.0.1:"+port)}})
+	ts, _ := startGateway(t, gateway.Config{MaxEntries: 300, Policy: access.Policy{Allow: rules(t, "127.0.0.1:"+port)}})
 	res, page := get(t, ts.URL+"/gopher://127.0.0.1:"+port+"/1/")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %s", res.Status)

@@ -26,7 +26,7 @@ func TestReplayFTPDirectory(t *testing.T) {
 		write(t, filepath.Join(root, "pub", "sub", "deep.txt"), "deep\n", 0o644)
 	})
 	dir := "ftp://" + v.Addr + "/pub/"
-	allow := gateway.Policy{Allow: rules(t, v.Addr)}
+	allow := access.Policy{Allow: rules(t, v.Addr)}
 	live, _ := startGateway(t, gateway.Config{Policy: allow})
 	res, livePage := get(t, live.URL+"/"+dir)
 	// LIST described the entries: sub is a directory, its link ends in

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
 )
@@ -89,7 +90,7 @@ func (h *holder) release() {
 // Retry-After.
 func TestMaxPerDestThroughRedirects(t *testing.T) {
 	h := newHolder(t)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}, MaxPerDest: 2})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, MaxPerDest: 2})
 	target := fmt.Sprintf("gopher://127.0.0.1:%d/0/x", h.port())
 	type result struct {
 		code  int
@@ -153,7 +154,7 @@ func TestNoLocalFileThroughRedirect(t *testing.T) {
 		Server: `    location /to-file { return 302 file:///etc/hostname; }
     location /to-dir { return 301 file:///var/; }`,
 	})
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	hostname, _ := os.ReadFile("/etc/hostname")
 	for _, target := range []string{
 		"/gopher://x/hURL:file:///etc/passwd",
@@ -189,7 +190,7 @@ func TestNoLocalFileThroughRedirect(t *testing.T) {
 func TestCrossSite(t *testing.T) {
 	gs := peer.Gophernicus(t, gopherTree(t))
 	c := newCanary(t)
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	self := gw.Listener.Addr().String()
 	victim := "gopher://127.0.0.1:" + c.port() + "/0/FLUSHALL"
 	for _, path := range []string{"/" + victim, "/-/get?url=" + url.QueryEscape(victim), "/-/search?url=" + url.QueryEscape(victim) + "&q=x"} {
@@ -238,7 +239,7 @@ func TestCrossSite(t *testing.T) {
 func TestCrossSiteChromium(t *testing.T) {
 	peer.Require(t, "chromium")
 	c := newCanary(t)
-	gw, log := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}})
 	www := t.TempDir()
 	img := gw.URL + "/gopher://127.0.0.1:" + c.port() + "/0/FLUSHALL"
 	write(t, filepath.Join(www, "index.html"), `<!doctype html><title>elsewhere</title><img src="`+img+`"><p>page of another site</p>`, 0o644)
@@ -348,7 +349,7 @@ func TestProsperoThroughGateway(t *testing.T) {
 	write(t, filepath.Join(r, "info-tree", "docs", "a.txt"), "doc\n", 0o644)
 	s, _ := peer.Dirsrv(t, r)
 	u := "/prospero://" + s.Addr + "/" + filepath.Join(r, "info-tree")
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1")}, IdleTimeout: 20 * time.Second})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, IdleTimeout: 20 * time.Second})
 	res, page := get(t, gw.URL+u)
 	if res.StatusCode != 200 || !strings.Contains(page, "readme.txt") || !strings.Contains(page, "docs") {
 		t.Errorf("%s: %d\n%s", u, res.StatusCode, page)
@@ -398,7 +399,7 @@ func TestFTPDataConnectionRule(t *testing.T) {
 		{[]string{"ftp.test"}, "ftp.test"},
 		{[]string{".test:" + port + "-" + port}, "ftp.test"},
 	} {
-		gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, tc.allow...)}, Resolver: res})
+		gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, tc.allow...)}, Resolver: res})
 		base := gw.URL + "/ftp://" + tc.host + ":" + port
 		r, page := get(t, base+"/pub/hello.txt")
 		if r.StatusCode != 200 || page != "hello from vsftpd\n" {
@@ -411,7 +412,7 @@ func TestFTPDataConnectionRule(t *testing.T) {
 	}
 	// Every port but the control connection's denied: the data
 	// connection is refused.
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, "127.0.0.1:"+port), Deny: rules(t, "127.0.0.1:1-"+fmt.Sprint(v.Port-1), "127.0.0.1:"+fmt.Sprint(v.Port+1)+"-65535")}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1:"+port), Deny: rules(t, "127.0.0.1:1-"+fmt.Sprint(v.Port-1), "127.0.0.1:"+fmt.Sprint(v.Port+1)+"-65535")}})
 	r, page := get(t, gw.URL+"/ftp://127.0.0.1:"+port+"/pub/hello.txt")
 	if r.StatusCode != 403 || !strings.Contains(page, "denied") {
 		t.Errorf("a denied data port: %d\n%s", r.StatusCode, page)
@@ -429,7 +430,7 @@ func TestRedirectToAnotherPort(t *testing.T) {
 		Connections: 16,
 		Server:      "    location /away { return 302 gopher://127.0.0.1:" + c.port() + "/0/x; }",
 	})
-	gw, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, ng.Addr)}})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, ng.Addr)}})
 	res, page := get(t, gw.URL+"/gopher://x/hURL:http://"+ng.Addr+"/away")
 	if res.StatusCode != 403 || !strings.Contains(page, "127.0.0.1:"+c.port()) {
 		t.Errorf("%d\n%s", res.StatusCode, page)

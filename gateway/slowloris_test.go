@@ -7,12 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rfc1738/locator/access"
 )
 
 // loopbackClient is an HTTP client whose connections come from source, a
@@ -150,122 +147,5 @@ func TestIdleConnectionsYield(t *testing.T) {
 	// The connection idle longest was the one closed.
 	if _, err := idle[0].Read(make([]byte, 1)); err == nil || isTimeout(err) {
 		t.Errorf("the oldest idle connection is still open: %v", err)
-	}
-}
-
-// TestDialerDecodesHost: an escaped or internationalised spelling of
-// localhost is looked up as "localhost" and refused as loopback under
-// the default policy; a rule written with an internationalised name
-// allows that name however the URL spells it.
-func TestDialerDecodesHost(t *testing.T) {
-	res := &fakeResolver{m: map[string][]string{"localhost": {"127.0.0.1"}, "xn--bcher-kva.example": {"93.184.215.14"}}}
-	var dialled []string
-	connect := func(_ context.Context, network, addr string) (net.Conn, error) {
-		dialled = append(dialled, network+" "+addr)
-		return nil, errors.New("not dialled in this test")
-	}
-	ctx := context.Background()
-	var pe *access.PolicyError
-	d := (&Policy{}).dialer(res, connect, nil)
-	for _, h := range []string{"%e2%93%9bocalhost:70", "ⓛocalhost:70", "LOCALHOST:70", "%31%32%37.0.0.1:70", "%32130706433:70"} {
-		if _, err := d(ctx, "tcp", h); !errors.As(err, &pe) {
-			t.Errorf("%s: %v, want a refusal", h, err)
-		}
-	}
-	r, err := ParseRule("BÜCHER.example:70")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d = (&Policy{Allow: []Rule{r}}).dialer(res, connect, nil)
-	for _, h := range []string{"b%C3%BCcher.example:70", "xn--bcher-kva.example:70"} {
-		if _, err := d(ctx, "udp", h); err == nil || errors.As(err, &pe) {
-			t.Errorf("%s: %v, want it dialled", h, err)
-		}
-	}
-	if want := "udp 93.184.215.14:70,udp 93.184.215.14:70"; strings.Join(dialled, ",") != want {
-		t.Errorf("dialled %q, want %q", dialled, want)
-	}
-}
-
-// TestSecondConnection: while an ftp URL is followed, the address of
-// its open control connection may be connected to on any port (the data
-// connection, RFC 959 §3.2) under a rule that names the server with its
-// port; not once the control connection is closed, not after a
-// redirection, not under another scheme, not when a Deny rule matches.
-func TestSecondConnection(t *testing.T) {
-	res := &fakeResolver{m: map[string][]string{"ftp.test": {"127.0.0.1"}}}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	// Every connection, whatever address the dialer was asked for, goes
-	// to this listener, which holds it until the test ends.
-	go func() {
-		var held []net.Conn
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	connect := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, network, ln.Addr().String())
-	}
-	allow, _ := ParseRule("ftp.test:21")
-	deny, _ := ParseRule(":6379")
-	p := &Policy{Allow: []Rule{allow}, Deny: []Rule{deny}}
-	ctx := context.Background()
-	open := newOpenConns("ftp")
-	d := p.dialer(res, connect, open)
-	if _, err := d(ctx, "tcp", "127.0.0.1:40000"); err == nil {
-		t.Fatal("a data connection before any control connection was admitted")
-	}
-	ctrl, err := d(ctx, "tcp", "ftp.test:21")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := d(ctx, "tcp", "127.0.0.1:40000")
-	if err != nil {
-		t.Fatalf("the data connection to the control connection's server: %v", err)
-	}
-	data.Close()
-	if _, err := d(ctx, "tcp", "127.0.0.1:6379"); err == nil {
-		t.Error("a denied port was admitted as a data connection")
-	}
-	open.redirected("ftp")
-	if _, err := d(ctx, "tcp", "127.0.0.1:40000"); err == nil {
-		t.Error("a connection of an earlier hop admitted a second connection")
-	}
-	ctrl.Close()
-	g := newOpenConns("gopher")
-	d = p.dialer(res, connect, g)
-	allowG, _ := ParseRule("ftp.test:70")
-	p.Allow = append(p.Allow, allowG)
-	c, err := d(ctx, "tcp", "ftp.test:70")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := d(ctx, "tcp", "127.0.0.1:40000"); err == nil {
-		t.Error("a gopher connection admitted a second connection")
-	}
-	open2 := newOpenConns("ftp")
-	d = p.dialer(res, connect, open2)
-	c2, err := d(ctx, "tcp", "ftp.test:21")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c2.Close()
-	if _, err := d(ctx, "tcp", "127.0.0.1:40000"); err == nil {
-		t.Error("a closed control connection admitted a second connection")
 	}
 }

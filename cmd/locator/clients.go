@@ -82,7 +82,7 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 	// -k and --cacert apply to gophers too, as curl's do.
 	gs := &gophers.Client{TLSConfig: hc.TLSConfig.Clone(), View: o.view, Search: o.search, Answers: o.answers}
 	schemes["gophers"] = gs
-	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
+	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
 	o.limits.apply(c)
 	if err := o.conn.apply(e, c); err != nil {
 		return nil, err

@@ -98,7 +98,7 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 	note(fs, "max-time", "here the whole crawl")
 	proxyFlags(fs, &o.proxy)
 	netrcFlags(fs, &o.netrc)
-	policyFlags(fs, &o.policy)
+	policyFlags(fs, &o.policy, true)
 	serverFlags(fs, &o.schemeOptions)
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked")
 	return func(e *env, args []string) int { return runCrawl(e, args, &o) }
@@ -190,7 +190,6 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if err != nil {
 		return usageError(e, name, err.Error())
 	}
-	c.Dial = newCrawlDest(context.Background(), seeds, o.proxy.config(), o.policy.allowHosts).dial // crawl_dest.go
 	// Every page fetched, robots.txt too, is archived as it was
 	// exchanged; a resumed crawl writes a new file (archive.Create
 	// never overwrites one), beside the first run's.
@@ -380,7 +379,7 @@ func (o *crawlOptions) client(e *env) (*access.Client, error) {
 		return nil, err
 	}
 	delete(schemes, "http")
-	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
+	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
 	o.limits.apply(c)
 	logins, err := o.netrc.load(e, "crawl")
 	if err != nil {

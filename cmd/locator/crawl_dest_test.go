@@ -40,8 +40,8 @@ func TestCrawlDestinations(t *testing.T) {
 	})
 	seed := "http://" + n.Addr + "/index.html"
 	code, out, errs := runCLI(t, "", "crawl", "--json", "--delay", "0", "--scope", "any", "--check", seed)
-	if code != 0 || !strings.Contains(out, "crawl destination policy") {
-		t.Errorf("exit %d: want the link to 127.0.0.2 refused by the crawl destination policy\n%s\n%s", code, out, errs)
+	if code != 0 || !hasLine(out, `"url":"`+other+`"`, `"status":"policy"`, "loopback") {
+		t.Errorf("exit %d: want the link to 127.0.0.2 refused by the crawl's destination policy\n%s\n%s", code, out, errs)
 	}
 	logged := waitLog(t, log, "\"GET /local.html HTTP/1.1\" 200")
 	if strings.Contains(logged, "127.0.0.2 ") {
@@ -51,7 +51,7 @@ func TestCrawlDestinations(t *testing.T) {
 		t.Errorf("localhost (the seed's address) was not followed:\n%s", logged)
 	}
 	code, out, errs = runCLI(t, "", "crawl", "--json", "--delay", "0", "--scope", "any", "--allow-host", "127.0.0.1,localhost,127.0.0.2", seed)
-	if code != 0 || strings.Contains(out, "crawl destination policy") || !strings.Contains(waitLog(t, log, "127.0.0.2 \"GET /other.html HTTP/1.1\" 200"), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
+	if code != 0 || hasLine(out, `"url":"`+other+`"`, `"status":"policy"`) || !strings.Contains(waitLog(t, log, "127.0.0.2 \"GET /other.html HTTP/1.1\" 200"), "127.0.0.2 \"GET /other.html HTTP/1.1\" 200") {
 		t.Errorf("--allow-host 127.0.0.2: exit %d\n%s\n%s\n%s", code, out, errs, readFile(t, log))
 	}
 	if !hasLine(out, `"url":"http://0x7f.2:`+p2+`/hex.html"`, `"status":"policy"`) || strings.Contains(readFile(t, log), "hex.html") {

@@ -145,37 +145,70 @@ func (l *limits) withMaxTime(ctx context.Context) (context.Context, context.Canc
 	return context.WithCancel(ctx)
 }
 
-// policy is local policy as the flags give it (RFC 1738 §6).
+// policy is local policy as the flags give it (RFC 1738 §6): the same
+// rules, read by the same code (access.ParseRule, access.Policy), in
+// every command and the gateway.
 type policy struct {
-	allowPorts            intList
-	allowHosts, denyHosts stringList
+	allowPorts  intList
+	allow, deny ruleList
+	protoRedir  string // --proto-redir; "" for access.DefaultRedirectSchemes
 }
 
 // policyFlags declares on fs --allow-port, --allow-host and --deny-host,
-// the hosts each a name or ".domain" (access.Policy).
-func policyFlags(fs *flag.FlagSet, p *policy) {
-	allowPortFlag(fs, p)
-	fs.Var(&p.allowHosts, "allow-host", "the only hosts that may be contacted (\".example.com\" for a domain); repeatable or a comma list")
-	fs.Var(&p.denyHosts, "deny-host", "hosts that may not be contacted; repeatable or a comma list")
-}
-
-// ruleFlags declares on fs the gateway's --allow-host, --deny-host and
-// --allow-port: the same flags as policyFlags', whose values are rules
-// that can also name addresses, networks and ports (gateway.ParseRule).
-func ruleFlags(fs *flag.FlagSet, p *policy) {
-	allowPortFlag(fs, p)
-	fs.Var(&p.allowHosts, "allow-host", "destinations allowed: HOST, .DOMAIN, ADDRESS, NETWORK/BITS, each with :PORT or :LOW-HIGH, or :PORT alone; "+
-		"when given, only these; loopback, private and link-local networks only when a rule naming hosts allows them (repeatable or a comma list)")
-	fs.Var(&p.denyHosts, "deny-host", "destinations refused, written as for --allow-host (repeatable or a comma list)")
-}
-
-func allowPortFlag(fs *flag.FlagSet, p *policy) {
+// whose values are rules (access.Rule), and, with redirects, --proto-redir.
+func policyFlags(fs *flag.FlagSet, p *policy, redirects bool) {
 	fs.Var(&p.allowPorts, "allow-port", "a port of another service that may be used all the same (RFC 1738 §6); repeatable or a comma list")
+	fs.Var(&p.allow, "allow-host", "destinations allowed: HOST, .DOMAIN, ADDRESS, NETWORK/BITS, each with :PORT or :LOW-HIGH, or :PORT alone, matched on every address connected to; "+
+		"when given, only these; a loopback, private or link-local address a server names (a redirection, a link) only when a rule naming hosts allows it (repeatable or a comma list)")
+	fs.Var(&p.deny, "deny-host", "destinations refused, written as for --allow-host, matched on every address connected to (repeatable or a comma list)")
+	if redirects {
+		fs.StringVar(&p.protoRedir, "proto-redir", "", "the schemes a redirection may lead into, a comma list, or all (every scheme that connects to a server); default http,https,ftp and the redirecting URL's own scheme, as curl's. Never file")
+	}
 }
 
 // access returns p as package access's Policy.
 func (p *policy) access() access.Policy {
-	return access.Policy{AllowPorts: p.allowPorts, AllowHosts: p.allowHosts, DenyHosts: p.denyHosts}
+	return access.Policy{AllowPorts: p.allowPorts, Allow: p.allow, Deny: p.deny}
+}
+
+// redirectSchemes returns --proto-redir as Client.RedirectSchemes.
+func (p *policy) redirectSchemes() []string {
+	switch p.protoRedir {
+	case "":
+		return nil
+	case "all":
+		return access.Schemes()
+	}
+	var out []string
+	for _, s := range strings.Split(p.protoRedir, ",") {
+		if s = strings.TrimSpace(strings.ToLower(s)); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ruleList is a list of access.Rule, each read when the flag is given,
+// so that a rule that could never match is a usage error.
+type ruleList []access.Rule
+
+func (l *ruleList) String() string {
+	var s []string
+	for _, r := range *l {
+		s = append(s, r.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *ruleList) Set(v string) error {
+	for _, f := range strings.Split(v, ",") {
+		r, err := access.ParseRule(strings.TrimSpace(f))
+		if err != nil {
+			return err
+		}
+		*l = append(*l, r)
+	}
+	return nil
 }
 
 // schemeOptions are the settings of the scheme clients the flags give.

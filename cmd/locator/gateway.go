@@ -30,7 +30,7 @@ func init() {
 type gatewayOptions struct {
 	listen        string
 	limits        // --max-time (a request), timeouts, --max-filesize, --max-entries
-	policy        // rules (gateway.ParseRule) and --allow-port
+	policy        // rules (access.ParseRule) and --allow-port
 	schemeOptions // --user-address, --nntp-server
 	names         stringList
 	cfg           gateway.Config
@@ -65,7 +65,7 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 		maxEntries:  gateway.DefaultMaxEntries,
 	}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "the address to listen on (a gateway is an open door: keep it on loopback unless you mean otherwise)")
-	ruleFlags(fs, &o.policy)
+	policyFlags(fs, &o.policy, false)
 	fs.Var(&o.names, "name", "a host name (HOST[:PORT]) by which clients reach the gateway, beside its address and localhost (repeatable)")
 	fs.StringVar(&o.cfg.KnownHosts, "known-hosts", "", "gemini: keep the certificates trusted on first use in `FILE` instead of ~/.config/locator/known_hosts")
 	fs.IntVar(&o.cfg.MaxConns, "max-conns", gateway.DefaultMaxConns, "requests served at once (twice as many connections may be open; idle ones are closed first)")
@@ -86,18 +86,7 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 	if msg := o.invalid(gatewayBounds); msg != "" {
 		return usageError(e, "gateway", msg)
 	}
-	for _, list := range []struct {
-		in  []string
-		out *[]gateway.Rule
-	}{{o.allowHosts, &o.cfg.Policy.Allow}, {o.denyHosts, &o.cfg.Policy.Deny}} {
-		for _, s := range list.in {
-			r, err := gateway.ParseRule(s)
-			if err != nil {
-				return usageError(e, "gateway", err.Error())
-			}
-			*list.out = append(*list.out, r)
-		}
-	}
+	o.cfg.Policy.Allow, o.cfg.Policy.Deny = o.allow, o.deny
 	if o.cfg.ArchiveFallback && len(o.warc) == 0 {
 		return usageError(e, "gateway", "--warc-fallback goes with --warc FILE")
 	}

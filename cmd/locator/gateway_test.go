@@ -155,8 +155,8 @@ func TestGatewayConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg = o.config()
-	if cfg.Timeout != 9*time.Second || cfg.MaxSize != 2048 || len(o.allowHosts) != 1 || o.allowHosts[0] != "127.0.0.1:70" || len(o.denyHosts) != 1 {
-		t.Errorf("old names: config %+v, allow %q, deny %q", cfg, o.allowHosts, o.denyHosts)
+	if cfg.Timeout != 9*time.Second || cfg.MaxSize != 2048 || len(o.allow) != 1 || o.allow[0].String() != "127.0.0.1:70" || len(o.deny) != 1 {
+		t.Errorf("old names: config %+v, allow %q, deny %q", cfg, o.allow.String(), o.deny.String())
 	}
 	o = &gatewayOptions{}
 	if err := newGatewayFlagSet(o).Parse(nil); err != nil {

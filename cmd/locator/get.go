@@ -45,7 +45,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 		maxEntries: access.DefaultMaxEntries,
 	}}
 	limitFlags(fs, &o.limits, getBounds)
-	policyFlags(fs, &o.policy)
+	policyFlags(fs, &o.policy, true)
 	methodFlag(fs, &o.schemeOptions)
 	serverFlags(fs, &o.schemeOptions)
 	httpFlags(fs, &o.httpOptions)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -172,11 +172,11 @@ func TestGetProxyGateway(t *testing.T) {
 	}
 	// --allow-host's rule, as runGateway reads it: loopback is refused
 	// unless a rule names it.
-	rule, err := gateway.ParseRule(gs.Addr)
+	rule, err := access.ParseRule(gs.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.cfg.Policy.Allow = []gateway.Rule{rule}
+	o.cfg.Policy.Allow = []access.Rule{rule}
 	var gwOut bytes.Buffer
 	stop := make(chan struct{})
 	done := make(chan int)

@@ -61,7 +61,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	limitFlags(fs, &o.limits, probeBounds)
 	proxyFlags(fs, &o.proxy)
 	note(fs, "max-time", "here each URL's probe, its retries included")
-	policyFlags(fs, &o.policy)
+	policyFlags(fs, &o.policy, true)
 	methodFlag(fs, &o.schemeOptions)
 	note(fs, "method", "probe takes ftp's CWD methods only: rfc1738, singlecwd, nocwd")
 	serverFlags(fs, &o.schemeOptions)
@@ -113,7 +113,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		return usageError(e, "probe", err.Error())
 	}
 	schemes["gemini"] = o.gemini.client(nil)
-	c := &access.Client{Policy: o.policy.access(), Schemes: schemes}
+	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
 	o.limits.apply(c)
 	o.proxy.apply(c)
 	c.MaxSize = 1 << 20 // a menu or a listing the fallback reads

@@ -40,7 +40,7 @@ func telnetFlags(fs *flag.FlagSet) func(*env, []string) int {
 	o := sessionOptions{limits: limits{connect: access.DefaultConnectTimeout, idle: access.DefaultIdleTimeout}}
 	limitFlags(fs, &o.limits, sessionBounds)
 	note(fs, "idle-timeout", "in a session, where a person may sit idle, silence this long is met with keep-alive probes, 4 unanswered 15 s apart give the connection up, and a write blocked this long fails")
-	policyFlags(fs, &o.policy)
+	policyFlags(fs, &o.policy, false)
 	fs.BoolVar(&o.verbose, "v", false, "the option negotiation on standard error (> IAC WILL NAWS, < IAC DO ECHO)")
 	fs.BoolVar(&o.showPassword, "show-password", false, "show the password the URL suggests at the start (otherwise: ^] then p)")
 	return func(e *env, args []string) int {
