@@ -150,7 +150,11 @@ func (t *TextReader) Read(p []byte) (int, error) {
 				continue
 			}
 			if b[0] == '.' {
-				b, _ = t.br.Peek(3)
+				b, err = t.br.Peek(3)
+				if len(b) < 3 && err != nil && !errors.Is(err, io.EOF) {
+					t.finish(err) // the line cannot be told from the end
+					continue
+				}
 				if k := dotLine(b); k > 0 {
 					// What follows the "." line decides: the close
 					// makes it the terminator; octets make it text.
