@@ -112,9 +112,9 @@ func (e *exactReader) Read(p []byte) (int, error) {
 // the octets after it are text too. Lines beginning with "." are
 // delivered as sent, "..x" included: RFC 1436 §3.8 asks servers to
 // double such a period, and none does (gophernicus and pygopherd send a
-// file as it is; UMN gopherd 3.0 sends it as it is and then a "." line),
-// so undoing it would change the text, and a "." line in a Perl script
-// or a Markdown file would cut it short.
+// file as it is, UMN gopherd 3.0 the file and then a "." line). Undoing
+// it would change the text, and ending at any "." line would cut a Perl
+// format or a Markdown file short.
 type TextReader struct {
 	br   *bufio.Reader
 	bol  bool // at the beginning of a line
