@@ -237,8 +237,8 @@ func (x *exchange) line(s string) []byte {
 // the one a Connect that carries Gopher over another layer named
 // first): the request as sent, each secret line's text replaced by
 // "****" as in the dialogue, and every octet of the reply as read from
-// the connection Connect returns (above TLS), dot-stuffing, "." line
-// and Gopher+ header included.
+// the connection Connect returns (above TLS), "." line and Gopher+
+// header included.
 func (x *exchange) send(ctx context.Context, req *access.Request, request []byte, secret map[int]bool, record bool) (net.Conn, *bufio.Reader, error) {
 	conn, err := x.c.dial(ctx, req, x.host, x.port)
 	if err != nil {
@@ -282,12 +282,15 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 //
 //   - a Gopher0 reply (RFC 1436): a menu (types 1 and 7) is a listing,
 //     read up to the "." line or the connection's close (pygopherd sends
-//     no "."); a text item (type 0) is delivered with its dot-stuffing
-//     undone, up to the "." line or the close; any other item is
-//     streamed as sent. A reply that is one type 3 line (or UMN gopherd's
-//     line to "error.host") is an *access.ServerError.
+//     no "."); a text item (type 0) is delivered as sent, up to the
+//     close, a "." line right before the close removed (see TextReader);
+//     any other item is streamed as sent. A reply that is one type 3
+//     menu line, with its four TAB-separated fields (or UMN gopherd's
+//     line to "error.host"), is an *access.ServerError; a reply without
+//     those TABs is the item (the text "3.0 (native)" is a text).
 //   - a Gopher+ reply (Gopher+ §2.3) begins "+N" (N octets follow),
-//     "+-1" (data up to a "." line), "+-2" (data up to the close), or
+//     "+-1" (data up to a "." line and the close), "+-2" (data up to
+//     the close), or
 //     "-N"/"--1"/"--2" (an error: its code, the administrator and the
 //     message become an *access.ServerError; code 3, "item has moved",
 //     followed by a menu line, an *access.Redirect to it). A reply
@@ -363,8 +366,8 @@ var _ access.Replayer = (*Client)(nil)
 // Replay reads response, the recorded reply to the request u stands for
 // (the octets Fetch read from the connection, see access.Replayer), as
 // Fetch reads a live one, without any connection: a menu is a listing
-// of every item, a text item's dot-stuffing is undone up to its "."
-// line, a Gopher+ reply is read by its header (an attribute reply, "!"
+// of every item, a text item is the octets recorded, a "." line at
+// their end removed (see TextReader), a Gopher+ reply is read by its header (an attribute reply, "!"
 // or "$", is a listing of its items), and an error item, a Gopher+
 // error or an item that is not retrieved (a session, a "URL:" link) is
 // the error or *access.Redirect Fetch returns. A reply that breaks the
@@ -974,12 +977,24 @@ func peekLine(br *bufio.Reader, max int) (line []byte, ok bool, err error) {
 // §3.8), or UMN gopherd's Gopher0 error, a line whose host is
 // "error.host" (as UMN gopherd 3.0.5 writes it). It consumes the reply
 // when it is one.
+//
+// An error reply is a menu line, as lynx reads one: the type, then the
+// display string, selector, host and port, TAB-separated
+// ("3Error: File or directory not found!\tTITLE\tnull.host\t1" from
+// gophernicus, "3'/x' does not exist\t\terror.host\t1" from pygopherd).
+// A reply without those TABs is the item itself: a text file whose
+// first octet is "3" ("3.0 (native)", a Debian source/format file) is
+// no error.
 func errorReply(br *bufio.Reader, max int) (Item, bool) {
 	first, ok, _ := peekLine(br, min(max+2, br.Size()))
 	if len(first) == 0 {
 		return Item{}, false
 	}
-	it, err := ParseMenuLine(strings.TrimRight(string(first), "\r\n"))
+	line := strings.TrimRight(string(first), "\r\n")
+	if strings.Count(line, "\t") < 3 {
+		return Item{}, false
+	}
+	it, err := ParseMenuLine(line)
 	if err != nil || !(it.Type == '3' || it.Host == "error.host") {
 		return Item{}, false
 	}

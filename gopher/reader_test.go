@@ -145,8 +145,10 @@ func TestParseReplyHeader(t *testing.T) {
 	}
 }
 
-// RFC 1436 §3.8: a text ends with a lone "." line; a line that begins
-// with "." has another put before it. pygopherd sends neither.
+// RFC 1436 §3.8: a text ends with a lone "." line; servers send it (UMN
+// gopherd) or not (pygopherd, gophernicus), and stuff no line. A "."
+// line is the end only when the close follows it; lines are delivered
+// as sent.
 func TestTextReader(t *testing.T) {
 	for _, c := range []struct {
 		in, out string
@@ -154,18 +156,28 @@ func TestTextReader(t *testing.T) {
 	}{
 		{"Hello\r\nworld\r\n.\r\n", "Hello\r\nworld\r\n", ""},
 		{"Hello from UMN gopherd.\nSecond line.\n.\r\n", "Hello from UMN gopherd.\nSecond line.\n", ""},
-		{"a\n..b\n...\n.\n", "a\n.b\n..\n", ""},
-		{"..\r\n.\r\n", ".\r\n", ""},
+		{"a\n..b\n...\n.\n", "a\n..b\n...\n", ""},
+		{"..\r\n.\r\n", "..\r\n", ""},
 		{"no terminator\n", "no terminator\n", ""},
 		{"no line end", "no line end", ""},
 		{"", "", ""},
 		{".\r\n", "", ""},
-		{".", "", ""},
-		{".\r", "", ""},
-		{"x\n.", "x\n", ""},
+		{".\n", "", ""},
+		{".", ".", ""},
+		{".\r", ".\r", ""},
+		{"x\n.", "x\n.", ""},
 		{".x\n.\n", ".x\n", ""},
 		{"a. b\n.\n", "a. b\n", ""},
-		{"inner\n.\n..dots\n", "inner\n", "protocol error"},
+		// A "." line with text after it is text (gophernicus, pygopherd).
+		{"inner\n.\n..dots\n", "inner\n.\n..dots\n", ""},
+		{"Hello\r\n.\r\n..dots\r\n", "Hello\r\n.\r\n..dots\r\n", ""},
+		{".\n.\n", ".\n", ""},
+		{".\r\n.\r\n.\r\n", ".\r\n.\r\n", ""},
+		{"a\n.\nb", "a\n.\nb", ""},
+		{"a\n.\n.", "a\n.\n.", ""},
+		{"a\n.\r", "a\n.\r", ""},
+		// The first octet "3" is text (a Debian source/format file).
+		{"3.0 (native)\n", "3.0 (native)\n", ""},
 	} {
 		for _, wrap := range []struct {
 			name string

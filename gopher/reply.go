@@ -68,8 +68,9 @@ func ParseReplyHeader(line string) (ReplyHeader, error) {
 // dataReader returns the data of a reply whose header is h, read from
 // br: exactly h.Length octets (a shorter stream fails with
 // io.ErrUnexpectedEOF; what a server sends after them, such as UMN
-// gopherd's ".", is not read), the lines up to a "." line with their
-// dot-stuffing undone (-1), or everything up to the close (-2).
+// gopherd's ".", is not read), the data read as a TextReader reads a
+// text, up to a "." line the close follows (-1), or everything up to the
+// close (-2).
 func dataReader(br *bufio.Reader, h ReplyHeader) io.Reader {
 	switch {
 	case h.Length >= 0:
@@ -104,12 +105,16 @@ func (e *exactReader) Read(p []byte) (int, error) {
 }
 
 // A TextReader reads a text item or a "+-1" data block (RFC 1436 §3.8,
-// Gopher+ §2.3): it delivers the lines as sent, with their line ends,
-// removes the extra "." of a line that begins with one ("..x" is ".x"),
-// and ends at the line holding a lone "." (CR LF or LF ended), or at the
-// close when the server sends no such line (pygopherd never does).
-// Octets after the "." line are an error: the server does not stuff its
-// lines, and the text may be cut short.
+// Gopher+ §2.3) as servers send it: every octet, line ends included,
+// up to the close. A lone "." line (CR LF or LF ended) is the end of the
+// text, and removed, only when the server closes the connection right
+// after it; a "." line with octets after it is a line of the text, and
+// the octets after it are text too. Lines beginning with "." are
+// delivered as sent, "..x" included: RFC 1436 §3.8 asks servers to
+// double such a period, and none does (gophernicus and pygopherd send a
+// file as it is, UMN gopherd 3.0 the file and then a "." line). Undoing
+// it would change the text, and ending at any "." line would cut a Perl
+// format or a Markdown file short.
 type TextReader struct {
 	br   *bufio.Reader
 	bol  bool // at the beginning of a line
@@ -146,13 +151,22 @@ func (t *TextReader) Read(p []byte) (int, error) {
 			}
 			if b[0] == '.' {
 				b, err = t.br.Peek(3)
-				if k := terminator(b, err); k > 0 {
-					t.br.Discard(k)
-					t.end()
+				if len(b) < 3 && err != nil && !errors.Is(err, io.EOF) {
+					t.finish(err) // the line cannot be told from the end
 					continue
 				}
-				if len(b) >= 2 && b[1] == '.' {
-					t.br.Discard(1)
+				if k := dotLine(b); k > 0 {
+					// What follows the "." line decides: the close
+					// makes it the terminator; octets make it text.
+					b, err = t.br.Peek(k + 1)
+					if len(b) == k {
+						if err == nil || errors.Is(err, io.EOF) {
+							t.br.Discard(k)
+							err = io.EOF
+						}
+						t.finish(err)
+						continue
+					}
 				}
 			}
 			t.bol = false
@@ -171,40 +185,22 @@ func (t *TextReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// terminator returns the length of the "." line that b (peeked at a
-// line's start, err the peek's error) begins with: ".\r\n", ".\n", or
-// "." / ".\r" at the end of the stream; 0 when b begins no such line.
-func terminator(b []byte, err error) int {
+// dotLine returns the length of the "." line that b (peeked at a line's
+// start) begins with: 2 for ".\n", 3 for ".\r\n", 0 when b begins no
+// such line.
+func dotLine(b []byte) int {
 	switch {
 	case len(b) >= 2 && b[1] == '\n':
 		return 2
 	case len(b) >= 3 && b[1] == '\r' && b[2] == '\n':
 		return 3
-	case err != nil && (len(b) == 1 || len(b) == 2 && b[1] == '\r'):
-		return len(b)
 	}
 	return 0
 }
 
-// end is called after the "." line: the stream must end there.
-func (t *TextReader) end() {
-	t.done = true
-	t.err = io.EOF
-	// Discard took the "." line, up to 3 octets; what follows decides.
-	b, err := t.br.Peek(1)
-	if len(b) > 0 {
-		t.err = &access.ProtocolError{Msg: "octets follow the lone \".\" line that ends the text (RFC 1436 §3.8): the server does not dot-stuff its lines, so the text was cut short there"}
-		return
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		// The data is complete; a server that is slow to close does not
-		// make it less so.
-		t.err = io.EOF
-	}
-}
-
-// finish ends the text at the stream's end or error: the close without
-// a "." line is accepted (pygopherd, UMN's text/html view).
+// finish ends the text at the stream's end or error: the close, with or
+// without a "." line before it, is the end (pygopherd and gophernicus
+// send none).
 func (t *TextReader) finish(err error) {
 	t.done = true
 	if err == nil || errors.Is(err, io.EOF) {

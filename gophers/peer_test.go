@@ -144,7 +144,7 @@ func TestGophersGophernicus(t *testing.T) {
 					t.Errorf("%s: %d octets over TLS, %d in the clear (%q, %q)", sel, len(got), len(want), got[:min(len(got), 40)], want[:min(len(want), 40)])
 				}
 			}
-			if got := body(t, c, s+"/0/hello.txt"); string(got) != "Hello over TLS.\r\n. a dot line\r\nlast line\r\n" {
+			if got := body(t, c, s+"/0/hello.txt"); string(got) != "Hello over TLS.\r\n.. a dot line\r\nlast line\r\n" {
 				t.Errorf("hello.txt over TLS: %q", got)
 			}
 			for _, sel := range []string{"/", "/1/sub/"} {
