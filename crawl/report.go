@@ -854,10 +854,17 @@ type Target struct {
 	// refused by policy, neither.
 	Fetched bool
 	// Links counts the links that name the URL; Places holds the first
-	// of them (as many as EachTarget was asked for), in the order of
-	// their pages' URLs.
+	// found of them (as many as EachTarget was asked for), in the order
+	// they were found.
 	Links  int
 	Places []*Link
+	first  []foundLink // Places being chosen: the first found, by seq
+}
+
+// foundLink is a link's record and the order it was found in.
+type foundLink struct {
+	seq    uint64
+	fields []string
 }
 
 // EachTarget calls fn with each URL that links name and that is broken
@@ -878,6 +885,14 @@ func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) e
 		}
 		t := cur
 		cur = nil
+		for _, f := range t.first {
+			link, err := linkOf(f.fields)
+			if err != nil {
+				return r.fail("read", err)
+			}
+			t.Places = append(t.Places, link)
+		}
+		t.first = nil
 		return fn(t)
 	}
 	var after []byte
@@ -923,13 +938,23 @@ func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) e
 			}
 			cur.Failure = f
 			cur.Links++
-			if len(cur.Places) < places {
-				link, err := linkOf(l)
-				if err != nil {
-					return r.fail("read", err)
-				}
-				cur.Places = append(cur.Places, link)
+			// The first found are kept: places of them at most, in
+			// the order found (their keys' order is the pages' URLs').
+			seq := binary.BigEndian.Uint64(v[:8])
+			n := len(cur.first)
+			if n == places && (n == 0 || seq > cur.first[n-1].seq) {
+				continue
 			}
+			if n < places {
+				cur.first = append(cur.first, foundLink{})
+			} else {
+				n--
+			}
+			for n > 0 && cur.first[n-1].seq > seq {
+				cur.first[n] = cur.first[n-1]
+				n--
+			}
+			cur.first[n] = foundLink{seq: seq, fields: l}
 		}
 	}
 }

@@ -302,11 +302,11 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(err.Error()))
 		return exitFailed
 	} else if n > 0 {
-		why := "out of scope, excluded, past --depth or --max-urls, or sessions; --check probes all but the last two"
+		why := "not followed (out of scope, excluded, too deep), and --check not given"
 		if o.check {
 			why = "past --max-urls, or sessions (telnet)"
 		}
-		fmt.Fprintf(e.stderr, "locator crawl: %d links to %d URLs not judged: not followed (%s)\n", n, urls, why)
+		fmt.Fprintf(e.stderr, "locator crawl: %s (%s) not judged: %s\n", fmt.Sprint(n, " ", plural(n, "link", "links")), fmt.Sprint(urls, " ", plural(urls, "URL", "URLs")), why)
 	}
 	for _, u := range st.robotsSeeds {
 		fmt.Fprintf(e.stderr, "locator crawl: robots.txt forbids the seed %s: nothing was fetched from it (--no-robots, for a site's own owner)\n", printable.String(u))

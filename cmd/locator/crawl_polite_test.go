@@ -101,7 +101,7 @@ func TestCrawlNotJudged(t *testing.T) {
 	// Depth 2: the index (0), p0 and the gopher menu (1), p1, the
 	// image and the menu's items (2); p1's links to p2 and p3 are past
 	// it (its link to the image, fetched, is judged).
-	if code != exitNegative || !strings.Contains(errs, "locator crawl: 2 links to 2 URLs not judged: not followed (out of scope, excluded, past --depth") {
+	if code != exitNegative || !strings.Contains(errs, "locator crawl: 2 links (2 URLs) not judged: not followed (out of scope, excluded, too deep), and --check not given\n") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	code, _, errs = runCLI(t, "", "crawl", "--delay", "0", "--depth", "2", "--check", seed)

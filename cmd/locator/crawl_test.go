@@ -343,7 +343,7 @@ func TestCrawlKilledResume(t *testing.T) {
 	bin := locatorBin(t)
 	s, seed, wholeOut, whole := wholeCrawl(t)
 	state := filepath.Join(t.TempDir(), "state")
-	cmd := exec.Command(bin, "crawl", "--delay", "50ms", "--depth", "0", "--check", "--state", state, seed)
+	cmd := exec.Command(bin, "crawl", "--delay", "50ms", "--per-host", "1", "--depth", "0", "--check", "--state", state, seed)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
