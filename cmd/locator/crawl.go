@@ -256,6 +256,13 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	}
 
 	broken, brokenPages, werr := rep.Count()
+	var refused, unjudged, unjudgedURLs int
+	if werr == nil {
+		refused, werr = countRefused(rep)
+	}
+	if werr == nil {
+		unjudged, unjudgedURLs, werr = rep.Unjudged()
+	}
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(werr.Error()))
 		return exitFailed
@@ -267,7 +274,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if o.json {
 		werr = writeBrokenJSON(w, rep)
 		if werr == nil {
-			werr = writeJSON(w, st.record(broken))
+			werr = writeJSON(w, st.record(broken, refused, unjudged))
 		}
 	} else {
 		werr = writeSummary(w, rep)
@@ -288,20 +295,12 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if earlier > 0 {
 		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", earlier)
 	}
-	refused, rerr := countRefused(rep)
-	if rerr != nil {
-		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(rerr.Error()))
-		return exitFailed
-	}
 	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets received)%s, %d links, %d checked: %d broken links on %d pages\n",
 		st.pages, received.Load(), runs, st.links, st.checked, broken, brokenPages)
 	if refused > 0 {
-		fmt.Fprintf(e.stderr, "locator crawl: %d links refused by local policy, not asked (listed after the broken links)\n", refused)
+		fmt.Fprintf(e.stderr, "locator crawl: %d links refused by local policy, not asked (not broken)\n", refused)
 	}
-	if n, urls, err := rep.Unjudged(); err != nil {
-		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(err.Error()))
-		return exitFailed
-	} else if n > 0 {
+	if n, urls := unjudged, unjudgedURLs; n > 0 {
 		why := "not followed (out of scope, excluded, too deep), and --check not given"
 		if o.check {
 			why = "past --max-urls, or sessions (telnet)"
@@ -431,7 +430,6 @@ func (o *crawlOptions) client(e *env) (*access.Client, error) {
 // the summary.
 type crawlStats struct {
 	pages, errors, links, checked int
-	bytes                         int64
 	// received counts the octets read off the network (countingDial).
 	received *atomic.Int64
 	// followed counts the URLs the crawl was to fetch: the seeds it
@@ -455,7 +453,6 @@ func (s *crawlStats) add(ev crawl.Event) {
 	switch ev := ev.(type) {
 	case *crawl.Page:
 		s.pages++
-		s.bytes += ev.Read
 		if ev.Err != nil {
 			s.errors++
 		}

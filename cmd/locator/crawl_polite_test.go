@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -137,6 +138,24 @@ func TestCrawlFileLinks(t *testing.T) {
 			strings.Contains(errs, "not judged") {
 			t.Errorf("--check %v: exit %d\n%s\nwant:\n%s\n%s", check, code, out, want, errs)
 		}
+	}
+}
+
+// TestCrawlSummaryJSON: --json's summary counts the links refused by
+// policy and those not judged, and the octets received.
+func TestCrawlSummaryJSON(t *testing.T) {
+	files := map[string]string{
+		"index.html": "<!DOCTYPE html>\n<a href=\"file:///etc/hosts\">a</a>\n<a href=\"http://other.invalid/\">b</a>\n",
+	}
+	addr, _ := startPoliteSite(t, files)
+	code, out, errs := runCLI(t, "", "crawl", "--json", "http://"+addr+"/index.html")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var sum crawlSummaryRecord
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v: %s\n%s", code, err, out, errs)
+	}
+	if sum.Event != "summary" || sum.Pages != 1 || sum.Links != 2 || sum.Refused != 1 || sum.Unjudged != 1 || sum.Octets < int64(len(files["index.html"])) {
+		t.Errorf("summary %+v", sum)
 	}
 }
 
