@@ -141,20 +141,23 @@ func TestCrawlFileLinks(t *testing.T) {
 	}
 }
 
-// TestCrawlSummaryJSON: --json's summary counts the links refused by
-// policy and those not judged, and the octets received.
+// TestCrawlSummaryJSON (issue 46 item 8): --json's summary counts the
+// links refused by policy, never dropped, and those not judged, and the
+// octets received.
 func TestCrawlSummaryJSON(t *testing.T) {
 	files := map[string]string{
-		"index.html": "<!DOCTYPE html>\n<a href=\"file:///etc/hosts\">a</a>\n<a href=\"http://other.invalid/\">b</a>\n",
+		"index.html": "<!DOCTYPE html>\n<a href=\"file:///etc/hosts\">a</a>\n<a href=\"http://other.invalid/\">b</a>\n<a href=\"//127.0.0.1:25/\">c</a>\n",
 	}
 	addr, _ := startPoliteSite(t, files)
+	// The link to port 25, SMTP's (RFC 1738 §6), is refused by policy
+	// before any connection, as the file URL is.
 	code, out, errs := runCLI(t, "", "crawl", "--json", "http://"+addr+"/index.html")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var sum crawlSummaryRecord
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || code != exitOK {
 		t.Fatalf("exit %d, %v: %s\n%s", code, err, out, errs)
 	}
-	if sum.Event != "summary" || sum.Pages != 1 || sum.Links != 2 || sum.Refused != 1 || sum.Unjudged != 1 || sum.Octets < int64(len(files["index.html"])) {
+	if sum.Event != "summary" || sum.Pages != 2 || sum.Links != 3 || sum.Refused != 2 || sum.Unjudged != 1 || sum.Octets < int64(len(files["index.html"])) {
 		t.Errorf("summary %+v", sum)
 	}
 }
