@@ -149,7 +149,7 @@ func TestCrawlDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(mnt, "state")
-	args := []string{"crawl", "--delay", "0", "--depth", "0", "--check", "--state", state}
+	args := []string{"crawl", "--delay", "0", "--per-host", "1", "--depth", "0", "--check", "--state", state}
 	code, _, errs := runCLI(t, "", append(args, seed)...)
 	first := s.requests(t, 1)
 	t.Logf("the first run: %d requests; %s", len(first), strings.TrimSpace(errs))
