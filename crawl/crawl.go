@@ -180,9 +180,17 @@ type Crawler struct {
 	// Delay is the least time between the end of a request to a server
 	// and the beginning of the next (DefaultDelay; NoDelay for none); a
 	// robots.txt Crawl-delay that is longer replaces it for that
-	// service. With PerHost above 1, the requests that wait for one
-	// server begin together once the time has come.
+	// service, unless DelayFixed. With PerHost above 1, the requests
+	// that wait for one server begin together once the time has come.
 	Delay time.Duration
+	// DelayFixed keeps Delay, NoDelay too, whatever a robots.txt's
+	// Crawl-delay says: a delay a person chose, where the default
+	// yields to the site's.
+	DelayFixed bool
+	// IgnoreRobots neither reads nor obeys robots.txt (nor its
+	// Crawl-delay): for a site's owner checking their own site, as
+	// wget's "-e robots=off".
+	IgnoreRobots bool
 	// Retries and Backoff answer a 429 or 503: the request is made
 	// again after Backoff, then twice as long, Retries times
 	// (DefaultRetries, DefaultBackoff; negative Retries: none).
@@ -831,7 +839,7 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		return result{page: page}
 	}
 	delay := cr.delay()
-	if rules.HasDelay && rules.CrawlDelay > delay {
+	if rules.HasDelay && rules.CrawlDelay > delay && !cr.c.DelayFixed {
 		delay = rules.CrawlDelay
 	}
 	// The next request to the server waits from the end of this one
@@ -1250,7 +1258,7 @@ func robotsPath(u *locator.URL) string {
 // within the server's slot (the fetch is one of the server's requests).
 func (cr *crawl) rules(ctx context.Context, u *locator.URL, server string) (*robots.Rules, error) {
 	ru := robotsURL(u)
-	if ru == "" {
+	if ru == "" || cr.c.IgnoreRobots {
 		return robots.AllowAll, nil
 	}
 	cr.mu.Lock()
@@ -1304,7 +1312,7 @@ func (cr *crawl) fetchRobots(ctx context.Context, ru, server string) (*robots.Ru
 		return robots.DisallowAllRules, err
 	}
 	rules := robots.Parse(b).For(cr.agent)
-	if rules.HasDelay && rules.CrawlDelay > delay {
+	if rules.HasDelay && rules.CrawlDelay > delay && !cr.c.DelayFixed {
 		delay = rules.CrawlDelay
 	}
 	return rules, nil

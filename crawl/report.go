@@ -604,6 +604,9 @@ func (r *Report) build() error {
 			if !ok {
 				return r.fail("read", errRecord)
 			}
+			if fileOnOtherPage(string(u), l[1]) {
+				continue // refused by policy (EachTarget), not broken
+			}
 			how := "c"
 			if lastFetched {
 				how = "p"
@@ -836,4 +839,211 @@ func readFields(b []byte, n int) (fs []string, ok bool) {
 		fs[i], b = string(b[w:w+int(l)]), b[w+int(l):]
 	}
 	return fs, len(b) == 0
+}
+
+// A Target is a URL that links name and that could not be had, or that
+// policy refused, with the links that name it: a report grouped by
+// target says a missing page linked 1,450 times once, with its count.
+type Target struct {
+	URL *locator.URL
+	// Failure is what became of the URL; for a file URL on a page of
+	// another scheme, access.StatePolicy: it names a file of each
+	// reader's own machine, never this one's to judge (FileSyntax).
+	Failure Failure
+	// Fetched says the crawl fetched the URL; else it was checked, or,
+	// refused by policy, neither.
+	Fetched bool
+	// Links counts the links that name the URL; Places holds the first
+	// found of them (as many as EachTarget was asked for), in the order
+	// they were found.
+	Links  int
+	Places []*Link
+	first  []foundLink // Places being chosen: the first found, by seq
+}
+
+// foundLink is a link's record and the order it was found in.
+type foundLink struct {
+	seq    uint64
+	fields []string
+}
+
+// EachTarget calls fn with each URL that links name and that is broken
+// (Failure.broken: gone, refused, could not be asked for), or, with
+// policy, each that local policy refused (access.StatePolicy, or a file
+// URL on a page of another scheme: RFC 1738 §3.10 has it name a file of
+// the reader's machine), in the order of the URLs. It holds at most
+// reportBatch links and places links in memory at a time, and stops at
+// fn's first error, which it returns.
+func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) error {
+	if err := r.build(); err != nil {
+		return err
+	}
+	var cur *Target // the target whose links are being read
+	emit := func() error {
+		if cur == nil || cur.Links == 0 {
+			return nil
+		}
+		t := cur
+		cur = nil
+		for _, f := range t.first {
+			link, err := linkOf(f.fields)
+			if err != nil {
+				return r.fail("read", err)
+			}
+			t.Places = append(t.Places, link)
+		}
+		t.first = nil
+		return fn(t)
+	}
+	var after []byte
+	for {
+		keys, vals, err := r.scan(bucketLinks, after)
+		if err != nil {
+			return err
+		}
+		if len(keys) == 0 {
+			return emit()
+		}
+		after = keys[len(keys)-1]
+		for i, k := range keys {
+			u, _, _ := bytes.Cut(k, []byte{0})
+			if cur == nil || cur.URL.String() != string(u) {
+				if err := emit(); err != nil {
+					return err
+				}
+				tu, err := locator.Parse(string(u))
+				if err != nil {
+					return r.fail("read", fmt.Errorf("%w: %w", errRecord, err))
+				}
+				f, fetched, err := r.outcome(u)
+				if err != nil {
+					return err
+				}
+				cur = &Target{URL: tu, Failure: f, Fetched: fetched}
+			}
+			v := vals[i]
+			if len(v) < 8 {
+				continue
+			}
+			l, ok := readFields(v[8:], linkFields)
+			if !ok {
+				return r.fail("read", errRecord)
+			}
+			f := cur.Failure
+			if fileOnOtherPage(string(u), l[1]) {
+				f = Failure{State: access.StatePolicy, Text: fileOnPage + FileSyntax(cur.URL)}
+			}
+			if policy != (f.State == access.StatePolicy) || !policy && !f.broken() {
+				continue
+			}
+			cur.Failure = f
+			cur.Links++
+			// The first found are kept: places of them at most, in
+			// the order found (their keys' order is the pages' URLs').
+			seq := binary.BigEndian.Uint64(v[:8])
+			n := len(cur.first)
+			if n == places && (n == 0 || seq > cur.first[n-1].seq) {
+				continue
+			}
+			if n < places {
+				cur.first = append(cur.first, foundLink{})
+			} else {
+				n--
+			}
+			for n > 0 && cur.first[n-1].seq > seq {
+				cur.first[n] = cur.first[n-1]
+				n--
+			}
+			cur.first[n] = foundLink{seq: seq, fields: l}
+		}
+	}
+}
+
+// fileOnOtherPage reports whether a link to the URL u from the page
+// from is a file URL on a page of another scheme.
+func fileOnOtherPage(u, from string) bool {
+	return strings.HasPrefix(u, "file:") && from != "" && !strings.HasPrefix(from, "file:")
+}
+
+// fileOnPage says why a file URL on a page of another scheme is not
+// asked for.
+const fileOnPage = "a file URL on a page of another scheme names a file of each reader's own machine (RFC 1738 §3.10): not looked for on this one; "
+
+// FileSyntax says whether the file URL u is written as RFC 1738 §3.10
+// and §5 (fileurl) have it: all that can be judged of one found on a
+// page of another scheme, as LinkChecker judges such a link.
+func FileSyntax(u *locator.URL) string {
+	for _, p := range u.Problems() {
+		if p.Severity >= locator.Violation {
+			return "its syntax: " + p.String()
+		}
+	}
+	return "its syntax is valid"
+}
+
+// linkOf reads a link's record fields (linkFields) back.
+func linkOf(f []string) (*Link, error) {
+	var from *locator.URL
+	if f[1] != "" {
+		var err error
+		if from, err = locator.Parse(f[1]); err != nil {
+			return nil, fmt.Errorf("%w: %w", errRecord, err)
+		}
+	}
+	u, err := locator.Parse(f[8])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errRecord, err)
+	}
+	line, err1 := strconv.Atoi(f[5])
+	col, err2 := strconv.Atoi(f[6])
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("%w: %w", errRecord, err)
+	}
+	return &Link{From: from, URL: u, Ref: f[7], Place: Place{Element: f[2], Attr: f[3], Name: f[4], Line: line, Column: col}}, nil
+}
+
+// Unjudged counts the links whose URL was neither fetched nor checked
+// (out of scope, excluded, too deep, past MaxURLs, a session: not
+// followed, and not checked), and their URLs; a file URL on a page of
+// another scheme is not among them: it is refused by policy
+// (EachTarget).
+func (r *Report) Unjudged() (links, urls int, err error) {
+	if err := r.build(); err != nil {
+		return 0, 0, err
+	}
+	var after []byte
+	last, judged := "", false
+	for {
+		keys, vals, err := r.scan(bucketLinks, after)
+		if err != nil || len(keys) == 0 {
+			return links, urls, err
+		}
+		after = keys[len(keys)-1]
+		for i, k := range keys {
+			u, _, _ := bytes.Cut(k, []byte{0})
+			first := string(u) != last
+			if first {
+				last = string(u)
+				f, _, err := r.outcome(u)
+				if err != nil {
+					return 0, 0, err
+				}
+				judged = f.State != ""
+			}
+			if judged || len(vals[i]) < 8 {
+				continue
+			}
+			l, ok := readFields(vals[i][8:], linkFields)
+			if !ok {
+				return 0, 0, r.fail("read", errRecord)
+			}
+			if fileOnOtherPage(last, l[1]) {
+				continue
+			}
+			links++
+			if first {
+				urls++
+			}
+		}
+	}
 }

@@ -13,11 +13,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,9 +36,10 @@ func init() {
 	register(&command{
 		name: "crawl",
 		args: "[flags] URL...",
-		summary: "follow the links of what the URLs lead to, politely (robots.txt, one request at a time to a server), and say which links are broken and where; " +
+		summary: "follow the links of what the URLs lead to, politely (robots.txt, two requests at a time to a server), and say which links are broken and where; " +
 			"exit 0 none broken, 1 some, 2 usage, 3 the crawl failed",
-		flags: crawlFlags,
+		flags:   crawlFlags,
+		foreign: crawlForeign, // crawl_wget.go
 	})
 }
 
@@ -50,7 +54,8 @@ type crawlOptions struct {
 	jobs, perHost    int
 	maxBytes         int64
 	include, exclude regexpList
-	delay            time.Duration
+	delay            secondsFlag // --delay; set when given
+	noRobots         bool
 	followText       bool
 	check            bool
 	state            string
@@ -75,8 +80,7 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 		scope:   "prefix",
 		depth:   crawl.DefaultDepth,
 		jobs:    crawl.DefaultJobs,
-		perHost: 1,
-		delay:   crawl.DefaultDelay,
+		perHost: DefaultCrawlPerHost,
 	}
 	fs.StringVar(&o.scope, "scope", o.scope, "the links followed: prefix (a seed's host, any scheme or port, and its path up to its last /), host (a seed's host), domain (a seed's domain), any")
 	fs.IntVar(&o.depth, "depth", o.depth, "links followed at most from a seed to a page (0: no bound, as wget's -l 0)")
@@ -86,7 +90,9 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.Var(&o.exclude, "exclude", "a regular expression `RE` (RE2) no URL followed may match; repeatable")
 	fs.IntVar(&o.jobs, "jobs", o.jobs, "requests under way at once, in all")
 	fs.IntVar(&o.perHost, "per-host", o.perHost, "requests under way at once to one server")
-	fs.DurationVar(&o.delay, "delay", o.delay, "the least time between the end of a request to a server and the beginning of the next (0: none); a longer robots.txt Crawl-delay wins")
+	fs.Var(&o.delay, "delay", "the least time between the end of a request to a server and the beginning of the next, e.g. 1, 0.5s, 2m (bare: seconds, as wget's --wait); "+
+		"when not given, none unless robots.txt's Crawl-delay asks for one; when given (0 too), it holds whatever Crawl-delay says")
+	fs.BoolVar(&o.noRobots, "no-robots", false, "neither read nor obey robots.txt (its Crawl-delay too): for a site's owner checking their own site, as wget's -e robots=off")
 	fs.BoolVar(&o.followText, "follow-text", false, "read the URLs of plain-text objects as links too")
 	fs.BoolVar(&o.check, "check", false, "the link checker: probe, once the crawl is done, every link not followed (out of scope, excluded, past --depth), so that every link found is judged")
 	fs.StringVar(&o.state, "state", "", "keep the crawl's frontier on disk in `DIR` (created when absent), so that a crawl that stopped can go on with --resume")
@@ -136,7 +142,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if err != nil {
 		return usageError(e, name, "--scope is prefix, host, domain or any")
 	}
-	if o.jobs <= 0 || o.perHost <= 0 || o.maxURLs < 0 || o.delay < 0 {
+	if o.jobs <= 0 || o.perHost <= 0 || o.maxURLs < 0 || o.delay.d < 0 {
 		return usageError(e, name, "--jobs and --per-host must be positive; --max-urls and --delay not negative")
 	}
 	if msg := o.invalid(crawlBounds); msg != "" {
@@ -190,6 +196,9 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if err != nil {
 		return usageError(e, name, err.Error())
 	}
+	// The octets off the network, every scheme's (a Gopher menu's too).
+	var received atomic.Int64
+	c.Dial = countingDial(&received)
 	// Every page fetched, robots.txt too, is archived as it was
 	// exchanged; a resumed crawl writes a new file (archive.Create
 	// never overwrites one), beside the first run's.
@@ -202,13 +211,13 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	cr := &crawl.Crawler{
 		Client: c, Scope: scope, Include: o.include, Exclude: o.exclude,
 		Depth: o.depth, MaxURLs: o.maxURLs, MaxBytes: o.maxBytes,
-		Jobs: o.jobs, PerHost: o.perHost, Delay: o.delay,
-		FollowText: o.followText, Check: o.check, Frontier: front,
+		Jobs: o.jobs, PerHost: o.perHost, Delay: o.delay.d, DelayFixed: o.delay.set,
+		IgnoreRobots: o.noRobots, FollowText: o.followText, Check: o.check, Frontier: front,
 	}
 	if o.depth <= 0 {
 		cr.Depth = -1
 	}
-	if o.delay == 0 {
+	if o.delay.d == 0 {
 		cr.Delay = crawl.NoDelay
 	}
 
@@ -219,7 +228,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 
 	w := bufio.NewWriter(e.stdout)
 	prog := newCrawlProgress(e, o)
-	var st crawlStats
+	st := crawlStats{received: &received, maxURLs: o.maxURLs, resumed: earlier > 0, start: time.Now()}
 	emit := func(ev crawl.Event) error {
 		if state != nil {
 			if err := state.record(ev); err != nil {
@@ -247,6 +256,13 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	}
 
 	broken, brokenPages, werr := rep.Count()
+	var refused, unjudged, unjudgedURLs int
+	if werr == nil {
+		refused, werr = countRefused(rep)
+	}
+	if werr == nil {
+		unjudged, unjudgedURLs, werr = rep.Unjudged()
+	}
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(werr.Error()))
 		return exitFailed
@@ -258,7 +274,7 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if o.json {
 		werr = writeBrokenJSON(w, rep)
 		if werr == nil {
-			werr = writeJSON(w, st.record(broken))
+			werr = writeJSON(w, st.record(broken, refused, unjudged))
 		}
 	} else {
 		werr = writeSummary(w, rep)
@@ -279,11 +295,26 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if earlier > 0 {
 		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", earlier)
 	}
-	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets)%s, %d links, %d checked: %d broken links on %d pages\n",
-		st.pages, st.bytes, runs, st.links, st.checked, broken, brokenPages)
+	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets received)%s, %d links, %d checked: %d broken links on %d pages\n",
+		st.pages, received.Load(), runs, st.links, st.checked, broken, brokenPages)
+	if refused > 0 {
+		fmt.Fprintf(e.stderr, "locator crawl: %d links refused by local policy, not asked (not broken)\n", refused)
+	}
+	if n, urls := unjudged, unjudgedURLs; n > 0 {
+		why := "not followed (out of scope, excluded, too deep), and --check not given"
+		if o.check {
+			why = "past --max-urls, or sessions (telnet)"
+		}
+		fmt.Fprintf(e.stderr, "locator crawl: %s (%s) not judged: %s\n", fmt.Sprint(n, " ", plural(n, "link", "links")), fmt.Sprint(urls, " ", plural(urls, "URL", "URLs")), why)
+	}
+	for _, u := range st.robotsSeeds {
+		fmt.Fprintf(e.stderr, "locator crawl: robots.txt forbids the seed %s: nothing was fetched from it (--no-robots, for a site's own owner)\n", printable.String(u))
+	}
 
 	var limit *crawl.LimitError
 	switch {
+	case crawlErr == nil && len(st.robotsSeeds) > 0:
+		return exitFailed // not "0 broken": a seed was not crawled
 	case crawlErr == nil:
 	case errors.As(crawlErr, &limit):
 		// The bound asked for was reached: the crawl ended as it was
@@ -399,11 +430,20 @@ func (o *crawlOptions) client(e *env) (*access.Client, error) {
 // the summary.
 type crawlStats struct {
 	pages, errors, links, checked int
-	bytes                         int64
+	// received counts the octets read off the network (countingDial).
+	received *atomic.Int64
 	// followed counts the URLs the crawl was to fetch: the seeds it
 	// fetched and the URLs links had it follow.
 	followed int
 	start    time.Time
+	// maxURLs is the crawl's --max-urls.
+	maxURLs int
+	// resumed: the frontier holds the runs before's URLs too, which
+	// followed does not count: no ETA.
+	resumed bool
+	// robotsSeeds are the seeds robots.txt forbids (as many as the
+	// seeds at most).
+	robotsSeeds []string
 }
 
 func (s *crawlStats) add(ev crawl.Event) {
@@ -413,24 +453,38 @@ func (s *crawlStats) add(ev crawl.Event) {
 	switch ev := ev.(type) {
 	case *crawl.Page:
 		s.pages++
-		s.bytes += ev.Read
 		if ev.Err != nil {
 			s.errors++
 		}
 		if ev.From == nil {
 			s.followed++
+			if ev.Skipped == "robots" && ev.Err == nil {
+				s.robotsSeeds = append(s.robotsSeeds, access.Masked(ev.URL))
+			}
 		}
 	case *crawl.Link:
 		s.links++
 		if ev.First {
 			s.followed++
 		}
+
 	case *crawl.Checked:
 		s.checked++
 		if ev.Status != nil && ev.Status.State != access.StateOK {
 			s.errors++
 		}
 	}
+}
+
+// countRefused returns the links local policy refused (the report's
+// policy targets).
+func countRefused(r *crawl.Report) (int, error) {
+	n := 0
+	err := r.EachTarget(0, true, func(t *crawl.Target) error {
+		n += t.Links
+		return nil
+	})
+	return n, err
 }
 
 // queue is the number of URLs found to follow and not fetched yet (of
@@ -468,7 +522,30 @@ func (p *crawlProgress) show(s *crawlStats) {
 	if el := time.Since(s.start).Seconds(); el > 0 {
 		rate = float64(s.pages) / el
 	}
-	fmt.Fprintf(p.w, "\rlocator crawl: %d pages, %s, queue %d, %d errors, %.1f pages/s\x1b[K", s.pages, octetsText(s.bytes), s.queue(), s.errors, rate)
+	eta := ""
+	if left, ok := s.left(); ok && rate > 0 && s.pages >= etaPages {
+		eta = ", ETA " + (time.Duration(float64(left)/rate) * time.Second).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\rlocator crawl: %d pages, %s, queue %d, %d errors, %.1f pages/s%s\x1b[K", s.pages, octetsText(s.received.Load()), s.queue(), s.errors, rate, eta)
+}
+
+// etaPages is the pages fetched before the progress line guesses an
+// ETA: the rate of the first few says little.
+const etaPages = 10
+
+// left returns the URLs left to fetch, as far as the frontier knows
+// them (a page fetched may add more), bounded by --max-urls; ok is
+// false when it does not know them: a resumed crawl's frontier holds
+// the runs before's URLs, which this run did not count.
+func (s *crawlStats) left() (int, bool) {
+	if s.resumed {
+		return 0, false
+	}
+	n := s.queue()
+	if s.maxURLs > 0 {
+		n = min(n, max(s.maxURLs-s.pages, 0))
+	}
+	return n, true
 }
 
 func (p *crawlProgress) finish() {
@@ -495,4 +572,65 @@ func octetsText(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(d), "KMGTPE"[exp])
+}
+
+// DefaultCrawlPerHost is --per-host's default: two requests at a time
+// to one server, the bound RFC 2616 §8.1.4 set ("A single-user client
+// SHOULD NOT maintain more than 2 connections with any server") and
+// RFC 9112 §9.4 leaves to the client. With no delay between them it
+// crawls a 552-page site in seconds, where a second between requests
+// took nine minutes; a server that wants fewer says so (Crawl-delay,
+// 429, 503), and is obeyed.
+const DefaultCrawlPerHost = 2
+
+// secondsFlag is a duration given as Go writes one (1.5s, 2m) or, bare,
+// in seconds as wget's --wait takes it (1, 0.5); set says it was given.
+type secondsFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (f *secondsFlag) String() string {
+	if f == nil {
+		return "0s"
+	}
+	return f.d.String()
+}
+
+func (f *secondsFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		s, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || s != s || s > 1e9 || s < -1e9 {
+			return fmt.Errorf("%q is neither seconds nor a duration such as 1.5s or 2m", v)
+		}
+		d = time.Duration(s * float64(time.Second))
+	}
+	f.d, f.set = d, true
+	return nil
+}
+
+// countingDial returns dial with every octet read off its connections
+// added to n: a crawl's octets received, whatever the scheme (a Gopher
+// menu or an FTP listing has none a page would count).
+func countingDial(n *atomic.Int64) access.DialFunc {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: c, n: n}, nil
+	}
+}
+
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	k, err := c.Conn.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }

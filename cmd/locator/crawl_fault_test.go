@@ -78,7 +78,7 @@ func TestCrawlKilledOften(t *testing.T) {
 	bin := locatorBin(t)
 	s, seed, wholeOut, whole := wholeCrawl(t)
 	state := filepath.Join(t.TempDir(), "state")
-	args := []string{"crawl", "--delay", "50ms", "--depth", "0", "--check", "--state", state}
+	args := []string{"crawl", "--delay", "50ms", "--per-host", "1", "--depth", "0", "--check", "--state", state}
 	// Each moment is a count of requests nginx logged in all the runs
 	// (a run reads robots.txt first); 0 is a kill 20 ms after the start.
 	moments := []int{0, 1, 4, 20, 40, 55}
@@ -149,7 +149,7 @@ func TestCrawlDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(mnt, "state")
-	args := []string{"crawl", "--delay", "0", "--depth", "0", "--check", "--state", state}
+	args := []string{"crawl", "--delay", "0", "--per-host", "1", "--depth", "0", "--check", "--state", state}
 	code, _, errs := runCLI(t, "", append(args, seed)...)
 	first := s.requests(t, 1)
 	t.Logf("the first run: %d requests; %s", len(first), strings.TrimSpace(errs))

@@ -110,13 +110,15 @@ type (
 		Error  string `json:"error,omitempty"`
 	}
 	crawlSummaryRecord struct {
-		Event   string `json:"event"` // "summary"
-		Pages   int    `json:"pages"`
-		Octets  int64  `json:"octets"`
-		Links   int    `json:"links"`
-		Checked int    `json:"checked"`
-		Errors  int    `json:"errors"`
-		Broken  int    `json:"broken"`
+		Event    string `json:"event"` // "summary"
+		Pages    int    `json:"pages"`
+		Octets   int64  `json:"octets"` // received off the network
+		Links    int    `json:"links"`
+		Checked  int    `json:"checked"`
+		Errors   int    `json:"errors"`
+		Broken   int    `json:"broken"`
+		Refused  int    `json:"refused"`  // links local policy refused
+		Unjudged int    `json:"unjudged"` // links neither followed nor checked
 	}
 )
 
@@ -156,8 +158,9 @@ func (b brokenLink) record() crawlBrokenRecord {
 	return crawlBrokenRecord{Event: "broken", Page: b.page, Place: b.place, Ref: b.ref, URL: b.url, Status: b.status, Error: b.err}
 }
 
-func (s *crawlStats) record(broken int) crawlSummaryRecord {
-	return crawlSummaryRecord{Event: "summary", Pages: s.pages, Octets: s.bytes, Links: s.links, Checked: s.checked, Errors: s.errors, Broken: broken}
+func (s *crawlStats) record(broken, refused, unjudged int) crawlSummaryRecord {
+	return crawlSummaryRecord{Event: "summary", Pages: s.pages, Octets: s.received.Load(), Links: s.links, Checked: s.checked, Errors: s.errors,
+		Broken: broken, Refused: refused, Unjudged: unjudged}
 }
 
 func maskedURL(u *locator.URL) string {

@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,25 +38,67 @@ func eachBroken(r *crawl.Report, fn func(b brokenLink, onPage int) error) error 
 	})
 }
 
-// writeSummary writes the broken links grouped by page: the page's URL,
-// then a line for each link: its place, the URL, and why.
+// summaryPlaces bounds the places the summary writes of one target:
+// a missing page linked 1,450 times is one entry, its count and the
+// first places; --json and --junit give every link.
+const summaryPlaces = 10
+
+// writeSummary writes the broken links grouped by target: the seeds
+// that could not be fetched, then each URL that links name and that is
+// broken, with why, the number of links, and the page and place of the
+// first summaryPlaces of them; then, under a heading, the URLs local
+// policy refused (a file URL on a web page among them), which are not
+// broken: nothing was asked.
 func writeSummary(w io.Writer, r *crawl.Report) error {
-	first, page := true, ""
-	return eachBroken(r, func(b brokenLink, _ int) error {
-		if first || b.page != page {
-			first, page = false, b.page
-			head := b.page
-			if head == "" {
-				head = "(seeds)"
-			}
-			if _, err := fmt.Fprintln(w, printable.String(head)); err != nil {
+	err := r.EachBroken(func(b crawl.Broken, _ int) error {
+		if b.Link.From != nil {
+			return errDone // the seeds come first
+		}
+		u := access.Masked(b.Link.URL)
+		_, err := fmt.Fprintf(w, "%s: %s (%s): the seed\n", printable.String(u), b.Failure.State, printable.String(b.Failure.Text))
+		return err
+	})
+	if err != nil && err != errDone {
+		return err
+	}
+	target := func(t *crawl.Target) error {
+		links := "1 link"
+		if t.Links != 1 {
+			links = fmt.Sprintf("%d links", t.Links)
+		}
+		if _, err := fmt.Fprintf(w, "%s: %s (%s): %s\n", printable.String(access.Masked(t.URL)), t.Failure.State,
+			printable.String(t.Failure.Text), links); err != nil {
+			return err
+		}
+		for _, l := range t.Places {
+			if _, err := fmt.Fprintf(w, "  %s %s\n", printable.String(access.Masked(l.From)), printable.String(l.Place.String())); err != nil {
 				return err
 			}
 		}
-		_, err := fmt.Fprintf(w, "  %s: %s %s (%s)\n", printable.String(b.place), b.status, printable.String(b.url), printable.String(b.err))
+		if more := t.Links - len(t.Places); more > 0 {
+			if _, err := fmt.Fprintf(w, "  and %d more (--json lists every link)\n", more); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := r.EachTarget(summaryPlaces, false, target); err != nil {
 		return err
+	}
+	first := true
+	return r.EachTarget(summaryPlaces, true, func(t *crawl.Target) error {
+		if first {
+			first = false
+			if _, err := fmt.Fprintln(w, "refused by local policy, not asked (not broken):"); err != nil {
+				return err
+			}
+		}
+		return target(t)
 	})
 }
+
+// errDone ends a walk of the report early.
+var errDone = errors.New("done")
 
 // writeBrokenJSON writes a broken record for each broken link.
 func writeBrokenJSON(w io.Writer, r *crawl.Report) error {

@@ -106,9 +106,9 @@ func TestCrawlReportSpill(t *testing.T) {
 	// from the page before each); the nine to x7 (from p5-p7, p14-p16,
 	// p23-p25: each page's link whose j makes i+j 7 modulo 9); on 6 + 9
 	// pages, p23 holding one of each; the seed read back.
-	want := "(seeds)\n  seed: gone http://h/missing-seed (the server says 404 Not Found)\n" +
-		"  seed: refused http://h/recorded-seed (connection refused)\n" +
-		"http://h/p13\n  <a href> line 1 column 10: gone http://h/p14 (the server says 404 Not Found)\n"
+	want := "http://h/missing-seed: gone (the server says 404 Not Found): the seed\n" +
+		"http://h/recorded-seed: refused (connection refused): the seed\n" +
+		"http://h/p14: gone (the server says 404 Not Found): 1 link\n  http://h/p13 <a href> line 1 column 10\n"
 	if broken != 2+6+9 || pages != 14 || !strings.HasPrefix(mem, want) {
 		t.Errorf("%d broken links on %d pages:\n%s\nwant it to begin:\n%s", broken, pages, mem, want)
 	}

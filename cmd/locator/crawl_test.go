@@ -120,16 +120,18 @@ func TestCrawlBrokenLinks(t *testing.T) {
 	if code != exitNegative {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errs)
 	}
-	want := g + "/1/\n" +
-		`  entry 2 "Missing": gone ` + g + "/1/none/ (the server says 3 Error: File or directory not found! (null) (to \"/none/\"))\n" +
-		h + "/d0/p7.html\n" +
-		"  <a href> line 6 column 10: gone " + h + "/d0/missing-7.html (the server says 404 Not Found (to \"GET /d0/missing-7.html\"))\n" +
-		h + "/d2/p20.html\n" +
-		"  <img src> line 6 column 11: gone " + h + "/img/none.png (the server says 404 Not Found (to \"GET /img/none.png\"))\n" +
-		h + "/d3/p33.html\n" +
-		"  <a href> line 6 column 10: gone http://localhost:" + port + "/gone.html (the server says 404 Not Found (to \"HEAD /gone.html\"))\n" +
-		h + "/d4/p40.html\n" +
-		"  <a href> line 6 column 10: gone " + g + "/1/nothing/ (the server says 3 Error: File or directory not found! (null) (to \"/nothing/\"))\n"
+	// Grouped by target, in the order of the URLs: each with why, the
+	// number of links, and the page and place of each.
+	want := g + "/1/none/: gone (the server says 3 Error: File or directory not found! (null) (to \"/none/\")): 1 link\n" +
+		"  " + g + "/1/ entry 2 \"Missing\"\n" +
+		g + "/1/nothing/: gone (the server says 3 Error: File or directory not found! (null) (to \"/nothing/\")): 1 link\n" +
+		"  " + h + "/d4/p40.html <a href> line 6 column 10\n" +
+		h + "/d0/missing-7.html: gone (the server says 404 Not Found (to \"GET /d0/missing-7.html\")): 1 link\n" +
+		"  " + h + "/d0/p7.html <a href> line 6 column 10\n" +
+		h + "/img/none.png: gone (the server says 404 Not Found (to \"GET /img/none.png\")): 1 link\n" +
+		"  " + h + "/d2/p20.html <img src> line 6 column 11\n" +
+		"http://localhost:" + port + "/gone.html: gone (the server says 404 Not Found (to \"HEAD /gone.html\")): 1 link\n" +
+		"  " + h + "/d3/p33.html <a href> line 6 column 10\n"
 	if out != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", out, want)
 	}
@@ -341,7 +343,7 @@ func TestCrawlKilledResume(t *testing.T) {
 	bin := locatorBin(t)
 	s, seed, wholeOut, whole := wholeCrawl(t)
 	state := filepath.Join(t.TempDir(), "state")
-	cmd := exec.Command(bin, "crawl", "--delay", "50ms", "--depth", "0", "--check", "--state", state, seed)
+	cmd := exec.Command(bin, "crawl", "--delay", "50ms", "--per-host", "1", "--depth", "0", "--check", "--state", state, seed)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,10 @@ type command struct {
 	// that runs it with the positional arguments. It returns the exit
 	// status: exitOK, exitNegative or exitTrouble.
 	flags func(fs *flag.FlagSet) func(env *env, args []string) int
+	// foreign, when set, reads arguments the flags could not parse as
+	// another program's (crawl: wget's) and, when it finds that
+	// program's flags, says what the command's own are and returns true.
+	foreign func(e *env, args []string) bool
 }
 
 // env is what a command reads and writes.
@@ -166,6 +170,9 @@ func runCommand(c *command, args []string, e *env) int {
 		return exitOK
 	}
 	if err != nil {
+		if c.foreign != nil && c.foreign(e, args) {
+			return exitTrouble
+		}
 		return usageError(e, c.name, flagError(err))
 	}
 	warnOldNames(e.stderr, fs)

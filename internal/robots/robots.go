@@ -13,6 +13,7 @@ package robots
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,11 @@ type group struct {
 type rule struct {
 	allow   bool
 	pattern string // normalized (see norm)
+	m       *matcher
+}
+
+func newRule(allow bool, pattern string) rule {
+	return rule{allow: allow, pattern: pattern, m: compile(pattern)}
 }
 
 // Parse reads the robots.txt file b, its first MaxSize octets.
@@ -88,7 +94,7 @@ func Parse(b []byte) *Robots {
 			if v == "" {
 				continue // empty-pattern: matches nothing
 			}
-			cur.rules = append(cur.rules, rule{allow: k == "allow", pattern: norm(v)})
+			cur.rules = append(cur.rules, newRule(k == "allow", norm(v)))
 		case "crawl-delay":
 			if cur == nil {
 				continue
@@ -172,6 +178,33 @@ func (r *Robots) For(agent string) *Rules {
 			}
 		}
 	}
+	out.rules = order(out.rules)
+	return out
+}
+
+// order sorts rules as Allowed tries them, the most specific first (the
+// longest pattern, an allow rule before a disallow rule of the same
+// length: §2.2.2), so that the first that matches decides; a rule that
+// is another's duplicate is left out ("Duplicate rules in a group MAY be
+// deduplicated").
+func order(rules []rule) []rule {
+	sort.SliceStable(rules, func(i, j int) bool {
+		a, b := rules[i], rules[j]
+		if len(a.pattern) != len(b.pattern) {
+			return len(a.pattern) > len(b.pattern)
+		}
+		if a.allow != b.allow {
+			return a.allow
+		}
+		return a.pattern < b.pattern
+	})
+	out := rules[:0]
+	for i, r := range rules {
+		if i > 0 && r.allow == rules[i-1].allow && r.pattern == rules[i-1].pattern {
+			continue
+		}
+		out = append(out, r)
+	}
 	return out
 }
 
@@ -190,17 +223,12 @@ func (r *Rules) Allowed(p string) bool {
 		return false
 	}
 	p = norm(p)
-	best, allow := -1, true
-	for _, ru := range r.rules {
-		if !match(ru.pattern, p) {
-			continue
-		}
-		n := len(ru.pattern)
-		if n > best || n == best && ru.allow {
-			best, allow = n, ru.allow
+	for _, ru := range r.rules { // most specific first (order)
+		if ru.m.match(p) {
+			return ru.allow
 		}
 	}
-	return allow
+	return true
 }
 
 // norm writes s as rules and paths are compared (§2.2.2): octets outside
@@ -252,39 +280,4 @@ func unhex(c byte) byte {
 func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-// match reports whether pattern matches a prefix of p (all of p when the
-// pattern ends in "$"), "*" standing for any octets (§2.2.3). It is the
-// usual wildcard match, going back only to the last "*", so its time is
-// bounded by len(pattern)*len(p).
-func match(pattern, p string) bool {
-	anchored := strings.HasSuffix(pattern, "$")
-	if anchored {
-		pattern = pattern[:len(pattern)-1]
-	}
-	pi, si := 0, 0
-	star, mark := -1, 0
-	for si < len(p) {
-		switch {
-		case pi < len(pattern) && pattern[pi] == '*':
-			star, mark = pi, si
-			pi++
-		case pi < len(pattern) && pattern[pi] == p[si]:
-			pi++
-			si++
-		case pi == len(pattern) && !anchored:
-			return true // the pattern's end is reached: a prefix matches
-		case star >= 0:
-			pi = star + 1
-			mark++
-			si = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(pattern) && pattern[pi] == '*' {
-		pi++
-	}
-	return pi == len(pattern)
 }

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -164,6 +165,142 @@ func FuzzParse(f *testing.F) {
 			if Parse([]byte("User-agent: *\nDisallow: " + path + "\n")).For("locator").Allowed(path) {
 				t.Fatalf("Disallow: %s does not disallow it", path)
 			}
+		}
+	})
+}
+
+// TestMatchLinear: RFC 9309 §2.5 and §3 have a crawler protect itself
+// from the robots.txt it reads. 504 rules like "/*aaa…b" against a path
+// of 8,000 "a": a backtracking matcher compares some 10^9 octets (3.4 s
+// of CPU, issue 42); each rule here compares at most twice the path and
+// its pattern.
+func TestMatchLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 1; i <= 504; i++ {
+		b.WriteString("Disallow: /*" + strings.Repeat("a", i) + "b\n")
+		b.WriteString("Disallow: /*" + strings.Repeat("a", i) + "*b$\n")
+	}
+	rs := Parse([]byte(b.String())).For("locator")
+	p := "/" + strings.Repeat("a", 8000)
+	total := 0
+	for _, ru := range rs.rules {
+		ok, n := ru.m.matchSteps(p)
+		if ok {
+			t.Errorf("%s matches %d a's", ru.pattern, len(p)-1)
+		}
+		if bound := 2 * (len(p) + len(ru.pattern)); n > bound {
+			t.Errorf("%s: %d octets compared, more than %d", ru.pattern, n, bound)
+		}
+		total += n
+	}
+	if !rs.Allowed(p) {
+		t.Error("disallowed")
+	}
+	if len(rs.rules) != 1008 {
+		t.Errorf("%d rules", len(rs.rules))
+	}
+	t.Logf("%d rules, %d octets compared in all", len(rs.rules), total)
+}
+
+// TestDedup: §2.2.2 "Duplicate rules in a group MAY be deduplicated":
+// the same rule in two merged groups is tried once; an allow and a
+// disallow of one pattern are two rules, the allow winning.
+func TestDedup(t *testing.T) {
+	rs := Parse([]byte("User-agent: l\nDisallow: /a\nDisallow: /a\nUser-agent: l\nDisallow: /a\nAllow: /a\n")).For("l")
+	if len(rs.rules) != 2 || !rs.rules[0].allow || !rs.Allowed("/a") {
+		t.Errorf("rules %+v", rs.rules)
+	}
+}
+
+// TestStars: "*" and "$" in every place (§2.2.3).
+func TestStars(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"*", "/", true},
+		{"*$", "/x", true},
+		{"**", "/x", true},
+		{"/a*$", "/abc", true},
+		{"/a*$", "/b", false},
+		{"/a*c$", "/abc", true},
+		{"/a*c$", "/ac", true},
+		{"/a*c$", "/abcd", false},
+		{"/ab*bc$", "/abc", false}, // the pieces may not overlap
+		{"/ab*bc$", "/abbc", true},
+		{"/*a*b*c", "/xaybzc", true},
+		{"/*a*b*c", "/xaybz", false},
+		{"/*aab", "/aaaab", true}, // a failure table's way back
+		{"/*abab", "/abaabab", true},
+		{"/a$b", "/a$b", true}, // "$" only ends a pattern at its end
+		{"/a$", "/a", true},
+		{"$", "/", false},
+	} {
+		if got := compile(tc.pattern).match(tc.path); got != tc.want {
+			t.Errorf("%q against %q: %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+		if got := oracle(tc.pattern, tc.path); got != tc.want {
+			t.Errorf("oracle: %q against %q: %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}
+
+// oracle is the reference matcher FuzzMatch holds the matcher to: the
+// pattern made a regular expression (RE2, linear itself), "*" as ".*".
+func oracle(pattern, p string) bool {
+	anchored := strings.HasSuffix(pattern, "$")
+	pattern = strings.TrimSuffix(pattern, "$")
+	pieces := strings.Split(pattern, "*")
+	for i := range pieces {
+		pieces[i] = regexp.QuoteMeta(pieces[i])
+	}
+	re := "(?s)^" + strings.Join(pieces, ".*")
+	if anchored {
+		re += "$"
+	}
+	return regexp.MustCompile(re).MatchString(p)
+}
+
+// FuzzMatch holds Allowed to the simple reading of §2.2.2 and §2.2.3:
+// every rule matched by the oracle, the longest pattern deciding, an
+// allow winning a tie.
+func FuzzMatch(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /*a*b$\nAllow: /a\n"), "/aab")
+	f.Add([]byte("User-agent: *\nDisallow: /*aaab\nAllow: /*$\nDisallow: /%41\n"), "/aaaaab?x")
+	f.Add([]byte(simple), "/example/a.gif")
+	f.Fuzz(func(t *testing.T, file []byte, path string) {
+		if len(file) > 4096 || len(path) > 1024 {
+			return // the oracle's regular expressions grow with them
+		}
+		rs := Parse(file).For("locator")
+		got := rs.Allowed(path)
+		p := path
+		if p == "" {
+			p = "/"
+		}
+		if p == "/robots.txt" {
+			if !got {
+				t.Fatal("/robots.txt disallowed")
+			}
+			return
+		}
+		p = norm(p)
+		best, want := -1, true
+		for _, ru := range rs.rules {
+			ok, steps := ru.m.matchSteps(p)
+			if ok != oracle(ru.pattern, p) {
+				t.Fatalf("%q against %q: %v, the oracle says %v", ru.pattern, p, ok, !ok)
+			}
+			if bound := 2 * (len(p) + len(ru.pattern)); steps > bound {
+				t.Fatalf("%q against %q: %d octets compared, more than %d", ru.pattern, p, steps, bound)
+			}
+			if n := len(ru.pattern); ok && (n > best || n == best && ru.allow) {
+				best, want = n, ru.allow
+			}
+		}
+		if got != want {
+			t.Fatalf("%q: Allowed %v, the longest match says %v", path, got, want)
 		}
 	})
 }
