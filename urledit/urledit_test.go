@@ -166,7 +166,7 @@ func TestSchemeParts(t *testing.T) {
 		{"ftp://h/a%2Fb/c/f.txt;type=i", nil, "{parts.cwd}|{:parts.cwd}|{parts.name}|{parts.typecode}", "ftp://h/a%2Fb/c/f.txt;type=i|a/b/c|a%2Fb/c|f.txt|i"},
 		{"ftp://h/d/f", []string{"typecode=a"}, "{parts.typecode}", "ftp://h/d/f;type=a|a"},
 		{"ftp://h/d/f;type=a", []string{"typecode="}, "[parts.typecode]", "ftp://h/d/f|"},
-		{"ftp://h/d/f", []string{"typecode=x"}, "", "!ftptype"}, // the builder refuses the part,
+		{"ftp://h/d/f", []string{"typecode=x"}, "", "!ftptype"},                                                   // the builder refuses the part,
 		{"ftp://h/d/f", []string{"cwd=/etc/x;y", "name=a b"}, "{parts.cwd}", "ftp://h//etc/x%3By/a%20b|/etc/x;y"}, // "/" separates directories; the first is empty
 		{"ftp://h/d/f", []string{"cwd:=a%2Fb/c"}, "{:parts.cwd}", "ftp://h/a%2Fb/c/f|a%2Fb/c"},
 		{"ftp://h/d/f", []string{"cwd:=%2Fetc"}, "{parts.cwd}", "ftp://h/%2Fetc/f|/etc"},
