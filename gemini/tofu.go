@@ -120,8 +120,10 @@ func ServerKey(host string, port int) string {
 		host = host[1 : len(host)-1]
 	}
 	h := dest.Name(host)
-	if t := strings.TrimRight(h, "."); t != "" {
-		h = t // "h.." (no host, but a key) as "h." is: "h"
+	// "h.." and "..." are no hosts, but keys all the same: read as
+	// "h." and "." are, whatever the dots.
+	if h = strings.TrimRight(h, "."); h == "" {
+		h = "."
 	}
 	if a, err := netip.ParseAddr(h); err == nil {
 		h = a.Unmap().String()
