@@ -134,8 +134,13 @@ type Config struct {
 	NewsServer string
 	// KnownHosts is the file of the certificates of Gemini servers
 	// trusted on first use (Gemini §4.2; gemini.Client.KnownHosts);
-	// "": gemini.DefaultKnownHosts().
+	// "": they are kept in Trust, in memory, never in the operator's
+	// own file (gemini.DefaultKnownHosts()), which requests from others
+	// would fill and decide.
 	KnownHosts string
+	// Trust keeps them when KnownHosts is "" (nil: a store of the
+	// Server's own, gemini.TrustStore's zero value).
+	Trust *gemini.TrustStore
 
 	// Names are the host names (host[:port]) by which clients may reach
 	// the gateway in the path form, beside the address a connection
@@ -199,6 +204,11 @@ func New(cfg Config) *Server {
 		if *d.v <= 0 {
 			*d.v = d.d
 		}
+	}
+	if cfg.KnownHosts != "" {
+		cfg.Trust = nil
+	} else if cfg.Trust == nil {
+		cfg.Trust = new(gemini.TrustStore)
 	}
 	if cfg.Resolver == nil {
 		cfg.Resolver = net.DefaultResolver
@@ -621,7 +631,7 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 	s := x.s
 	g := &gopher.Client{Search: q}
 	gs := &gophers.Client{Search: q}
-	gm := &gemini.Client{KnownHosts: s.cfg.KnownHosts}
+	gm := &gemini.Client{KnownHosts: s.cfg.KnownHosts, Trust: s.cfg.Trust}
 	c := &access.Client{
 		ConnectTimeout: s.cfg.ConnectTimeout,
 		IdleTimeout:    s.cfg.IdleTimeout,

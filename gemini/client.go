@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/dest"
 )
 
 func init() {
@@ -45,8 +47,13 @@ const DefaultMediaType = "text/gemini; charset=utf-8"
 // not be changed once it is in use.
 type Client struct {
 	// KnownHosts is the file of certificates trusted on first use;
-	// "" is DefaultKnownHosts().
+	// "" is DefaultKnownHosts(). Each is kept under its server's
+	// ServerKey: the host's spellings (case, escapes, IDNA, a final ".",
+	// an IPv4-mapped IPv6 address) are one server.
 	KnownHosts string
+	// Trust, when not nil, keeps the certificates trusted on first use
+	// in memory instead of KnownHosts (a gateway's, see TrustStore).
+	Trust *TrustStore
 	// Insecure accepts every certificate and remembers none: for tests
 	// only, since anybody between the client and the server can then
 	// read and change what is exchanged.
@@ -102,10 +109,20 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return refuse(0, "geminiurl", err.Error())
 	}
-	if c.KnownHosts == "" && !c.Insecure && DefaultKnownHosts() == "" {
+	if h := dest.Name(u.Host()); dest.Numeric(h) && !isAddr(h) {
+		return refuse(u.Offset(locator.HostComponent), "RFC 1738 §3.1", "the host "+strconv.Quote(h)+" is an IPv4 address in a form other than dotted decimal (hostnumber); resolvers read such forms differently, so the certificate trusted for it could not be told from its address's")
+	}
+	if c.KnownHosts == "" && c.Trust == nil && !c.Insecure && DefaultKnownHosts() == "" {
 		return refuse(0, "Gemini §4.2", "there is no known-hosts file to trust certificates on first use (no configuration folder): name one")
 	}
 	return nil
+}
+
+// isAddr reports whether h is an IP address as netip reads it (an IPv4
+// address in dotted decimal).
+func isAddr(h string) bool {
+	_, err := netip.ParseAddr(h)
+	return err == nil
 }
 
 // knownFile returns the known-hosts file in use.
@@ -168,7 +185,13 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 				note = "certificate " + fp + " not checked (insecure)"
 				return nil
 			}
-			v, err := c.known.check(c.knownFile(), server, cert, time.Now())
+			var v verdict
+			var err error
+			if key := ServerKey(pl.Host, pl.Port); c.Trust != nil {
+				v, err = c.Trust.check(key, cert, time.Now())
+			} else {
+				v, err = c.known.check(c.knownFile(), key, cert, time.Now())
+			}
 			if err != nil {
 				return err
 			}

@@ -59,9 +59,13 @@
 //
 // Trust. Servers mostly present self-signed certificates. The client
 // trusts a server's certificate on first use (Gemini §4.2): it keeps the
-// SHA-256 fingerprint of the certificate and its expiry date per host and
-// port in a known-hosts file, and refuses a certificate that differs from
-// the one kept while that one has not expired, naming both fingerprints.
+// SHA-256 fingerprint of the certificate and its expiry date per server
+// (ServerKey: the host as a resolver reads it, whatever its spelling, and
+// the port) in a known-hosts file, or in memory (TrustStore, a
+// gateway's), and refuses a certificate that differs from the one kept
+// while that one has not expired, naming both fingerprints. Either store
+// is bounded; when full it refuses new servers and still trusts those it
+// holds.
 //
 // Utility and operability. Gemini serves documents of the text/gemini
 // type, whose link lines name other URLs (Gemini §5.4.2), from many

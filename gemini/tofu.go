@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
@@ -10,19 +9,29 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rfc1738/locator/internal/dest"
 )
 
-// MaxKnownHosts bounds the known-hosts file, in octets: a larger one is
-// refused rather than read (it is not one this client wrote), and a
-// certificate that would make it larger is not remembered (the
-// connection is refused: nothing can be trusted on first use).
+// MaxKnownHosts bounds the growth of the known-hosts file, in octets: a
+// certificate of a new server that would make it larger is not
+// remembered (that connection is refused: nothing can be trusted on
+// first use). A full file, or a larger one written by hand, still
+// trusts the servers it holds: it is read a line at a time, never whole.
 const MaxKnownHosts = 1 << 20
+
+// maxKnownLine bounds a line of the known-hosts file: a host name (255
+// octets at most, RFC 1034 §3.1), a port, a fingerprint and a time fit
+// well within it.
+const maxKnownLine = 1024
 
 // DefaultKnownHosts returns the known-hosts file of the user,
 // ~/.config/locator/known_hosts (os.UserConfigDir), or "" when the user
@@ -51,8 +60,8 @@ func Fingerprint(cert *x509.Certificate) string {
 // new certificate), the line for the server in File is removed and the
 // new certificate is trusted on the next use.
 type CertificateError struct {
-	Server string    // host:port
-	File   string    // the known-hosts file
+	Server string    // host:port, as ServerKey writes it
+	File   string    // the known-hosts file; "" for a TrustStore
 	Line   int       // the line of File that holds Known
 	Known  string    // the fingerprint trusted since first use
 	Until  time.Time // when the known certificate expires
@@ -60,22 +69,30 @@ type CertificateError struct {
 }
 
 func (e *CertificateError) Error() string {
+	fix := fmt.Sprintf("remove line %d of %s", e.Line, e.File)
+	if e.File == "" {
+		fix = "end the process that keeps it: its trust store is in memory"
+	}
 	return fmt.Sprintf("the certificate of %s has changed since it was first trusted: %s is known (valid until %s), the server presents %s; "+
-		"refused (Gemini §4.2). If the change is expected, remove line %d of %s", e.Server, e.Known, e.Until.UTC().Format(time.RFC3339), e.Got, e.Line, e.File)
+		"refused (Gemini §4.2). If the change is expected, %s", e.Server, e.Known, e.Until.UTC().Format(time.RFC3339), e.Got, fix)
 }
 
 // A KnownHostsError says that the known-hosts file cannot be used: it
-// cannot be read or written, is larger than MaxKnownHosts, or holds a
-// line this client does not write.
+// cannot be read or written, holds a line this client does not write, or
+// is full (a new server would make it larger than MaxKnownHosts, or a
+// TrustStore holds its Max servers).
 type KnownHostsError struct {
-	File string
-	Line int // 0 when about the whole file
+	File string // "" for a TrustStore
+	Line int    // 0 when about the whole file
 	Msg  string
 	Err  error // the underlying error, or nil
 }
 
 func (e *KnownHostsError) Error() string {
 	s := "known hosts " + e.File
+	if e.File == "" {
+		s = "known hosts (in memory)"
+	}
 	if e.Line > 0 {
 		s += ", line " + strconv.Itoa(e.Line)
 	}
@@ -87,6 +104,64 @@ func (e *KnownHostsError) Error() string {
 }
 
 func (e *KnownHostsError) Unwrap() error { return e.Err }
+
+// ServerKey returns the key under which the certificate of the server at
+// host and port is trusted: the host as dest.Name reads it (escapes
+// decoded, RFC 1738 §2.2; a name with non-ASCII characters as its
+// A-labels, IDNA; lower case, §3.1: host names are case-insensitive;
+// without a final "."), an IPv6 address in its canonical form (RFC 5952)
+// and an IPv4-mapped one as its IPv4 address, then ":" and the port in
+// decimal. "LOCALHOST", "localhost." and "%6Cocalhost" are one server;
+// "[::ffff:127.0.0.1]" and "127.0.0.1" are one. A name and its address
+// stay two servers: trust on first use is given to the name a person
+// wrote (Gemini §4.2), which DNS may map to another address tomorrow.
+func ServerKey(host string, port int) string {
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	h := dest.Name(host)
+	// "h.." and "..." are no hosts, but keys all the same: read as
+	// "h." and "." are, whatever the dots.
+	if h = strings.TrimRight(h, "."); h == "" {
+		h = "."
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		h = a.Unmap().String()
+	}
+	return net.JoinHostPort(h, strconv.Itoa(port))
+}
+
+// lineKey returns the key of the server a known-hosts line names, as
+// ServerKey writes it: a line written by an earlier version under
+// another spelling of the host is the same server's.
+func lineKey(s string) string {
+	h, p, err := net.SplitHostPort(s)
+	if err != nil {
+		return s
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 0 || n > 65535 {
+		return s
+	}
+	return ServerKey(h, n)
+}
+
+// keyable reports whether a line can hold the key server: it is made of
+// the characters of host names, addresses and ports (RFC 1738 §3.1),
+// '[', ']' and a zone's '%', and reads back as itself. A host dest.Host
+// refuses (a space, a control) is never connected to anyway.
+func keyable(server string) bool {
+	if server == "" {
+		return false
+	}
+	for i := 0; i < len(server); i++ {
+		c := server[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("-._:[]%", c) >= 0) {
+			return false
+		}
+	}
+	return lineKey(server) == server
+}
 
 // knownHosts is the trust-on-first-use store of a Client: a file of
 // lines "host:port SHA256:hex not-after", not-after in RFC 3339, one per
@@ -105,9 +180,11 @@ const (
 	renewed  verdict = "the known certificate has expired: the new one trusted and remembered"
 )
 
-// check trusts cert for server (host:port) on first use, or when it is
+// check trusts cert for server (a ServerKey) on first use, or when it is
 // the known one, or when the known one has expired (then the new one
-// replaces it); otherwise it returns a *CertificateError.
+// replaces it); otherwise it returns a *CertificateError. The file is
+// read a line at a time: a server it holds is judged whatever the
+// file's size; a new one is refused once the file is full.
 func (k *knownHosts) check(file, server string, cert *x509.Certificate, now time.Time) (verdict, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -119,75 +196,167 @@ func (k *knownHosts) check(file, server string, cert *x509.Certificate, now time
 		return "", &KnownHostsError{File: file, Msg: "cannot lock it", Err: err}
 	}
 	defer unlock()
-	data, err := readBounded(file)
-	if err != nil {
-		return "", err
+	if !keyable(server) {
+		return "", &KnownHostsError{File: file, Msg: "the server " + strconv.Quote(server) + " is not a host and port a line can hold"}
 	}
 	got := Fingerprint(cert)
 	entry := server + " " + got + " " + cert.NotAfter.UTC().Format(time.RFC3339) + "\n"
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	for i, l := range lines {
-		f := strings.Fields(string(l))
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		if len(f) != 3 || !strings.HasPrefix(f[1], "SHA256:") {
-			return "", &KnownHostsError{File: file, Line: i + 1, Msg: "not a line \"host:port SHA256:hex expiry\""}
-		}
-		if f[0] != server {
-			continue
-		}
-		until, err := time.Parse(time.RFC3339, f[2])
-		if err != nil {
-			return "", &KnownHostsError{File: file, Line: i + 1, Msg: "the expiry is not an RFC 3339 time", Err: err}
-		}
-		if f[1] == got {
-			return known, nil
-		}
-		if now.Before(until) {
-			return "", &CertificateError{Server: server, File: file, Line: i + 1, Known: f[1], Until: until, Got: got}
-		}
-		lines[i] = []byte(entry)
-		return renewed, writeKnown(file, bytes.Join(lines, nil))
+	sc, err := scanKnown(file, server, got, now)
+	if err != nil {
+		return "", err
 	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
+	switch {
+	case sc.conflict != nil:
+		return "", sc.conflict
+	case sc.known:
+		return known, nil
+	case len(sc.expired) > 0:
+		// The first expired line becomes the new one, the others (the
+		// same server under other spellings) go.
+		drop := map[int]bool{}
+		for _, n := range sc.expired[1:] {
+			drop[n] = true
+		}
+		return renewed, rewriteKnown(file, sc.size, func(n int, line []byte) []byte {
+			switch {
+			case n == sc.expired[0]:
+				return []byte(entry)
+			case drop[n]:
+				return nil
+			}
+			return line
+		}, "")
 	}
-	return firstUse, writeKnown(file, append(data, entry...))
+	if sc.size+int64(len(entry))+1 > MaxKnownHosts {
+		return "", &KnownHostsError{File: file, Msg: "full: the certificate of " + server + " would make it larger than " + strconv.Itoa(MaxKnownHosts) +
+			" octets, so it cannot be trusted on first use; the servers it holds are still trusted"}
+	}
+	return firstUse, rewriteKnown(file, sc.size, nil, entry)
 }
 
-// readBounded reads file, "" when it does not exist, refusing one larger
-// than MaxKnownHosts.
-func readBounded(file string) ([]byte, error) {
+// knownScan is what a known-hosts file says of one server.
+type knownScan struct {
+	size     int64             // the file's octets
+	known    bool              // a line holds the certificate presented
+	conflict *CertificateError // a line holds another, not expired
+	expired  []int             // the lines that hold another, expired
+}
+
+// scanKnown reads file ("" when it does not exist) a line at a time for
+// the lines of server, the certificate presented being got.
+func scanKnown(file, server, got string, now time.Time) (*knownScan, error) {
+	sc := &knownScan{}
 	f, err := os.Open(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return sc, nil
 	}
 	if err != nil {
 		return nil, &KnownHostsError{File: file, Msg: "cannot read it", Err: err}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(bufio.NewReader(f), MaxKnownHosts+1))
+	err = eachLine(file, f, func(n int, line []byte) error {
+		sc.size += int64(len(line))
+		fl := strings.Fields(string(line))
+		if len(fl) == 0 || strings.HasPrefix(fl[0], "#") {
+			return nil
+		}
+		if len(fl) != 3 || !strings.HasPrefix(fl[1], "SHA256:") {
+			return &KnownHostsError{File: file, Line: n, Msg: "not a line \"host:port SHA256:hex expiry\""}
+		}
+		if lineKey(fl[0]) != server {
+			return nil
+		}
+		until, err := time.Parse(time.RFC3339, fl[2])
+		if err != nil {
+			return &KnownHostsError{File: file, Line: n, Msg: "the expiry is not an RFC 3339 time", Err: err}
+		}
+		switch {
+		case fl[1] == got:
+			sc.known = true
+		case now.Before(until):
+			if sc.conflict == nil {
+				sc.conflict = &CertificateError{Server: server, File: file, Line: n, Known: fl[1], Until: until, Got: got}
+			}
+		default:
+			sc.expired = append(sc.expired, n)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, &KnownHostsError{File: file, Msg: "cannot read it", Err: err}
+		return nil, err
 	}
-	if len(data) > MaxKnownHosts {
-		return nil, &KnownHostsError{File: file, Msg: "larger than " + strconv.Itoa(MaxKnownHosts) + " octets: not read"}
-	}
-	return data, nil
+	return sc, nil
 }
 
-// writeKnown replaces file with data, whole or not at all (a temporary
-// file renamed over it), unless data is larger than MaxKnownHosts.
-func writeKnown(file string, data []byte) error {
-	if len(data) > MaxKnownHosts {
-		return &KnownHostsError{File: file, Msg: "full: the new certificate would make it larger than " + strconv.Itoa(MaxKnownHosts) + " octets, so it cannot be trusted on first use"}
+// eachLine calls fn with each line of r (its "\n" kept) and its number
+// from 1; a line longer than maxKnownLine is a *KnownHostsError.
+func eachLine(file string, r io.Reader, fn func(n int, line []byte) error) error {
+	br := bufio.NewReaderSize(r, maxKnownLine+1)
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull || len(line) > maxKnownLine {
+			return &KnownHostsError{File: file, Line: n, Msg: "longer than " + strconv.Itoa(maxKnownLine) + " octets: not a line this client writes"}
+		}
+		if len(line) > 0 {
+			if ferr := fn(n, line); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &KnownHostsError{File: file, Msg: "cannot read it", Err: err}
+		}
 	}
+}
+
+// rewriteKnown replaces file, whole or not at all (a temporary file
+// renamed over it), with its lines as edit returns them (nil: removed;
+// edit nil keeps every line) and then add, copied a line at a time. A
+// file that does not end its last line gets a "\n" before add. size is
+// the file's length as scanned, which the new one may pass only up to
+// MaxKnownHosts.
+func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte, add string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".known_hosts-*")
 	if err != nil {
 		return &KnownHostsError{File: file, Msg: "cannot write it", Err: err}
 	}
-	_, err = tmp.Write(data)
+	w := bufio.NewWriter(tmp)
+	var written int64
+	last := byte('\n')
+	f, err := os.Open(file)
+	switch {
+	case err == nil:
+		err = eachLine(file, f, func(n int, line []byte) error {
+			if edit != nil {
+				line = edit(n, line)
+			}
+			if len(line) > 0 {
+				last = line[len(line)-1]
+			}
+			k, err := w.Write(line)
+			written += int64(k)
+			return err
+		})
+		f.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		err = nil
+	}
+	if err == nil && add != "" {
+		if last != '\n' {
+			w.WriteByte('\n')
+			written++
+		}
+		k, _ := w.WriteString(add)
+		written += int64(k)
+	}
+	if err == nil && written > max(size, MaxKnownHosts) {
+		err = &KnownHostsError{File: file, Msg: "full: larger than " + strconv.Itoa(MaxKnownHosts) + " octets"}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
 	if err == nil {
 		err = tmp.Chmod(0o600)
 	}
@@ -199,7 +368,73 @@ func writeKnown(file string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		var ke *KnownHostsError
+		if errors.As(err, &ke) {
+			return ke
+		}
 		return &KnownHostsError{File: file, Msg: "cannot write it", Err: err}
 	}
 	return nil
+}
+
+// DefaultMaxTrusted is a TrustStore's Max when it is 0.
+const DefaultMaxTrusted = 10000
+
+// A TrustStore keeps the certificates trusted on first use (Gemini
+// §4.2) in memory, by ServerKey, for as long as the process runs: the
+// store of a gateway, whose requests come from other people, who must
+// not fill or decide the operator's own known-hosts file. It holds at
+// most Max servers (DefaultMaxTrusted when 0): when full, a new server
+// is refused (a *KnownHostsError) and the servers it holds are still
+// trusted; none is ever forgotten to make room, as that would let a
+// client have another certificate trusted for a server it holds. Its
+// zero value is ready; it is safe for concurrent use.
+type TrustStore struct {
+	Max int
+
+	mu sync.Mutex
+	m  map[string]trusted
+}
+
+// trusted is a certificate a TrustStore holds.
+type trusted struct {
+	fp    string
+	until time.Time
+}
+
+// Len returns how many servers s holds.
+func (s *TrustStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m)
+}
+
+// check is knownHosts.check for s.
+func (s *TrustStore) check(server string, cert *x509.Certificate, now time.Time) (verdict, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	got := Fingerprint(cert)
+	if t, ok := s.m[server]; ok {
+		switch {
+		case t.fp == got:
+			return known, nil
+		case now.Before(t.until):
+			return "", &CertificateError{Server: server, Known: t.fp, Until: t.until, Got: got}
+		}
+		s.m[server] = trusted{got, cert.NotAfter}
+		return renewed, nil
+	}
+	max := s.Max
+	if max <= 0 {
+		max = DefaultMaxTrusted
+	}
+	if len(s.m) >= max {
+		return "", &KnownHostsError{Msg: "full: it holds " + strconv.Itoa(max) + " servers, so the certificate of " + server +
+			" cannot be trusted on first use; the servers it holds are still trusted"}
+	}
+	if s.m == nil {
+		s.m = make(map[string]trusted)
+	}
+	s.m[server] = trusted{got, cert.NotAfter}
+	return firstUse, nil
 }

@@ -2,6 +2,7 @@ package urledit
 
 import (
 	"errors"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -12,27 +13,42 @@ import (
 // Result for each combination of e.Iterate's values (one when there are
 // none), in order. A combination that cannot be written has a nil Result
 // and its *Error at the same index of errs; an input that cannot be read
-// gives no Result and one error. e.Check is not called.
+// gives one nil Result and its error. e.Check is not called. Edit holds
+// every Result: Results gives them one at a time.
 func (e *Editor) Edit(input string) (rs []*Result, errs []error) {
-	u, guessed, err := e.read(input)
-	if err != nil {
-		return nil, []error{err}
-	}
-	if e.Redirect != "" {
-		v, err := locator.Resolve(u, e.Redirect, locator.RFC3986)
+	return collect(e.Results(input))
+}
+
+// Results is Edit one Result at a time, each combination made when the
+// previous one has been taken: memory does not grow with the number of
+// combinations (RFC 1738 sets no bound on them, Check's MaxCombinations
+// does). An input that cannot be read yields one error and no Result; a
+// combination that cannot be written yields its *Error.
+func (e *Editor) Results(input string) iter.Seq2[*Result, error] {
+	return func(yield func(*Result, error) bool) {
+		u, guessed, err := e.read(input)
 		if err != nil {
-			// The URL the reference makes cannot be read: where and why.
-			var re *locator.ResolveError
-			var pe *locator.ParseError
-			if errors.As(err, &re) && errors.As(err, &pe) {
-				return nil, []error{&Error{Kind: KindRead, Field: "redirection to " + quote(e.Redirect) + ",", Input: re.Result,
-					Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message}}
-			}
-			return nil, []error{&Error{Kind: KindRead, Input: e.Redirect, Offset: -1, Message: "invalid redirection: " + err.Error()}}
+			yield(nil, err)
+			return
 		}
-		u, guessed = v, false
+		if e.Redirect != "" {
+			v, err := locator.Resolve(u, e.Redirect, locator.RFC3986)
+			if err != nil {
+				// The URL the reference makes cannot be read: where and why.
+				var re *locator.ResolveError
+				var pe *locator.ParseError
+				if errors.As(err, &re) && errors.As(err, &pe) {
+					yield(nil, &Error{Kind: KindRead, Field: "redirection to " + quote(e.Redirect) + ",", Input: re.Result,
+						Offset: pe.Problem.Offset, Rule: pe.Problem.Rule, Message: pe.Problem.Message})
+					return
+				}
+				yield(nil, &Error{Kind: KindRead, Input: e.Redirect, Offset: -1, Message: "invalid redirection: " + err.Error()})
+				return
+			}
+			u, guessed = v, false
+		}
+		e.combinations(u, guessed, yield)
 	}
-	return e.combinations(u, guessed)
 }
 
 // Build makes a URL from the components e sets, with no input, and
@@ -40,26 +56,47 @@ func (e *Editor) Edit(input string) (rs []*Result, errs []error) {
 // Internet syntax (RFC 1738 §3.1) or a path for another, must be set:
 // else the error is of KindEmpty.
 func (e *Editor) Build() (rs []*Result, errs []error) {
-	return e.combinations(nil, false)
+	return collect(e.Built())
+}
+
+// Built is Build one Result at a time, as Results is Edit.
+func (e *Editor) Built() iter.Seq2[*Result, error] {
+	return func(yield func(*Result, error) bool) { e.combinations(nil, false, yield) }
+}
+
+// collect gathers what seq yields as Edit returns it: errs nil when
+// nothing failed.
+func collect(seq iter.Seq2[*Result, error]) (rs []*Result, errs []error) {
+	failed := false
+	for r, err := range seq {
+		rs, errs = append(rs, r), append(errs, err)
+		failed = failed || err != nil
+	}
+	if !failed {
+		errs = nil
+	}
+	return rs, errs
 }
 
 // combinations edits u (nil: build) once for each combination of the
-// Iterate values.
-func (e *Editor) combinations(u *locator.URL, guessed bool) (rs []*Result, errs []error) {
+// Iterate values, the last varying fastest, yielding each in turn.
+func (e *Editor) combinations(u *locator.URL, guessed bool, yield func(*Result, error) bool) {
 	for _, it := range e.Iterate {
 		if len(it.Values) == 0 {
-			return nil, []error{&Error{Kind: KindIterate, Offset: -1, Message: "no values to iterate " + it.Name + " over"}}
+			yield(nil, &Error{Kind: KindIterate, Offset: -1, Message: "no values to iterate " + it.Name + " over"})
+			return
 		}
 	}
 	idx := make([]int, len(e.Iterate))
+	sets := make([]Set, 0, len(e.Sets)+len(e.Iterate))
 	for {
-		sets := make([]Set, 0, len(e.Sets)+len(e.Iterate))
-		sets = append(sets, e.Sets...)
+		sets = append(sets[:0], e.Sets...)
 		for k, it := range e.Iterate {
 			sets = append(sets, Set{Name: it.Name, Value: it.Values[idx[k]], Encoded: it.Encoded})
 		}
-		r, err := e.edit(u, guessed, sets)
-		rs, errs = append(rs, r), append(errs, err)
+		if !yield(e.edit(u, guessed, sets)) {
+			return
+		}
 		// The next combination: the last iterate varies fastest.
 		k := len(idx) - 1
 		for ; k >= 0; k-- {
@@ -69,22 +106,9 @@ func (e *Editor) combinations(u *locator.URL, guessed bool) (rs []*Result, errs 
 			idx[k] = 0
 		}
 		if k < 0 {
-			break
+			return
 		}
 	}
-	if noError(errs) {
-		errs = nil
-	}
-	return rs, errs
-}
-
-func noError(errs []error) bool {
-	for _, err := range errs {
-		if err != nil {
-			return false
-		}
-	}
-	return true
 }
 
 // edit makes the edits on u (nil: build) with the given sets.
@@ -161,7 +185,8 @@ func parseBuilt(s string) (*locator.URL, error) {
 }
 
 // write writes v in its normal form with the query's edits made, and
-// checks that it conforms.
+// checks that it conforms: what does not is kept in the Result's
+// violations.
 func (e *Editor) write(v *locator.URL) (*Result, error) {
 	n := locator.Normalize(v)
 	np := n.Parts()
@@ -202,12 +227,15 @@ func (e *Editor) write(v *locator.URL) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r := &Result{url: w, form: f}
 	for _, q := range w.Problems() {
 		if q.Severity >= locator.Violation {
-			return nil, &Error{Kind: KindWrite, Input: w.String(), Offset: q.Offset, Rule: q.Rule, Message: q.Message}
+			// Written all the same, as trurl writes it, with the rule it
+			// breaks (Result.Violations): a URL is not dropped.
+			r.violations = append(r.violations, &Error{Kind: KindWrite, Input: w.String(), Offset: q.Offset, Rule: q.Rule, Message: q.Message})
 		}
 	}
-	return &Result{url: w, form: f}, nil
+	return r, nil
 }
 
 // appendPath adds the decoded segment seg to p's path, after a "/"

@@ -19,10 +19,12 @@
 //
 // Readings that differ from trurl's, and why:
 //
-//   - Only a conforming URL is written. A host is a hostname or a
-//     hostnumber of four decimal groups (RFC 1738 §3.1): "10.1" and an
-//     IPv6 literal (RFC 2732) are refused, not rewritten; an http URL
-//     carries no user name or password (§3.3).
+//   - A URL that does not conform is written all the same, as trurl
+//     writes it, and Result.Violations names the offset and rule it
+//     breaks: a host is a hostname or a hostnumber of four decimal groups
+//     (RFC 1738 §3.1), so "10.1" and an IPv6 literal (RFC 2732) are kept
+//     as written, not rewritten, and noted; an http URL carries no user
+//     name or password (§3.3). What is no URL at all is refused.
 //   - The normal form is the library's (locator.Normalize): a host in
 //     lower case and in ASCII (an internationalized name as its A-label),
 //     escapes with upper-case hex digits, an escape of an unreserved

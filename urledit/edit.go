@@ -1,6 +1,7 @@
 package urledit
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,10 @@ type Editor struct {
 
 	Sets    []Set
 	Iterate []Iterate
+	// MaxCombinations bounds the combinations of the Iterate values
+	// (their counts multiplied), which Check refuses beyond it;
+	// 0 is DefaultMaxCombinations.
+	MaxCombinations uint64
 
 	// AppendPath holds segments (decoded) added to the path, each after a
 	// "/" (none when the path ends with one).
@@ -59,6 +64,11 @@ type Editor struct {
 	KeepPort    bool
 	DefaultPort bool
 }
+
+// DefaultMaxCombinations is MaxCombinations when it is 0: as many URLs
+// as "locator get" expands its globs to by default. Three --iterate of
+// 1,000 values would make 10^9.
+const DefaultMaxCombinations = 10000
 
 // A Set sets one component: "name=value" encodes the value (it is
 // data), "name:=value" takes it as already encoded, "name?=value" sets
@@ -209,7 +219,8 @@ func knownComponent(name string) bool {
 
 // Check reports an error in e's edits that no URL could make right: a
 // component set twice, iterated twice, or both set and iterated, an
-// --append or --trim of another component than path or query.
+// --append or --trim of another component than path or query, more
+// combinations of the Iterate values than MaxCombinations.
 func (e *Editor) Check() error {
 	seen := map[string]bool{}
 	for _, s := range e.Sets {
@@ -230,12 +241,42 @@ func (e *Editor) Check() error {
 		}
 		iter[n] = true
 	}
+	if n, ok := e.Combinations(); !ok {
+		msg := "the --iterate values make more than 2^64 combinations"
+		if n > 0 {
+			msg = "the --iterate values make " + strconv.FormatUint(n, 10) + " combinations"
+		}
+		return &Error{Kind: KindIterate, Offset: -1, Message: msg + ", more than the bound of " + strconv.FormatUint(e.maxCombinations(), 10)}
+	}
 	if e.Separator >= 0x80 || e.Separator == '%' || e.Separator == '#' || e.Separator == '+' || e.Separator == '=' ||
 		e.Separator != 0 && locator.IsUnsafe(e.Separator) {
 		return &Error{Kind: KindSet, Offset: -1, Message: "query separator " + strconv.QuoteRune(rune(e.Separator)) +
 			" cannot separate pairs: it is an escape, a space, the fragment's '#', or unsafe (RFC 1738 §2.2)"}
 	}
 	return nil
+}
+
+// Combinations returns how many URLs each input makes: the counts of
+// the Iterate values multiplied (1 without Iterate), and whether that is
+// within MaxCombinations. A count past 2^64 is 0, not within.
+func (e *Editor) Combinations() (uint64, bool) {
+	n := uint64(1)
+	for _, it := range e.Iterate {
+		k := uint64(len(it.Values))
+		hi, lo := bits.Mul64(n, k)
+		if hi != 0 {
+			return 0, false
+		}
+		n = lo
+	}
+	return n, n <= e.maxCombinations()
+}
+
+func (e *Editor) maxCombinations() uint64 {
+	if e.MaxCombinations == 0 {
+		return DefaultMaxCombinations
+	}
+	return e.MaxCombinations
 }
 
 // canonical is a component's name without "parts." before a part.

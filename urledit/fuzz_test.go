@@ -88,8 +88,16 @@ func checkError(t *testing.T, err error) {
 
 func checkResult(t *testing.T, r *Result) {
 	u := r.URL()
-	if !u.Conforms() {
-		t.Fatalf("%q does not conform: %v", u.String(), u.Problems())
+	// A URL that does not conform is written all the same, and
+	// Violations says where (RFC 1738 §5's rule, the offset in it).
+	if u.Conforms() != (len(r.Violations()) == 0) {
+		t.Fatalf("%q: Conforms %v, Violations %v (problems %v)", u.String(), u.Conforms(), r.Violations(), u.Problems())
+	}
+	for _, v := range r.Violations() {
+		checkError(t, v)
+		if v.Kind != KindWrite || v.Input != u.String() {
+			t.Fatalf("%q: violation %+v is not of the URL written", u.String(), v)
+		}
 	}
 	v, err := locator.Parse(u.String())
 	if err != nil || !v.SameComponents(u) {

@@ -9,6 +9,10 @@ import (
 // read reads input as the URL to edit, and reports whether its scheme
 // was guessed.
 func (e *Editor) read(input string) (*locator.URL, bool, error) {
+	if input == "" {
+		// Guessing would make "http:///" of it: no URL was given.
+		return nil, false, &Error{Kind: KindRead, Input: input, Offset: 0, Rule: "RFC 1738 §2.1", Message: "an empty input is not a URL"}
+	}
 	text := input
 	for i := 0; i < len(input); i++ {
 		c := input[i]

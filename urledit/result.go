@@ -11,14 +11,24 @@ import (
 	"github.com/rfc1738/locator/internal/printable"
 )
 
-// A Result is a URL an Editor wrote: in its normal form, conforming.
+// A Result is a URL an Editor wrote, in its normal form: a URL, and
+// one that conforms to RFC 1738 unless Violations says where not.
 type Result struct {
-	url  *locator.URL
-	form pairForm
+	url        *locator.URL
+	form       pairForm
+	violations []*Error
 }
 
 // URL returns the URL written.
 func (r *Result) URL() *locator.URL { return r.url }
+
+// Violations returns where the URL written does not conform to RFC 1738
+// (each a problem of severity locator.Violation, which a lenient reader
+// gets past: a login in an http URL, §3.3; an IPv6 literal, §3.1), as
+// errors of KindWrite whose offsets are in URL().String(); nil when it
+// conforms. The URL is written all the same, as trurl writes it: a
+// caller that wants only conforming URLs refuses a Result that has any.
+func (r *Result) Violations() []*Error { return r.violations }
 
 // A View says how a Result's components are shown.
 type View struct {

@@ -2,6 +2,7 @@ package urledit
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,10 @@ func outcome(rs []*Result, errs []error) string {
 			continue
 		}
 		s, _ := r.String(View{})
+		// Written all the same, with the rule it breaks (RFC 1738 §5).
+		for _, v := range r.Violations() {
+			s += " !" + v.Rule
+		}
 		out = append(out, s)
 	}
 	if len(rs) == 0 && len(errs) > 0 {
@@ -67,14 +72,15 @@ func TestEditGeneric(t *testing.T) {
 		{in: "http://h/", ed: Editor{DefaultPort: true}, want: "http://h:80/"},
 		{in: "imap://h:143/", want: "imap://h/"},
 		{in: "<URL:ftp://h/f>", want: "ftp://h/f"},
-		// What does not conform is refused with its rule.
-		{in: "http://u:p@h/", want: "!httpurl"},
-		{in: "http://10.1/", want: "!toplabel"},
-		{in: "http://[::1]/", want: "!host"},
+		// What does not conform is written all the same, with its rule;
+		// what is not a URL is refused with its rule.
+		{in: "http://u:p@h/", want: "http://u:p@h/ !httpurl"},
+		{in: "http://10.1/", want: "http://10.1/ !toplabel"},
+		{in: "http://[::1]/", want: "http://[::1]/ !host"},
 		{in: "http://a b/", want: "!RFC 1738 Appendix"},
 		{in: "http://a/\x01", want: "!RFC 1738 §2.2"},
-		{in: "ftp://h/a;type=x", want: "!ftptype"},
-		{in: "telnet://h/x", want: "!telneturl"},
+		{in: "ftp://h/a;type=x", want: "ftp://h/a;type=x !ftptype"},
+		{in: "telnet://h/x", want: "telnet://h/x !telneturl"},
 		// Guessing the scheme (curl's), or not.
 		{in: "example.com", ed: Editor{Guess: true}, want: "http://example.com/"},
 		{in: "ftp.example.com/x", ed: Editor{Guess: true}, want: "ftp://ftp.example.com/x"},
@@ -160,7 +166,7 @@ func TestSchemeParts(t *testing.T) {
 		{"ftp://h/a%2Fb/c/f.txt;type=i", nil, "{parts.cwd}|{:parts.cwd}|{parts.name}|{parts.typecode}", "ftp://h/a%2Fb/c/f.txt;type=i|a/b/c|a%2Fb/c|f.txt|i"},
 		{"ftp://h/d/f", []string{"typecode=a"}, "{parts.typecode}", "ftp://h/d/f;type=a|a"},
 		{"ftp://h/d/f;type=a", []string{"typecode="}, "[parts.typecode]", "ftp://h/d/f|"},
-		{"ftp://h/d/f", []string{"typecode=x"}, "", "!ftptype"},
+		{"ftp://h/d/f", []string{"typecode=x"}, "", "!ftptype"},                                                   // the builder refuses the part,
 		{"ftp://h/d/f", []string{"cwd=/etc/x;y", "name=a b"}, "{parts.cwd}", "ftp://h//etc/x%3By/a%20b|/etc/x;y"}, // "/" separates directories; the first is empty
 		{"ftp://h/d/f", []string{"cwd:=a%2Fb/c"}, "{:parts.cwd}", "ftp://h/a%2Fb/c/f|a%2Fb/c"},
 		{"ftp://h/d/f", []string{"cwd:=%2Fetc"}, "{parts.cwd}", "ftp://h/%2Fetc/f|/etc"},
@@ -191,10 +197,10 @@ func TestSchemeParts(t *testing.T) {
 		{"prospero://h/a/b", []string{"hsoname=c;d/e"}, "{parts.hsoname}", "prospero://h/c%3Bd/e|c;d/e"},
 		// mailto (§3.5): the address; RFC 2368's headers are refused.
 		{"mailto:joe@example.com", []string{"address=ann@example.org"}, "{parts.address}", "mailto:ann@example.org|ann@example.org"},
-		{"mailto:joe@example.com?subject=x", nil, "", "!mailtourl"},
+		{"mailto:joe@example.com?subject=x", nil, "", "mailto:joe@example.com?subject=x !mailtourl"},
 		// telnet (§3.8): the generic login and server, nothing after "/".
 		{"telnet://u:p@h:24", nil, "{user} {password} {port} {path}", "telnet://u:p@h:24/|u p 24 /"},
-		{"telnet://h", []string{"path=x"}, "", "!telneturl"},
+		{"telnet://h", []string{"path=x"}, "", "telnet://h/x !telneturl"},
 		{"telnet://h", []string{"selector=x"}, "", "!telnet URLs have no part \"selector\""},
 		// http (§3.3) has no part of its own.
 		{"http://h/", nil, "{parts.selector}", "!http URLs have no part \"selector\""},
@@ -338,6 +344,62 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%+v: %v", tc.ed, err)
 		case tc.kind != 0 && (!errors.As(err, &e) || e.Kind != tc.kind):
 			t.Errorf("%+v: error %v, want kind %d", tc.ed, err, tc.kind)
+		}
+	}
+}
+
+// TestResultsStream: Results makes each combination when the previous
+// one is taken, so that a caller that stops early (a closed pipe) has
+// made no more; 10^9 combinations yield their first two at once.
+func TestResultsStream(t *testing.T) {
+	v := make([]string, 1000)
+	for i := range v {
+		v[i] = strconv.Itoa(i + 1)
+	}
+	ed := Editor{MaxCombinations: 1e9, Iterate: []Iterate{{Name: "port", Values: v}, {Name: "path", Values: v}, {Name: "query", Values: v}}}
+	if err := ed.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for r, err := range ed.Results("http://h/") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := r.String(View{})
+		if got = append(got, s); len(got) == 2 {
+			break
+		}
+	}
+	if strings.Join(got, " ") != "http://h:1/1?1 http://h:1/1?2" {
+		t.Errorf("first results %q", got)
+	}
+}
+
+// TestCombinations: the count of combinations and its bound
+// (DefaultMaxCombinations, as "locator get" bounds its globs).
+func TestCombinations(t *testing.T) {
+	if DefaultMaxCombinations != 10000 {
+		t.Fatalf("DefaultMaxCombinations %d", DefaultMaxCombinations)
+	}
+	vals := func(n int) []string { return make([]string, n) }
+	big := Iterate{Name: "port", Values: vals(1 << 22)}
+	for _, tc := range []struct {
+		ed   Editor
+		n    uint64
+		ok   bool
+		want string // Check's error, "" for none
+	}{
+		{Editor{}, 1, true, ""},
+		{Editor{Iterate: []Iterate{{Name: "port", Values: vals(100)}, {Name: "path", Values: vals(100)}}}, 10000, true, ""},
+		{Editor{Iterate: []Iterate{{Name: "port", Values: vals(10001)}}}, 10001, false, "the --iterate values make 10001 combinations, more than the bound of 10000"},
+		{Editor{MaxCombinations: 10001, Iterate: []Iterate{{Name: "port", Values: vals(10001)}}}, 10001, true, ""},
+		{Editor{MaxCombinations: 1 << 63, Iterate: []Iterate{big, {Name: "path", Values: big.Values}, {Name: "query", Values: big.Values}}}, 0, false, "more than 2^64 combinations"},
+	} {
+		n, ok := tc.ed.Combinations()
+		err := tc.ed.Check()
+		var e *Error
+		if n != tc.n || ok != tc.ok || (tc.want == "") != (err == nil) || err != nil && (!strings.Contains(err.Error(), tc.want) || !errors.As(err, &e) || e.Kind != KindIterate) {
+			t.Errorf("%d iterates: %d, %v, %v; want %d, %v, %q", len(tc.ed.Iterate), n, ok, err, tc.n, tc.ok, tc.want)
 		}
 	}
 }

@@ -67,7 +67,7 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "the address to listen on (a gateway is an open door: keep it on loopback unless you mean otherwise)")
 	policyFlags(fs, &o.policy, false)
 	fs.Var(&o.names, "name", "a host name (HOST[:PORT]) by which clients reach the gateway, beside its address and localhost (repeatable)")
-	fs.StringVar(&o.cfg.KnownHosts, "known-hosts", "", "gemini: keep the certificates trusted on first use in `FILE` instead of ~/.config/locator/known_hosts")
+	fs.StringVar(&o.cfg.KnownHosts, "known-hosts", "", "gemini: keep the certificates trusted on first use in `FILE`; without it they are kept in memory while the gateway runs, never in your own ~/.config/locator/known_hosts")
 	fs.IntVar(&o.cfg.MaxConns, "max-conns", gateway.DefaultMaxConns, "requests served at once (twice as many connections may be open; idle ones are closed first)")
 	fs.IntVar(&o.cfg.MaxPerDest, "max-per-dest", gateway.DefaultMaxPerDest, "connections open to one destination address:port, whatever URL or redirection led there (503 beyond)")
 	fs.IntVar(&o.cfg.MaxPerClient, "max-per-client", gateway.DefaultMaxPerClient, "connections open from one client address (an IPv6 client's /64); one more is closed at once")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/rfc1738/locator/internal/printable"
@@ -148,6 +149,14 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.ed.Iterate = append(a.ed.Iterate, it)
 		return nil
 	})
+	val("max-urls", "N", "the combinations of --iterate's values at most, for each URL (10000, as get's globs; 0 is the default): more is refused, with status 11, before any URL is written", func(s string) error {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return a.failed(urlExitFlag, "--max-urls takes a number, not "+strconv.Quote(s))
+		}
+		a.ed.MaxCombinations = n
+		return nil
+	})
 	val("redirect", "REF", "resolve REF against each URL (RFC 3986 §5) before the other edits", func(s string) error {
 		if a.ed.Redirect != "" {
 			return a.failed(urlExitFlag, "only one --redirect is supported")
@@ -233,7 +242,7 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 var urlValueFlags = map[string]bool{
 	"url": true, "url-file": true, "f": true, "append": true, "a": true, "set": true, "s": true,
 	"iterate": true, "redirect": true, "query-separator": true, "trim": true, "qtrim": true,
-	"replace": true, "replace-append": true, "get": true, "g": true,
+	"replace": true, "replace-append": true, "get": true, "g": true, "max-urls": true,
 }
 
 // urlSplitArgs writes trurl's one-letter flags with their value attached
@@ -299,7 +308,11 @@ func (a *urlArgs) run(pos []string, stdin io.Reader, stdout, stderr io.Writer) i
 	a.urls = append(a.urls, pos...)
 	a.ed.Guess = !a.noGuess
 	if err := a.ed.Check(); err != nil {
-		return urlError(stderr, urlStatus(err), err.Error())
+		msg := err.Error()
+		if _, ok := a.ed.Combinations(); !ok && urlStatus(err) == urlExitIterate {
+			msg += " (--max-urls N raises it)"
+		}
+		return urlError(stderr, urlStatus(err), msg)
 	}
 	out := bufio.NewWriter(stdout)
 	r := &urlRun{a: a, out: out, stderr: stderr,
@@ -406,22 +419,17 @@ func readLine(br *bufio.Reader) (line string, long bool, err error) {
 	}
 }
 
-// one edits one input (none: build) and writes what it gives; it
-// returns exitOK to go on, another status to stop with.
+// one edits one input (none: build) and writes what it gives, each
+// combination of --iterate as it is made; it returns exitOK to go on,
+// another status to stop with.
 func (r *urlRun) one(input string, build bool) int {
-	var rs []*urledit.Result
-	var errs []error
+	results := r.a.ed.Results(input)
 	if build {
-		rs, errs = r.a.ed.Build()
-	} else {
-		rs, errs = r.a.ed.Edit(input)
+		results = r.a.ed.Built()
 	}
-	if len(rs) == 0 && len(errs) > 0 {
-		return r.failed(errs[0])
-	}
-	for i, res := range rs {
-		if errs != nil && errs[i] != nil {
-			if st := r.failed(errs[i]); st != exitOK {
+	for res, err := range results {
+		if err != nil {
+			if st := r.failed(err); st != exitOK {
 				return st
 			}
 			continue
@@ -444,9 +452,14 @@ func (r *urlRun) failed(err error) int {
 	return r.fatal(st, err.Error())
 }
 
-// write writes one URL as the flags say.
+// write writes one URL as the flags say. One that does not conform to
+// RFC 1738 is written all the same, as trurl writes it, with a note
+// naming the offset and rule it breaks; --verify stops at it instead.
 func (r *urlRun) write(res *urledit.Result) int {
 	a := r.a
+	if v := res.Violations(); len(v) > 0 && a.verify {
+		return r.fatal(urlExitBadURL, v[0].Error())
+	}
 	var notes []urledit.Note
 	switch {
 	case a.json:
@@ -477,6 +490,9 @@ func (r *urlRun) write(res *urledit.Result) int {
 		notes = n
 		r.out.WriteString(s)
 		r.out.WriteString("\n")
+	}
+	for _, v := range res.Violations() {
+		r.note(v.Error())
 	}
 	for _, n := range notes {
 		r.note(n.String())
