@@ -70,30 +70,55 @@ go test -count=1 ./...
 (cd bulk && go vet ./... && go test -count=1 -timeout 30m ./...)
 
 # A short pass of every fuzz target: replays the stored crashers under
-# testdata/fuzz and looks briefly for shallow new ones.
+# testdata/fuzz and looks briefly for shallow new ones. Each package's
+# fuzzing test binary is built once (go test -c -fuzz), not once per
+# target, and two targets run at a time, one worker each (2 cores).
 fuzztime=${FUZZTIME:-5s}
 if [[ $fuzztime != 0 ]]; then
+	bins=$(mktemp -d)
+	trap 'rm -rf "$bins"' EXIT
+	cache="$(go env GOCACHE)/fuzz"
 	for pkg in $(go list ./...); do
-		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
-			echo "fuzz $pkg $target ($fuzztime)"
-			# Go's coordinator can end a short run with "context deadline
-			# exceeded" and no failing input when a worker is busy as the
-			# time runs out (a toolchain race, not a finding): such a run is
-			# tried once more; a failing input always fails.
-			for try in 1 2; do
-				if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >/tmp/locator-fuzz.$$ 2>&1; then
-					break
-				fi
-				if [[ $try == 1 ]] && grep -q 'context deadline exceeded' /tmp/locator-fuzz.$$ && ! grep -q 'Failing input' /tmp/locator-fuzz.$$; then
-					echo "fuzz $pkg $target: the run ended on the coordinator's deadline without a finding; once more"
-					continue
-				fi
-				cat /tmp/locator-fuzz.$$
-				rm -f /tmp/locator-fuzz.$$
-				exit 1
-			done
+		dir=$(go list -f '{{.Dir}}' "$pkg")
+		grep -qs '^func Fuzz' "$dir"/*_test.go || continue
+		echo "$pkg $dir $bins/$(tr / _ <<<"$pkg").test"
+	done >"$bins/packages"
+	# Two builds at a time; then the list of targets, one line each.
+	xargs -P 2 -L 1 bash -c 'go test -c -fuzz . -o "$2" "$0"' <"$bins/packages"
+	while read -r pkg dir bin; do
+		for target in $("$bin" -test.list '^Fuzz' | grep '^Fuzz'); do
+			echo "$pkg $dir $bin $target"
 		done
-	done
-	rm -f /tmp/locator-fuzz.$$
-	echo "fuzz: every target ran $fuzztime without a failure"
+	done <"$bins/packages" >"$bins/targets"
+	# fuzz_one PKG DIR BIN TARGET: Go's coordinator can end a short run
+	# with "context deadline exceeded" and no failing input when a worker
+	# is busy as the time runs out (a toolchain race, not a finding):
+	# such a run is tried once more; a failing input always fails.
+	fuzz_one() {
+		local pkg=$1 dir=$2 bin=$3 target=$4 out
+		out=$(mktemp)
+		for try in 1 2; do
+			if (cd "$dir" && "$bin" -test.run '^$' -test.fuzz "^${target}\$" -test.fuzztime "$FUZZTIME" \
+				-test.parallel 1 -test.fuzzcachedir "$FUZZCACHE/$pkg/$target") >"$out" 2>&1; then
+				echo "fuzz $pkg $target ($FUZZTIME): ok"
+				rm -f "$out"
+				return 0
+			fi
+			if [[ $try == 1 ]] && grep -q 'context deadline exceeded' "$out" && ! grep -q 'Failing input' "$out"; then
+				echo "fuzz $pkg $target: the run ended on the coordinator's deadline without a finding; once more"
+				continue
+			fi
+			echo "fuzz $pkg $target: FAILED"
+			cat "$out"
+			rm -f "$out"
+			return 1
+		done
+	}
+	export -f fuzz_one
+	export FUZZTIME="$fuzztime" FUZZCACHE="$cache"
+	if ! xargs -P 2 -L 1 bash -c 'fuzz_one "$@"' _ <"$bins/targets"; then
+		echo "fuzz: a target failed (above)"
+		exit 1
+	fi
+	echo "fuzz: every target ($(wc -l <"$bins/targets")) ran $fuzztime without a failure"
 fi
