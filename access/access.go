@@ -60,6 +60,10 @@ type Info struct {
 	// Resume is true when the client can begin an object at an offset
 	// (Request.Offset; Client.GetFrom).
 	Resume bool
+	// Local is true when the scheme's URLs name objects of the machine
+	// that follows them (file: RFC 1738 §3.10): a URL a server sent may
+	// not be of such a scheme (Sent).
+	Local bool
 }
 
 // A Resource is the object a URL names, as retrieved.

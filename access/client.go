@@ -477,7 +477,7 @@ func (c *Client) redirectScheme(first, u, next *locator.URL) error {
 	refuse := func(why string) error {
 		return &PolicyError{URL: Masked(next), Rule: "redirect", Reason: "the server of " + Masked(u) + " redirects to a " + scheme + " URL: " + why}
 	}
-	if err := Sent(first, next); err != nil {
+	if noConnection(scheme) && !noConnection(first.Scheme()) {
 		return refuse(scheme + " makes no connection: it names something of this machine, and only a URL given by the user may do that")
 	}
 	list := c.RedirectSchemes
@@ -498,16 +498,23 @@ func (c *Client) redirectScheme(first, u, next *locator.URL) error {
 // Sent checks u, a URL that a server sent while from was followed (a
 // redirection's location; a link in the page from names, its base, a
 // menu item, a listing's entry), by the rule a redirection follows: it
-// may not name a scheme that makes no connection (file) unless from is
-// of such a scheme, for what a server sends may not name a file of the
+// may not be of a scheme whose URLs name this machine's objects
+// (Info.Local: file) unless from is of such a scheme, for what a server sends may not name a file of the
 // machine that follows it (RFC 1738 §3.10, §6). A crawl that began at
 // a file URL may walk file URLs. The error is a *PolicyError (rule
 // "sent").
 func Sent(from, u *locator.URL) error {
-	if from == nil || u == nil || !noConnection(u.Scheme()) || noConnection(from.Scheme()) {
+	if from == nil || u == nil || !local(u.Scheme()) || local(from.Scheme()) {
 		return nil
 	}
 	return &PolicyError{URL: Masked(u), Rule: "sent", Reason: "a " + u.Scheme() + " URL names something of this machine, and " + Masked(from) + " comes from a server: only a URL given by the user may lead there"}
+}
+
+// local says whether scheme's URLs name objects of this machine
+// (Info.Local: file).
+func local(scheme string) bool {
+	info, ok := Lookup(scheme)
+	return ok && info.Local
 }
 
 // noConnection says whether scheme's client makes no connection (its

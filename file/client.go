@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	access.Register("file", access.Info{DefaultPort: 0, Resume: true}, func() access.Fetcher { return Client{} })
+	access.Register("file", access.Info{DefaultPort: 0, Resume: true, Local: true}, func() access.Fetcher { return Client{} })
 }
 
 // NoAccessMethod is RFC 1738 §3.10's own sentence on why a file URL of

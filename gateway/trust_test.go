@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/peer"
@@ -86,7 +87,7 @@ func TestGatewayTrustStore(t *testing.T) {
 	spellings = append(spellings, "%6Cocalhost"+p, "%4C%4F%43%41%4C%48%4F%53%54"+p)
 
 	store := &gemini.TrustStore{}
-	policy := gateway.Policy{Allow: rules(t, "127.0.0.1"+p, "localhost"+p)}
+	policy := access.Policy{Allow: rules(t, "127.0.0.1"+p, "localhost"+p)}
 	gw, log := startGateway(t, gateway.Config{Policy: policy, Trust: store})
 	for _, s := range spellings {
 		res, body := get(t, gw.URL+"/gemini://"+s+"/hello.txt")
