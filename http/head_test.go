@@ -27,9 +27,9 @@ func TestLastHead(t *testing.T) {
 		{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nX: y\r\n\r\n", "HTTP/1.1 201 Created\r\nX: y\r\n\r\n"},
 		{"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\n\r\n", "HTTP/1.1 200 OK\r\n\r\n"},
 		{"HTTP/1.1 101 Switching Protocols\r\n\r\nxx", "HTTP/1.1 101 Switching Protocols\r\n\r\n"},
-		{"HTTP/1.1 200 OK\r\nA: b\r\n", ""},                  // not yet ended
-		{"\r\nHTTP/1.1 200 OK\r\n\r\n", ""},                   // an empty line first
-		{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200", ""},     // the final head cut
+		{"HTTP/1.1 200 OK\r\nA: b\r\n", ""},               // not yet ended
+		{"\r\nHTTP/1.1 200 OK\r\n\r\n", ""},               // an empty line first
+		{"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200", ""}, // the final head cut
 		{"", ""},
 	} {
 		if got := string(lastHead([]byte(tt.in))); got != tt.want {
@@ -93,7 +93,7 @@ func TestOnReplyHeadNginx(t *testing.T) {
 		return dates.ReplaceAllString(b.String(), "Date: *")
 	}
 	for _, path := range []string{"/a.txt", "/redir", "/secret"} {
-		u := mustURL(t, "http://" + addr + path)
+		u := mustURL(t, "http://"+addr+path)
 		if res, err := c.Get(context.Background(), u); err == nil {
 			res.Close()
 		}
@@ -151,7 +151,7 @@ func TestHeaderCredentialsStayWithOrigin(t *testing.T) {
 		{"/away", true, log2, all},
 		{"/near", false, log1, all},
 	} {
-		u := mustURL(t, "http://" + first.Addr + tt.path)
+		u := mustURL(t, "http://"+first.Addr+tt.path)
 		hc := &Client{Header: hdr, AuthOrigin: u}
 		if tt.trusted {
 			hc.AuthOrigin = nil

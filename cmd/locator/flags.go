@@ -480,12 +480,12 @@ func ungroup(fs *flag.FlagSet, args []string) ([]string, error) {
 		name, _, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
 		if f == nil && a[1] != '-' && fs.Lookup(a[1:2]) != nil {
-			group, err := ungroupOne(fs, a)
+			group, wantsValue, err := ungroupOne(fs, a)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, group...)
-			if last := group[len(group)-1]; !isBool(fs.Lookup(last[1:])) && i+1 < len(args) {
+			if wantsValue && i+1 < len(args) {
 				i++
 				out = append(out, args[i])
 			}
@@ -500,23 +500,25 @@ func ungroup(fs *flag.FlagSet, args []string) ([]string, error) {
 	return out, nil
 }
 
-// ungroupOne splits one group "-abc": the flags, and as the last
-// argument "-x=VALUE" when a letter takes the rest of the group as its
-// value.
-func ungroupOne(fs *flag.FlagSet, a string) ([]string, error) {
-	var group []string
+// ungroupOne splits one group "-abc" into its flags, the last "-x=VALUE"
+// when a letter takes the rest of the group as its value; wantsValue
+// is true when the last letter takes the next argument as its own.
+func ungroupOne(fs *flag.FlagSet, a string) (group []string, wantsValue bool, err error) {
 	for k := 1; k < len(a); k++ {
 		letter := a[k : k+1]
 		f := fs.Lookup(letter)
 		if f == nil {
-			return nil, fmt.Errorf("unknown flag -%s in %s", printable.String(letter), printable.String(a))
+			return nil, false, fmt.Errorf("unknown flag -%s in %s", printable.String(letter), printable.String(a))
 		}
-		if !isBool(f) && k+1 < len(a) {
-			return append(group, "-"+letter+"="+a[k+1:]), nil
+		if !isBool(f) {
+			if k+1 < len(a) {
+				return append(group, "-"+letter+"="+a[k+1:]), false, nil
+			}
+			return append(group, "-"+letter), true, nil
 		}
 		group = append(group, "-"+letter)
 	}
-	return group, nil
+	return group, false, nil
 }
 
 // isBool reports whether f takes no argument.
