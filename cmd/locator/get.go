@@ -206,8 +206,6 @@ func (o *getOptions) invalidGet() string {
 		return "--head asks what the server says of the object, --views which representations it offers: give one"
 	case o.head && o.continueAt.set:
 		return "--head retrieves no object to resume; -C takes one"
-	case o.head && o.include:
-		return "--head writes the reply's head alone, -i the head before the object: give one"
 	case len(o.fromWARC) > 0 && o.warc.file != "":
 		return "--from-warc reads an archive, --warc writes one: give one"
 	}

@@ -155,7 +155,7 @@ func (l *resolveList) Set(v string) error {
 	host, rest, ok1 := strings.Cut(v, ":")
 	port, list, ok2 := strings.Cut(rest, ":")
 	if !ok1 || !ok2 || host == "" || list == "" {
-		return errors.New("want HOST:PORT:ADDRESS[,ADDRESS]...")
+		return errors.New("want HOST:PORT:ADDRESS, or several addresses after PORT joined by commas")
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return fmt.Errorf("not a port: %q", port)
