@@ -121,9 +121,10 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if msg != "" {
 		return usageError(e, "get", msg)
 	}
+	qe := o.quiet(e)
 	if len(o.outs) > len(args) {
 		// curl's warning: each -o or -O is the next URL's.
-		fmt.Fprintf(e.stderr, "locator get: %d -o/-O for %d %s: the last %d %s no URL\n",
+		fmt.Fprintf(qe.stderr, "locator get: %d -o/-O for %d %s: the last %d %s no URL\n",
 			len(o.outs), len(args), plural(len(args), "URL", "URLs"), len(o.outs)-len(args), plural(len(o.outs)-len(args), "has", "have"))
 	}
 	jobs, err := o.plan(args)
@@ -156,7 +157,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return code
 	}
 	defer closeArchive()
-	status := o.getAll(o.quiet(e), c, jobs, &r)
+	status := o.getAll(qe, c, jobs, &r)
 	c.CloseIdle() // a session's last record is made when it ends
 	if err := o.warc.finish(); err != nil {
 		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
