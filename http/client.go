@@ -89,10 +89,14 @@ type Client struct {
 	// Basic authorization to that host only, never through a
 	// redirection to another, as curl's --netrc does.
 	User, Password string
-	// AuthOrigin, when not nil, keeps User and Password to URLs of its
-	// scheme, host and port (the scheme's default when it names none):
-	// a redirection to another server is sent no credentials, as curl
-	// sends none without --location-trusted. Nil sends them with every
+	// AuthOrigin, when not nil, keeps the credentials the Client sends
+	// to URLs of its scheme, host and port (the scheme's default when
+	// it names none): User and Password, and Header's Authorization and
+	// Cookie fields, and its Proxy-Authorization when the request goes
+	// to the server itself rather than to a proxy. A redirection to
+	// another server, or to the same host by another scheme or port, is
+	// sent none of them, as curl sends none without --location-trusted
+	// (CVE-2018-1000007, CVE-2022-27776). Nil sends them with every
 	// request.
 	AuthOrigin *locator.URL
 	// Data, when not nil, makes Fetch's request a POST with Data as its
@@ -119,6 +123,19 @@ type Client struct {
 	// that the connection can be kept, a larger one closes the
 	// connection unread.
 	ErrorBody bool
+	// Method, when not "", is the method of Fetch's request in place of
+	// GET (or POST with Data), as curl's -X: nothing else of the request
+	// changes, and every redirection followed is sent it too. Check
+	// refuses a Method that is not an HTTP token (RFC 9110 §9.1). Probe
+	// sends HEAD whatever Method says.
+	Method string
+	// OnReply, when not nil, is called with the head of every final
+	// reply Fetch, Probe and Replay read, a redirection's and a
+	// refusal's included, before the reply is acted on, in the order
+	// they came (interim 1xx replies are not): what curl's -i and -I
+	// write, and the last one's status is its %{http_code}. It is
+	// called on the goroutine of the Fetch, Probe or Replay.
+	OnReply func(Reply)
 
 	mu     sync.Mutex
 	routes map[route]*nethttp.Transport // the connections kept (transport.go)
@@ -151,6 +168,9 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		if msg := badField(name, values); msg != "" {
 			return &access.PolicyError{URL: access.Masked(u), Rule: "header", Reason: msg}
 		}
+	}
+	if c.Method != "" && !isToken(c.Method) {
+		return &access.PolicyError{URL: access.Masked(u), Rule: "method", Reason: "the request method " + strconv.Quote(c.Method) + " is not an HTTP token (RFC 9110 §9.1)"}
 	}
 	return nil
 }
@@ -423,6 +443,9 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			nreq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		}
 	}
+	if c.Method != "" {
+		nreq.Method = c.Method
+	}
 	if err := allow(req, plan, proxy); err != nil {
 		return nil, err
 	}
@@ -436,6 +459,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	}
 	target := shownTarget(u, plan)
 	lineLogged := false
+	var tap *headTap
 	trace := &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
 			if info.Reused {
@@ -444,7 +468,12 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			// A kept connection's octets are this request's from
 			// now on: net/http sends the next request only after
 			// this one's reply was read.
-			cap.Conn(info.Conn)
+			t, inner := tapOf(info.Conn)
+			if t != nil && c.OnReply != nil {
+				t.begin()
+				tap = t
+			}
+			cap.Conn(inner)
 		},
 		WroteHeaderField: func(key string, value []string) {
 			if !lineLogged {
@@ -467,6 +496,10 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		who = proxy
 	}
 	resp, err := hc.Do(nreq)
+	var head []byte
+	if tap != nil {
+		head = tap.take()
+	}
 	if err != nil {
 		return nil, replyError(u, who, err)
 	}
@@ -476,7 +509,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			tr.CloseIdleConnections() // CloseIdle came while the reply was read
 		}
 	}
-	return c.answer(u, req, reply{resp: resp, command: nreq.Method + " " + target, who: who, done: done})
+	return c.answer(u, req, reply{resp: resp, command: nreq.Method + " " + target, who: who, head: head, done: done})
 }
 
 // A reply is an HTTP reply to read, live or recorded.
@@ -484,6 +517,7 @@ type reply struct {
 	resp    *nethttp.Response
 	command string // the request line's method and target, as shown
 	who     string // the proxy that answered the request line, "" the server
+	head    []byte // the head as it came (Reply.Head), or nil
 	// done closes the reply (the connection goes back to be kept when
 	// it was read whole).
 	done func()
@@ -509,6 +543,7 @@ func (r reply) drain() {
 // *access.ProtocolError its status makes.
 func (c *Client) answer(u *locator.URL, req *access.Request, r reply) (*access.Resource, error) {
 	resp := r.resp
+	c.report(u, resp, r.head)
 	req.Received(resp.Proto + " " + resp.Status)
 	keys := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
@@ -740,7 +775,13 @@ func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, req *access.
 			nreq.SetBasicAuth(login, password)
 		}
 	}
+	origin := c.AuthOrigin == nil || c.AuthOrigin.Scheme() == u.Scheme() && addr(c.AuthOrigin) == addr(u)
 	for name, values := range c.Header {
+		if !origin && credential(name, req.Proxy != nil) {
+			req.Notef("the %s field is not sent to %s://%s, another origin than %s://%s (as curl's without --location-trusted)",
+				nethttp.CanonicalHeaderKey(name), u.Scheme(), addr(u), c.AuthOrigin.Scheme(), addr(c.AuthOrigin))
+			continue
+		}
 		if strings.EqualFold(name, "Host") {
 			// net/http sends Request.Host, never a Host in Header.
 			if len(values) > 0 {
@@ -751,6 +792,16 @@ func (c *Client) newNetRequest(ctx context.Context, u *locator.URL, req *access.
 		nreq.Header[nethttp.CanonicalHeaderKey(name)] = values
 	}
 	return nreq, nil
+}
+
+// credential reports whether the header field name carries credentials
+// that AuthOrigin keeps to one server: Authorization (RFC 9110 §11.6.2)
+// and Cookie (RFC 6265 §5.4), which curl drops on a redirection to
+// another server, and Proxy-Authorization (RFC 9110 §11.7.2) unless
+// the request goes to a proxy, which it is for.
+func credential(name string, proxied bool) bool {
+	return strings.EqualFold(name, "Authorization") || strings.EqualFold(name, "Cookie") ||
+		strings.EqualFold(name, "Proxy-Authorization") && !proxied
 }
 
 // gzipped reports whether a Content-Encoding is gzip alone (RFC 9110
@@ -853,6 +904,9 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	if c.Data != nil {
 		method = nethttp.MethodPost
 	}
+	if c.Method != "" {
+		method = c.Method
+	}
 	maxHead := int64(req.MaxLine()) * 16
 	head := &headLimit{r: response, left: maxHead + replayBuffer}
 	br := bufio.NewReaderSize(head, replayBuffer)
@@ -874,7 +928,7 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	}
 	head.off = true
 	resp.Body = &replayBody{rc: resp.Body, u: u}
-	return c.answer(u, req, reply{resp: resp, command: method + " " + shownTarget(u, plan), who: who, done: func() { resp.Body.Close() }})
+	return c.answer(u, req, reply{resp: resp, command: method + " " + shownTarget(u, plan), who: who, head: lastHead(head.kept), done: func() { resp.Body.Close() }})
 }
 
 // replayBuffer is the buffer a recorded reply is read through.
@@ -885,11 +939,13 @@ const replayBuffer = 4 << 10
 var errHeadTooLarge = errors.New("head too large")
 
 // headLimit reads at most left octets of r until off is set: the
-// head of a recorded reply, and what the buffer reads ahead of it.
+// head of a recorded reply, and what the buffer reads ahead of it,
+// which it keeps (Reply.Head).
 type headLimit struct {
 	r    io.Reader
 	left int64
 	off  bool
+	kept []byte
 }
 
 func (h *headLimit) Read(p []byte) (int, error) {
@@ -904,6 +960,7 @@ func (h *headLimit) Read(p []byte) (int, error) {
 	}
 	n, err := h.r.Read(p)
 	h.left -= int64(n)
+	h.kept = append(h.kept, p[:n]...)
 	return n, err
 }
 

@@ -52,8 +52,9 @@
 // are what curl's users expect: header fields (Header), Basic
 // authorization (User, RFC 7617, or the access.Client's Login), the TLS
 // roots or none verified (TLSConfig), a gzip body decoded within the
-// size limit (Compressed), a POST (Data), the page of a refusal kept
-// (ErrorBody).
+// size limit (Compressed), a POST (Data), another method (Method), the
+// page of a refusal kept (ErrorBody), each reply's head as the server
+// sent it (OnReply), and credentials kept to one origin (AuthOrigin).
 package http
 
 import (

@@ -62,10 +62,15 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 	tr := c.transport(req, proxy, true)
 	hc := &nethttp.Client{Transport: tr, CheckRedirect: func(*nethttp.Request, []*nethttp.Request) error { return nethttp.ErrUseLastResponse }}
 	target := shownTarget(u, plan)
+	var tap *headTap
 	trace := &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
 			if info.Reused {
 				req.Notef("the connection of an earlier request is reused (RFC 9112 §9.3)")
+			}
+			if t, _ := tapOf(info.Conn); t != nil && c.OnReply != nil {
+				t.begin()
+				tap = t
 			}
 		},
 		WroteHeaders: func() {
@@ -77,6 +82,10 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 	}
 	d := &dialInfo{req: req, u: u, tunnel: tunnel, proxy: proxy}
 	resp, err := hc.Do(nreq.WithContext(context.WithValue(httptrace.WithClientTrace(ctx, trace), dialKey{}, d)))
+	var raw []byte
+	if tap != nil {
+		raw = tap.take()
+	}
 	if err != nil {
 		who := ""
 		if tunnel == nil {
@@ -90,6 +99,7 @@ func (c *Client) probeOnce(ctx context.Context, u *locator.URL, req *access.Requ
 	if !c.kept(tr) {
 		tr.CloseIdleConnections()
 	}
+	c.report(u, resp, raw)
 	req.Received(resp.Proto + " " + resp.Status)
 	code := strconv.Itoa(resp.StatusCode)
 	st := &access.Status{Code: code, Text: strings.TrimSpace(strings.TrimPrefix(resp.Status, code)), Command: plan.Method + " " + target, Size: -1}

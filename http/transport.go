@@ -149,7 +149,8 @@ func infoOf(ctx context.Context) (*dialInfo, error) {
 }
 
 // dialPlain opens an http connection: to the server at addr, or to the
-// proxy.
+// proxy. Each connection the dialers open is a headTap, above a
+// recording's tap, so that a reply's head can be shown as it came.
 func (c *Client) dialPlain(ctx context.Context, _, addr string) (net.Conn, error) {
 	d, err := infoOf(ctx)
 	if err != nil {
@@ -170,7 +171,7 @@ func (c *Client) dialPlain(ctx context.Context, _, addr string) (net.Conn, error
 		}
 		return nil, err
 	}
-	return d.cap.Conn(conn), nil
+	return &headTap{Conn: d.cap.Conn(conn)}, nil
 }
 
 // dialTLS opens an https connection to the server at addr, directly or
@@ -215,7 +216,7 @@ func (c *Client) dialTLS(ctx context.Context, _, addr string) (net.Conn, error) 
 		note += " with " + st.ServerName
 	}
 	d.req.Notef("%s", note)
-	return d.cap.Conn(tc), nil
+	return &headTap{Conn: d.cap.Conn(tc)}, nil
 }
 
 // keep connects to host:port through req.Dial (local policy, the

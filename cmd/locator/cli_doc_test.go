@@ -27,7 +27,7 @@ func readCLIDoc(t *testing.T) (sections map[string]map[string]docOption, renamed
 	}
 	defer f.Close()
 	heading := regexp.MustCompile("^### locator ([a-z]+)$")
-	entry := regexp.MustCompile("^- `(-{1,2})([a-zA-Z][a-z0-9-]*)[ `]")
+	entry := regexp.MustCompile("^- `(-{1,2})([a-zA-Z0-9][a-z0-9-]*)[ `]")
 	sections = map[string]map[string]docOption{}
 	var cmd string
 	inOptions, inRenamed := false, false

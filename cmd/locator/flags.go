@@ -13,13 +13,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"reflect"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // limits are the bounds a command sets on what it does. A command
@@ -53,14 +59,14 @@ const (
 // writing its field of l, whose value now is the default.
 func limitFlags(fs *flag.FlagSet, l *limits, which bound) {
 	if which&boundMaxTime != 0 {
-		fs.DurationVar(&l.maxTime, "max-time", l.maxTime,
-			"bound on the whole operation: connecting, the dialogue, redirections and the transfer, as curl's --max-time (0: none)")
+		durationVar(fs, &l.maxTime, "max-time", l.maxTime,
+			"bound on the whole operation: connecting, the dialogue, redirections and the transfer, as curl's --max-time: seconds (2, 0.5) or 1m30s (0: none)")
 	}
 	if which&boundConnect != 0 {
-		fs.DurationVar(&l.connect, "connect-timeout", l.connect, "bound on establishing each connection")
+		durationVar(fs, &l.connect, "connect-timeout", l.connect, "bound on establishing each connection: seconds (5, 0.5) or 500ms")
 	}
 	if which&boundIdle != 0 {
-		fs.DurationVar(&l.idle, "idle-timeout", l.idle, "bound on each read and write: a server silent this long is cut off")
+		durationVar(fs, &l.idle, "idle-timeout", l.idle, "bound on each read and write: a server silent this long is cut off: seconds (30, 0.5) or 2m")
 	}
 	if which&boundFilesize != 0 {
 		fs.Var((*sizeFlag)(&l.maxFilesize), "max-filesize", "bound on the object's octets, e.g. 1048576, 512K, 10M, 2G (0: no bound)")
@@ -261,9 +267,6 @@ func oldNames(fs *flag.FlagSet, command string) {
 			continue
 		}
 		usage := "deprecated: the old name of --" + r.now
-		if arg, _ := flag.UnquoteUsage(now); arg != "" {
-			usage += " (same argument: `" + arg + "`)" // shown in the help as the new flag's
-		}
 		fs.Var(&oldName{Value: now.Value, now: r.now}, r.old, usage)
 	}
 }
@@ -467,4 +470,287 @@ func (p *proxyOptions) apply(c *access.Client) {
 	if pc := p.config(); len(pc.Proxies) > 0 {
 		c.Proxy = pc.ProxyFunc()
 	}
+}
+
+// The command line's flags, read by one framework for every command but
+// url (whose trurl syntax is its own): Go's flag package, with what
+// curl's and wget's users type besides. A flag is written -x when its
+// name is one letter, --name otherwise (the flag package takes either
+// number of dashes for both); one-letter flags may be grouped behind
+// one dash as getopt groups them (-fsSL, -sLo FILE, -ofile); flags and
+// positional arguments mix, and "--" ends the flags.
+
+// parseFlags parses args on fs and returns the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	args, err := ungroup(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return parseInterspersed(fs, args)
+}
+
+// ungroup rewrites each group of one-letter flags in args as the flags
+// one by one, "-fsSL" as "-f -s -S -L", as POSIX getopt reads it
+// (XBD §12.2, guideline 5): every letter a flag, those before the last
+// taking no argument; a letter that takes one takes the rest of the
+// group ("-ofile", "-C-"), or the next argument when it is last. An
+// argument that names a flag itself (-max-time, -o=FILE) is left as it
+// is, and so is one whose first letter is no flag (for the flag
+// package's message); a value, and everything after "--", is never
+// read as flags.
+func ungroup(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			out = append(out, a)
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil && a[1] != '-' && fs.Lookup(a[1:2]) != nil {
+			group, wantsValue, err := ungroupOne(fs, a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, group...)
+			if wantsValue && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			continue
+		}
+		out = append(out, a)
+		if f != nil && !hasValue && !isBool(f) && i+1 < len(args) {
+			i++
+			out = append(out, args[i]) // the flag's value, whatever it looks like
+		}
+	}
+	return out, nil
+}
+
+// ungroupOne splits one group "-abc" into its flags, the last "-x=VALUE"
+// when a letter takes the rest of the group as its value; wantsValue
+// is true when the last letter takes the next argument as its own.
+func ungroupOne(fs *flag.FlagSet, a string) (group []string, wantsValue bool, err error) {
+	for k := 1; k < len(a); k++ {
+		letter := a[k : k+1]
+		f := fs.Lookup(letter)
+		if f == nil {
+			return nil, false, fmt.Errorf("unknown flag -%s in %s", printable.String(letter), printable.String(a))
+		}
+		if !isBool(f) {
+			if k+1 < len(a) {
+				return append(group, "-"+letter+"="+a[k+1:]), false, nil
+			}
+			return append(group, "-"+letter), true, nil
+		}
+		group = append(group, "-"+letter)
+	}
+	return group, false, nil
+}
+
+// isBool reports whether f takes no argument.
+func isBool(f *flag.Flag) bool {
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// dashed writes a flag's name as the help and the messages do: -o, --output.
+func dashed(name string) string {
+	if utf8.RuneCountInString(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagErrors are the flag package's messages (its interface: it has
+// no error types), with the flag's name as the first %s, reworded.
+var flagErrors = []struct{ prefix, format string }{
+	{"flag provided but not defined: -", "unknown flag %s"},
+	{"flag needs an argument: -", "flag %s needs an argument"},
+}
+
+// flagError rewords the flag package's messages with the flag written
+// as the help writes it (dashed): "-L", "--max-time".
+func flagError(err error) string {
+	s := err.Error()
+	for _, m := range flagErrors {
+		if rest, ok := strings.CutPrefix(s, m.prefix); ok {
+			return fmt.Sprintf(m.format, dashed(strings.TrimPrefix(rest, "-")))
+		}
+	}
+	// "invalid value "x" for flag -name: ...", "invalid boolean value
+	// "x" for -name: ...".
+	for _, m := range []string{" for flag -", " for -"} {
+		if i := strings.Index(s, m); i >= 0 && strings.HasPrefix(s, "invalid ") {
+			rest := s[i+len(m):]
+			name, why, _ := strings.Cut(rest, ": ")
+			return s[:i] + " for " + dashed(name) + ": " + why
+		}
+	}
+	return s
+}
+
+// sameAs matches the help's way of saying a flag is another name of
+// one: "... (the same as -o)", or the whole help "the same as --head".
+var sameAs = regexp.MustCompile(`^(?:(.*) \()?the same as --?([A-Za-z0-9][A-Za-z0-9-]*)\)?$`)
+
+// A helpEntry is one flag in the help, with its other names.
+type helpEntry struct {
+	f     *flag.Flag
+	names []string // one-letter names first
+	usage string
+}
+
+// helpEntries gathers fs's flags for the help: a flag and its other
+// name (sameAs) are one entry; the old names of renamed flags none.
+func helpEntries(fs *flag.FlagSet) []*helpEntry {
+	byName := map[string]*helpEntry{}
+	var entries []*helpEntry
+	fs.VisitAll(func(f *flag.Flag) {
+		if deprecated(f) != "" {
+			return
+		}
+		usage, other := f.Usage, ""
+		if m := sameAs.FindStringSubmatch(f.Usage); m != nil && fs.Lookup(m[2]) != nil && m[2] != f.Name {
+			usage, other = m[1], m[2]
+		}
+		e := byName[f.Name]
+		if e == nil && other != "" {
+			e = byName[other]
+		}
+		if e == nil {
+			e = &helpEntry{f: f}
+			entries = append(entries, e)
+		}
+		e.names = append(e.names, f.Name)
+		byName[f.Name] = e
+		if other != "" {
+			byName[other] = e
+		}
+		if usage != "" && (e.usage == "" || len(f.Name) > 1) {
+			e.usage, e.f = usage, f // the long name's words and argument
+		}
+	})
+	for _, e := range entries {
+		sort.Slice(e.names, func(i, j int) bool { return len(e.names[i]) < len(e.names[j]) })
+	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		a, b := entries[i].names[len(entries[i].names)-1], entries[j].names[len(entries[j].names)-1]
+		return strings.ToLower(a) < strings.ToLower(b)
+	})
+	return entries
+}
+
+// printFlags lists fs's flags for the help: each once, with its other
+// name ("-o, --output FILE"), its argument, what it does, and its
+// default when that is not the zero value.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	for _, e := range helpEntries(fs) {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i, n := range e.names {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(dashed(n))
+		}
+		if arg := argName(e.f); arg != "" {
+			b.WriteString(" " + arg)
+		}
+		_, usage := flag.UnquoteUsage(&flag.Flag{Name: e.f.Name, Usage: e.usage, Value: e.f.Value})
+		fmt.Fprintf(&b, "\n      %s", usage)
+		if !zeroDefault(e.f) {
+			fmt.Fprintf(&b, " (default %q)", e.f.DefValue)
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
+
+// argName is the name of f's argument in the help: the word its usage
+// puts in backquotes, else one its type suggests, as flag.UnquoteUsage
+// says it; "" for a flag that takes none.
+func argName(f *flag.Flag) string {
+	if isBool(f) {
+		return ""
+	}
+	arg, _ := flag.UnquoteUsage(f)
+	if strings.Contains(f.Usage, "`") {
+		return arg
+	}
+	switch f.Value.(type) {
+	case *durationFlag:
+		return "seconds"
+	case *sizeFlag:
+		return "size"
+	}
+	return arg
+}
+
+// zeroDefault reports whether f's default is its type's zero value
+// (false, 0, "", an empty list), which the help leaves unsaid, as
+// flag.PrintDefaults does.
+func zeroDefault(f *flag.Flag) (zero bool) {
+	switch f.DefValue {
+	case "", "false", "0", "[]", "0s":
+		return true
+	}
+	t := reflect.TypeOf(f.Value)
+	if t.Kind() != reflect.Pointer {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			zero = false // a String that needs more than its zero value
+		}
+	}()
+	v, ok := reflect.New(t.Elem()).Interface().(flag.Value)
+	return ok && v.String() == f.DefValue
+}
+
+// durationFlag is a span of time as curl and wget write one, seconds
+// with a fraction allowed ("2", "0.5"), or as Go writes one ("1m30s",
+// "500ms").
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(v string) error {
+	if seconds(v) {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.Abs(f) > float64(math.MaxInt64)/float64(time.Second) {
+			return errors.New("too long a time")
+		}
+		*d = durationFlag(math.Round(f * float64(time.Second)))
+		return nil
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return errors.New("not a time: seconds (2, 0.5) or a number with a unit (500ms, 1m30s)")
+	}
+	*d = durationFlag(t)
+	return nil
+}
+
+// seconds reports whether v is a number of seconds as curl reads one:
+// digits with at most one decimal point, a sign allowed.
+func seconds(v string) bool {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "-"), "+")
+	whole, frac, _ := strings.Cut(v, ".")
+	return whole+frac != "" && strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
+}
+
+// durationVar declares on fs the flag name of a span of time
+// (durationFlag), whose value is p's and default value.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Var((*durationFlag)(p), name, usage)
 }

@@ -49,6 +49,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	methodFlag(fs, &o.schemeOptions)
 	serverFlags(fs, &o.schemeOptions)
 	httpFlags(fs, &o.httpOptions)
+	curlFlags(fs, &o.curlOptions)
 	connFlags(fs, &o.conn)
 	geminiFlags(fs, &o.gemini)
 	fs.StringVar(&o.search, "search", "", "search words for a URL naming a search service without them (Gopher type 7, WAIS)")
@@ -72,7 +73,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	note(fs, "max-time", "with --retry, each try")
 	o.warc = addWARCFlags(fs)
 	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
-	fs.DurationVar(&o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it (0: no bound); each try is bounded by --max-time")
+	durationVar(fs, &o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it: seconds (60, 0.5) or 2m (0: no bound); each try is bounded by --max-time")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
 
@@ -84,6 +85,7 @@ type getOptions struct {
 	policy
 	schemeOptions
 	httpOptions
+	curlOptions
 	conn                    connOptions // --netrc, --netrc-file, --proxy, --noproxy
 	gemini                  geminiOptions
 	search                  string
@@ -105,63 +107,32 @@ type getOptions struct {
 	sleep                   func(time.Duration) // tests: the wait before a retry; nil time.Sleep
 	progressAfter           time.Duration       // 0: one second
 	forceProgress, noPrompt bool                // tests
+	noProgress              bool                // -s
+	clock                   clock               // tests: --limit-rate's time; nil the real one
 	warc                    *warcFlags          // --warc, --warc-max-size, --warc-dedup
 	fromWARC                fileList            // --from-warc
 }
 
 func runGet(e *env, args []string, o *getOptions) int {
-	if len(args) == 0 {
-		return usageError(e, "get", "want a URL")
+	args, msg := getURLs(e, args)
+	if msg == "" {
+		msg = o.invalidGet()
 	}
-	if len(args) == 1 && args[0] == "-" {
-		// One URL on standard input.
-		var urls []string
-		if _, err := eachInput(e, "get", args, func(it item) error {
-			if s := strings.TrimSpace(it.text); s != "" {
-				urls = append(urls, s)
-			}
-			return nil
-		}, nil); err != nil {
-			return usageError(e, "get", message(err))
-		}
-		if len(urls) != 1 {
-			return usageError(e, "get", fmt.Sprintf("want one URL on standard input, got %d", len(urls)))
-		}
-		args = urls
-	} else if slices.Contains(args, "-") {
-		return usageError(e, "get", "\"-\" (one URL on standard input) is given alone")
-	}
-	if msg := o.invalid(getBounds); msg != "" {
+	if msg != "" {
 		return usageError(e, "get", msg)
 	}
-	switch {
-	case o.retry < 0 || o.retryMaxTime < 0:
-		return usageError(e, "get", "--retry and --retry-max-time must not be negative")
-	case o.maxURLs < 0:
-		return usageError(e, "get", "--max-urls must not be negative")
-	case o.head && o.views:
-		return usageError(e, "get", "--head asks what the server says of the object, --views which representations it offers: give one")
-	case o.head && o.continueAt.set:
-		return usageError(e, "get", "--head retrieves no object to resume; -C takes one")
-	}
+	qe := o.quiet(e)
 	if len(o.outs) > len(args) {
 		// curl's warning: each -o or -O is the next URL's.
-		fmt.Fprintf(e.stderr, "locator get: %d -o/-O for %d %s: the last %d %s no URL\n",
+		fmt.Fprintf(qe.stderr, "locator get: %d -o/-O for %d %s: the last %d %s no URL\n",
 			len(o.outs), len(args), plural(len(args), "URL", "URLs"), len(o.outs)-len(args), plural(len(o.outs)-len(args), "has", "have"))
 	}
 	jobs, err := o.plan(args)
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	for _, j := range jobs {
-		switch {
-		case o.head && j.file != "":
-			return usageError(e, "get", "--head writes the header lines to standard output; -o and -O take an object")
-		case o.continueAt.auto && j.file == "":
-			return usageError(e, "get", "-C - resumes from the size of the output file: give -o FILE or -O for "+access.Masked(j.u))
-		case access.IsSession(j.u.Scheme()) && !o.head && len(jobs) > 1:
-			return usageError(e, "get", access.Masked(j.u)+" opens an interactive session: give it alone")
-		}
+	if msg := o.invalidJobs(jobs); msg != "" {
+		return usageError(e, "get", msg)
 	}
 	u := jobs[0].u
 	if access.IsSession(u.Scheme()) && !o.head {
@@ -169,71 +140,186 @@ func runGet(e *env, args []string, o *getOptions) int {
 		// same session as locator telnet.
 		return runSession(e, "get", u, sessionOptions{limits: o.limits, policy: o.policy, verbose: o.verbose})
 	}
+	if err := o.askPassword(e); err != nil {
+		return usageError(e, "get", err.Error())
+	}
 	c, err := o.client(e, u)
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	if o.failWithBody {
-		// curl's --fail-with-body: the page of a 4xx or 5xx reply is
-		// kept (access.ServerError.Body) and written as the object.
-		for _, s := range []string{"http", "https"} {
-			if hc, ok := c.Schemes[s].(*lochttp.Client); ok {
-				hc.ErrorBody = true
-			}
-		}
-	}
-	if len(o.fromWARC) > 0 {
-		if o.warc.file != "" {
-			return usageError(e, "get", "--from-warc reads an archive, --warc writes one: give one")
-		}
-		rd, err := openArchive(e, "get", o.fromWARC)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "locator get: --from-warc: %s\n", printable.String(err.Error()))
-			return exitTrouble
-		}
-		defer rd.Close()
-		c.Archive = rd
-	}
-	if w, err := o.warc.open("locator get"); err != nil {
-		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
-		return exitTrouble
-	} else if w != nil {
-		c.Recorder = o.warc.recorder()
-	}
 	// One Client for every URL, so that a session a server keeps open
 	// (an FTP login) serves the next URL of the same server.
 	defer c.CloseIdle()
-	var r *report
-	// %{num_redirects} and %{url_effective} count the hops the Client
-	// follows, after the policy has admitted each (access.Client.CheckRedirect).
+	var r *report // the current URL's
+	o.configure(c, u, &r)
+	closeArchive, code := o.archives(e, c)
+	if code != exitOK {
+		return code
+	}
+	defer closeArchive()
+	status := o.getAll(qe, c, jobs, &r)
+	c.CloseIdle() // a session's last record is made when it ends
+	if err := o.warc.finish(); err != nil {
+		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
+		status = exitTrouble
+	}
+	return status
+}
+
+// getURLs returns the URLs of the command line: args, or the one URL
+// on standard input when args is "-"; or the usage message.
+func getURLs(e *env, args []string) ([]string, string) {
+	switch {
+	case len(args) == 0:
+		return nil, "want a URL"
+	case len(args) > 1 && slices.Contains(args, "-"):
+		return nil, "\"-\" (one URL on standard input) is given alone"
+	case args[0] != "-":
+		return args, ""
+	}
+	var urls []string
+	if _, err := eachInput(e, "get", args, func(it item) error {
+		if s := strings.TrimSpace(it.text); s != "" {
+			urls = append(urls, s)
+		}
+		return nil
+	}, nil); err != nil {
+		return nil, message(err)
+	}
+	if len(urls) != 1 {
+		return nil, fmt.Sprintf("want one URL on standard input, got %d", len(urls))
+	}
+	return urls, ""
+}
+
+// invalidGet returns the usage message when the flags are out of range
+// or contradict each other, or "".
+func (o *getOptions) invalidGet() string {
+	if msg := o.invalid(getBounds); msg != "" {
+		return msg
+	}
+	switch {
+	case o.retry < 0 || o.retryMaxTime < 0:
+		return "--retry and --retry-max-time must not be negative"
+	case o.maxURLs < 0:
+		return "--max-urls must not be negative"
+	case o.head && o.views:
+		return "--head asks what the server says of the object, --views which representations it offers: give one"
+	case o.head && o.continueAt.set:
+		return "--head retrieves no object to resume; -C takes one"
+	case len(o.fromWARC) > 0 && o.warc.file != "":
+		return "--from-warc reads an archive, --warc writes one: give one"
+	}
+	return o.curlInvalid()
+}
+
+// invalidJobs returns the usage message when a URL's output cannot be
+// what the flags ask, or "".
+func (o *getOptions) invalidJobs(jobs []job) string {
+	for _, j := range jobs {
+		switch {
+		case o.head && j.file != "":
+			return "--head writes the header lines to standard output; -o and -O take an object"
+		case o.continueAt.auto && j.file == "":
+			return "-C - resumes from the size of the output file: give -o FILE or -O for " + access.Masked(j.u)
+		case access.IsSession(j.u.Scheme()) && !o.head && len(jobs) > 1:
+			return access.Masked(j.u) + " opens an interactive session: give it alone"
+		}
+	}
+	return ""
+}
+
+// configure sets on c what the flags say beyond its settings (client):
+// the http client's (curlOptions.configure, --fail-with-body), the
+// dialer of -4, -6 and --resolve, and what fills *r, the current URL's
+// report: every redirection followed (access.Client.CheckRedirect,
+// after the policy admitted it) and every HTTP reply's head.
+func (o *getOptions) configure(c *access.Client, u *locator.URL, r **report) {
 	c.CheckRedirect = func(next *locator.URL, via []*locator.URL) error {
-		r.redirects++
-		r.url = next
+		(*r).redirects++
+		(*r).url = next
 		return nil
 	}
-	// The exit status is the last failure's: a URL delivered after
-	// one that failed does not hide the failure (curl returns the last
-	// transfer's status, 0 after a success, unless --fail-early).
+	if d := o.dial(); d != nil {
+		c.Dial = d
+	}
+	onReply := func(rep lochttp.Reply) {
+		(*r).code = strconv.Itoa(rep.Code)
+		if (o.include || o.head) && rep.Head != nil {
+			(*r).heads = append((*r).heads, rep.Head)
+			(*r).headURL = rep.URL.String()
+		}
+	}
+	for _, s := range []string{"http", "https"} {
+		if hc, ok := c.Schemes[s].(*lochttp.Client); ok {
+			// curl's --fail-with-body: the page of a 4xx or 5xx reply
+			// is kept (access.ServerError.Body) and written as the
+			// object.
+			hc.ErrorBody = o.failWithBody
+			o.curlOptions.configure(hc, u, onReply)
+		}
+	}
+}
+
+// archives sets c to read --from-warc's archives or to write --warc's,
+// and returns what closes the archives read, and exitOK, or exitTrouble
+// after the message.
+func (o *getOptions) archives(e *env, c *access.Client) (func(), int) {
+	closeArchive := func() {}
+	if len(o.fromWARC) > 0 {
+		rd, err := openArchive(e, "get", o.fromWARC)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "locator get: --from-warc: %s\n", printable.String(err.Error()))
+			return closeArchive, exitTrouble
+		}
+		c.Archive = rd
+		closeArchive = func() { rd.Close() }
+	}
+	if w, err := o.warc.open("locator get"); err != nil {
+		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
+		return closeArchive, exitTrouble
+	} else if w != nil {
+		c.Recorder = o.warc.recorder()
+	}
+	return closeArchive, exitOK
+}
+
+// quiet returns e as -s leaves it: no progress bar, and without -S no
+// message on standard error. The dialogue (-v) and a password's prompt
+// go to standard error all the same, as curl's do.
+func (o *getOptions) quiet(e *env) *env {
+	if !o.silent {
+		return e
+	}
+	q := *e
+	o.noProgress = true
+	if !o.showError {
+		q.stderr = io.Discard
+	}
+	return &q
+}
+
+// getAll follows every job's URL with c, each with its report (*r),
+// and returns the exit status: the last failure's, so that a URL
+// delivered after one that failed does not hide the failure (curl
+// returns the last transfer's status, 0 after a success, unless
+// --fail-early).
+func (o *getOptions) getAll(e *env, c *access.Client, jobs []job, r **report) int {
 	status := exitOK
 	for _, j := range jobs {
 		if e.writeFailed() != nil {
 			break // standard output is gone; run reports it
 		}
-		r = &report{url: j.u}
+		*r = &report{url: j.u}
 		start := time.Now()
-		code := o.tries(e, c, j, r)
+		code := o.tries(e, c, j, *r)
 		if len(o.writeOut) > 0 {
-			r.exit, r.total = code, time.Since(start)
-			o.writeOut.write(e.stdout, r)
+			(*r).exit, (*r).total = code, time.Since(start)
+			o.writeOut.write(e.stdout, *r)
 		}
 		if code != exitOK {
 			status = code
 		}
-	}
-	c.CloseIdle() // a session's last record is made when it ends
-	if err := o.warc.finish(); err != nil {
-		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
-		status = exitTrouble
 	}
 	return status
 }
@@ -335,13 +421,17 @@ const maxBackoff = 10 * time.Minute
 
 // tries follows u, and again after a transient failure while --retry
 // allows (curl's --retry): the first retry one second after the
-// failure, each wait after twice the one before. --retry-max-time
+// failure, each wait after twice the one before, or each --retry-delay
+// after the failure when it is set, as curl's. --retry-max-time
 // bounds the time since the first try began in which a retry may begin,
 // its wait included; --max-time bounds each try, as curl's does. A try
 // that wrote an octet of the object is never followed by another.
 func (o *getOptions) tries(e *env, c *access.Client, j job, r *report) int {
 	start := time.Now()
 	wait := time.Second
+	if o.retryDelay > 0 {
+		wait = o.retryDelay
+	}
 	for n := 0; ; n++ {
 		r.reset(j.u)
 		t := o.once(e, c, j, r)
@@ -355,11 +445,13 @@ func (o *getOptions) tries(e *env, c *access.Client, j job, r *report) int {
 			} else {
 				time.Sleep(wait)
 			}
-			wait = min(2*wait, maxBackoff)
+			if o.retryDelay == 0 {
+				wait = min(2*wait, maxBackoff)
+			}
 			continue
 		}
-		if t.head != nil {
-			writeHead(e.stdout, t.head)
+		if o.head {
+			writeHeads(e.stdout, t.head, r)
 		}
 		if t.msg != "" {
 			fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
@@ -400,25 +492,7 @@ func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
 		res, err = c.Get(ctx, u)
 	}
 	if err != nil {
-		r.setCode(err)
-		t := o.failed(u, err, transfer{expired: expired(ctx)})
-		if offset > 0 && resumeRefused(err) {
-			url := access.Masked(u)
-			t.msg = printable.String(fmt.Sprintf("%s: cannot resume from octet %d (-C): %s; %s left as it was",
-				url, offset, strings.TrimPrefix(message(err), url+": "), outName(j)))
-			return t
-		}
-		var se *access.ServerError
-		if o.failWithBody && offset == 0 && errors.As(err, &se) && len(se.Body) > 0 {
-			// --fail-with-body: the server's page is the output, the
-			// exit status still the refusal's.
-			if werr := o.writeErrorBody(e, j, se.Body, r); werr != nil {
-				fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
-				fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(j)), printable.String(werr.Error()))
-				return try{code: exitTrouble}
-			}
-		}
-		return t
+		return o.refused(e, j, offset, err, r, expired(ctx))
 	}
 	defer res.Close()
 	if res.URL != nil {
@@ -427,7 +501,6 @@ func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
 	if o.printURL && res.URL != nil {
 		fmt.Fprintln(e.stderr, printable.String(access.Masked(res.URL)))
 	}
-
 	var w io.Writer = e.stdout
 	var file *outputFile
 	if j.file != "" {
@@ -439,27 +512,7 @@ func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
 		w = file
 	}
 	dst := &recordingWriter{w: w}
-	if res.Listing != nil {
-		err = writeListing(dst, res, o)
-	} else {
-		var src io.Reader = res.Body
-		size := res.Size
-		if size >= 0 {
-			size -= res.Offset // the octets Body holds
-		}
-		bar := newProgress(e, o, size)
-		if bar != nil {
-			src = bar.reader(res.Body)
-		}
-		// A body that copies itself (ftp's, one bounded by MaxSize)
-		// does; any other is read in pieces of copyBuffer, not io.Copy's
-		// 32 KiB: a quarter of the reads (and writes) for a large object.
-		_, err = io.CopyBuffer(dst, src, make([]byte, copyBuffer))
-		if bar != nil {
-			bar.finish(err == nil)
-		}
-	}
-	r.size = dst.n
+	err = o.copyObject(e, dst, res, r)
 	if file != nil {
 		// Only a complete object replaces -o's file; a failed transfer
 		// leaves what was there as it was. A resumed file (-C) keeps
@@ -483,11 +536,80 @@ func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
 		return try{code: 2}
 	case err != nil:
 		r.setCode(err)
-		t := o.failed(u, err, transfer{body: res.Listing == nil, listing: res.Listing != nil, octets: dst.n, expired: expired(ctx)})
+		t := o.failed(u, err, transfer{body: res.Listing == nil, listing: res.Listing != nil, octets: r.size, expired: expired(ctx)})
 		t.delivered = dst.n > 0
 		return t
 	}
 	return try{code: 0}
+}
+
+// copyObject writes res to dst: with -i the HTTP replies' heads first,
+// then the listing, or the object's octets at --limit-rate's pace, with
+// a progress bar on a terminal. It sets r's size to the octets of the
+// object written, and returns the error of reading res.
+func (o *getOptions) copyObject(e *env, dst *recordingWriter, res *access.Resource, r *report) error {
+	if o.include {
+		for _, h := range r.heads {
+			if _, err := dst.Write(h); err != nil {
+				return err
+			}
+		}
+	}
+	heads := dst.n
+	defer func() { r.size = dst.n - heads }()
+	if res.Listing != nil {
+		return writeListing(dst, res, o)
+	}
+	src := o.limited(res.Body)
+	size := res.Size
+	if size >= 0 {
+		size -= res.Offset // the octets Body holds
+	}
+	bar := newProgress(e, o, size)
+	if bar != nil {
+		src = bar.reader(src)
+	}
+	// A body that copies itself (ftp's, one bounded by MaxSize) does;
+	// any other is read in pieces of copyBuffer, not io.Copy's 32 KiB: a
+	// quarter of the reads (and writes) for a large object.
+	_, err := io.CopyBuffer(dst, src, make([]byte, copyBuffer))
+	if bar != nil {
+		bar.finish(err == nil)
+	}
+	return err
+}
+
+// refused is the try whose Get met err, before any octet of the object:
+// the message, and what the flags make of a server's refusal: -C's
+// file left as it was, --fail-with-body's page written, -i's heads
+// written to standard output, as curl -fi writes them.
+func (o *getOptions) refused(e *env, j job, offset int64, err error, r *report, expired bool) try {
+	u := j.u
+	r.setCode(err)
+	t := o.failed(u, err, transfer{expired: expired})
+	if offset > 0 && resumeRefused(err) {
+		url := access.Masked(u)
+		t.msg = printable.String(fmt.Sprintf("%s: cannot resume from octet %d (-C): %s; %s left as it was",
+			url, offset, strings.TrimPrefix(message(err), url+": "), outName(j)))
+		return t
+	}
+	var se *access.ServerError
+	if o.failWithBody && offset == 0 && errors.As(err, &se) && len(se.Body) > 0 {
+		// --fail-with-body: the server's page is the output, the exit
+		// status still the refusal's.
+		if werr := o.writeErrorBody(e, j, se.Body, r); werr != nil {
+			fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
+			fmt.Fprintf(e.stderr, "locator get: writing %s: %s\n", printable.String(outName(j)), printable.String(werr.Error()))
+			return try{code: exitTrouble}
+		}
+		return t
+	}
+	if o.include && j.file == "" {
+		for _, h := range r.heads {
+			e.stdout.Write(h) // a failure is run's to report
+		}
+	}
+	return t
 }
 
 // copyBuffer is the buffer an object is copied through to its output.
@@ -524,7 +646,21 @@ func (o *getOptions) stat(ctx context.Context, c *access.Client, u *locator.URL,
 	return t
 }
 
-// writeHead writes st as header lines (--head), one form for every scheme,
+// writeHeads writes what --head learnt: the head of each HTTP reply as
+// the server sent it (curl's -I, with -L: every reply's), and for an
+// object of another scheme, or one whose reply's head was not kept,
+// st as writeHead writes it.
+func writeHeads(w io.Writer, st *access.Status, r *report) {
+	for _, h := range r.heads {
+		w.Write(h) // a failure is run's to report
+	}
+	if st != nil && (len(r.heads) == 0 || r.url == nil || r.headURL != r.url.String()) {
+		writeHead(w, st)
+	}
+}
+
+// writeHead writes st as header lines (--head) for a URL of a scheme
+// other than http and https, one form for every scheme,
 // after HTTP's (RFC 9110 §5): X-Locator-State, the probe's state (ok,
 // gone, refused); X-Locator-Reply, the server's code and text when it
 // gave them; Content-Length when the server says the size (or
@@ -827,7 +963,7 @@ type progress struct {
 }
 
 func newProgress(e *env, o *getOptions, size int64) *progress {
-	if o.verbose {
+	if o.verbose || o.noProgress {
 		return nil
 	}
 	if !o.forceProgress {

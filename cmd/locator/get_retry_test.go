@@ -92,7 +92,7 @@ func TestGetRetry(t *testing.T) {
 	// --head retries the same way.
 	addr, n = resetting(t, 1, s.Addr)
 	code, out, _ = runCLI(t, "", "get", "--head", "--retry", "1", "http://"+addr+"/pub/hello.txt")
-	if code != 0 || n.Load() != 2 || !strings.HasPrefix(out, "X-Locator-State: ok\n") {
+	if code != 0 || n.Load() != 2 || !strings.HasPrefix(out, "HTTP/1.1 200 OK\r\n") {
 		t.Errorf("--head: exit %d, %d connections, %q", code, n.Load(), out)
 	}
 }

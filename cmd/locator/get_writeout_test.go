@@ -19,11 +19,10 @@ func TestGetWriteOut(t *testing.T) {
 	base := "http://" + s.Addr
 	const vars = `%{url_effective} %{http_code} %{size_download} %{num_redirects} %{exitcode}\n`
 
-	// Two redirections followed: the last URL, and the octets written
-	// before the format. A delivered object has no reply code in the
-	// library's Resource: 000.
+	// Two redirections followed: the last URL, its reply's code, and
+	// the octets written before the format.
 	code, out, errs := runCLI(t, "", "get", "-w", vars, base+"/moved")
-	if want := "hello\n" + base + "/pub/hello.txt 000 6 2 0\n"; code != 0 || out != want || errs != "" {
+	if want := "hello\n" + base + "/pub/hello.txt 200 6 2 0\n"; code != 0 || out != want || errs != "" {
 		t.Errorf("redirected: exit %d %q %q, want %q", code, out, errs, want)
 	}
 	// --head has the server's reply code.
@@ -37,10 +36,10 @@ func TestGetWriteOut(t *testing.T) {
 	if want := base + "/pub/missing 404 0 0 1\n"; code != 1 || out != want || !strings.Contains(errs, "404 Not Found") {
 		t.Errorf("404: exit %d %q %q, want %q", code, out, errs, want)
 	}
-	// --max-redirs 0: the 301 is not followed, exit 3; the library's
-	// error for it carries no reply code: 000.
+	// --max-redirs 0: the 301 is not followed, exit 3; its code is the
+	// last reply's, as curl's without -L.
 	code, out, _ = runCLI(t, "", "get", "--max-redirs", "0", "-w", vars, base+"/moved")
-	if want := base + "/moved 000 0 0 3\n"; code != 3 || out != want {
+	if want := base + "/moved 301 0 0 3\n"; code != 3 || out != want {
 		t.Errorf("--max-redirs 0: exit %d %q, want %q", code, out, want)
 	}
 	// %{json}: one object of every variable; %% and the escapes.
@@ -53,7 +52,7 @@ func TestGetWriteOut(t *testing.T) {
 	if err := json.Unmarshal([]byte(out[:i]), &j); err != nil {
 		t.Fatalf("json %q: %v", out[:i], err)
 	}
-	if len(j) != 6 || j["url_effective"] != base+"/pub/hello.txt" || j["http_code"] != 0.0 || j["size_download"] != 6.0 ||
+	if len(j) != 6 || j["url_effective"] != base+"/pub/hello.txt" || j["http_code"] != 200.0 || j["size_download"] != 6.0 ||
 		j["num_redirects"] != 2.0 || j["exitcode"] != 0.0 || j["time_total"].(float64) <= 0 {
 		t.Errorf("json: %v", j)
 	}

@@ -160,11 +160,13 @@ type report struct {
 	redirects int           // %{num_redirects}
 	total     time.Duration // %{time_total}: every try and the waits between
 	exit      int           // %{exitcode}
+	heads     [][]byte      // -i, -I: each HTTP reply's head as it came
+	headURL   string        // the URL of the last of heads
 }
 
 // reset readies r for a new try of u: what a try learns is of that try.
 func (r *report) reset(u *locator.URL) {
-	r.url, r.code, r.size, r.redirects = u, "", 0, 0
+	r.url, r.code, r.size, r.redirects, r.heads, r.headURL = u, "", 0, 0, nil, ""
 }
 
 // setCode takes the server's reply code from err: a refusal
@@ -176,10 +178,12 @@ func (r *report) setCode(err error) {
 	}
 }
 
-// httpCode is %{http_code}: the reply code when it is three digits (HTTP,
-// FTP, NNTP codes), else "000" as curl writes when it has none: the
-// library gives no reply code for an object it delivers (access.Resource
-// holds none), nor for a scheme without numbered replies (Gopher, file).
+// httpCode is %{http_code}: the reply code when it is three digits, else
+// "000" as curl writes when it has none. It is the last HTTP reply's
+// status, whatever it was (http.Client.OnReply), and a refusal's code
+// for the other schemes (FTP, NNTP); the library gives no reply code
+// for an object of another scheme it delivers (access.Resource holds
+// none), nor for a scheme without numbered replies (Gopher, file).
 func (r *report) httpCode() string {
 	c := r.code
 	if len(c) == 3 && c[0] >= '0' && c[0] <= '9' && c[1] >= '0' && c[1] <= '9' && c[2] >= '0' && c[2] <= '9' {
@@ -467,22 +471,37 @@ func (o *getOptions) openOutput(file string, resume bool) (*outputFile, error) {
 }
 
 // writeErrorBody writes the page a server sent with its refusal to j's
-// output (--fail-with-body), as it would an object: a file replaced
-// only once the page is written whole.
+// output (--fail-with-body), as it would an object, after the replies'
+// heads with -i: a file replaced only once the page is written whole.
 func (o *getOptions) writeErrorBody(e *env, j job, body []byte, r *report) error {
-	if j.file == "" {
-		n, err := e.stdout.Write(body)
-		r.size = int64(n)
-		return err
+	var w io.Writer = e.stdout
+	var f *outputFile
+	if j.file != "" {
+		var err error
+		if f, err = o.openOutput(j.file, false); err != nil {
+			return err
+		}
+		w = f
 	}
-	f, err := o.openOutput(j.file, false)
-	if err != nil {
-		return err
+	var err error
+	if o.include {
+		for _, h := range r.heads {
+			if _, err = w.Write(h); err != nil {
+				break
+			}
+		}
 	}
-	if _, err := f.Write(body); err != nil {
+	n := 0
+	if err == nil {
+		n, err = w.Write(body)
+	}
+	r.size = int64(n)
+	switch {
+	case f == nil:
+		return err
+	case err != nil:
 		f.abort()
 		return err
 	}
-	r.size = int64(len(body))
 	return f.commit()
 }

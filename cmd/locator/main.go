@@ -164,7 +164,7 @@ func newFlagSet(c *command) (*flag.FlagSet, func(*env, []string) int) {
 
 func runCommand(c *command, args []string, e *env) int {
 	fs, do := newFlagSet(c)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		commandHelp(e.stdout, c, fs)
 		return exitOK
@@ -177,20 +177,6 @@ func runCommand(c *command, args []string, e *env) int {
 	}
 	warnOldNames(e.stderr, fs)
 	return do(e, pos)
-}
-
-// flagError rewords the flag package's messages with the "--flag"
-// spelling the synopsis and the help use.
-func flagError(err error) string {
-	s := err.Error()
-	const undefined = "flag provided but not defined: -"
-	if strings.HasPrefix(s, undefined) {
-		return "unknown flag --" + strings.TrimPrefix(s[len(undefined):], "-")
-	}
-	if strings.HasPrefix(s, "flag needs an argument: -") {
-		return "flag --" + strings.TrimPrefix(strings.TrimPrefix(s, "flag needs an argument: -"), "-") + " needs an argument"
-	}
-	return s
 }
 
 // parseInterspersed lets flags appear before, between or after the
@@ -235,28 +221,6 @@ func commandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 		fmt.Fprintln(w, "\nflags:")
 		printFlags(w, fs)
 	}
-}
-
-// printFlags lists fs's flags as the synopsis writes them, "--name"
-// (flag.PrintDefaults writes "-name").
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		arg, help := flag.UnquoteUsage(f)
-		head := "  --" + f.Name
-		if arg != "" {
-			head += " " + arg
-		}
-		fmt.Fprintf(w, "%s\n      %s", head, help)
-		switch f.DefValue {
-		case "", "false", "0":
-		default:
-			if deprecated(f) != "" {
-				break // the default is the new flag's, shown there
-			}
-			fmt.Fprintf(w, " (default %q)", f.DefValue)
-		}
-		fmt.Fprintln(w)
-	})
 }
 
 // usageError reports a usage mistake and returns exitTrouble. msg is
