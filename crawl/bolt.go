@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -34,6 +35,7 @@ type BoltFrontier struct {
 	next    uint64 // the key of the next Item pushed
 	pending []Item // pushed, not written yet
 	pendSet map[string]struct{}
+	temp    bool // a crawl's own file (spillFrontier), removed by close
 }
 
 // boltBatch bounds the pushes (and the links to check) a BoltFrontier
@@ -51,11 +53,21 @@ var (
 
 // OpenBolt opens (creating it when absent) the frontier file path.
 func OpenBolt(path string) (*BoltFrontier, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	return openBolt(path, false)
+}
+
+// openBolt opens the frontier file path; temp says that it is a crawl's
+// own, removed by close: nothing is synced, as a crash loses it anyway.
+func openBolt(path string, temp bool) (*BoltFrontier, error) {
+	opt := &bolt.Options{Timeout: 5 * time.Second}
+	if temp {
+		opt.NoSync, opt.NoFreelistSync, opt.NoGrowSync = true, true, true
+	}
+	db, err := bolt.Open(path, 0o600, opt)
 	if err != nil {
 		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
 	}
-	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}}
+	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}, temp: temp}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
@@ -81,6 +93,39 @@ func (f *BoltFrontier) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// close closes a temporary frontier and removes its file.
+func (f *BoltFrontier) close() error {
+	path := f.db.Path()
+	err := f.db.Close()
+	if rerr := os.Remove(path); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("crawl: frontier %s: %w", path, err)
+	}
+	return nil
+}
+
+// seenOnly is the value in bucketSeen of a URL that is in no queue: it
+// was fetched before the frontier was moved to the file (markSeen).
+var seenOnly = []byte{0}
+
+// markSeen writes urls to the seen-set, each in no queue.
+func (f *BoltFrontier) markSeen(urls []string) error {
+	if len(urls) == 0 {
+		return nil
+	}
+	return f.update(func(tx *bolt.Tx) error {
+		seen := tx.Bucket(bucketSeen)
+		for _, u := range urls {
+			if err := seen.Put([]byte(u), seenOnly); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // flush writes the pushes waiting, within tx.
@@ -180,6 +225,11 @@ func (f *BoltFrontier) Pop() (Item, bool, error) {
 // Done removes the Item of url, popped, from the file, and writes the
 // pushes waiting with it.
 func (f *BoltFrontier) Done(url string) error {
+	if f.temp {
+		// A crawl's own file is not popped again: Pop goes on past
+		// the last key popped, and the file is removed at the end.
+		return nil
+	}
 	return f.update(func(tx *bolt.Tx) error {
 		k := tx.Bucket(bucketSeen).Get([]byte(url))
 		if len(k) != 8 || f.last == nil || bytes.Compare(k, f.last) > 0 {

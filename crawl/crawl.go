@@ -194,12 +194,16 @@ type Crawler struct {
 	// not followed (out of scope, excluded, past Depth), with
 	// linkcheck, and reports a *Checked for each.
 	Check bool
-	// Frontier holds the URLs to fetch; nil: a MemFrontier of the
-	// crawl's own. A Frontier given here may outlive the crawl
+	// Frontier holds the URLs to fetch; nil: a frontier of the
+	// crawl's own, in memory up to a constant number of URLs and past
+	// them in a temporary file of TempDir. A Frontier given here may outlive the crawl
 	// (BoltFrontier): a Crawl on one that holds URLs goes on from them,
 	// its seeds pushed again only when they were never pushed. MaxURLs
 	// then counts the URLs popped by this Crawl.
 	Frontier Frontier
+	// TempDir is the directory of the temporary file of the crawl's
+	// own frontier (Frontier nil); "" is os.TempDir.
+	TempDir string
 }
 
 // An Event is what Crawl reports: a *Page, a *Link or a *Checked.
@@ -394,7 +398,9 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	defer cr.client.CloseIdle() // its sessions are the crawl's own
 	defer base.CloseIdle()
 	if cr.front == nil {
-		cr.front = &MemFrontier{}
+		sf := &spillFrontier{dir: c.TempDir}
+		defer sf.close()
+		cr.front = sf
 	}
 	if err := cr.checks.init(cr.front); err != nil {
 		return err
@@ -597,6 +603,7 @@ func (cr *crawl) handle(r result) error {
 	if depth == 0 {
 		depth = DefaultDepth
 	}
+	from := ""
 	for _, l := range r.links {
 		if l.URL != nil && l.Reason == "" {
 			l.Reason = cr.scope(l.URL)
@@ -619,7 +626,13 @@ func (cr *crawl) handle(r result) error {
 				case c.Frontier == nil && c.MaxURLs > 0 && cr.pushed >= c.MaxURLs:
 					l.Reason = "max-urls"
 				default:
-					if _, err := cr.push(Item{URL: key, Depth: d, From: r.page.URL.String()}); err != nil {
+					if from == "" {
+						// One copy for all the page's links (a
+						// URL's String may share the octets of
+						// the whole parsed URL).
+						from = strings.Clone(r.page.URL.String())
+					}
+					if _, err := cr.push(Item{URL: key, Depth: d, From: from}); err != nil {
 						return err
 					}
 					l.Follow, l.First = true, true
