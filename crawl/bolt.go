@@ -59,13 +59,17 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 // openBolt opens the frontier file path; temp says that it is a crawl's
 // own, removed by close: nothing is synced, as a crash loses it anyway.
 func openBolt(path string, temp bool) (*BoltFrontier, error) {
-	opt := &bolt.Options{Timeout: 5 * time.Second}
+	opt := &bolt.Options{Timeout: 5 * time.Second, OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		return os.OpenFile(name, flag|noFollow, perm)
+	}}
 	if temp {
 		opt.NoSync, opt.NoFreelistSync, opt.NoGrowSync = true, true, true
+	} else if err := checkBoltFile(path); err != nil {
+		return nil, err
 	}
-	db, err := bolt.Open(path, 0o600, opt)
+	db, err := openChecked(path, opt)
 	if err != nil {
-		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
+		return nil, err
 	}
 	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}, temp: temp}
 	err = db.Update(func(tx *bolt.Tx) error {
@@ -84,6 +88,42 @@ func openBolt(path string, temp bool) (*BoltFrontier, error) {
 		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// openChecked opens the bbolt file path, and has bbolt check it
+// (Tx.Check: each page reached once, the free pages not reached, the
+// keys in order) once checkBoltFile found every page it reaches within
+// the file. A panic of bbolt's on what it read is a *DamagedError.
+func openChecked(path string, opt *bolt.Options) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if db != nil {
+				db.Close()
+			}
+			db, err = nil, &DamagedError{Path: path, Page: -1, Reason: fmt.Sprint(r)}
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, opt)
+	if err != nil {
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, &DamagedError{Path: path, Page: -1, Reason: err.Error()}
+		}
+		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		var first error
+		for err := range tx.Check() { // read to its end: it reads the file until then
+			if first == nil {
+				first = &DamagedError{Path: path, Page: -1, Reason: err.Error()}
+			}
+		}
+		return first
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // Close writes the pushes waiting and closes the file.
