@@ -957,12 +957,28 @@ func sortIndex(path string) error {
 	for _, l := range lines {
 		sorted = append(sorted, l...)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, sorted, 0o644); err != nil {
-		os.Remove(tmp)
+	// A new file of a name of its own (O_EXCL), renamed over the
+	// index: a name beside it that a symbolic link was planted at
+	// ("NAME.warc.gz.cdxj.tmp") is never written through.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	tmp := f.Name()
+	_, err = f.Write(sorted)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if st, serr := os.Lstat(path); err == nil && serr == nil {
+		err = os.Chmod(tmp, st.Mode().Perm()) // the index's: CreateTemp's is 0600
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // Close writes the records still queued, and ends the current file and

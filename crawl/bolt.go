@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -34,6 +35,7 @@ type BoltFrontier struct {
 	next    uint64 // the key of the next Item pushed
 	pending []Item // pushed, not written yet
 	pendSet map[string]struct{}
+	temp    bool // a crawl's own file (spillFrontier), removed by close
 }
 
 // boltBatch bounds the pushes (and the links to check) a BoltFrontier
@@ -51,11 +53,25 @@ var (
 
 // OpenBolt opens (creating it when absent) the frontier file path.
 func OpenBolt(path string) (*BoltFrontier, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
+	return openBolt(path, false)
+}
+
+// openBolt opens the frontier file path; temp says that it is a crawl's
+// own, removed by close: nothing is synced, as a crash loses it anyway.
+func openBolt(path string, temp bool) (*BoltFrontier, error) {
+	opt := &bolt.Options{Timeout: 5 * time.Second, OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		return os.OpenFile(name, flag|noFollow, perm)
+	}}
+	if temp {
+		opt.NoSync, opt.NoFreelistSync, opt.NoGrowSync = true, true, true
+	} else if err := checkBoltFile(path); err != nil {
+		return nil, err
 	}
-	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}}
+	db, err := openChecked(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	f := &BoltFrontier{db: db, pendSet: map[string]struct{}{}, temp: temp}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
@@ -74,6 +90,42 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 	return f, nil
 }
 
+// openChecked opens the bbolt file path, and has bbolt check it
+// (Tx.Check: each page reached once, the free pages not reached, the
+// keys in order) once checkBoltFile found every page it reaches within
+// the file. A panic of bbolt's on what it read is a *DamagedError.
+func openChecked(path string, opt *bolt.Options) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if db != nil {
+				db.Close()
+			}
+			db, err = nil, &DamagedError{Path: path, Page: -1, Reason: fmt.Sprint(r)}
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, opt)
+	if err != nil {
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, &DamagedError{Path: path, Page: -1, Reason: err.Error()}
+		}
+		return nil, fmt.Errorf("crawl: frontier %s: %w", path, err)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		var first error
+		for err := range tx.Check() { // read to its end: it reads the file until then
+			if first == nil {
+				first = &DamagedError{Path: path, Page: -1, Reason: err.Error()}
+			}
+		}
+		return first
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // Close writes the pushes waiting and closes the file.
 func (f *BoltFrontier) Close() error {
 	err := f.update(nil)
@@ -81,6 +133,39 @@ func (f *BoltFrontier) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// close closes a temporary frontier and removes its file.
+func (f *BoltFrontier) close() error {
+	path := f.db.Path()
+	err := f.db.Close()
+	if rerr := os.Remove(path); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("crawl: frontier %s: %w", path, err)
+	}
+	return nil
+}
+
+// seenOnly is the value in bucketSeen of a URL that is in no queue: it
+// was fetched before the frontier was moved to the file (markSeen).
+var seenOnly = []byte{0}
+
+// markSeen writes urls to the seen-set, each in no queue.
+func (f *BoltFrontier) markSeen(urls []string) error {
+	if len(urls) == 0 {
+		return nil
+	}
+	return f.update(func(tx *bolt.Tx) error {
+		seen := tx.Bucket(bucketSeen)
+		for _, u := range urls {
+			if err := seen.Put([]byte(u), seenOnly); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // flush writes the pushes waiting, within tx.
@@ -180,6 +265,11 @@ func (f *BoltFrontier) Pop() (Item, bool, error) {
 // Done removes the Item of url, popped, from the file, and writes the
 // pushes waiting with it.
 func (f *BoltFrontier) Done(url string) error {
+	if f.temp {
+		// A crawl's own file is not popped again: Pop goes on past
+		// the last key popped, and the file is removed at the end.
+		return nil
+	}
 	return f.update(func(tx *bolt.Tx) error {
 		k := tx.Bucket(bucketSeen).Get([]byte(url))
 		if len(k) != 8 || f.last == nil || bytes.Compare(k, f.last) > 0 {

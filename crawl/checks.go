@@ -1,12 +1,19 @@
 package crawl
 
-import "github.com/rfc1738/locator"
+import (
+	"strings"
+
+	"github.com/rfc1738/locator"
+)
 
 // checkSet holds the distinct links a crawl is to check once it is done,
 // in the order found: in memory, or, with a BoltFrontier, in its file,
-// at most boltBatch of them in memory at a time.
+// at most boltBatch of them in memory at a time. With the crawl's own
+// frontier, they move to its file once it has one, or once memURLs of
+// them are held.
 type checkSet struct {
 	n       int // links held
+	spill   *spillFrontier
 	bolt    *BoltFrontier
 	mem     map[string]struct{}
 	order   []string // in memory; with bolt, those not written yet
@@ -19,7 +26,23 @@ func (cs *checkSet) init(f Frontier) error {
 		cs.bolt = b
 		return b.resetChecks()
 	}
+	cs.spill, _ = f.(*spillFrontier)
 	return nil
+}
+
+// toFile moves the links held to the spillFrontier's file, making it
+// when it has none yet.
+func (cs *checkSet) toFile() error {
+	if cs.spill.bolt == nil {
+		if err := cs.spill.spill(); err != nil {
+			return err
+		}
+	}
+	cs.bolt = cs.spill.bolt
+	if err := cs.bolt.resetChecks(); err != nil {
+		return err
+	}
+	return cs.flush()
 }
 
 // add adds u unless it is there.
@@ -33,6 +56,15 @@ func (cs *checkSet) add(u *locator.URL) error {
 			return err
 		}
 	}
+	if cs.bolt == nil && cs.spill != nil && (cs.spill.bolt != nil || len(cs.order) >= memURLs) {
+		if err := cs.toFile(); err != nil {
+			return err
+		}
+		if has, err := cs.bolt.hasCheck(k); has || err != nil {
+			return err
+		}
+	}
+	k = strings.Clone(k)
 	cs.mem[k] = struct{}{}
 	cs.order = append(cs.order, k)
 	cs.n++

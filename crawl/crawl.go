@@ -204,12 +204,16 @@ type Crawler struct {
 	// not followed (out of scope, excluded, past Depth), with
 	// linkcheck, and reports a *Checked for each.
 	Check bool
-	// Frontier holds the URLs to fetch; nil: a MemFrontier of the
-	// crawl's own. A Frontier given here may outlive the crawl
+	// Frontier holds the URLs to fetch; nil: a frontier of the
+	// crawl's own, in memory up to a constant number of URLs and past
+	// them in a temporary file of TempDir. A Frontier given here may outlive the crawl
 	// (BoltFrontier): a Crawl on one that holds URLs goes on from them,
 	// its seeds pushed again only when they were never pushed. MaxURLs
 	// then counts the URLs popped by this Crawl.
 	Frontier Frontier
+	// TempDir is the directory of the temporary file of the crawl's
+	// own frontier (Frontier nil); "" is os.TempDir.
+	TempDir string
 }
 
 // An Event is what Crawl reports: a *Page, a *Link or a *Checked.
@@ -352,6 +356,7 @@ type crawl struct {
 	next    map[string]time.Time    // per server: when its next request may begin
 	robots  map[string]*robotsEntry // per service (scheme://host:port)
 	read    atomic.Int64            // octets read in all
+	cut     atomic.Bool             // a body was cut short at MaxBytes
 	fetched int                     // URLs popped to fetch
 	pushed  int                     // URLs pushed, seeds included
 	checks  checkSet                // links to check
@@ -406,7 +411,9 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	defer cr.client.CloseIdle() // its sessions are the crawl's own
 	defer base.CloseIdle()
 	if cr.front == nil {
-		cr.front = &MemFrontier{}
+		sf := &spillFrontier{dir: c.TempDir}
+		defer sf.close()
+		cr.front = sf
 	}
 	if err := cr.checks.init(cr.front); err != nil {
 		return err
@@ -489,6 +496,11 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	}
 	if stop == nil {
 		stop = ctx.Err()
+	}
+	if stop == nil && cr.cut.Load() {
+		// The last pages were cut short at MaxBytes, with nothing
+		// left to pop after them.
+		stop = &LimitError{Limit: "max-bytes", Max: c.MaxBytes}
 	}
 	if stop != nil {
 		return stop
@@ -650,6 +662,7 @@ func (cr *crawl) handle(r result) error {
 	if depth == 0 {
 		depth = DefaultDepth
 	}
+	from := ""
 	for _, l := range r.links {
 		if l.URL != nil && l.Reason == "" {
 			// What a server sent may not name this machine's files
@@ -679,7 +692,13 @@ func (cr *crawl) handle(r result) error {
 				case c.Frontier == nil && c.MaxURLs > 0 && cr.pushed >= c.MaxURLs:
 					l.Reason = "max-urls"
 				default:
-					if _, err := cr.push(Item{URL: key, Depth: d, From: r.page.URL.String()}); err != nil {
+					if from == "" {
+						// One copy for all the page's links (a
+						// URL's String may share the octets of
+						// the whole parsed URL).
+						from = strings.Clone(r.page.URL.String())
+					}
+					if _, err := cr.push(Item{URL: key, Depth: d, From: from}); err != nil {
 						return err
 					}
 					l.Follow, l.First = true, true
@@ -975,7 +994,9 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	if res.Body == nil {
 		return result{page: page}
 	}
-	var in io.Reader = res.Body
+	// Every octet of the body is read within MaxBytes, counted as it
+	// is read, whatever reads it.
+	var in io.Reader = &budgetReader{r: res.Body, cr: cr, page: page}
 	if g, err := gopher.From(u); err == nil && g.Type == "0" {
 		br := bufio.NewReaderSize(in, 512)
 		if se := gopherMissing(br, u); se != nil {
@@ -1010,19 +1031,14 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	if max <= 0 {
 		max = DefaultPageSize
 	}
-	if left := cr.c.MaxBytes - cr.read.Load(); cr.c.MaxBytes > 0 && left < max {
-		max = left
-	}
 	body, err := io.ReadAll(io.LimitReader(in, max))
-	page.Read = int64(len(body))
-	cr.read.Add(page.Read)
-	if page.Size < 0 {
-		page.Size = page.Read
-	}
 	if err != nil {
 		page.Err = err
 	} else if cr.client.Recorder != nil && int64(len(body)) == max {
 		cr.drain(in, page)
+	}
+	if page.Size < 0 {
+		page.Size = page.Read
 	}
 	if isHTML {
 		hl, _ := htmllinks.Links(bytes.NewReader(body), base)
@@ -1318,20 +1334,53 @@ func (cr *crawl) fetchRobots(ctx context.Context, ru, server string) (*robots.Ru
 	return rules, nil
 }
 
-// drain reads the rest of an object for the Client's Recorder, within
-// what MaxBytes leaves, counting it as read.
+// drain reads the rest of an object for the Client's Recorder: in, a
+// budgetReader, stops at MaxBytes.
 func (cr *crawl) drain(in io.Reader, page *Page) {
-	var r io.Reader = in
-	if cr.c.MaxBytes > 0 {
-		r = io.LimitReader(in, max(cr.c.MaxBytes-cr.read.Load(), 0))
-	}
-	n, err := io.Copy(io.Discard, r)
-	page.Read += n
-	cr.read.Add(n)
+	_, err := io.Copy(io.Discard, in)
 	if page.Size < 0 {
 		page.Size = page.Read
 	}
 	if err != nil && page.Err == nil {
 		page.Err = err
 	}
+}
+
+// budgetReader reads a page's body within what MaxBytes leaves of the
+// octets the whole crawl reads, counting what it reads as read (the
+// crawl's and the page's). Each read takes its share of what is left
+// before it is made and gives back what it did not use, so that the
+// pages read together never read past MaxBytes between them (a drain
+// for the WARC file that first asked how much was left, then read that
+// much, read past it with each page under way).
+type budgetReader struct {
+	r    io.Reader
+	cr   *crawl
+	page *Page
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	max := b.cr.c.MaxBytes
+	if max <= 0 {
+		n, err := b.r.Read(p)
+		b.cr.read.Add(int64(n))
+		b.page.Read += int64(n)
+		return n, err
+	}
+	var took int64
+	for {
+		used := b.cr.read.Load()
+		if used >= max {
+			b.cr.cut.Store(true)
+			return 0, io.EOF // the rest is not read: MaxBytes ends the crawl
+		}
+		took = min(int64(len(p)), max-used)
+		if b.cr.read.CompareAndSwap(used, used+took) {
+			break
+		}
+	}
+	n, err := b.r.Read(p[:took])
+	b.cr.read.Add(int64(n) - took)
+	b.page.Read += int64(n)
+	return n, err
 }

@@ -176,3 +176,59 @@ func TestResume(t *testing.T) {
 		t.Errorf("fetched twice: %q, want the page under way at the stop, %s", twice, first[4])
 	}
 }
+
+// TestSpillFrontier: the crawl's own frontier keeps memURLs URLs in
+// memory, then moves to a file of its directory: the URLs waiting keep
+// their order, those popped before stay seen (and done without the
+// file), and close removes the file.
+func TestSpillFrontier(t *testing.T) {
+	dir := t.TempDir()
+	frontierContract(t, &spillFrontier{dir: dir})
+	f := &spillFrontier{dir: dir}
+	const n = memURLs + 5000
+	u := func(i int) string { return fmt.Sprintf("http://h/%d", i) }
+	for i := range 3 {
+		if ok, err := f.Push(Item{URL: u(i)}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	first, _, _ := f.Pop() // under way when the frontier moves
+	for i := 3; i < n; i++ {
+		if ok, err := f.Push(Item{URL: u(i), Depth: i % 5}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	if f.bolt == nil || len(f.mem.seen) != 0 {
+		t.Fatalf("%d URLs pushed, %d in memory, file %v", n, len(f.mem.seen), f.bolt != nil)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "locator-crawl-frontier-*.db"))
+	if len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
+	for _, i := range []int{0, 1, n - 1} {
+		if ok, err := f.Push(Item{URL: u(i)}); ok || err != nil {
+			t.Errorf("%s pushed again: %v %v", u(i), ok, err)
+		}
+	}
+	if err := f.Done(first.URL); err != nil {
+		t.Errorf("done %s: %v", first.URL, err)
+	}
+	for i := 1; i < n; i++ {
+		it, ok, err := f.Pop()
+		if err != nil || !ok || it.URL != u(i) || (i >= 3 && it.Depth != i%5) {
+			t.Fatalf("pop %d: %+v %v %v", i, it, ok, err)
+		}
+		if err := f.Done(it.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok, _ := f.Pop(); ok {
+		t.Error("pop of an empty frontier")
+	}
+	if err := f.close(); err != nil {
+		t.Fatal(err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
+		t.Errorf("left behind: %v", files)
+	}
+}

@@ -163,7 +163,11 @@ func (e *ReportError) Unwrap() error { return e.Err }
 var errRecord = errors.New("a record unreadable")
 
 // A Report gathers a crawl's events (Add, as Crawl's emit) and says
-// which links are broken, grouped by the page they stand on. It holds
+// which links are broken, grouped by the page they stand on. A link is
+// filed as broken as soon as both it and its URL's failure are known,
+// so that the report is ready once the last event is added: a crawl
+// stopped by its deadline (--max-time) owes its report no pass over
+// millions of links. It holds
 // the links, and what became of each URL, in memory up to MaxMemory
 // octets, and past that in a temporary file (Close removes it), so that
 // its memory is bounded however large the crawl. The zero value is
@@ -185,13 +189,13 @@ type Report struct {
 	path    string
 	seq     uint64
 	pending []reportPut
+	refile  [][]byte // URLs whose links are to be filed again (refileURL)
 	// seeds are the seeds that could not be fetched, by URL: as many as
 	// the crawl was given.
 	seeds map[string]seedFailure
 	err   error // the first failure of the file: every call after says it
-	built bool
-	// After build: the broken links (not the seeds), and the pages they
-	// stand on.
+	// The broken links filed (not the seeds), and the pages they stand
+	// on.
 	broken, pages int
 }
 
@@ -202,7 +206,7 @@ type seedFailure struct {
 
 type reportPut struct {
 	bucket, key, val []byte
-	ifAbsent         bool // a link: kept once, with the order it was first found in
+	raw              bool // a record moved to the file as it is (spill)
 }
 
 // init makes the zero value's maps.
@@ -263,7 +267,7 @@ func (r *Report) spill() error {
 	}
 	for name, m := range r.mem {
 		for k, v := range m {
-			r.pending = append(r.pending, reportPut{bucket: []byte(name), key: []byte(k), val: v})
+			r.pending = append(r.pending, reportPut{bucket: []byte(name), key: []byte(k), val: v, raw: true})
 			if len(r.pending) >= reportBatch {
 				if err := r.flush(); err != nil {
 					return err
@@ -364,21 +368,9 @@ func seekAfter(c *bolt.Cursor, after []byte) ([]byte, []byte) {
 
 func (r *Report) put(p reportPut) error {
 	if r.db == nil {
-		m := r.mem[string(p.bucket)]
-		if m == nil {
-			m = map[string][]byte{}
-			r.mem[string(p.bucket)] = m
+		if err := r.apply(memStore{r}, p); err != nil {
+			return r.fail("write", err)
 		}
-		old, had := m[string(p.key)]
-		if had && p.ifAbsent {
-			return nil
-		}
-		if !had {
-			delete(r.sorted, string(p.bucket))
-			r.memSize += len(p.key) + 128 // and the map's own, measured
-		}
-		r.memSize += len(p.val) - len(old)
-		m[string(p.key)] = p.val
 		limit := r.MaxMemory
 		if limit <= 0 {
 			limit = ReportMemory
@@ -395,18 +387,21 @@ func (r *Report) put(p reportPut) error {
 	return nil
 }
 
-// flush writes the records waiting.
+// flush writes the records waiting, in one transaction.
 func (r *Report) flush() error {
 	if r.db == nil || len(r.pending) == 0 {
 		return nil
 	}
 	err := r.db.Update(func(tx *bolt.Tx) error {
+		s := txStore{tx}
 		for _, p := range r.pending {
-			b := tx.Bucket(p.bucket)
-			if p.ifAbsent && b.Get(p.key) != nil {
-				continue
+			var err error
+			if p.raw {
+				err = s.put(p.bucket, p.key, p.val)
+			} else {
+				err = r.apply(s, p)
 			}
-			if err := b.Put(p.key, p.val); err != nil {
+			if err != nil {
 				return err
 			}
 		}
@@ -414,26 +409,272 @@ func (r *Report) flush() error {
 	})
 	clear(r.pending)
 	r.pending = r.pending[:0]
+	for err == nil && len(r.refile) > 0 {
+		err = r.refileURL(r.refile[0])
+		r.refile = r.refile[1:]
+	}
+	r.refile = nil
 	return r.fail("write", err)
 }
 
-// clearBucket empties bucket.
-func (r *Report) clearBucket(bucket []byte) error {
-	if r.db == nil {
-		delete(r.mem, string(bucket))
-		delete(r.sorted, string(bucket))
-		return nil
-	}
-	if err := r.flush(); err != nil {
-		return err
-	}
-	return r.fail("write", r.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket(bucket); err != nil {
+// refileURL files again, as its outcome now says, the links to the URL
+// u: reportBatch of them a transaction, so that a URL that a million
+// links name (a common image, gone) holds no million records in memory.
+func (r *Report) refileURL(u []byte) error {
+	prefix := append(bytes.Clone(u), 0)
+	var after []byte
+	for {
+		n := 0
+		err := r.db.Update(func(tx *bolt.Tx) error {
+			s := txStore{tx}
+			o := outcomeIn(s, u)
+			c := tx.Bucket(bucketLinks).Cursor()
+			k, v := c.Seek(prefix)
+			if after != nil {
+				k, v = seekAfter(c, after)
+			}
+			for ; k != nil && bytes.HasPrefix(k, prefix) && n < reportBatch; k, v = c.Next() {
+				var err error
+				if o.f.broken() {
+					err = r.file(s, v, o)
+				} else {
+					err = r.unfile(s, v)
+				}
+				if err != nil {
+					return err
+				}
+				after = append(after[:0], k...)
+				n++
+			}
+			return nil
+		})
+		if err != nil || n < reportBatch {
 			return err
 		}
-		_, err := tx.CreateBucket(bucket)
+	}
+}
+
+// A reportStore is where a Report's buckets are: its memory, or a
+// transaction of its file.
+type reportStore interface {
+	get(bucket, key []byte) []byte
+	put(bucket, key, val []byte) error
+	del(bucket, key []byte) error
+	// prefix calls fn with each record of bucket whose key begins
+	// with p.
+	prefix(bucket, p []byte, fn func(k, v []byte) error) error
+}
+
+type memStore struct{ r *Report }
+
+func (m memStore) get(bucket, key []byte) []byte { return m.r.mem[string(bucket)][string(key)] }
+
+func (m memStore) put(bucket, key, val []byte) error {
+	r := m.r
+	b := r.mem[string(bucket)]
+	if b == nil {
+		b = map[string][]byte{}
+		r.mem[string(bucket)] = b
+	}
+	old, had := b[string(key)]
+	if !had {
+		delete(r.sorted, string(bucket))
+		r.memSize += len(key) + 128 // and the map's own, measured
+	}
+	r.memSize += len(val) - len(old)
+	b[string(key)] = val
+	return nil
+}
+
+func (m memStore) del(bucket, key []byte) error {
+	r := m.r
+	b := r.mem[string(bucket)]
+	if old, had := b[string(key)]; had {
+		delete(b, string(key))
+		delete(r.sorted, string(bucket))
+		r.memSize -= len(key) + 128 + len(old)
+	}
+	return nil
+}
+
+func (m memStore) prefix(bucket, p []byte, fn func(k, v []byte) error) error {
+	for k, v := range m.r.mem[string(bucket)] {
+		if strings.HasPrefix(k, string(p)) {
+			if err := fn([]byte(k), v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type txStore struct{ tx *bolt.Tx }
+
+func (t txStore) get(bucket, key []byte) []byte { return t.tx.Bucket(bucket).Get(key) }
+
+func (t txStore) put(bucket, key, val []byte) error { return t.tx.Bucket(bucket).Put(key, val) }
+
+func (t txStore) del(bucket, key []byte) error { return t.tx.Bucket(bucket).Delete(key) }
+
+func (t txStore) prefix(bucket, p []byte, fn func(k, v []byte) error) error {
+	c := t.tx.Bucket(bucket).Cursor()
+	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply writes the record p to s, and files the broken links it makes
+// known: a link to a URL whose failure is known, or the links to a URL
+// whose outcome changed (a page fetched again after a stop).
+func (r *Report) apply(s reportStore, p reportPut) error {
+	switch {
+	case bytes.Equal(p.bucket, bucketLinks):
+		// A link is kept once, with the order it was first found in.
+		if s.get(p.bucket, p.key) != nil {
+			return nil
+		}
+		if err := s.put(p.bucket, p.key, p.val); err != nil {
+			return err
+		}
+		u, _, _ := bytes.Cut(p.key, []byte{0})
+		if o := outcomeIn(s, u); o.f.broken() {
+			return r.file(s, p.val, o)
+		}
+		return nil
+	case bytes.Equal(p.bucket, bucketPages), bytes.Equal(p.bucket, bucketChecked):
+		before := outcomeIn(s, p.key)
+		if err := s.put(p.bucket, p.key, p.val); err != nil {
+			return err
+		}
+		after := outcomeIn(s, p.key)
+		if before == after || (!before.f.broken() && !after.f.broken()) {
+			return nil
+		}
+		if _, ok := s.(txStore); ok {
+			// After this transaction, a batch at a time.
+			r.refile = append(r.refile, bytes.Clone(p.key))
+			return nil
+		}
+		return s.prefix(bucketLinks, append(bytes.Clone(p.key), 0), func(_, v []byte) error {
+			if after.f.broken() {
+				return r.file(s, v, after)
+			}
+			return r.unfile(s, v)
+		})
+	}
+	return s.put(p.bucket, p.key, p.val)
+}
+
+// outcome is what became of a URL: its fetch's (fetched), else its
+// check's; the zero outcome when neither is known.
+type outcome struct {
+	f       Failure
+	fetched bool
+}
+
+// outcome reads the outcome of the URL u: its failure, and whether it
+// was fetched (else checked), outside any transaction of the caller.
+func (r *Report) outcome(u []byte) (Failure, bool, error) {
+	var f Failure
+	fetched := false
+	for _, b := range [][]byte{bucketPages, bucketChecked} {
+		rec, err := r.get(b, u)
+		if err != nil {
+			return Failure{}, false, err
+		}
+		if rec == nil {
+			continue
+		}
+		fetched = bytes.Equal(b, bucketPages)
+		if fs, ok := readFields(rec, 2); ok {
+			f = Failure{State: access.State(fs[0]), Text: fs[1]}
+		}
+		break
+	}
+	return f, fetched, nil
+}
+
+// outcomeIn reads the outcome of the URL u in s.
+func outcomeIn(s reportStore, u []byte) outcome {
+	rec := s.get(bucketPages, u)
+	o := outcome{fetched: rec != nil}
+	if rec == nil {
+		rec = s.get(bucketChecked, u)
+	}
+	if fs, ok := readFields(rec, 2); ok {
+		o.f = Failure{State: access.State(fs[0]), Text: fs[1]}
+	}
+	return o
+}
+
+// brokenKey returns the key in bucketBroken of the link record v (its
+// order, then its fields), and its fields.
+func brokenKey(v []byte) ([]byte, []string, error) {
+	if len(v) < 8 {
+		return nil, nil, errRecord
+	}
+	l, ok := readFields(v[8:], linkFields)
+	if !ok {
+		return nil, nil, errRecord
+	}
+	return append([]byte(l[0]+"\x00"), v[:8]...), l, nil
+}
+
+// file files the link record v as broken, its URL's outcome o.
+func (r *Report) file(s reportStore, v []byte, o outcome) error {
+	key, l, err := brokenKey(v)
+	if err != nil {
 		return err
-	}))
+	}
+	if len(l) >= linkFields && fileOnOtherPage(l[8], l[1]) {
+		return nil // refused by policy (EachTarget), not broken
+	}
+	how := "c"
+	if o.fetched {
+		how = "p"
+	}
+	filed := s.get(bucketBroken, key) != nil
+	if err := s.put(bucketBroken, key, fields(append(l, how, string(o.f.State), o.f.Text)...)); err != nil || filed {
+		return err
+	}
+	return r.count(s, key, 1)
+}
+
+// unfile takes the link record v out of the broken links.
+func (r *Report) unfile(s reportStore, v []byte) error {
+	key, _, err := brokenKey(v)
+	if err != nil || s.get(bucketBroken, key) == nil {
+		return err
+	}
+	if err := s.del(bucketBroken, key); err != nil {
+		return err
+	}
+	return r.count(s, key, -1)
+}
+
+// count adds d to the broken links of the page of key, a key of
+// bucketBroken.
+func (r *Report) count(s reportStore, key []byte, d int) error {
+	page := []byte(keyPage(key))
+	var n uint64
+	if c := s.get(bucketCounts, page); len(c) == 8 {
+		n = binary.BigEndian.Uint64(c)
+	}
+	switch {
+	case n == 0 && d > 0:
+		r.pages++
+	case n == 1 && d < 0:
+		r.pages--
+	}
+	r.broken += d
+	n = uint64(int64(n) + int64(d))
+	if n == 0 {
+		return s.del(bucketCounts, page)
+	}
+	return s.put(bucketCounts, page, binary.BigEndian.AppendUint64(nil, n))
 }
 
 // Add records an event. A link is kept once however many times its page
@@ -445,17 +686,6 @@ func (r *Report) Add(e Event) error {
 		return r.err
 	}
 	r.init()
-	if r.built {
-		// Asked before, and the crawl went on: the broken links are
-		// filed again when next asked for.
-		if err := r.clearBucket(bucketBroken); err != nil {
-			return err
-		}
-		if err := r.clearBucket(bucketCounts); err != nil {
-			return err
-		}
-		r.built, r.broken, r.pages = false, 0, 0
-	}
 	switch e := e.(type) {
 	case *Page:
 		if e.URL == nil {
@@ -484,7 +714,7 @@ func (r *Report) Add(e Event) error {
 		v := fields(access.Masked(e.From), from, p.Element, p.Attr, p.Name, strconv.Itoa(p.Line), strconv.Itoa(p.Column), e.Ref, k)
 		r.seq++
 		key := []byte(k + "\x00" + from + "\x00" + p.String() + "\x00" + e.Ref)
-		if err := r.put(reportPut{bucket: bucketLinks, key: key, val: append(binary.BigEndian.AppendUint64(nil, r.seq), v...), ifAbsent: true}); err != nil {
+		if err := r.put(reportPut{bucket: bucketLinks, key: key, val: append(binary.BigEndian.AppendUint64(nil, r.seq), v...)}); err != nil {
 			return err
 		}
 		switch e.Reason {
@@ -545,105 +775,14 @@ func (r *Report) Unchecked() (iter.Seq[*locator.URL], func() error) {
 	return seq, func() error { return ierr }
 }
 
-// outcome reads the outcome of the URL u: its fetch's, else its
-// check's; fetched says which.
-func (r *Report) outcome(u []byte) (f Failure, fetched bool, err error) {
-	rec, err := r.get(bucketPages, u)
-	fetched = rec != nil
-	if err == nil && rec == nil {
-		rec, err = r.get(bucketChecked, u)
-	}
-	if err != nil {
-		return Failure{}, false, err
-	}
-	if fs, ok := readFields(rec, 2); ok {
-		f = Failure{State: access.State(fs[0]), Text: fs[1]}
-	}
-	return f, fetched, nil
-}
-
-// build finds the broken links: each link whose URL's fetch (or, when
-// it was not fetched, its check) failed, filed under its page in the
-// order the links were found.
-func (r *Report) build() error {
+// ready makes the broken links filed readable: it writes the records
+// waiting.
+func (r *Report) ready() error {
 	if r.err != nil {
 		return r.err
 	}
 	r.init()
-	if r.built {
-		return nil
-	}
-	r.built = true
-	if err := r.flush(); err != nil {
-		return err
-	}
-	var after []byte
-	var lastURL string
-	var last Failure
-	var lastFetched bool
-	for {
-		keys, vals, err := r.scan(bucketLinks, after)
-		if err != nil || len(keys) == 0 {
-			return err
-		}
-		after = keys[len(keys)-1]
-		var batch []reportPut
-		for i, k := range keys {
-			u, _, _ := bytes.Cut(k, []byte{0})
-			if i == 0 || string(u) != lastURL {
-				lastURL = string(u)
-				if last, lastFetched, err = r.outcome(u); err != nil {
-					return err
-				}
-			}
-			v := vals[i]
-			if !last.broken() || len(v) < 8 {
-				continue
-			}
-			l, ok := readFields(v[8:], linkFields)
-			if !ok {
-				return r.fail("read", errRecord)
-			}
-			if fileOnOtherPage(string(u), l[1]) {
-				continue // refused by policy (EachTarget), not broken
-			}
-			how := "c"
-			if lastFetched {
-				how = "p"
-			}
-			b := fields(append(l, how, string(last.State), last.Text)...)
-			batch = append(batch, reportPut{bucket: bucketBroken, key: append([]byte(l[0]+"\x00"), v[:8]...), val: b})
-		}
-		// The pages' counts: all read, then all written, so that the
-		// file is written once a batch.
-		add := map[string]uint64{}
-		for _, p := range batch {
-			add[keyPage(p.key)]++
-		}
-		had := make(map[string]uint64, len(add))
-		for page := range add {
-			c, err := r.get(bucketCounts, []byte(page))
-			if err != nil {
-				return err
-			}
-			if len(c) == 8 {
-				had[page] = binary.BigEndian.Uint64(c)
-			} else {
-				r.pages++
-			}
-		}
-		for page, n := range add {
-			if err := r.put(reportPut{bucket: bucketCounts, key: []byte(page), val: binary.BigEndian.AppendUint64(nil, had[page]+n)}); err != nil {
-				return err
-			}
-		}
-		for _, p := range batch {
-			if err := r.put(p); err != nil {
-				return err
-			}
-			r.broken++
-		}
-	}
+	return r.flush()
 }
 
 // linkFields are the fields of a link's record: its page (masked, as
@@ -660,7 +799,7 @@ func keyPage(key []byte) string { return string(key[:len(key)-9]) }
 // Count returns the broken links, the seeds that could not be fetched
 // among them, and the pages they stand on (the seeds on none).
 func (r *Report) Count() (broken, pages int, err error) {
-	if err := r.build(); err != nil {
+	if err := r.ready(); err != nil {
 		return 0, 0, err
 	}
 	return r.broken + len(r.seeds), r.pages, nil
@@ -674,7 +813,7 @@ func (r *Report) Count() (broken, pages int, err error) {
 // (Link.From is nil). It holds at most reportBatch links in memory at a
 // time, and stops at fn's first error, which it returns.
 func (r *Report) EachBroken(fn func(b Broken, onPage int) error) error {
-	if err := r.build(); err != nil {
+	if err := r.ready(); err != nil {
 		return err
 	}
 	seeds := make([]seedFailure, 0, len(r.seeds))
@@ -875,7 +1014,7 @@ type foundLink struct {
 // reportBatch links and places links in memory at a time, and stops at
 // fn's first error, which it returns.
 func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) error {
-	if err := r.build(); err != nil {
+	if err := r.ready(); err != nil {
 		return err
 	}
 	var cur *Target // the target whose links are being read
@@ -1008,7 +1147,7 @@ func linkOf(f []string) (*Link, error) {
 // another scheme is not among them: it is refused by policy
 // (EachTarget).
 func (r *Report) Unjudged() (links, urls int, err error) {
-	if err := r.build(); err != nil {
+	if err := r.ready(); err != nil {
 		return 0, 0, err
 	}
 	var after []byte

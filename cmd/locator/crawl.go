@@ -377,24 +377,28 @@ func (o *crawlOptions) openState(e *env, args []string) (*crawl.BoltFrontier, []
 	}
 	path := filepath.Join(o.state, stateFrontier)
 	seedsPath := filepath.Join(o.state, stateSeeds)
-	_, err := os.Stat(path)
+	_, err := os.Lstat(path)
 	exists := err == nil
 	if exists && !o.resume {
 		return fail(fmt.Errorf("%s holds a crawl already: --resume goes on with it; remove it to begin anew", o.state))
 	}
 	if o.resume && len(args) == 0 {
-		b, err := os.ReadFile(seedsPath)
+		b, err := readStateFile(seedsPath, maxStateSeeds)
 		if err != nil {
-			return fail(fmt.Errorf("no seeds kept in %s: give the URLs", o.state))
+			return fail(fmt.Errorf("no seeds kept in %s (%w): give the URLs", o.state, err))
 		}
 		args = strings.Fields(string(b))
 	}
 	if !exists || len(args) > 0 {
-		if err := os.WriteFile(seedsPath, []byte(strings.Join(args, "\n")+"\n"), 0o600); err != nil {
+		if err := replaceStateFile(seedsPath, []byte(strings.Join(args, "\n")+"\n")); err != nil {
 			return fail(err)
 		}
 	}
 	f, err := crawl.OpenBolt(path)
+	var de *crawl.DamagedError
+	if errors.As(err, &de) {
+		return fail(damagedState(o.state, stateFrontier, de))
+	}
 	if err != nil {
 		return fail(err)
 	}

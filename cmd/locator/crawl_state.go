@@ -10,9 +10,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
@@ -32,11 +34,74 @@ type crawlState struct {
 	f *os.File
 }
 
-// openCrawlState opens dir's events file for appending.
-func openCrawlState(dir string) (*crawlState, error) {
-	f, err := os.OpenFile(filepath.Join(dir, stateEvents), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+// The files of a --state DIR are opened without following a symbolic
+// link (O_NOFOLLOW): one planted in DIR would have the crawl append to,
+// or overwrite, the file it points to.
+
+// maxStateSeeds bounds the seeds file read; maxStateLine a line of the
+// events file (a link's record holds its reference, at most a page's
+// octets, escaped): a longer line is not the crawl's, and passed over.
+const (
+	maxStateSeeds = 16 << 20
+	maxStateLine  = 64 << 20
+)
+
+// readStateFile reads the file path of a --state DIR, at most max
+// octets.
+func readStateFile(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s: more than %d octets", path, max)
+	}
+	return b, err
+}
+
+// replaceStateFile writes b as the file path of a --state DIR: to a new
+// file of DIR (O_EXCL, a name of its own), then renamed over path,
+// which replaces a symbolic link, never the file it points to.
+func replaceStateFile(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// damagedState says that the file name of the --state DIR dir is
+// damaged, and what to do.
+func damagedState(dir, name string, de *crawl.DamagedError) error {
+	why := de.Reason
+	if de.Page >= 0 {
+		why = fmt.Sprintf("page %d: %s", de.Page, why)
+	}
+	return fmt.Errorf("the crawl state in %s is damaged (%s: %s): remove %s to begin anew, or move it aside and begin anew with another --state (its %s keeps what the runs before found)",
+		dir, name, why, dir, stateEvents)
+}
+
+// openCrawlState opens dir's events file for appending.
+func openCrawlState(dir string) (*crawlState, error) {
+	f, err := os.OpenFile(filepath.Join(dir, stateEvents), os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", f.Name())
 	}
 	// A line a kill cut short is ended, so that the next record is a
 	// line of its own and not lost with it.
@@ -85,7 +150,7 @@ func checkLeft(ctx context.Context, c *access.Client, o *crawlOptions, r *crawl.
 // events file, and returns how many pages they hold. A line cut short
 // by a stop, or unreadable, is passed over.
 func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
-	f, err := os.Open(filepath.Join(dir, stateEvents))
+	f, err := os.OpenFile(filepath.Join(dir, stateEvents), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -93,12 +158,32 @@ func (s *crawlState) replay(dir string, r *crawl.Report) (int, error) {
 		return 0, err
 	}
 	defer f.Close()
-	// The file is the crawl's own: its lines are read whole, however
-	// long a link's reference made one.
-	br := bufio.NewReader(f)
+	return replayEvents(f, r)
+}
+
+// replayEvents adds to r the events read from in, an events file, and
+// returns how many pages they hold. Each line is read whole, however
+// long a link's reference made it, up to maxStateLine octets; a longer
+// line, or one that is not a record, is passed over.
+func replayEvents(in io.Reader, r *crawl.Report) (int, error) {
+	br := bufio.NewReaderSize(in, 64<<10)
 	pages := 0
+	var long []byte // a line longer than br's buffer, so far
+	drop := false   // the line is longer than maxStateLine
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) || long != nil || drop {
+			if !drop && len(long)+len(line) <= maxStateLine {
+				long = append(long, line...)
+			} else {
+				drop, long = true, nil
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			line = long
+			long, drop = nil, false
+		}
 		var rec stateRecord
 		if len(line) > 0 && json.Unmarshal(line, &rec) == nil {
 			if ev := rec.event(); ev != nil {

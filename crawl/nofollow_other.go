@@ -1,0 +1,5 @@
+//go:build !unix
+
+package crawl
+
+const noFollow = 0
