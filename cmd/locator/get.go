@@ -186,7 +186,7 @@ func runGet(e *env, args []string, o *getOptions) int {
 		if o.warc.file != "" {
 			return usageError(e, "get", "--from-warc reads an archive, --warc writes one: give one")
 		}
-		rd, err := openArchive(e, "get", o.fromWARC)
+		rd, err := openArchive(e, "get", o.fromWARC, c.MaxSize)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "locator get: --from-warc: %s\n", printable.String(err.Error()))
 			return exitTrouble
