@@ -410,7 +410,11 @@ func readRaw(wf *warcFile, off, length int64, want func(header) bool, maxBlock, 
 		}
 	}
 	if n, err := io.CopyN(dst, src, size-done); err != nil {
+		werr := sp.Err()
 		sp.Close()
+		if werr != nil {
+			return nil, fmt.Errorf("keeping the block: %w", werr) // the temporary file's failure, not the record's
+		}
 		return nil, fmt.Errorf("the block ends after %d of its %d octets", done+n, size)
 	}
 	if want := h.get("WARC-Block-Digest"); strings.HasPrefix(strings.ToLower(want), "sha1:") {

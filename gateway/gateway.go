@@ -274,11 +274,11 @@ type exchange struct {
 	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
 	u      *locator.URL
 	shown  string     // the URL without its password, as links write it
+	open   *openConns // the connections the request has open
 	// shownText is shown as a page's text shows it (its title, heading
 	// and header): the password of a URL inside it (a Gopher hURL:
 	// selector's) masked too.
 	shownText string
-	open   *openConns // the connections the request has open
 	// pwGiven is set when the HTTP client's password was handed to the
 	// scheme's client.
 	pwGiven bool
