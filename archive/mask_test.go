@@ -72,12 +72,13 @@ func TestMaskCredentials(t *testing.T) {
 // TestWriterMasksCredentials: a Writer masks an HTTP request record's
 // credentials by default and keeps them with KeepCredentials; the
 // request record's WARC-Block-Digest is of the octets written (WARC
-// 1.1 §5.9), so that the record still reads back.
+// 1.1 §5.9), so that the record still reads back, here and in warcio.
 func TestWriterMasksCredentials(t *testing.T) {
 	req := "GET /a HTTP/1.1\r\nHost: h\r\nAuthorization: Basic dTpzZWtyaXQ=\r\nCookie: sid=s3cr3t\r\n\r\n"
 	for _, keep := range []bool{false, true} {
 		path := filepath.Join(t.TempDir(), "m.warc.gz")
 		writeAll(t, path, Options{KeepCredentials: keep}, []*access.Record{exchange(t, "http://h/a", "http/1.1", req, httpResp)})
+		checkWarcio(t, path) // the masked request's digest is of its octets
 		r, err := Open(path)
 		if err != nil {
 			t.Fatal(err)
