@@ -32,12 +32,16 @@ func writeZeros(t *testing.T, path string, recs ...loctest.ZeroRecord) {
 
 const okHead = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n"
 
+// longHead is a header longer than the 16 KiB read first.
+var longHead = "HTTP/1.1 200 OK\r\nX-Pad: " + strings.Repeat("a", 40<<10) + "\r\n\r\n"
+
 // TestReaderMaxSize: a capture whose object is over Reader.MaxSize is
 // a *SizeError (access.ErrTooLarge) found from its record's header, the
 // block not decompressed: 256 MiB of zeros in a gzip member of 260 KiB
 // (a gzip bomb, WARC 1.1 Annex D's one member per record), as a
 // resource record (§6.5) and as an HTTP response (§6.4), whose limit is
-// on the payload after the protocol's header (RFC 9112 §2.1). An object
+// on the payload after the protocol's header (RFC 9112 §2.1), however
+// long the header (maxHeader at most). An object
 // of MaxSize octets exactly is read whole; the latest capture too large
 // does not give an older one instead.
 func TestReaderMaxSize(t *testing.T) {
@@ -49,6 +53,8 @@ func TestReaderMaxSize(t *testing.T) {
 		loctest.ZeroRecord{Type: "response", URI: "http://h/zeros", Head: okHead, Zeros: 256 << 20},
 		loctest.ZeroRecord{Type: "response", URI: "http://h/exact", Head: okHead, Zeros: limit},
 		loctest.ZeroRecord{Type: "response", URI: "http://h/over", Head: okHead, Zeros: limit + 1},
+		loctest.ZeroRecord{Type: "response", URI: "http://h/long-head", Head: longHead, Zeros: limit},
+		loctest.ZeroRecord{Type: "response", URI: "http://h/long-head-over", Head: longHead, Zeros: limit + 1},
 		loctest.ZeroRecord{Type: "resource", URI: "ftp://h/exact", Zeros: limit},
 		loctest.ZeroRecord{Type: "resource", URI: "ftp://h/over", Zeros: limit + 1},
 	)
@@ -69,6 +75,8 @@ func TestReaderMaxSize(t *testing.T) {
 		{"http://h/zeros", 256 << 20},
 		{"http://h/exact", 0},
 		{"http://h/over", limit + 1},
+		{"http://h/long-head", 0},
+		{"http://h/long-head-over", limit + 1},
 		{"ftp://h/exact", 0},
 		{"ftp://h/over", limit + 1},
 	} {
@@ -79,7 +87,9 @@ func TestReaderMaxSize(t *testing.T) {
 				continue
 			}
 			want := int64(limit)
-			if rec.Kind == access.RecordExchange {
+			if c.url == "http://h/long-head" {
+				want += int64(len(longHead))
+			} else if rec.Kind == access.RecordExchange {
 				want += int64(len(okHead))
 			}
 			if rec.Response.Size() != want {

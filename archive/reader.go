@@ -393,16 +393,22 @@ func readRaw(wf *warcFile, off, length int64, want func(header) bool, maxBlock, 
 	if limit > 0 && size > limit {
 		// The object is the whole block of a resource record, what
 		// follows the protocol's header in a response's: the header is
-		// read (maxHeader octets at most) to tell.
+		// read to tell, 16 KiB first (held in memory), then up to
+		// maxHeader when it is longer.
 		var head int64
 		if typ := h.get("WARC-Type"); typ == "response" || typ == "revisit" {
-			n, err := io.CopyN(dst, src, min(size, maxHeader))
-			if err != nil {
-				sp.Close()
-				return nil, fmt.Errorf("the block ends after %d of its %d octets", n, size)
+			for want := min(size, 16<<10); ; want = min(size, maxHeader) {
+				n, err := io.CopyN(dst, src, want-done)
+				done += n
+				if err != nil {
+					sp.Close()
+					return nil, fmt.Errorf("the block ends after %d of its %d octets", done, size)
+				}
+				head, _, _, _ = responseHead(blockFamily(h), sp)
+				if head >= 0 || done >= min(size, maxHeader) {
+					break
+				}
 			}
-			done = n
-			head, _, _, _ = responseHead(blockFamily(h), sp)
 		}
 		if size-max(head, 0) > limit {
 			sp.Close()
