@@ -993,23 +993,25 @@ func (x *exchange) hideSecrets(err error) string {
 	}
 	var se *access.ServerError
 	var pe *access.ProtocolError
-	var texts []string
-	if errors.As(err, &se) && se.Text != "" {
-		texts = append(texts, printable.String(se.Text))
-	}
-	if errors.As(err, &pe) && pe.Msg != "" {
-		texts = append(texts, printable.String(pe.Msg))
-	}
-	for _, t := range texts {
-		m := t
+	mask := func(t string) string {
 		for _, p := range secrets {
 			if p != "" {
-				m = strings.ReplaceAll(m, p, "****")
+				t = strings.ReplaceAll(t, p, "****")
 			}
 		}
-		if m != t {
-			msg = strings.ReplaceAll(msg, t, m)
-		}
+		return t
+	}
+	// The error's own message is replaced by that of a copy whose
+	// server text is masked: only that part of msg changes.
+	if errors.As(err, &se) && se.Text != "" {
+		c := *se
+		c.Text = mask(se.Text)
+		msg = strings.Replace(msg, se.Error(), c.Error(), 1)
+	}
+	if errors.As(err, &pe) && pe.Msg != "" {
+		c := *pe
+		c.Msg = mask(pe.Msg)
+		msg = strings.Replace(msg, pe.Error(), c.Error(), 1)
 	}
 	return maskURLs(msg)
 }

@@ -221,16 +221,20 @@ func TestPagesMaskByField(t *testing.T) {
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		r := bufio.NewReader(c)
 		c.Write([]byte("220 echo\r\n"))
+		user := ""
 		for {
 			line, err := r.ReadString('\n')
 			if err != nil {
 				return
 			}
 			cmd, arg, _ := strings.Cut(strings.TrimRight(line, "\r\n"), " ")
-			switch strings.ToUpper(cmd) {
-			case "USER":
+			switch cmd = strings.ToUpper(cmd); {
+			case cmd == "USER":
+				user = arg
 				c.Write([]byte("331 password please\r\n"))
-			case "PASS":
+			case cmd == "PASS" && user == "solo":
+				c.Write([]byte("530 " + arg + "\r\n")) // the password is the whole text
+			case cmd == "PASS":
 				c.Write([]byte("530 password " + arg + " is wrong, please retry (" + arg + "x kept)\r\n"))
 			default:
 				c.Write([]byte("502 no\r\n"))
@@ -238,12 +242,13 @@ func TestPagesMaskByField(t *testing.T) {
 		}
 	})
 	allowed, _ := startGateway(t, gateway.Config{Policy: gateway.Policy{Allow: rules(t, echo)}})
-	for _, c := range []struct{ pw, want string }{
-		{"p", "530 ****assword **** is wrong, ****lease retry (****x ke****t)"},
-		{"hunter2", "530 password **** is wrong, please retry (****x kept)"},
+	for _, c := range []struct{ user, pw, want string }{
+		{"u", "p", "530 ****assword **** is wrong, ****lease retry (****x ke****t)"},
+		{"u", "hunter2", "530 password **** is wrong, please retry (****x kept)"},
+		{"solo", "p", "the server says 530 **** (to"},
 	} {
-		res, page := get(t, allowed.URL+"/ftp://u:"+c.pw+"@"+echo+"/f.txt")
-		if res.StatusCode == 200 || !strings.Contains(page, c.want) || !strings.Contains(page, "ftp://u:****@"+echo+"/f.txt") ||
+		res, page := get(t, allowed.URL+"/ftp://"+c.user+":"+c.pw+"@"+echo+"/f.txt")
+		if res.StatusCode == 200 || !strings.Contains(page, c.want) || !strings.Contains(page, "ftp://"+c.user+":****@"+echo+"/f.txt") ||
 			strings.Contains(page, "ft****") || !strings.Contains(page, "(to &#34;PASS ****&#34;)") {
 			t.Errorf("password %q echoed: %d\n%s", c.pw, res.StatusCode, page)
 		}
