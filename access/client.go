@@ -199,6 +199,24 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
+// A PortResolver is a Resolver that may answer differently for each
+// port (curl's --resolve HOST:PORT:ADDRESS, -4, -6): Client.Resolver's
+// LookupPort is asked instead of LookupNetIP when it has one.
+type PortResolver interface {
+	Resolver
+	LookupPort(ctx context.Context, host string, port int) ([]netip.Addr, error)
+}
+
+// atPort is a PortResolver's answer for one port, as a Resolver.
+type atPort struct {
+	r    PortResolver
+	port int
+}
+
+func (a atPort) LookupNetIP(ctx context.Context, _, host string) ([]netip.Addr, error) {
+	return a.r.LookupPort(ctx, host, a.port)
+}
+
 // DefaultRedirectSchemes are the schemes a redirection may lead into
 // when Client.RedirectSchemes is nil, beside the scheme of the URL that
 // redirects: curl's default (http, https, ftp). A server on the web

@@ -102,7 +102,13 @@ func (p *Policy) allowsPort(port int) bool {
 // as allowsHost says.
 func (p *Policy) checkHost(h string, port int) error {
 	if a, err := netip.ParseAddr(dest.Name(h)); err == nil && a.Zone() == "" {
-		if err := p.Check("", a, port); err != nil {
+		// Special is the dialler's alone (an archive's replay connects
+		// to nothing); Allow and Deny name what may be followed at all.
+		err := p.denied("", a, port)
+		if err == nil && len(p.Allow) > 0 {
+			err = p.Check("", a, port)
+		}
+		if err != nil {
 			return fmt.Errorf("host %s is not allowed by local policy: %v", strconv.Quote(h), err)
 		}
 		return nil

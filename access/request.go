@@ -180,7 +180,11 @@ func (r *Request) checkPort(host string, port int) error {
 // the peer of a first (only Deny applies). None allowed is a
 // *PolicyError saying why the first was refused.
 func (r *Request) resolve(ctx context.Context, host string, port int, same bool) (string, []netip.Addr, error) {
-	name, addrs, err := dest.Addrs(ctx, r.Client.resolver(), host)
+	res := r.Client.resolver()
+	if pr, ok := res.(PortResolver); ok {
+		res = atPort{pr, port}
+	}
+	name, addrs, err := dest.Addrs(ctx, res, host)
 	if err != nil {
 		if he := (*dest.HostError)(nil); errors.As(err, &he) {
 			return "", nil, &PolicyError{URL: Masked(r.URL), Rule: "host", Reason: he.Reason}

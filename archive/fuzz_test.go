@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
 )
 
 // FuzzReader: whatever a WARC file holds, Open and Lookup neither panic
@@ -55,6 +56,26 @@ func FuzzReader(f *testing.F) {
 					}
 					rec.Close()
 				}
+			}
+		}
+		// With a bound (Reader.MaxSize), what is read back is within it:
+		// the object, after a response's protocol header.
+		r.MaxSize = int64(len(data)%64) + 1
+		for _, caps := range r.byKey {
+			for _, c := range caps {
+				u, _ := locator.Parse(c.url)
+				rec, err := r.Lookup(context.Background(), u)
+				if err != nil {
+					var se *SizeError
+					if errors.As(err, &se) && (se.Size <= r.MaxSize || !errors.Is(err, access.ErrTooLarge)) {
+						t.Fatalf("a SizeError of an object within the bound: %v", err)
+					}
+					continue
+				}
+				if n := rec.Response.Size(); rec.Kind == access.RecordResource && n > r.MaxSize || n > r.MaxSize+maxHeader {
+					t.Fatalf("%s: %d octets read back, the bound is %d", c.url, n, r.MaxSize)
+				}
+				rec.Close()
 			}
 		}
 		for _, p := range r.Problems() {

@@ -236,9 +236,13 @@ func TestHTTPAndFileThroughGateway(t *testing.T) {
 	urls := []string{"http://" + s.Addr + "/", "http://" + s.Addr + "/a.html", "file://" + file}
 	path, got := record(t, urls...)
 	warcioCheck(t, path)
-	replay := startGateway(t, gateway.Config{Archive: openReader(t, path)})
+	replay := startGateway(t, gateway.Config{Archive: openReader(t, path), ArchiveFileURLs: true})
 	// The gateway passes http URLs to the browser and serves no file:
-	// what it replays is the object as fetched.
+	// what it replays is the object as fetched (a file URL's capture
+	// only when told to: ArchiveFileURLs).
+	if code, p := page(t, startGateway(t, gateway.Config{Archive: openReader(t, path)}), "file://"+file); code != http.StatusForbidden || strings.Contains(p, "a local file") {
+		t.Errorf("a file URL's capture without ArchiveFileURLs: %d %q", code, p)
+	}
 	for _, u := range urls {
 		code, p := page(t, replay, u)
 		if code != 200 || p != got[u] {

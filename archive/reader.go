@@ -17,11 +17,22 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/printable"
 )
 
 // A Reader finds captures in WARC files: an access.Archive. Its methods
 // are safe for concurrent use.
 type Reader struct {
+	// MaxSize bounds the octets of an object read back, as
+	// access.Client.MaxSize bounds one fetched (0: no bound): a capture
+	// whose block holds more (the payload after the protocol's header
+	// of a response record) is a *SizeError, found from the record's
+	// Content-Length before its block is decompressed, so that a record
+	// that inflates to gigabytes (a gzip bomb) costs neither the time to
+	// inflate it nor a temporary file larger than MaxSize and that
+	// header. Set it before the first Lookup.
+	MaxSize int64
+
 	files    []*warcFile
 	byKey    map[string][]*capture
 	byDigest map[string]*capture // payload digest -> a capture that holds it (not a revisit)
@@ -327,9 +338,15 @@ type rawRecord struct {
 	block *access.Spool
 }
 
-// read reads the record of c, checking its block digest.
+// read reads the record of c, checking its block digest. A record over
+// MaxSize is a *SizeError, not a problem of the file.
 func (r *Reader) read(c *capture) (*rawRecord, error) {
-	raw, err := readRaw(c.file, c.off, c.length, nil, -1)
+	raw, err := readRaw(c.file, c.off, c.length, nil, -1, r.MaxSize)
+	var se *SizeError
+	if errors.As(err, &se) {
+		se.File, se.Offset, se.URL = c.file.path, c.off, c.url
+		return nil, se
+	}
 	if err != nil {
 		err := &FormatError{File: c.file.path, Offset: c.off, Msg: err.Error()}
 		r.mu.Lock()
@@ -345,9 +362,12 @@ func (r *Reader) read(c *capture) (*rawRecord, error) {
 
 // readRaw reads the record at off in wf, at most length octets of the
 // file, checking its block digest. When want is not nil and says no to
-// the record's header, or the block is over max octets (max >= 0),
-// readRaw returns neither a record nor an error.
-func readRaw(wf *warcFile, off, length int64, want func(header) bool, max int64) (*rawRecord, error) {
+// the record's header, or the block is over maxBlock octets (maxBlock >= 0),
+// readRaw returns neither a record nor an error. When the object the
+// block holds is over limit octets (limit > 0), it returns a *SizeError
+// (without the capture's file, offset and URL), having decompressed no
+// more than the protocol's header.
+func readRaw(wf *warcFile, off, length int64, want func(header) bool, maxBlock, limit int64) (*rawRecord, error) {
 	sec := io.NewSectionReader(wf.f, off, length)
 	br := bufio.NewReaderSize(sec, 32<<10)
 	var src *bufio.Reader = br
@@ -363,14 +383,45 @@ func readRaw(wf *warcFile, off, length int64, want func(header) bool, max int64)
 	if err != nil {
 		return nil, err
 	}
-	if want != nil && !want(h) || max >= 0 && size > max {
+	if want != nil && !want(h) || maxBlock >= 0 && size > maxBlock {
 		return nil, nil
 	}
 	sp := access.NewSpool()
 	d := sha1.New()
-	if n, err := io.CopyN(io.MultiWriter(sp, d), src, size); err != nil {
+	dst := io.MultiWriter(sp, d)
+	var done int64
+	if limit > 0 && size > limit {
+		// The object is the whole block of a resource record, what
+		// follows the protocol's header in a response's: the header is
+		// read to tell, 16 KiB first (held in memory), then up to
+		// maxHeader when it is longer.
+		var head int64
+		if typ := h.get("WARC-Type"); typ == "response" || typ == "revisit" {
+			for want := min(size, 16<<10); ; want = min(size, maxHeader) {
+				n, err := io.CopyN(dst, src, want-done)
+				done += n
+				if err != nil {
+					sp.Close()
+					return nil, fmt.Errorf("the block ends after %d of its %d octets", done, size)
+				}
+				head, _, _, _ = responseHead(blockFamily(h), sp)
+				if head >= 0 || done >= min(size, maxHeader) {
+					break
+				}
+			}
+		}
+		if size-max(head, 0) > limit {
+			sp.Close()
+			return nil, &SizeError{Size: size - max(head, 0), Max: limit}
+		}
+	}
+	if n, err := io.CopyN(dst, src, size-done); err != nil {
+		werr := sp.Err()
 		sp.Close()
-		return nil, fmt.Errorf("the block ends after %d of its %d octets", n, size)
+		if werr != nil {
+			return nil, fmt.Errorf("keeping the block: %w", werr) // the temporary file's failure, not the record's
+		}
+		return nil, fmt.Errorf("the block ends after %d of its %d octets", done+n, size)
 	}
 	if want := h.get("WARC-Block-Digest"); strings.HasPrefix(strings.ToLower(want), "sha1:") {
 		if got := sha1Digest(d); !strings.EqualFold(strings.TrimPrefix(got, "sha1:"), want[5:]) {
@@ -406,7 +457,7 @@ func (r *Reader) requestOf(c *capture, h header) *access.Spool {
 			}
 		}
 		return false
-	}, maxRequest)
+	}, maxRequest, -1)
 	if err != nil || raw == nil {
 		return nil
 	}
@@ -441,6 +492,9 @@ func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, er
 		rec, err := r.record(same[i])
 		if err == nil {
 			return rec, nil
+		}
+		if errors.Is(err, access.ErrTooLarge) {
+			return nil, err // the latest capture, too large: not an older one instead
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -488,6 +542,37 @@ func (r *Reader) record(c *capture) (*access.Record, error) {
 		return nil, &FormatError{File: c.file.path, Offset: c.off, Msg: "a " + h.get("WARC-Type") + " record is no capture"}
 	}
 	return rec, nil
+}
+
+// A SizeError says the object a capture holds is over Reader.MaxSize:
+// it is access.ErrTooLarge, as an object fetched over the limit is.
+type SizeError struct {
+	File   string
+	Offset int64  // the record's, in the file
+	URL    string // the capture's WARC-Target-URI (a password masked when written)
+	Size   int64  // the object's octets, as the record's Content-Length says
+	Max    int64
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("archive: %s: the capture of %s (record at offset %d) holds %d octets, over the limit of %d: it is not read",
+		e.File, printable.String(e.URL), e.Offset, e.Size, e.Max)
+}
+
+func (e *SizeError) Unwrap() error { return access.ErrTooLarge }
+
+// blockFamily is the protocol family of a response block: its
+// WARC-Protocol's, else its Content-Type's ("application/http;
+// msgtype=response", as a WARC of another tool names it).
+func blockFamily(h header) string {
+	if p := h.get("WARC-Protocol"); p != "" {
+		return protocolFamily(p)
+	}
+	mt := mediaType(h.get("Content-Type"))
+	if f, ok := strings.CutPrefix(mt, "application/"); ok {
+		return f
+	}
+	return ""
 }
 
 // A RevisitError says the record a revisit refers to is not in the

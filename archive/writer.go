@@ -37,6 +37,14 @@ type Options struct {
 	DedupIndex []string
 	// Software is the warcinfo record's "software" field.
 	Software string
+	// KeepCredentials writes an HTTP request record as it was sent. By
+	// default the values of its header fields that carry credentials
+	// (Authorization, Proxy-Authorization, Cookie, and any field whose
+	// name says it holds a token, key, secret, password or session) are
+	// written masked (maskCredentials), as an FTP dialogue's PASS is
+	// (access.Record.Dialogue): a WARC file is passed around, a login is
+	// not.
+	KeepCredentials bool
 }
 
 // The profile of a revisit record whose payload was recorded before
@@ -743,6 +751,11 @@ func (w *Writer) record(r *access.Record, req, resp block) error {
 			return err
 		}
 		ct := "application/" + family + ";msgtype="
+		if family == "http" && req != nil && !w.opt.KeepCredentials {
+			if req, err = maskCredentials(req); err != nil {
+				return err
+			}
+		}
 		// The response first and its request after it, as Heritrix
 		// writes them: a reader that has found the response (by the
 		// index's offset) finds its request as the next record.

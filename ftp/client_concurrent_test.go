@@ -79,9 +79,9 @@ func TestClientsConcurrent(t *testing.T) {
 	host, _, _ := net.SplitHostPort(v.Addr)
 	var allowLog, denyLog, smallLog lockedBuffer
 	allow := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &allowLog,
-		Policy: access.Policy{AllowHosts: []string{host}}}
+		Policy: access.Policy{Allow: loctest.Rules(t, host)}}
 	deny := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &denyLog,
-		Policy: access.Policy{DenyHosts: []string{host}}}
+		Policy: access.Policy{Deny: loctest.Rules(t, host)}}
 	small := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &smallLog, MaxSize: 1000,
 		Schemes: withFTP(&ftp.Client{UserAddress: "small@example.org"})}
 	defer allow.CloseIdle()

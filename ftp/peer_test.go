@@ -23,6 +23,7 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -513,7 +514,9 @@ func TestPyftpdlibIPv6(t *testing.T) {
 func TestPyftpdlibAllowHost(t *testing.T) {
 	srv := startPyftpd(t)
 	_, port, _ := strings.Cut(srv.Addr, ":")
-	allow := func() *access.Client { return &access.Client{Policy: access.Policy{AllowHosts: []string{"localhost"}}} }
+	allow := func() *access.Client {
+		return &access.Client{Policy: access.Policy{Allow: loctest.Rules(t, "localhost")}}
+	}
 	_, off := srv.commands(t, 0)
 	r := get(t, "ftp://localhost:"+port+"/pub/hello.txt", allow())
 	if r.err != nil || r.body != "line1\nline2\n" {
@@ -524,7 +527,7 @@ func TestPyftpdlibAllowHost(t *testing.T) {
 	if want := []string{"USER anonymous", "PASS ******", "PWD", "CWD pub", "TYPE I", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
-	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
+	if !strings.Contains(r.dialog, "* connect localhost:"+port+" (") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
 		t.Errorf("dialogue:\n%s", r.dialog)
 	}
 	r = get(t, "ftp://localhost:"+port+"/pub/", allow())

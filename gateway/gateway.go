@@ -166,6 +166,12 @@ type Config struct {
 	// the network, as the gateway does without one (an http URL is passed
 	// to the browser, a file URL still refused).
 	ArchiveFallback bool
+	// ArchiveFileURLs serves the Archive's captures of file URLs. They
+	// are refused (403) by default: a file URL names a file of the
+	// machine that interprets it (RFC 1738 §3.10), and a capture of one
+	// is a file of the machine that made the archive, which a crawl led
+	// by a hostile page may have read (file:///etc/passwd).
+	ArchiveFileURLs bool
 }
 
 // A Server is the gateway, an http.Handler.
@@ -281,11 +287,18 @@ type exchange struct {
 	mode   mode
 	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
 	u      *locator.URL
-	shown  string     // the URL as pages show it (no password)
+	shown  string     // the URL without its password, as links write it
 	open   *openConns // the connections the request has open
+	// shownText is shown as a page's text shows it (its title, heading
+	// and header): the password of a URL inside it (a Gopher hURL:
+	// selector's) masked too.
+	shownText string
 	// pwGiven is set when the HTTP client's password was handed to the
 	// scheme's client.
 	pwGiven bool
+	// replayed is set when the object is the Archive's, not the
+	// network's (document's Content-Security-Policy).
+	replayed bool
 }
 
 // ServeHTTP serves one request.
@@ -453,6 +466,7 @@ func (x *exchange) follow(raw, q string) {
 	}
 	x.u = u
 	x.shown = shown(u)
+	x.shownText = maskURLs(x.shown)
 	archived := s.cfg.Archive != nil && (u.Scheme() == "http" || u.Scheme() == "https" || u.Scheme() == "file")
 	switch u.Scheme() {
 	case "http", "https":
@@ -476,6 +490,12 @@ func (x *exchange) follow(raw, q string) {
 		// which the URL is being interpreted": the gateway's own disk,
 		// which it does not open to its clients.
 		x.fail(http.StatusForbidden, "A file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
+		return
+	}
+	if u.Scheme() == "file" && !s.cfg.ArchiveFileURLs {
+		// The archive's capture of a file URL is a file of the machine
+		// that made the archive: served only when asked for.
+		x.fail(http.StatusForbidden, "A file URL names a file of the machine that interprets it (RFC 1738 §3.10): the archive's captures of file URLs are files of the machine that made it, which the gateway does not serve unless it is told to (--warc-serve-file).")
 		return
 	}
 	if _, ok := access.Lookup(u.Scheme()); !ok {
@@ -534,8 +554,10 @@ func (x *exchange) follow(raw, q string) {
 	defer c.CloseIdle()
 
 	res, err := c.Get(x.r.Context(), u)
+	x.replayed = c.Archive != nil
 	var nae *access.NotArchivedError
 	if errors.As(err, &nae) {
+		x.replayed = false
 		if !s.cfg.ArchiveFallback {
 			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves (its WARC files hold no capture of it), and the gateway fetches nothing from the network.")
 			return
@@ -874,8 +896,13 @@ func (x *exchange) document(res *access.Resource) {
 	}
 	h.Set("Content-Type", mt)
 	// The object is the server's, not the gateway's: it runs no script
-	// in the gateway's origin.
-	h.Set("Content-Security-Policy", "sandbox")
+	// in the gateway's origin. A replayed object loads nothing from
+	// outside the archive either (replayCSP).
+	if x.replayed {
+		h.Set("Content-Security-Policy", x.replayCSP())
+	} else {
+		h.Set("Content-Security-Policy", "sandbox")
+	}
 	if !res.Modified.IsZero() {
 		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
 	}
@@ -903,9 +930,29 @@ func (x *exchange) document(res *access.Resource) {
 		return
 	}
 	if _, err := io.CopyBuffer(x.w, res.Body, buf); err != nil {
-		x.s.logNote(x.r, "transfer of "+access.Masked(x.u)+" cut: "+x.hideSecrets(err.Error()))
+		x.s.logNote(x.r, "transfer of "+access.Masked(x.u)+" cut: "+x.hideSecrets(err))
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// replayCSP is the Content-Security-Policy of an object replayed from
+// the Archive: what it loads (images, styles, fonts, media, frames) may
+// come only from the gateway, which serves it from the archive too,
+// and from data: URLs, so that a page viewed in the archive never makes
+// the browser reach the live server it was captured from (CSP 3
+// §6.1.3, default-src). 'self' is the page's own origin: the gateway's
+// in the path form, the captured site's in the proxy form, whose every
+// request the browser sends to the gateway; the gateway's address is
+// named as well, for a browser that does not match 'self' in a
+// sandboxed (opaque-origin) document. Its scripts are not run
+// (sandbox), and its forms are not sent (form-action 'none').
+func (x *exchange) replayCSP() string {
+	gw := x.prefix
+	if gw == "" {
+		gw = "http://" + x.r.Host
+	}
+	src := "'self' " + gw
+	return "sandbox; default-src " + src + " data: blob:; style-src " + src + " 'unsafe-inline' data:; script-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
 }
 
 // statusCode maps an access outcome to an HTTP status.
@@ -934,12 +981,20 @@ func (x *exchange) failErr(err error) {
 	if code == http.StatusServiceUnavailable {
 		x.w.Header().Set("Retry-After", "5")
 	}
-	x.fail(code, x.hideSecrets(err.Error()))
+	x.fail(code, x.hideSecrets(err))
 }
 
-// hideSecrets removes the URL's password and the Authorization
-// password from msg, whatever a server echoed.
-func (x *exchange) hideSecrets(msg string) string {
+// hideSecrets is err's message as a page or the log shows it: the
+// password of every URL in it masked (maskURLs), and the passwords the
+// request carries (the URL's, the HTTP client's Authorization) masked
+// where a server's own text echoes them (access.ServerError.Text,
+// access.ProtocolError.Msg: there, wherever it is), field by field as
+// access masks a dialogue's PASS, never by looking for a password's
+// text in the whole message: a password "p" would garble every "p" of
+// the gateway's own words ("ft****://", "local ****olicy") and show
+// where its letters are.
+func (x *exchange) hideSecrets(err error) string {
+	msg := err.Error()
 	var secrets []string
 	if x.u != nil && x.u.HasPassword() && x.u.Password() != "" {
 		secrets = append(secrets, x.u.Password(), locator.Decode(x.u.Password()))
@@ -947,10 +1002,27 @@ func (x *exchange) hideSecrets(msg string) string {
 	if _, p, ok := basicAuth(x.r); ok && p != "" {
 		secrets = append(secrets, p)
 	}
-	for _, p := range secrets {
-		if p != "" {
-			msg = strings.ReplaceAll(msg, p, "****")
+	var se *access.ServerError
+	var pe *access.ProtocolError
+	mask := func(t string) string {
+		for _, p := range secrets {
+			if p != "" {
+				t = strings.ReplaceAll(t, p, "****")
+			}
 		}
+		return t
+	}
+	// The error's own message is replaced by that of a copy whose
+	// server text is masked: only that part of msg changes.
+	if errors.As(err, &se) && se.Text != "" {
+		c := *se
+		c.Text = mask(se.Text)
+		msg = strings.Replace(msg, se.Error(), c.Error(), 1)
+	}
+	if errors.As(err, &pe) && pe.Msg != "" {
+		c := *pe
+		c.Msg = mask(pe.Msg)
+		msg = strings.Replace(msg, pe.Error(), c.Error(), 1)
 	}
 	return maskURLs(msg)
 }

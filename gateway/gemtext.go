@@ -68,7 +68,7 @@ func (x *exchange) gemtext(res *access.Resource) {
 	if u == nil {
 		u = x.u
 	}
-	p := &page{Heading: clean(shown(u)), Shown: x.shown, Home: x.prefix + "/"}
+	p := &page{Heading: clean(maskURLs(shown(u))), Shown: x.shownText, Home: x.prefix + "/"}
 	p.Title = p.Heading
 	var bw *bufio.Writer
 	started := false
@@ -153,8 +153,8 @@ func (x *exchange) gemtext(res *access.Resource) {
 		}
 	}
 	if err != nil {
-		x.s.logNote(x.r, "document "+access.Masked(u)+" cut: "+x.hideSecrets(err.Error()))
-		p.Message = clean(x.hideSecrets(err.Error()))
+		x.s.logNote(x.r, "document "+access.Masked(u)+" cut: "+x.hideSecrets(err))
+		p.Message = clean(x.hideSecrets(err))
 	}
 	switch {
 	case inList:

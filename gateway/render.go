@@ -147,7 +147,7 @@ func (x *exchange) render(status int, name string, p *page) {
 
 // fail writes an error page.
 func (x *exchange) fail(status int, msg string) {
-	x.render(status, "error", &page{Heading: strconv.Itoa(status) + " " + http.StatusText(status), Shown: x.shown, Message: clean(msg)})
+	x.render(status, "error", &page{Heading: strconv.Itoa(status) + " " + http.StatusText(status), Shown: x.shownText, Message: clean(msg)})
 }
 
 func (x *exchange) startPage() {
@@ -156,11 +156,11 @@ func (x *exchange) startPage() {
 }
 
 func (x *exchange) searchForm(u *locator.URL) {
-	x.render(http.StatusOK, "search", &page{Heading: "Search " + clean(x.shown), Shown: x.shown, Action: x.prefix + "/-/search", URL: x.shown})
+	x.render(http.StatusOK, "search", &page{Heading: "Search " + clean(x.shownText), Shown: x.shownText, Action: x.prefix + "/-/search", URL: x.shown})
 }
 
 func (x *exchange) askForm(u *locator.URL, qs []access.Question) {
-	p := &page{Heading: "A form from " + clean(u.Hostport()), Shown: x.shown, Action: x.link(x.shown, true).(string)}
+	p := &page{Heading: "A form from " + clean(u.Hostport()), Shown: x.shownText, Action: x.link(x.shown, true).(string)}
 	n := 0
 	for _, q := range qs {
 		f := fieldView{Question: q}
@@ -201,7 +201,7 @@ func (x *exchange) listing(res *access.Resource) {
 		x.failErr(err)
 		return
 	}
-	p := &page{Heading: clean(shown(u)), Shown: x.shown, Home: x.prefix + "/"}
+	p := &page{Heading: clean(maskURLs(shown(u))), Shown: x.shownText, Home: x.prefix + "/"}
 	p.Title = p.Heading
 	h := x.w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -231,8 +231,8 @@ func (x *exchange) listing(res *access.Resource) {
 	case errors.As(err, &te):
 		p.Truncated = te.Max
 	case err != io.EOF:
-		x.s.logNote(x.r, "listing of "+access.Masked(u)+" cut: "+x.hideSecrets(err.Error()))
-		p.Message = clean(x.hideSecrets(err.Error()))
+		x.s.logNote(x.r, "listing of "+access.Masked(u)+" cut: "+x.hideSecrets(err))
+		p.Message = clean(x.hideSecrets(err))
 	}
 	if pages.ExecuteTemplate(bw, "listfoot", p) == nil {
 		bw.Flush()
@@ -243,7 +243,7 @@ func (x *exchange) listing(res *access.Resource) {
 func (x *exchange) entryView(e access.Entry) entryView {
 	v := entryView{Type: e.Type, Label: label(e.Type), Name: clean(e.Name)}
 	if v.Name == "" {
-		v.Name = e.URL
+		v.Name = clean(maskURLs(e.URL))
 	}
 	if e.URL != "" && e.Type != access.TypeInfo && e.Type != access.TypeError {
 		v.Href = x.link(e.URL, false)

@@ -155,8 +155,10 @@ func TestMollyBrownInternationalHost(t *testing.T) {
 	var mu sync.Mutex
 	var hellos [][]byte
 	ac, log := client(t, nil)
+	dns := &loctest.FakeDNS{}
+	ac.Resolver = dns
 	ac.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if h, _, _ := net.SplitHostPort(addr); h != name {
+		if h, _, _ := net.SplitHostPort(dns.Name(addr)); h != name {
 			return nil, fmt.Errorf("dialed %s, want %s", addr, name)
 		}
 		c, err := new(net.Dialer).DialContext(ctx, network, srv.Addr)

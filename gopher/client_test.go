@@ -23,6 +23,7 @@ func TestCheck(t *testing.T) {
 	dialed := false
 	client := func(g *gopher.Client) *access.Client {
 		return &access.Client{
+			Resolver: &loctest.FakeDNS{},
 			Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 				dialed = true
 				return nil, errors.New("no network in this test")

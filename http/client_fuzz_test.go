@@ -14,6 +14,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 // FuzzReply serves arbitrary octets as an HTTP server's reply and checks
@@ -65,7 +66,7 @@ func FuzzReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply []byte, compressed bool) {
 		go func() { replies <- reply }()
 		c := &access.Client{MaxSize: 16, MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
-			Policy:  access.Policy{AllowHosts: []string{"127.0.0.1"}},
+			Policy:  access.Policy{Allow: loctest.Rules(t, "127.0.0.1")},
 			Schemes: map[string]access.Fetcher{"http": &Client{Compressed: compressed}}}
 		res, err := c.Get(context.Background(), u)
 		if err == nil {

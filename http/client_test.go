@@ -217,7 +217,7 @@ func TestRedirects(t *testing.T) {
 		t.Errorf("redirect to port 25: %v", err)
 	}
 	// To a denied host.
-	_, _, err = get(t, srv.URL+"/redir/http://localhost/", &access.Client{Policy: access.Policy{DenyHosts: []string{"localhost"}}})
+	_, _, err = get(t, srv.URL+"/redir/http://localhost/", &access.Client{Policy: access.Policy{Deny: loctest.Rules(t, "localhost")}})
 	if !errors.As(err, &pe) {
 		t.Errorf("redirect to a denied host: %v", err)
 	}

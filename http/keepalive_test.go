@@ -300,7 +300,7 @@ func TestKeepAliveProxy(t *testing.T) {
 		t.Errorf("%d connections to the proxy for three requests:\n%s", n, dia.String())
 	}
 	proxyHost := proxy[:strings.LastIndex(proxy, ":")]
-	denied := &access.Client{Proxy: proxyTo(proxy), Schemes: with(shared), Policy: access.Policy{DenyHosts: []string{proxyHost}}}
+	denied := &access.Client{Proxy: proxyTo(proxy), Schemes: with(shared), Policy: access.Policy{Deny: loctest.Rules(t, proxyHost)}}
 	_, _, err := get(t, "http://localhost:"+addr[strings.LastIndex(addr, ":")+1:]+"/a.txt", denied)
 	var pe *access.PolicyError
 	var px *ProxyError

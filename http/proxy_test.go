@@ -169,7 +169,7 @@ func TestProxySquid(t *testing.T) {
 
 	t.Run("the proxy is under local policy", func(t *testing.T) {
 		var dia strings.Builder
-		c := &access.Client{Dialogue: &dia, Proxy: proxyTo(proxy), Schemes: with(via), Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}
+		c := &access.Client{Dialogue: &dia, Proxy: proxyTo(proxy), Schemes: with(via), Policy: access.Policy{Deny: loctest.Rules(t, "127.0.0.1")}}
 		_, err := c.Get(context.Background(), loctest.MustParse(t, "http://localhost:"+strings.TrimPrefix(addr, "127.0.0.1:")+"/a.txt"))
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || pe.Rule != "host" || strings.Contains(dia.String(), "* connect") {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -100,7 +101,7 @@ func FuzzResume(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply []byte) {
 		go func() { replies <- reply }()
 		c := &access.Client{MaxSize: 16, MaxRedirects: -1, IdleTimeout: 2 * time.Second, MaxLine: 256,
-			Policy:  access.Policy{AllowHosts: []string{"127.0.0.1"}},
+			Policy:  access.Policy{Allow: loctest.Rules(t, "127.0.0.1")},
 			Schemes: map[string]access.Fetcher{"http": &Client{ErrorBody: true}}}
 		res, err := c.GetFrom(context.Background(), u, 5)
 		if err == nil {

@@ -55,8 +55,9 @@ func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.url)
 		var dialed string
-		c := &access.Client{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			dialed = addr
+		dns := &loctest.FakeDNS{}
+		c := &access.Client{Resolver: dns, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			dialed = dns.Name(addr)
 			return nil, errNoDial
 		}, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: tt.server}}}
 		_, err := c.Get(context.Background(), u)

@@ -42,7 +42,7 @@ func TestCheckRefusesBeforeConnecting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u := loctest.MustParse(t, tt.url)
-		c := &access.Client{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c := &access.Client{Resolver: &loctest.FakeDNS{}, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			return nil, errNoDial
 		}}
 		_, err := c.Get(context.Background(), u)

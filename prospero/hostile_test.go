@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/loctest"
 )
 
 type hostile struct {
@@ -307,7 +308,7 @@ func TestARDPRedirect(t *testing.T) {
 		t.Errorf("dialogue lacks %q:\n%s", want, g.log)
 	}
 	// The redirection's address is checked by policy like any URL.
-	g = fetch(t, strings.Replace(first.url(), "127.0.0.1", "localhost", 1), &access.Client{IdleTimeout: 1500 * time.Millisecond, Policy: access.Policy{DenyHosts: []string{"127.0.0.1"}}}, false)
+	g = fetch(t, strings.Replace(first.url(), "127.0.0.1", "localhost", 1), &access.Client{IdleTimeout: 1500 * time.Millisecond, Policy: access.Policy{Deny: loctest.Rules(t, "127.0.0.1")}}, false)
 	var pe *access.PolicyError
 	if !errors.As(g.err, &pe) {
 		t.Errorf("a denied host: %v", g.err)

@@ -30,16 +30,23 @@ func TestCrawlWARCMaxBytes(t *testing.T) {
 	writeTree(t, root, files)
 	warc := filepath.Join(t.TempDir(), "crawl.warc.gz")
 	const max = 3 << 20
-	code, _, errs := runCLI(t, "", "crawl", "--delay", "0", "--jobs", "4", "--per-host", "4", "--max-bytes", strconv.Itoa(max),
+	code, out, errs := runCLI(t, "", "crawl", "--json", "--delay", "0", "--jobs", "4", "--per-host", "4", "--max-bytes", strconv.Itoa(max),
 		"--warc", warc, "http://"+n.Addr+"/")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	m := regexp.MustCompile(`(\d+) pages \((\d+) octets\)`).FindStringSubmatch(errs)
-	if m == nil {
-		t.Fatalf("no count of octets:\n%s", errs)
+	// The octets of the objects read, each page's "read" (the summary's
+	// count is of every octet off the network, heads included).
+	ms := regexp.MustCompile(`"event":"page".*?"read":(\d+)`).FindAllStringSubmatch(out, -1)
+	if len(ms) == 0 {
+		t.Fatalf("no page read:\n%s", out)
 	}
-	read, _ := strconv.Atoi(m[2])
+	read := 0
+	for _, m := range ms {
+		k, _ := strconv.Atoi(m[1])
+		read += k
+	}
+	m := []string{"", strconv.Itoa(len(ms))}
 	t.Logf("%s pages, %d octets read, --max-bytes %d", m[1], read, max)
 	if read > max || !strings.Contains(errs, "stopped at --max-bytes") {
 		t.Errorf("%d octets read, --max-bytes %d:\n%s", read, max, errs)
@@ -77,7 +84,7 @@ func TestCrawlMemory(t *testing.T) {
 	const pages = 150
 	maxBytes := pages * page.Len()
 	hwm, elapsed, errs := runMeasured(t, bin, "crawl", "--delay", "0", "--max-bytes", strconv.Itoa(maxBytes), seed)
-	m := regexp.MustCompile(`(\d+) pages \((\d+) octets\), (\d+) links`).FindStringSubmatch(errs)
+	m := regexp.MustCompile(`(\d+) pages \((\d+) octets received\), (\d+) links`).FindStringSubmatch(errs)
 	if m == nil || !strings.Contains(errs, "stopped at --max-bytes") {
 		t.Fatalf("stderr:\n%s", errs)
 	}
@@ -93,7 +100,7 @@ func TestCrawlMemory(t *testing.T) {
 	// A crawl bounded by time: it ends at --max-time, with its report.
 	const maxTime = 8 * time.Second
 	hwm, elapsed, errs = runMeasured(t, bin, "crawl", "--delay", "0", "--max-time", maxTime.String(), seed)
-	m = regexp.MustCompile(`(\d+) pages \((\d+) octets\), (\d+) links`).FindStringSubmatch(errs)
+	m = regexp.MustCompile(`(\d+) pages \((\d+) octets received\), (\d+) links`).FindStringSubmatch(errs)
 	if m == nil || !strings.Contains(errs, "stopped at --max-time "+maxTime.String()) {
 		t.Fatalf("stderr:\n%s", errs)
 	}

@@ -75,8 +75,9 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	note(fs, "max-time", "here one request, from its arrival to its last octet")
 	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
-	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` holds (repeatable; its FILE.cdxj index used when present) instead of the network, http, https and file URLs included; a URL it holds no capture of is answered 404")
+	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` holds (repeatable; its FILE.cdxj index used when present) instead of the network, http and https URLs included (file URLs with --warc-serve-file); a URL it holds no capture of is answered 404, an object over --max-filesize 502 without being decompressed")
 	fs.BoolVar(&o.cfg.ArchiveFallback, "warc-fallback", false, "with --warc, fetch a URL the archive holds no capture of from the network instead of answering 404")
+	fs.BoolVar(&o.cfg.ArchiveFileURLs, "warc-serve-file", false, "with --warc, serve the archive's captures of file URLs, which are refused (403) by default: each is a file of the machine that made the archive (RFC 1738 §3.10), which a hostile page may have led a crawl to read")
 }
 
 func runGateway(e *env, args []string, o *gatewayOptions) int {
@@ -87,8 +88,8 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 		return usageError(e, "gateway", msg)
 	}
 	o.cfg.Policy.Allow, o.cfg.Policy.Deny = o.allow, o.deny
-	if o.cfg.ArchiveFallback && len(o.warc) == 0 {
-		return usageError(e, "gateway", "--warc-fallback goes with --warc FILE")
+	if (o.cfg.ArchiveFallback || o.cfg.ArchiveFileURLs) && len(o.warc) == 0 {
+		return usageError(e, "gateway", "--warc-fallback and --warc-serve-file go with --warc FILE")
 	}
 	closeWARC, code := o.openWARC(e)
 	if code != exitOK {
@@ -123,7 +124,7 @@ func (o *gatewayOptions) openWARC(e *env) (func(), int) {
 	if len(o.warc) == 0 {
 		return func() {}, exitOK
 	}
-	rd, err := openArchive(e, "gateway", o.warc)
+	rd, err := openArchive(e, "gateway", o.warc, o.maxFilesize)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "locator gateway: --warc: %v\n", err)
 		return nil, exitTrouble

@@ -240,6 +240,9 @@ func (o *getOptions) configure(c *access.Client, u *locator.URL, r **report) {
 		(*r).url = next
 		return nil
 	}
+	if r := o.resolver(); r != nil {
+		c.Resolver = r
+	}
 	if d := o.dial(); d != nil {
 		c.Dial = d
 	}
@@ -267,7 +270,7 @@ func (o *getOptions) configure(c *access.Client, u *locator.URL, r **report) {
 func (o *getOptions) archives(e *env, c *access.Client) (func(), int) {
 	closeArchive := func() {}
 	if len(o.fromWARC) > 0 {
-		rd, err := openArchive(e, "get", o.fromWARC)
+		rd, err := openArchive(e, "get", o.fromWARC, c.MaxSize)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "locator get: --from-warc: %s\n", printable.String(err.Error()))
 			return closeArchive, exitTrouble

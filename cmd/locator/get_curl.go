@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -95,40 +96,75 @@ func (o *curlOptions) configure(hc *lochttp.Client, u *locator.URL, onReply func
 	hc.OnReply = onReply
 }
 
-// dial returns the dialer of -4, -6 and --resolve, or nil for the
-// network's own.
-func (o *curlOptions) dial() access.DialFunc {
+// resolver returns the Resolver of -4, -6 and --resolve, or nil for the
+// system's. access.Client checks and dials the addresses it gives, as
+// any others.
+func (o *curlOptions) resolver() access.Resolver {
 	if !o.ipv4 && !o.ipv6 && len(o.resolve) == 0 {
 		return nil
 	}
+	return curlResolver{o}
+}
+
+// dial returns the dialer of -4 or -6, which connects to an address of
+// that family only (an address written in the URL too), or nil.
+func (o *curlOptions) dial() access.DialFunc {
 	family := ""
 	switch {
 	case o.ipv4:
 		family = "4"
 	case o.ipv6:
 		family = "6"
+	default:
+		return nil
 	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		var d net.Dialer
-		if to := o.resolve.lookup(addr); to != nil {
-			var err error
-			for _, a := range to {
-				if family == "4" && strings.Contains(a, ":") || family == "6" && !strings.Contains(a, ":") {
-					continue
-				}
-				var c net.Conn
-				_, port, _ := net.SplitHostPort(addr)
-				if c, err = d.DialContext(ctx, network+family, net.JoinHostPort(a, port)); err == nil {
-					return c, nil
-				}
-			}
-			if err == nil {
-				err = fmt.Errorf("--resolve gives %s no IPv%s address", addr, family)
-			}
-			return nil, err
-		}
 		return d.DialContext(ctx, network+family, addr)
 	}
+}
+
+// curlResolver answers a name by --resolve's entry for its host and
+// port, else by the system's resolver, keeping the addresses of -4's or
+// -6's family only.
+type curlResolver struct{ o *curlOptions }
+
+func (r curlResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	return r.LookupPort(ctx, host, 0)
+}
+
+func (r curlResolver) LookupPort(ctx context.Context, host string, port int) ([]netip.Addr, error) {
+	var addrs []netip.Addr
+	if to := r.o.resolve.lookup(net.JoinHostPort(host, strconv.Itoa(port))); to != nil {
+		for _, s := range to {
+			a, err := netip.ParseAddr(strings.Trim(s, "[]"))
+			if err != nil {
+				return nil, fmt.Errorf("--resolve: %w", err)
+			}
+			addrs = append(addrs, a.Unmap())
+		}
+	} else {
+		var err error
+		if addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host); err != nil {
+			return nil, err
+		}
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		a = a.Unmap()
+		if r.o.ipv4 && !a.Is4() || r.o.ipv6 && a.Is4() {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		family := "4"
+		if r.o.ipv6 {
+			family = "6"
+		}
+		return nil, fmt.Errorf("%s has no IPv%s address", host, family)
+	}
+	return out, nil
 }
 
 // A resolveList is --resolve's entries, in order: the first that

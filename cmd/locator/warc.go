@@ -11,11 +11,13 @@ import (
 )
 
 // warcFlags are the flags that archive what a command fetches (get,
-// crawl): --warc FILE, --warc-max-size N, --warc-dedup.
+// crawl): --warc FILE, --warc-max-size N, --warc-dedup,
+// --warc-keep-credentials.
 type warcFlags struct {
-	file    string
-	maxSize int64
-	dedup   bool
+	file      string
+	maxSize   int64
+	dedup     bool
+	keepCreds bool
 
 	mu  sync.Mutex
 	w   *archive.Writer
@@ -28,6 +30,7 @@ func addWARCFlags(fs *flag.FlagSet) *warcFlags {
 	fs.StringVar(&f.file, "warc", "", "also write what is fetched to `FILE` (NAME.warc.gz) as WARC 1.1, a gzip member per record, with a CDXJ index FILE.cdxj beside it; an existing file is never overwritten (NAME-00001.warc.gz ... is taken instead)")
 	fs.Var((*sizeFlag)(&f.maxSize), "warc-max-size", "with --warc, start a new file (NAME-00001.warc.gz, ...) once one has this many octets, e.g. 1G (0: never)")
 	fs.BoolVar(&f.dedup, "warc-dedup", false, "with --warc, write a payload already written (the same digest) as a revisit record that refers to the first (WARC 1.1 §6.7.2)")
+	fs.BoolVar(&f.keepCreds, "warc-keep-credentials", false, "with --warc, keep the credentials of HTTP request records as they were sent (-u's and netrc's Authorization, -H's cookies and tokens), which are written masked (\"Basic ****\") by default")
 	return f
 }
 
@@ -37,12 +40,12 @@ func addWARCFlags(fs *flag.FlagSet) *warcFlags {
 // finish.
 func (f *warcFlags) open(software string) (*archive.Writer, error) {
 	if f == nil || f.file == "" {
-		if f != nil && (f.maxSize > 0 || f.dedup) {
-			return nil, errors.New("--warc-max-size and --warc-dedup go with --warc FILE")
+		if f != nil && (f.maxSize > 0 || f.dedup || f.keepCreds) {
+			return nil, errors.New("--warc-max-size, --warc-dedup and --warc-keep-credentials go with --warc FILE")
 		}
 		return nil, nil
 	}
-	w, err := archive.Create(f.file, archive.Options{MaxSize: f.maxSize, Dedup: f.dedup, Software: software})
+	w, err := archive.Create(f.file, archive.Options{MaxSize: f.maxSize, Dedup: f.dedup, Software: software, KeepCredentials: f.keepCreds})
 	if err != nil {
 		return nil, err
 	}
@@ -99,12 +102,15 @@ func (l *fileList) Set(v string) error {
 
 // openArchive opens the WARC files --from-warc names as the Client's
 // Archive, reporting each record that cannot be read on stderr (the
-// others are still found).
-func openArchive(e *env, cmd string, files []string) (*archive.Reader, error) {
+// others are still found). An object over maxSize octets (--max-filesize,
+// 0: none) is refused from its record's header, never decompressed
+// (archive.Reader.MaxSize).
+func openArchive(e *env, cmd string, files []string, maxSize int64) (*archive.Reader, error) {
 	r, err := archive.Open(files...)
 	if err != nil {
 		return nil, err
 	}
+	r.MaxSize = maxSize
 	for _, p := range r.Problems() {
 		fmt.Fprintf(e.stderr, "locator %s: %s\n", cmd, p)
 	}

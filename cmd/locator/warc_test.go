@@ -74,9 +74,10 @@ func TestGetWARCGopher(t *testing.T) {
 	}
 }
 
-// TestGatewayWARC: gateway --warc serves the captures of a WARC file
-// with a corrupt record: the bad record is reported with its offset at
-// start, the good ones are served, a URL not in it is a 404.
+// TestGatewayWARC: gateway --warc (with --warc-serve-file: the captures
+// are of file URLs) serves the captures of a WARC file with a corrupt
+// record: the bad record is reported with its offset at start, the good
+// ones are served, a URL not in it is a 404.
 func TestGatewayWARC(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
@@ -111,7 +112,7 @@ func TestGatewayWARC(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := &gatewayOptions{}
-	if err := newGatewayFlagSet(o).Parse([]string{"--warc", warc, "--log", "none"}); err != nil {
+	if err := newGatewayFlagSet(o).Parse([]string{"--warc", warc, "--warc-serve-file", "--log", "none"}); err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer

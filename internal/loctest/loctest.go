@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
 )
 
 // MustParse parses s or stops the test.
@@ -38,4 +39,14 @@ func Where(probs []locator.Problem, sevs ...locator.Severity) []string {
 		}
 	}
 	return out
+}
+
+// Rules reads each of ss as an access.Rule (a destination policy's).
+func Rules(t testing.TB, ss ...string) []access.Rule {
+	t.Helper()
+	rs, err := access.ParseRules(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }
