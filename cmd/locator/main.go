@@ -1,13 +1,19 @@
 // Command locator reads, judges, relates, finds and follows URLs as
 // RFC 1738 and the 1993–94 URL drafts describe them.
 //
-// Each subcommand lives in its own file and registers itself; run
+// Each subcommand lives in its own file (or files) and registers itself; run
 // "locator help" for the list and "locator CMD --help" for each.
 //
-// Exit status, for every subcommand: 0 success (or "yes"), 1 a negative
-// answer (not a URL, not conforming, not equal, nothing found), 2 trouble
-// (usage, an unreadable input, a write error, input that could not be
-// judged such as an unparsable base or a line over the stdin limit).
+// Exit status: 0 success (or "yes"); 1 a negative answer (not a URL,
+// not conforming, not equal, nothing found; for a command that connects,
+// the server says the object is absent or refuses it, or a link is
+// broken); 2 trouble (usage, an unreadable input, a write error, input
+// that could not be judged such as an unparsable base or a line over the
+// stdin limit). The commands that connect add 3, a network or protocol
+// failure (get, send, telnet) or a crawl that failed itself (crawl), and
+// 4, refused by local policy (get, send, telnet); telnet exits 128+N when
+// signal N ended its session, and url keeps trurl's statuses, 1 to 12.
+// Each command's are in docs/cli.md, EXIT STATUS.
 package main
 
 import (
