@@ -83,7 +83,7 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 		perHost: DefaultCrawlPerHost,
 	}
 	fs.StringVar(&o.scope, "scope", o.scope, "the links followed: prefix (a seed's host, any scheme or port, and its path up to its last /), host (a seed's host), domain (a seed's domain), any")
-	fs.IntVar(&o.depth, "depth", o.depth, "links followed at most from a seed to a page (0: no bound, as wget's -l 0)")
+	fs.Var((*depthFlag)(&o.depth), "depth", "links followed at most from a seed to a page (0 or inf: no bound, as wget's -l 0 and -l inf)")
 	fs.IntVar(&o.maxURLs, "max-urls", 0, "URLs fetched at most, the seeds included (0: no bound); with --state, those left stay in DIR for --resume")
 	fs.Var((*sizeFlag)(&o.maxBytes), "max-bytes", "octets read at most in all, e.g. 500M; the crawl stops there (0: no bound)")
 	fs.Var(&o.include, "include", "a regular expression `RE` (RE2) one of which a URL must match to be followed; repeatable")
@@ -602,15 +602,30 @@ func (f *secondsFlag) String() string {
 }
 
 func (f *secondsFlag) Set(v string) error {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		s, ferr := strconv.ParseFloat(v, 64)
-		if ferr != nil || s != s || s > 1e9 || s < -1e9 {
-			return fmt.Errorf("%q is neither seconds nor a duration such as 1.5s or 2m", v)
-		}
-		d = time.Duration(s * float64(time.Second))
+	var d durationFlag // the same reading as every other time flag
+	if err := d.Set(v); err != nil {
+		return err
 	}
-	f.d, f.set = d, true
+	f.d, f.set = time.Duration(d), true
+	return nil
+}
+
+// depthFlag is --depth: a number of links, or inf (wget's -l inf), which
+// is 0, no bound.
+type depthFlag int
+
+func (d *depthFlag) String() string { return strconv.Itoa(int(*d)) }
+
+func (d *depthFlag) Set(v string) error {
+	if v == "inf" || v == "infinity" {
+		*d = 0
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return errors.New("a number of links (0 or inf: no bound)")
+	}
+	*d = depthFlag(n)
 	return nil
 }
 

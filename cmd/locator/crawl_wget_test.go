@@ -42,3 +42,21 @@ func FuzzCrawlForeign(f *testing.F) {
 		}
 	})
 }
+
+// TestDepthFlag: --depth takes wget's -l spellings, a number or inf (no
+// bound, as 0); anything else is a usage error.
+func TestDepthFlag(t *testing.T) {
+	for in, want := range map[string]int{"0": 0, "3": 3, "inf": 0, "infinity": 0, "-1": -1, "x": -1, "1.5": -1} {
+		var d depthFlag = 7
+		err := d.Set(in)
+		switch {
+		case want < 0 && err == nil:
+			t.Errorf("--depth %s: %d, want a usage error", in, d)
+		case want >= 0 && (err != nil || int(d) != want):
+			t.Errorf("--depth %s: %d %v, want %d", in, d, err, want)
+		}
+	}
+	if code, _, errs := runCLI(t, "", "crawl", "--depth", "sometimes", "http://127.0.0.1:1/"); code != 2 || !strings.Contains(errs, "depth") {
+		t.Errorf("--depth sometimes: exit %d %q", code, errs)
+	}
+}

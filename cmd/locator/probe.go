@@ -57,7 +57,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.jobs, "jobs", linkcheck.DefaultJobs, "probes under way at once, in all")
 	fs.IntVar(&o.perHost, "per-host", linkcheck.DefaultPerDest, "probes under way at once to one host (connections a server sees)")
 	fs.IntVar(&o.retries, "retries", 2, "tries again after a transient failure (a timeout, a reset, an FTP 4yz, HTTP 503), with doubling waits; never after a refused connection")
-	fs.DurationVar(&o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again; each next one is twice as long")
+	durationVar(fs, &o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again, seconds (0.5) or 500ms; each next one is twice as long")
 	limitFlags(fs, &o.limits, probeBounds)
 	proxyFlags(fs, &o.proxy)
 	note(fs, "max-time", "here each URL's probe, its retries included")
