@@ -597,6 +597,33 @@ func (r *Report) outcome(u []byte) (Failure, bool, error) {
 	return f, fetched, nil
 }
 
+// outcomes reads the outcome of the URL of each link key of keys (the
+// URL, a NUL, the rest) in one transaction: a pass over the links reads
+// a batch's outcomes at once, not two lookups a URL.
+func (r *Report) outcomes(keys [][]byte) (map[string]outcome, error) {
+	m := map[string]outcome{}
+	read := func(s reportStore) {
+		for _, k := range keys {
+			u, _, _ := bytes.Cut(k, []byte{0})
+			if _, ok := m[string(u)]; !ok {
+				m[string(u)] = outcomeIn(s, u)
+			}
+		}
+	}
+	if r.db == nil {
+		read(memStore{r})
+		return m, nil
+	}
+	if err := r.flush(); err != nil {
+		return nil, err
+	}
+	err := r.db.View(func(tx *bolt.Tx) error {
+		read(txStore{tx})
+		return nil
+	})
+	return m, r.fail("read", err)
+}
+
 // outcomeIn reads the outcome of the URL u in s.
 func outcomeIn(s reportStore, u []byte) outcome {
 	rec := s.get(bucketPages, u)
@@ -1044,21 +1071,26 @@ func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) e
 			return emit()
 		}
 		after = keys[len(keys)-1]
+		outs, err := r.outcomes(keys)
+		if err != nil {
+			return err
+		}
 		for i, k := range keys {
 			u, _, _ := bytes.Cut(k, []byte{0})
 			if cur == nil || cur.URL.String() != string(u) {
 				if err := emit(); err != nil {
 					return err
 				}
+				o := outs[string(u)]
+				file := strings.HasPrefix(string(u), "file:")
+				if !file && (policy && o.f.State != access.StatePolicy || !policy && !o.f.broken()) {
+					continue // not what is asked for: not even parsed
+				}
 				tu, err := locator.Parse(string(u))
 				if err != nil {
 					return r.fail("read", fmt.Errorf("%w: %w", errRecord, err))
 				}
-				f, fetched, err := r.outcome(u)
-				if err != nil {
-					return err
-				}
-				cur = &Target{URL: tu, Failure: f, Fetched: fetched}
+				cur = &Target{URL: tu, Failure: o.f, Fetched: o.fetched}
 			}
 			v := vals[i]
 			if len(v) < 8 {
@@ -1158,16 +1190,16 @@ func (r *Report) Unjudged() (links, urls int, err error) {
 			return links, urls, err
 		}
 		after = keys[len(keys)-1]
+		outs, err := r.outcomes(keys)
+		if err != nil {
+			return 0, 0, err
+		}
 		for i, k := range keys {
 			u, _, _ := bytes.Cut(k, []byte{0})
 			first := string(u) != last
 			if first {
 				last = string(u)
-				f, _, err := r.outcome(u)
-				if err != nil {
-					return 0, 0, err
-				}
-				judged = f.State != ""
+				judged = outs[last].f.State != ""
 			}
 			if judged || len(vals[i]) < 8 {
 				continue

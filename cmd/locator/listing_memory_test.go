@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -99,21 +100,24 @@ func vmHWM(t *testing.T, pid int) int64 {
 
 // readHWM is vmHWM's reading, its error returned: a process that has
 // just ended has no status to read.
-func readHWM(pid int) (int64, error) {
+func readHWM(pid int) (int64, error) { return readStatus(pid, "VmHWM") }
+
+// readStatus reads the field key (in kB) of /proc/PID/status, in octets.
+func readStatus(pid int, key string) (int64, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, err
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
 			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("VmHWM %q: %v", v, err)
+				return 0, fmt.Errorf("%s %q: %v", key, v, err)
 			}
 			return n << 10, nil
 		}
 	}
-	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
 }
 
 // TestGatewayListingMemory: a 100 MB menu from a hostile gopher server
@@ -286,5 +290,39 @@ func TestListingRowApproximateSize(t *testing.T) {
 	res := &access.Resource{Listing: access.ListingOf([]access.Entry{{Name: "a", Type: "file", Size: 2000, SizeApprox: true}}, false, 0)}
 	if err := writeListing(&b, res, &getOptions{json: true}); err != nil || !strings.Contains(b.String(), `"size":2000,"size_approx":true`) {
 		t.Errorf("NDJSON %q, %v", b.String(), err)
+	}
+}
+
+// watchHWM samples the peak resident memory (VmHWM) of the process pid
+// every 20 ms until the function it returns is called, which returns
+// the highest reading. rusage's ru_maxrss is no measure of a child of a
+// test: Linux counts in it the memory of the test process it was forked
+// from, before its exec.
+func watchHWM(pid int) func() int64 {
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	sample := func() {
+		if n, err := readHWM(pid); err == nil && n > peak.Load() {
+			peak.Store(n)
+		}
+	}
+	go func() {
+		defer close(done)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			sample()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		<-done
+		return peak.Load()
 	}
 }

@@ -66,7 +66,7 @@ const maxBombRSS = 64 << 20
 // octets (RLIMIT_FSIZE, set by util-linux's prlimit, which then execs
 // bin: a write past it fails with EFBIG), its temporary files in tmp,
 // and returns its exit status, output and peak resident memory
-// (rusage's ru_maxrss).
+// (VmHWM, watchHWM).
 func limited(t *testing.T, bin, tmp string, fsize int64, args ...string) (code int, stdout []byte, stderr string, rss int64) {
 	t.Helper()
 	prlimit := peer.Require(t, "prlimit")[0]
@@ -74,14 +74,20 @@ func limited(t *testing.T, bin, tmp string, fsize int64, args ...string) (code i
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	peak := watchHWM(cmd.Process.Pid)
+	// The last readings are taken while the process may have exited
+	// and not been waited for: its status is still there until Wait.
+	err := cmd.Wait()
+	rss = peak()
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			t.Fatal(err)
 		}
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return cmd.ProcessState.ExitCode(), out.Bytes(), errb.String(), ru.Maxrss << 10
+	return cmd.ProcessState.ExitCode(), out.Bytes(), errb.String(), rss
 }
 
 // TestGetFromWARCBomb: get --from-warc --max-filesize 1M of a 4 GiB
