@@ -4,7 +4,6 @@ package access
 // check every connection passes on the address it is made to.
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -284,10 +283,6 @@ func where(name string, a netip.Addr, port int) string {
 	}
 	return w
 }
-
-// errSpecial is the refusal of an address of a special network, the
-// reason completed by the caller.
-var errSpecial = errors.New("special")
 
 // checkAddr says whether a connection to a, reached by name, on port,
 // may be made; fromServer is true when the URL followed was sent by a

@@ -61,7 +61,7 @@ func TestCrawlDelayChoice(t *testing.T) {
 	if code, _, errs := runCLI(t, "", "crawl", "--delay", "0.01", "--max-time", "60s", seed); code != exitOK || !strings.Contains(errs, "locator crawl: 6 pages") {
 		t.Errorf("--delay 0.01: exit %d\n%s", code, errs)
 	}
-	if code, _, errs := runCLI(t, "", "crawl", "--delay", "soon", seed); code != exitTrouble || !strings.Contains(errs, "neither seconds nor a duration") {
+	if code, _, errs := runCLI(t, "", "crawl", "--delay", "soon", seed); code != exitTrouble || !strings.Contains(errs, "not a time: seconds") {
 		t.Errorf("--delay soon: exit %d\n%s", code, errs)
 	}
 }
