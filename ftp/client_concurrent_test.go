@@ -79,9 +79,9 @@ func TestClientsConcurrent(t *testing.T) {
 	host, _, _ := net.SplitHostPort(v.Addr)
 	var allowLog, denyLog, smallLog lockedBuffer
 	allow := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &allowLog,
-		Policy: access.Policy{AllowHosts: []string{host}}}
+		Policy: access.Policy{Allow: mustRules(t, host)}}
 	deny := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &denyLog,
-		Policy: access.Policy{DenyHosts: []string{host}}}
+		Policy: access.Policy{Deny: mustRules(t, host)}}
 	small := &access.Client{IdleTimeout: 20 * time.Second, Dialogue: &smallLog, MaxSize: 1000,
 		Schemes: withFTP(&ftp.Client{UserAddress: "small@example.org"})}
 	defer allow.CloseIdle()
@@ -213,4 +213,14 @@ func TestClientsConcurrent(t *testing.T) {
 	if len(after) != 3 || strings.Join(after[smallPid], "|") != "TYPE I|SIZE big.bin|MDTM big.bin" {
 		t.Errorf("after CloseIdle vsftpd logged %q: want allow's QUIT, small's probe on its session %s, and a new login", after, smallPid)
 	}
+}
+
+// mustRules reads ss as policy rules (access.ParseRules).
+func mustRules(t *testing.T, ss ...string) []access.Rule {
+	t.Helper()
+	rs, err := access.ParseRules(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }

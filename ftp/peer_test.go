@@ -513,7 +513,7 @@ func TestPyftpdlibIPv6(t *testing.T) {
 func TestPyftpdlibAllowHost(t *testing.T) {
 	srv := startPyftpd(t)
 	_, port, _ := strings.Cut(srv.Addr, ":")
-	allow := func() *access.Client { return &access.Client{Policy: access.Policy{AllowHosts: []string{"localhost"}}} }
+	allow := func() *access.Client { return &access.Client{Policy: access.Policy{Allow: mustRules(t, "localhost")}} }
 	_, off := srv.commands(t, 0)
 	r := get(t, "ftp://localhost:"+port+"/pub/hello.txt", allow())
 	if r.err != nil || r.body != "line1\nline2\n" {

@@ -289,7 +289,7 @@ type exchange struct {
 	mode   mode
 	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
 	u      *locator.URL
-	shown  string     // the URL as pages show it (no password)
+	shown  string // the URL as pages show it (no password)
 	// pwGiven is set when the HTTP client's password was handed to the
 	// scheme's client.
 	pwGiven bool
