@@ -524,7 +524,7 @@ func TestPyftpdlibAllowHost(t *testing.T) {
 	if want := []string{"USER anonymous", "PASS ******", "PWD", "CWD pub", "TYPE I", "EPSV", "RETR hello.txt", "QUIT"}; !reflect.DeepEqual(cmds, want) {
 		t.Errorf("the server received\n  %q\nwant\n  %q", cmds, want)
 	}
-	if !strings.Contains(r.dialog, "* connect localhost:"+port+"\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
+	if !strings.Contains(r.dialog, "* connect localhost:"+port+" (127.0.0.1)\n") || !strings.Contains(r.dialog, "* connect 127.0.0.1:") {
 		t.Errorf("dialogue:\n%s", r.dialog)
 	}
 	r = get(t, "ftp://localhost:"+port+"/pub/", allow())
