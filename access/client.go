@@ -577,7 +577,15 @@ func maskedRef(loc string) string {
 // Describer with a *PolicyError (rule "views"): both are refused before
 // connecting.
 func (c *Client) Views(ctx context.Context, u *locator.URL) ([]View, error) {
-	f, req, err := c.start(u, 0, nil)
+	return c.ViewsWith(ctx, u, nil)
+}
+
+// ViewsWith is Views with the request's own values opts (nil: none).
+func (c *Client) ViewsWith(ctx context.Context, u *locator.URL, opts *Options) ([]View, error) {
+	if opts != nil && opts.Offset != 0 {
+		opts = &Options{Search: opts.Search, View: opts.View, Answers: opts.Answers, Ask: opts.Ask, Password: opts.Password}
+	}
+	f, req, err := c.start(u, 0, opts)
 	if err != nil {
 		return nil, err
 	}
