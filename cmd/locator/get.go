@@ -100,7 +100,7 @@ type getOptions struct {
 	views, printURL         bool
 	view                    string
 	answers                 answerList
-	reqOpts                 *access.Options // each request's values (client)
+	reqOpts                 *access.Options     // each request's values (client)
 	head                    bool                // --head
 	writeOut                writeOut            // -w, --write-out
 	retry                   int                 // --retry
