@@ -300,9 +300,14 @@ func (c *Client) fetcher(scheme string) (Fetcher, Info, error) {
 // start makes the Request for one hop to u, and applies the policy and
 // the scheme client's Check before any connection.
 //
-// offset, when not 0, is where the object is to begin (GetFrom); only a
-// scheme whose Info says Resume may take one.
-func (c *Client) start(u *locator.URL, hop int, offset int64) (Fetcher, *Request, error) {
+// opts are the request's own values (nil: none); its Offset, when not
+// 0, is where the object is to begin (GetFrom), and only a scheme whose
+// Info says Resume may take one.
+func (c *Client) start(u *locator.URL, hop int, opts *Options) (Fetcher, *Request, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	offset := opts.Offset
 	if u == nil {
 		return nil, nil, &PolicyError{Rule: "url", Reason: "no URL"}
 	}
@@ -310,7 +315,7 @@ func (c *Client) start(u *locator.URL, hop int, offset int64) (Fetcher, *Request
 	if err != nil {
 		return nil, nil, err
 	}
-	req := &Request{Client: c, URL: u, info: info, hop: hop, offset: offset}
+	req := &Request{Client: c, URL: u, info: info, hop: hop, offset: offset, opts: opts}
 	if err := c.Policy.check(u, info); err != nil {
 		return nil, nil, err
 	}
@@ -356,12 +361,12 @@ func (c *Client) viaProxy(f Fetcher, req *Request) (Fetcher, error) {
 // follow runs do for u and for each URL a redirect leads to, under the
 // one redirect rule (redirect), until do returns something other than a
 // *Redirect.
-func follow[T any](c *Client, u *locator.URL, offset int64, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
+func follow[T any](c *Client, u *locator.URL, opts *Options, do func(f Fetcher, u *locator.URL, req *Request) (T, error)) (T, *locator.URL, error) {
 	var via []*locator.URL
 	var zero T
 	fromServer := false
 	for hop := 0; ; hop++ {
-		f, req, err := c.start(u, hop, offset)
+		f, req, err := c.start(u, hop, opts)
 		if err == nil {
 			req.fromServer = fromServer
 			err = c.checkSentHost(req)
@@ -424,10 +429,15 @@ func (c *Client) Get(ctx context.Context, u *locator.URL) (*Resource, error) {
 // offset (an HTTP server that ignores Range) is a *ProtocolError, so
 // that nothing is written twice.
 func (c *Client) GetFrom(ctx context.Context, u *locator.URL, offset int64) (*Resource, error) {
+	return c.get(ctx, u, &Options{Offset: offset})
+}
+
+func (c *Client) get(ctx context.Context, u *locator.URL, opts *Options) (*Resource, error) {
+	offset := opts.Offset
 	if offset < 0 {
 		return nil, &PolicyError{URL: Masked(u), Rule: "resume", Reason: "a negative offset"}
 	}
-	res, last, err := follow(c, u, offset, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
+	res, last, err := follow(c, u, opts, func(f Fetcher, u *locator.URL, req *Request) (*Resource, error) {
 		if c.Archive != nil {
 			return c.replay(ctx, f, u, req)
 		}
@@ -585,7 +595,15 @@ func maskedRef(loc string) string {
 // Describer with a *PolicyError (rule "views"): both are refused before
 // connecting.
 func (c *Client) Views(ctx context.Context, u *locator.URL) ([]View, error) {
-	f, req, err := c.start(u, 0, 0)
+	return c.ViewsWith(ctx, u, nil)
+}
+
+// ViewsWith is Views with the request's own values opts (nil: none).
+func (c *Client) ViewsWith(ctx context.Context, u *locator.URL, opts *Options) ([]View, error) {
+	if opts != nil && opts.Offset != 0 {
+		opts = &Options{Search: opts.Search, View: opts.View, Answers: opts.Answers, Ask: opts.Ask, Password: opts.Password}
+	}
+	f, req, err := c.start(u, 0, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +629,7 @@ func (c *Client) Interact(ctx context.Context, u *locator.URL, t Terminal) error
 			}
 		}
 	}
-	f, req, err := c.start(u, 0, 0)
+	f, req, err := c.start(u, 0, nil)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ const probeOctets = 16
 // the server says it is gone or refuses it, a *ServerError with the
 // protocol's code and text; otherwise an error as Get returns.
 func (c *Client) Stat(ctx context.Context, u *locator.URL) (*Status, error) {
-	st, err := c.stat(ctx, u)
+	st, err := c.stat(ctx, u, nil)
 	if err == nil && st.State != StateOK {
 		return st, &ServerError{URL: Masked(st.URL), Command: st.Command, Code: st.Code, Text: st.Text}
 	}
@@ -111,8 +111,8 @@ func (c *Client) Stat(ctx context.Context, u *locator.URL) (*Status, error) {
 }
 
 // stat is Stat, a server's negative answer left as a Status.
-func (c *Client) stat(ctx context.Context, u *locator.URL) (*Status, error) {
-	st, last, err := follow(c, u, 0, func(f Fetcher, u *locator.URL, req *Request) (*Status, error) {
+func (c *Client) stat(ctx context.Context, u *locator.URL, opts *Options) (*Status, error) {
+	st, last, err := follow(c, u, opts, func(f Fetcher, u *locator.URL, req *Request) (*Status, error) {
 		if p, ok := f.(Prober); ok {
 			return p.Probe(ctx, u, req)
 		}
@@ -135,7 +135,7 @@ func (c *Client) stat(ctx context.Context, u *locator.URL) (*Status, error) {
 // anything else StateError (Transient when it is a timeout or a reset
 // connection, not when the connection was refused).
 func (c *Client) Probe(ctx context.Context, u *locator.URL) *Status {
-	st, _ := c.stat(ctx, u)
+	st, _ := c.stat(ctx, u, nil)
 	return st
 }
 

@@ -41,6 +41,7 @@ type Request struct {
 	info   Info
 	hop    int
 	offset int64
+	opts   *Options // the request's own values; never nil from a Client
 	// fromServer is true when the URL was sent by a server at an
 	// ordinary address (a redirection from it, or Options.From):
 	// Policy.Special's SpecialGiven then keeps it off special networks.
@@ -82,9 +83,12 @@ func (r *Request) MaxSize() int64 { return r.Client.MaxSize }
 func (r *Request) IdleTimeout() time.Duration { return r.Client.idleTimeout() }
 
 // Password asks the person for a password the URL does not give, with
-// prompt (RFC 1738 §3.2.1), through Client.Password; without one it
-// returns ErrNoPassword.
+// prompt (RFC 1738 §3.2.1), through the request's Options.Password, else
+// Client.Password; without either it returns ErrNoPassword.
 func (r *Request) Password(prompt string) (string, error) {
+	if r.opts != nil && r.opts.Password != nil {
+		return r.opts.Password(prompt)
+	}
 	if r.Client.Password == nil {
 		return "", ErrNoPassword
 	}

@@ -521,6 +521,11 @@ func (s *session) login(plan *Plan) error {
 				return &access.PolicyError{URL: s.masked, Rule: "RFC 1738 §6", Reason: "the password given holds a CR, LF or NUL, which would end the PASS command"}
 			}
 			word = w
+			// A password asked for is this request's (a gateway's
+			// HTTP client gave it): the session is kept only for a
+			// request that names it, never for the next one that
+			// asks, whoever answers (sessionKey).
+			s.key.pass = word
 		}
 	}
 	r, err = s.cmdSecret("PASS "+word, true)

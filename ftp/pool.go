@@ -26,7 +26,10 @@ const (
 // apart. The login is the one sent, after access.Client.Login has
 // replaced anonymous FTP or supplied a password (credentials): a URL
 // with no user that logs in as a .netrc's user never shares a session
-// with anonymous FTP.
+// with anonymous FTP. A password asked for at login (access.Request.Password)
+// becomes the key's once it is sent: a request that asks again never
+// takes that session, so that one person's answer never logs in
+// another's request.
 type sessionKey struct {
 	client     *access.Client
 	host       string

@@ -183,6 +183,9 @@ type Server struct {
 	logMu sync.Mutex
 	csrf  *http.CrossOriginProtection
 	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
+	// live follows every request, shared (newClient); archived, when
+	// Config.Archive is set, every request first, from the archive.
+	live, archived *access.Client
 }
 
 // New returns a Server with cfg (defaults filled in).
@@ -223,6 +226,11 @@ func New(cfg Config) *Server {
 	s.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, addr)
+	}
+	s.live = s.newClient(nil)
+	s.archived = s.live
+	if cfg.Archive != nil {
+		s.archived = s.newClient(cfg.Archive)
 	}
 	return s
 }
@@ -287,8 +295,7 @@ type exchange struct {
 	mode   mode
 	prefix string // what a link to the gateway begins with: "" or "http://ADDR"
 	u      *locator.URL
-	shown  string     // the URL without its password, as links write it
-	open   *openConns // the connections the request has open
+	shown  string // the URL without its password, as links write it
 	// shownText is shown as a page's text shows it (its title, heading
 	// and header): the password of a URL inside it (a Gopher hURL:
 	// selector's) masked too.
@@ -502,13 +509,15 @@ func (x *exchange) follow(raw, q string) {
 		x.fail(http.StatusNotImplemented, "The gateway has no client for "+strconvQuote(u.Scheme())+" URLs (it has: "+strings.Join(access.Schemes(), ", ")+").")
 		return
 	}
-	c, g, gs, gm := x.client(u, q)
-	c.Archive = s.cfg.Archive
+	c := s.live
+	if s.cfg.Archive != nil {
+		c = s.archived
+	}
 	if q == "" && x.r.Method != http.MethodPost && needsSearch(u, c) {
 		x.searchForm(u)
 		return
 	}
-	var answers map[string]string
+	opts := x.options(u, q)
 	if x.r.Method == http.MethodPost {
 		if err := s.csrf.Check(x.r); err != nil {
 			x.fail(http.StatusForbidden, "A form of another site may not be submitted through the gateway.")
@@ -519,41 +528,27 @@ func (x *exchange) follow(raw, q string) {
 			x.fail(http.StatusRequestEntityTooLarge, "The form could not be read: "+err.Error())
 			return
 		}
-		answers = map[string]string{}
+		answers := map[string]string{}
 		for k, v := range x.r.PostForm {
 			if n, ok := strings.CutPrefix(k, "a"); ok && len(v) > 0 {
 				answers[n] = strings.ReplaceAll(v[0], "\r\n", "\n")
 			}
 		}
-		g.Answers, gs.Answers, gm.Answers = answers, answers, answers
+		opts.Answers = answers
 	}
-	var asked []access.Question
-	if answers == nil {
+	ctx := x.r.Context()
+	form := &formState{}
+	if opts.Answers == nil {
 		// Not a submission: a form the server asks to be filled is
 		// collected (each question answered with its default so that
 		// all are seen) and shown; no connection is made after the
-		// first question, so the form is never submitted.
-		g.Ask = func(q access.Question) (string, error) {
-			asked = append(asked, q)
-			return placeholder(q), nil
-		}
-		gs.Ask, gm.Ask = g.Ask, g.Ask
-		dial := c.Dial
-		c.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if len(asked) > 0 {
-				return nil, errFormShown
-			}
-			return dial(ctx, network, addr)
-		}
+		// first question (the Server's dialer reads formState from the
+		// context), so the form is never submitted.
+		opts.Ask = form.ask
+		ctx = context.WithValue(ctx, formKey{}, form)
 	}
-	// Whatever the request opened is closed when it ends, and every
-	// destination slot it held given back; a session a scheme's client
-	// keeps for the next request (an FTP login) is ended first, with
-	// its QUIT.
-	defer x.open.closeAll()
-	defer c.CloseIdle()
 
-	res, err := c.Get(x.r.Context(), u)
+	res, err := c.Do(ctx, u, opts)
 	x.replayed = c.Archive != nil
 	var nae *access.NotArchivedError
 	if errors.As(err, &nae) {
@@ -574,23 +569,11 @@ func (x *exchange) follow(raw, q string) {
 			x.fail(http.StatusForbidden, "This file URL is not in the archive; a file URL names a file of the machine that interprets it (RFC 1738 §3.10): the gateway does not serve its own files.")
 			return
 		}
-		// Fetched live: a second Client, the same as without an archive.
-		live, lg, lgs, lgm := x.client(u, q)
-		lg.Answers, lgs.Answers, lgm.Answers = g.Answers, gs.Answers, gm.Answers
-		lg.Ask, lgs.Ask, lgm.Ask = g.Ask, gs.Ask, gm.Ask
-		if answers == nil {
-			dial := live.Dial
-			live.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
-				if len(asked) > 0 {
-					return nil, errFormShown
-				}
-				return dial(ctx, network, addr)
-			}
-		}
-		defer x.open.closeAll()
-		defer live.CloseIdle()
-		res, err = live.Get(x.r.Context(), u)
+		// Fetched live: the Server's second Client, the one it uses
+		// without an archive.
+		res, err = s.live.Do(ctx, u, opts)
 	}
+	asked := form.questions()
 	if err != nil {
 		switch {
 		case len(asked) > 0 && (errors.Is(err, errFormShown) || access.Classify(err) == access.Forbidden):
@@ -639,21 +622,19 @@ func placeholder(q access.Question) string {
 	return ""
 }
 
-// client returns the access.Client that follows u for this request,
-// made from the Server's Config, and the gopher, gophers and gemini
-// clients it holds, whose form answers (a Gopher+ ASK form, a Gemini
-// request for input) the request may fill in before the Client is used. A
-// Client serves one request: its dialer counts the request's own
-// connections (openConns), and its password and form answers are this
-// request's, never another's. A redirection may lead into any scheme
-// whose client connects to a server (RedirectSchemes nil): never to a
-// file of the gateway's machine (RFC 1738 §3.10), as the gateway follows
-// no file URL in the first place.
-func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Client, *gophers.Client, *gemini.Client) {
-	s := x.s
-	g := &gopher.Client{Search: q}
-	gs := &gophers.Client{Search: q}
-	gm := &gemini.Client{KnownHosts: s.cfg.KnownHosts, Trust: s.cfg.Trust}
+// newClient returns the access.Client that follows every request of
+// s, made once from its Config with the scheme clients it holds: made
+// once and shared, as net/http's Client is, so that what a protocol
+// keeps between requests (an FTP login, an NNTP session) serves the
+// next request; what belongs to one request (its search words, form
+// answers, password) travels with it (options). archive, when not nil,
+// is where it finds objects instead of the network. Its dialer counts
+// every connection against MaxPerDest while it is open, a session kept
+// idle included. A redirection may lead into any scheme whose client
+// connects to a server (RedirectSchemes nil): never to a file of the
+// gateway's machine (RFC 1738 §3.10), as the gateway follows no file
+// URL in the first place.
+func (s *Server) newClient(archive access.Archive) *access.Client {
 	c := &access.Client{
 		ConnectTimeout: s.cfg.ConnectTimeout,
 		IdleTimeout:    s.cfg.IdleTimeout,
@@ -662,29 +643,87 @@ func (x *exchange) client(u *locator.URL, q string) (*access.Client, *gopher.Cli
 		MaxRedirects:   DefaultMaxRedirects,
 		Policy:         s.policy(),
 		Resolver:       s.cfg.Resolver,
+		Archive:        archive,
 		Schemes: map[string]access.Fetcher{
 			"ftp":     &ftp.Client{UserAddress: s.cfg.UserAddress},
 			"news":    &news.Client{Server: s.cfg.NewsServer},
-			"gopher":  g,
-			"gophers": gs,
-			"gemini":  gm,
-			"wais":    &wais.Client{Search: q},
+			"gopher":  &gopher.Client{},
+			"gophers": &gophers.Client{},
+			"gemini":  &gemini.Client{KnownHosts: s.cfg.KnownHosts, Trust: s.cfg.Trust},
+			"wais":    &wais.Client{},
 		},
 	}
-	x.open = newOpenConns()
-	c.Dial = dialer(s.connect, x.open)
-	// A password the URL does not give comes from the HTTP client's
-	// Authorization (Basic) for the URL's user, asked for with a 401
-	// (as Apache's mod_proxy_ftp does); it is never shown or logged.
-	c.Password = func(string) (string, error) {
-		user, pass, ok := basicAuth(x.r)
-		if ok && u.HasUser() && user == locator.Decode(u.User()) {
-			x.pwGiven = true
-			return pass, nil
-		}
-		return "", errNeedPassword
+	c.Dial = s.dialer
+	return c
+}
+
+// options returns the values of this request, u with the search words
+// q: a password the URL does not give comes from the HTTP client's
+// Authorization (Basic) for the URL's user, asked for with a 401 (as
+// Apache's mod_proxy_ftp does); it is never shown or logged.
+func (x *exchange) options(u *locator.URL, q string) *access.Options {
+	return &access.Options{
+		Search: q,
+		Password: func(string) (string, error) {
+			user, pass, ok := basicAuth(x.r)
+			if ok && u.HasUser() && user == locator.Decode(u.User()) {
+				x.pwGiven = true
+				return pass, nil
+			}
+			return "", errNeedPassword
+		},
 	}
-	return c, g, gs, gm
+}
+
+// formState collects the questions of a form a request shows (a
+// Gopher+ ASK block, a Gemini request for input) instead of submitting it.
+type formState struct {
+	mu    sync.Mutex
+	asked []access.Question
+}
+
+// formKey is the context key of a request's *formState.
+type formKey struct{}
+
+func (f *formState) ask(q access.Question) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, q)
+	return placeholder(q), nil
+}
+
+func (f *formState) questions() []access.Question {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asked
+}
+
+// dialer is the DialFunc of s's Clients: connect, on an address
+// access's policy already allowed (Config.Policy, with SpecialNever,
+// applied by the access.Client to every connection, a second one such
+// as FTP's data connection, RFC 959 §3.2, included), unless the request
+// has been asked a form's questions (formState), after which it makes
+// no connection. A destination whose MaxPerDest slots are all taken has
+// the sessions kept idle ended first (an FTP login, an NNTP session may
+// hold slots between requests), and is asked once more.
+func (s *Server) dialer(ctx context.Context, network, addr string) (net.Conn, error) {
+	if f, ok := ctx.Value(formKey{}).(*formState); ok && len(f.questions()) > 0 {
+		return nil, errFormShown
+	}
+	c, err := s.connect(ctx, network, addr)
+	var be *BusyError
+	if errors.As(err, &be) {
+		s.CloseIdle()
+		c, err = s.connect(ctx, network, addr)
+	}
+	return c, err
+}
+
+// CloseIdle ends the sessions s's Clients keep open between requests
+// (an FTP login, an NNTP session), each with its protocol's goodbye.
+func (s *Server) CloseIdle() {
+	s.live.CloseIdle()
+	s.archived.CloseIdle()
 }
 
 // basicAuth reads an Authorization: Basic header.

@@ -65,7 +65,9 @@ type Client struct {
 	Answers map[string]string
 	// Ask, when not nil, asks the person for the input Answers does not
 	// give (access.Question Kind "Ask", or "AskP" and Secret for status
-	// 11, SENSITIVE INPUT); nil means there is nobody to ask.
+	// 11, SENSITIVE INPUT); nil means there is nobody to ask. Answers
+	// and Ask are defaults: a request's own (access.Options) take their
+	// place, so that one Client, shared, serves every request.
 	Ask func(access.Question) (string, error)
 	// Certificate, when not nil, gives the client certificate to present
 	// to the server of u when the server asks for one in the TLS
@@ -387,7 +389,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	var shown *locator.URL // the URL answered, when it may be shown
 	if r.Class() == Input {
 		r.conn.Close()
-		v, ok, err := c.answer(r.Header)
+		v, ok, err := c.answer(req, r.Header)
 		if err != nil {
 			return nil, err
 		}
@@ -489,7 +491,7 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 	if h.Class() != Input {
 		return respond(u, req, h, br, noClose{}, nil, "", true)
 	}
-	v, ok, err := c.answer(h)
+	v, ok, err := c.answer(req, h)
 	if err != nil {
 		return nil, err
 	}
@@ -535,26 +537,36 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 	return respond(u, req, h, br, noClose{}, au, "", true)
 }
 
-// answer returns the input a 1x response asks for: from c.Answers by the
-// prompt (compared as promptKey does) or by "1", else from c.Ask. ok is
-// false when neither gives it.
-func (c *Client) answer(h Header) (v string, ok bool, err error) {
-	for k, v := range c.Answers {
+// answer returns the input a 1x response asks for: from the answers (the
+// request's, access.Options.Answers, else c.Answers) by the prompt
+// (compared as promptKey does) or by "1", else from the request's Ask,
+// else c.Ask. ok is false when none gives it.
+func (c *Client) answer(req *access.Request, h Header) (v string, ok bool, err error) {
+	answers, ask := c.Answers, c.Ask
+	if req != nil {
+		if a := req.Answers(); a != nil {
+			answers = a
+		}
+		if a := req.Ask(); a != nil {
+			ask = a
+		}
+	}
+	for k, v := range answers {
 		if promptKey(k) == promptKey(h.Meta) {
 			return v, true, nil
 		}
 	}
-	if v, ok := c.Answers["1"]; ok {
+	if v, ok := answers["1"]; ok {
 		return v, true, nil
 	}
-	if c.Ask == nil {
+	if ask == nil {
 		return "", false, nil
 	}
 	q := access.Question{Kind: "Ask", Prompt: h.Meta}
 	if h.Status == 11 {
 		q.Kind, q.Secret = "AskP", true
 	}
-	v, err = c.Ask(q)
+	v, err = ask(q)
 	if err != nil {
 		return "", false, err
 	}

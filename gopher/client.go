@@ -30,6 +30,11 @@ func init() {
 // A Client remembers, per server, whether its top menu says it speaks
 // Gopher+ (see Probe). Its zero value is ready; it is safe for
 // concurrent use, and its fields must not be changed once it is in use.
+//
+// View, Search, Answers and Ask are defaults of a client made for one
+// use: a request's own values (access.Options: Request.View, Search,
+// Answers, Ask) take their place, so that one Client, shared, serves
+// requests that each give their own.
 type Client struct {
 	// View names the Gopher+ view to ask for (RFC 1738 §3.4.8) as
 	// access.View's Name writes it: the media type and, after a space,
@@ -56,6 +61,34 @@ type Client struct {
 	plus plusServers
 }
 
+// params are the per-request values of one request: the request's own
+// (access.Options), else the Client's defaults.
+type params struct {
+	view, search string
+	answers      map[string]string
+	ask          func(access.Question) (string, error)
+}
+
+func (c *Client) params(req *access.Request) params {
+	p := params{view: c.View, search: c.Search, answers: c.Answers, ask: c.Ask}
+	if req == nil {
+		return p
+	}
+	if v := req.View(); v != "" {
+		p.view = v
+	}
+	if v := req.Search(); v != "" {
+		p.search = v
+	}
+	if v := req.Answers(); v != nil {
+		p.answers = v
+	}
+	if v := req.Ask(); v != nil {
+		p.ask = v
+	}
+	return p
+}
+
 // dial opens a connection as c.Connect says.
 func (c *Client) dial(ctx context.Context, req *access.Request, host string, port int) (net.Conn, error) {
 	if c != nil && c.Connect != nil {
@@ -74,10 +107,11 @@ var (
 // would end the request line early or add a field (RFC 1738 §3.4.1,
 // §6); a Gopher+ string that is none of §3.4.4–3.4.9's forms; a URL with
 // no host; a type 7 search with no search words (neither in the URL nor
-// c.Search); a CSO (type 2) item, a session this client cannot hold; and
-// a c.View or c.Search that holds such octets, or a view other than the
+// the request's search words); a CSO (type 2) item, a session this client cannot hold; and
+// a view or search words given that hold such octets, or a view other than the
 // one the URL names.
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
+	pr := c.params(req)
 	g, err := From(u)
 	if err != nil {
 		return &access.PolicyError{URL: access.Masked(u), Rule: "gopherurl", Reason: err.Error()}
@@ -131,25 +165,25 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 		}
 		return refuse(base, "gopherurl", err.Error())
 	}
-	if i := strings.IndexAny(c.Search, "\t\r\n\x00"); i >= 0 {
-		return refuse(0, "RFC 1738 §6", "the search words given hold a "+ctlName(c.Search[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	if i := strings.IndexAny(pr.search, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the search words given hold a "+ctlName(pr.search[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
 	}
-	if i := strings.IndexAny(c.View, "\t\r\n\x00"); i >= 0 {
-		return refuse(0, "RFC 1738 §6", "the view given holds a "+ctlName(c.View[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
+	if i := strings.IndexAny(pr.view, "\t\r\n\x00"); i >= 0 {
+		return refuse(0, "RFC 1738 §6", "the view given holds a "+ctlName(pr.view[i])+" at offset "+strconv.Itoa(i)+", which would change the request line")
 	}
 	if g.Type == "2" {
 		return refuse(base, "RFC 1436 §3.8", "a type 2 item is a CSO phone-book server, a session this client cannot hold")
 	}
-	if g.Type == "7" && g.Search == "" && c.Search == "" && !(g.HasPlus && g.Plus != "" && g.Plus[0] != '+') {
+	if g.Type == "7" && g.Search == "" && pr.search == "" && !(g.HasPlus && g.Plus != "" && g.Plus[0] != '+') {
 		return refuse(base, "RFC 1738 §3.4.2", "a type 7 item is a search: give the words in the URL (…%09words) or as the search option")
 	}
-	if c.View != "" && g.HasPlus {
+	if pr.view != "" && g.HasPlus {
 		pl, _ := ParsePlus(g.Plus)
 		if pl.Command != '+' {
 			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "a view is asked for, and the URL's Gopher+ string "+strconv.Quote(g.Plus)+" asks for no data")
 		}
-		if pl.View != "" && !strings.EqualFold(viewName(pl.View, pl.Language), c.View) {
-			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "the URL names the view "+strconv.Quote(viewName(pl.View, pl.Language))+" and the view option asks "+strconv.Quote(c.View))
+		if pl.View != "" && !strings.EqualFold(viewName(pl.View, pl.Language), pr.view) {
+			return refuse(base+sp.plusAt, "RFC 1738 §3.4.8", "the URL names the view "+strconv.Quote(viewName(pl.View, pl.Language))+" and the view option asks "+strconv.Quote(pr.view))
 		}
 	}
 	return nil
@@ -173,7 +207,8 @@ type exchange struct {
 	c      *Client // whose dial makes the connection
 }
 
-func (c *Client) newExchange(u *locator.URL) (*exchange, error) {
+func (c *Client) newExchange(u *locator.URL, req *access.Request) (*exchange, error) {
+	pr := c.params(req)
 	g, err := From(u)
 	if err != nil {
 		return nil, err
@@ -183,15 +218,15 @@ func (c *Client) newExchange(u *locator.URL) (*exchange, error) {
 		return nil, err
 	}
 	x := &exchange{g: g, search: g.Search, host: pl.Host, port: pl.Port, c: c}
-	if x.search == "" && c.Search != "" {
-		x.search = c.Search
+	if x.search == "" && pr.search != "" {
+		x.search = pr.search
 	}
 	if g.HasPlus {
 		if x.plus, err = ParsePlus(g.Plus); err != nil {
 			return nil, err
 		}
 	}
-	if v := c.View; v != "" {
+	if v := pr.view; v != "" {
 		if x.plus == nil {
 			x.plus = &Plus{Command: '+'}
 		}
@@ -299,7 +334,7 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 //   - "!" and "$" (attributes, §2.5, §2.7) give a listing of one entry
 //     per item, the typed attributes under parts.
 //   - "?" (an ASK form, RFC 1738 §3.4.5) fetches the item's +ASK block,
-//     fills it from c.Answers and c.Ask (FillForm), sends it
+//     fills it from the request's answers and Ask (FillForm), sends it
 //     as "selector TAB +[view] TAB 1" and a "+-1" data block (§3.4.9),
 //     and returns the reply, with Resource.URL set to the gopher URL
 //     that holds the filled form.
@@ -310,7 +345,7 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 // Replay. Of an ASK item it is the filled form's exchange, an AskP
 // answer's line kept as "****".
 func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request) (*access.Resource, error) {
-	x, err := c.newExchange(u)
+	x, err := c.newExchange(u, req)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +413,7 @@ var _ access.Replayer = (*Client)(nil)
 // Gopher+ data reply, and Resource.URL is left to u (the answers are
 // not part of the reply).
 func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request, response io.Reader) (*access.Resource, error) {
-	x, err := c.newExchange(u)
+	x, err := c.newExchange(u, req)
 	if err != nil {
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
 	}
@@ -388,8 +423,8 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	}
 	if x.plus != nil && x.plus.Command == '?' {
 		v := x.plus.View
-		if c.View != "" {
-			v = c.View
+		if pv := c.params(req).view; pv != "" {
+			v = pv
 		}
 		x.plus = &Plus{Command: '+'}
 		x.plus.View, x.plus.Language, _ = strings.Cut(v, " ")
@@ -801,7 +836,8 @@ func (c *Client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req 
 	if fields == nil {
 		return nil, &access.ProtocolError{URL: masked, Msg: "the item is an ASK item (\"?\") but its attributes hold no +ASK block"}
 	}
-	answers, err := FillForm(fields, c.Answers, c.Ask)
+	pr := c.params(req)
+	answers, err := FillForm(fields, pr.answers, pr.ask)
 	if err != nil {
 		// An answer that cannot be sent is refused here, before the
 		// form is submitted (exit 4), as a URL's CR or LF is.
@@ -816,7 +852,7 @@ func (c *Client) fillForm(ctx context.Context, u *locator.URL, x *exchange, req 
 		return nil, err
 	}
 	form := &Plus{Command: '+', HasForm: true, Form: answers}
-	if v := c.View; v != "" {
+	if v := pr.view; v != "" {
 		form.View, form.Language, _ = strings.Cut(v, " ")
 	}
 	// Which lines of the request are secret (AskP answers): the request
@@ -883,7 +919,7 @@ func (x *exchange) attributes(ctx context.Context, req *access.Request, masked, 
 // Views returns the views the server offers of the item u names, from
 // its +VIEWS attribute (Gopher+ §2.6): the request "selector TAB !".
 func (c *Client) Views(ctx context.Context, u *locator.URL, req *access.Request) ([]access.View, error) {
-	x, err := c.newExchange(u)
+	x, err := c.newExchange(u, req)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ import (
 // Sessions (types 8, T), "URL:" links and ASK forms are probed as Fetch
 // follows them.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (*access.Status, error) {
-	x, err := c.newExchange(u)
+	x, err := c.newExchange(u, req)
 	if err != nil {
 		return nil, err
 	}

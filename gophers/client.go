@@ -47,7 +47,8 @@ type Client struct {
 
 	// View, Search, Answers and Ask are gopher.Client's: the Gopher+
 	// view to ask for, the words of a search item, the answers of an
-	// ASK form, and who to ask for the others.
+	// ASK form, and who to ask for the others; defaults, in whose place
+	// a request's own (access.Options) are followed.
 	View    string
 	Search  string
 	Answers map[string]string

@@ -2,6 +2,7 @@ package news
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"strconv"
@@ -175,12 +176,27 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
-	conn, err := newsreader.Dial(ctx, req, host, port, newsreader.Auth(c.Auth))
+	var conn *newsreader.Conn
+	leased := req.Client.Recorder == nil
+	if !leased {
+		// A record is the whole exchange from the greeting: a
+		// connection of its own.
+		conn, err = newsreader.Dial(ctx, req, host, port, newsreader.Auth(c.Auth))
+	} else {
+		// A session an earlier request left (RFC 3977 §5.3: one reader
+		// session serves any number of commands), given back when
+		// the reply is read to its end.
+		conn, err = c.sessions.Lease(ctx, req, host, port, newsreader.Auth(c.Auth))
+	}
 	if err != nil {
 		return nil, err
 	}
 	res, err := fetch(conn, n, req, method)
-	if err != nil {
+	var se *access.ServerError
+	switch {
+	case err != nil && leased && errors.As(err, &se):
+		conn.Quit() // the server's answer: still in step, kept
+	case err != nil:
 		conn.Close()
 	}
 	return res, err

@@ -124,10 +124,12 @@ func TestINN(t *testing.T) {
 
 	t.Run("article by message-id (RFC 1738 §3.6)", func(t *testing.T) {
 		var dlg bytes.Buffer
-		res, body, err := get(t, "news:"+bareA, in.client(&dlg, ""))
+		cl := in.client(&dlg, "")
+		res, body, err := get(t, "news:"+bareA, cl)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, dlg.String())
 		}
+		cl.CloseIdle() // the session kept for the next request ends (QUIT)
 		if want := in.stored(t, 1); !bytes.Equal(body, want) {
 			t.Errorf("body:\n%q\nwant as stored:\n%q", body, want)
 		}

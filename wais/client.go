@@ -44,6 +44,9 @@ func init() {
 //     which is then retrieved as a document).
 //
 // Its zero value is ready; it keeps no connection between requests.
+// View and Search are defaults of a client made for one use: a
+// request's own (access.Options: Request.View, Request.Search) take
+// their place, so that one Client, shared, serves every request.
 type Client struct {
 	// View is the document type to retrieve a document as (a wtype such
 	// as "TEXT"); "" is the URL's own.
@@ -51,6 +54,22 @@ type Client struct {
 	// Search holds the search words for a database URL without a
 	// search; "" asks for the source description.
 	Search string
+}
+
+// view returns the document type req asks for, else c.View.
+func (c *Client) view(req *access.Request) string {
+	if req != nil && req.View() != "" {
+		return req.View()
+	}
+	return c.View
+}
+
+// search returns the search words req gives, else c.Search.
+func (c *Client) search(req *access.Request) string {
+	if req != nil && req.Search() != "" {
+		return req.Search()
+	}
+	return c.Search
 }
 
 // Limits of the client.
@@ -85,7 +104,8 @@ func policy(u *locator.URL, off int, rule, reason string) error {
 // search word whose decoded octets hold a NUL, which the server reads as
 // the end of the C string it makes of them (freeWAIS zutil.c
 // readString), so that it would answer for another name (§6); so is a
-// c.Search or c.View that holds a NUL.
+// search or a document type given (the request's, or c's) that holds a
+// NUL.
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	if u.Host() == "" {
 		return policy(u, u.Offset(locator.HostComponent), "RFC 1738 §3.9", "a WAIS URL names the server's host")
@@ -116,7 +136,7 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	if u.HasSearch() && strings.IndexByte(w.Search, 0) >= 0 {
 		return policy(u, u.Offset(locator.SearchComponent), "RFC 1738 §6", "the search holds a decoded NUL, where the server's C string would end")
 	}
-	if strings.IndexByte(c.Search, 0) >= 0 || strings.IndexByte(c.View, 0) >= 0 {
+	if strings.IndexByte(c.search(req), 0) >= 0 || strings.IndexByte(c.view(req), 0) >= 0 {
 		return policy(u, 0, "RFC 1738 §6", "the search words or the document type hold a NUL, where the server's C string would end")
 	}
 	return nil
@@ -182,14 +202,14 @@ func (c *Client) follow(cn *conn, u *locator.URL, w *URL) (*access.Resource, err
 			cn.req.Notef("docid read from the %s form of the wpath (%d fields)", ref.Form, countElements(ref.DocID))
 		}
 		typ := ref.Type
-		if c.View != "" {
-			typ = c.View
+		if v := c.view(cn.req); v != "" {
+			typ = v
 		}
 		return cn.retrieve(ref.Database, ref.DocID, typ)
-	case u.HasSearch() && (w.Search != "" || c.Search == ""):
+	case u.HasSearch() && (w.Search != "" || c.search(cn.req) == ""):
 		return cn.search(w.Database, SearchWords(u.Search()))
-	case c.Search != "":
-		return cn.search(w.Database, c.Search)
+	case c.search(cn.req) != "":
+		return cn.search(w.Database, c.search(cn.req))
 	}
 	return cn.source(w.Database)
 }

@@ -59,33 +59,36 @@ func (s *schemeOptions) schemes(scheme string) (map[string]access.Fetcher, error
 	return map[string]access.Fetcher{"ftp": f, "news": ns, "nntp": nn, "http": &lochttp.Client{}}, nil
 }
 
-// client returns the Client get follows u with. On a terminal (standard
-// input one, and not a test), a password the URL does not give and a
-// form's unanswered questions are asked of the person.
-func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
+// client returns the Client get follows u with, made once for the
+// whole run, and the values of each request (access.Options: --search,
+// --view, --ask), which travel with the request, not on the scheme
+// clients. On a terminal (standard input one, and not a test), a
+// password the URL does not give and a form's unanswered questions are
+// asked of the person.
+func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, *access.Options, error) {
 	schemes, err := o.schemes(u.Scheme())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g := &gopher.Client{View: o.view, Search: o.search, Answers: o.answers}
-	schemes["gopher"] = g
-	schemes["wais"] = &wais.Client{View: o.view, Search: o.search}
+	opts := &access.Options{View: o.view, Search: o.search, Answers: o.answers}
+	if len(o.answers) == 0 {
+		opts.Answers = nil
+	}
+	schemes["gopher"] = &gopher.Client{}
+	schemes["wais"] = &wais.Client{}
 	schemes["prospero"] = &prospero.Client{Follow: o.follow}
-	gm := o.gemini.client(u)
-	gm.Answers = o.answers // --ask answers a request for input (status 1x) too
-	schemes["gemini"] = gm
+	schemes["gemini"] = o.gemini.client(u) // --ask answers its request for input (status 1x) too
 	hc, err := o.httpOptions.client(u)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	schemes["http"], schemes["https"] = hc, hc
 	// -k and --cacert apply to gophers too, as curl's do.
-	gs := &gophers.Client{TLSConfig: hc.TLSConfig.Clone(), View: o.view, Search: o.search, Answers: o.answers}
-	schemes["gophers"] = gs
+	schemes["gophers"] = &gophers.Client{TLSConfig: hc.TLSConfig.Clone()}
 	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
 	o.limits.apply(c)
 	if err := o.conn.apply(e, c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.verbose {
 		c.Dialogue = e.stderr
@@ -97,13 +100,12 @@ func (o *getOptions) client(e *env, u *locator.URL) (*access.Client, error) {
 			fmt.Fprintln(e.stderr)
 			return string(b), err
 		}
-		g.Ask = terminalAsker(bufio.NewReader(in), e.stderr, func() (string, error) {
+		opts.Ask = terminalAsker(bufio.NewReader(in), e.stderr, func() (string, error) {
 			b, err := term.ReadPassword(int(in.Fd()))
 			return string(b), err
 		})
-		gs.Ask, gm.Ask = g.Ask, g.Ask
 	}
-	return c, nil
+	return c, opts, nil
 }
 
 // httpOptions are get's flags for http and https URLs, curl's: each

@@ -186,5 +186,6 @@ func serveGateway(e *env, l net.Listener, o *gatewayOptions, stop <-chan struct{
 	defer cancel()
 	srv.Shutdown(ctx)
 	<-done
+	g.CloseIdle() // the FTP logins and NNTP sessions kept end with QUIT
 	return exitOK
 }

@@ -100,6 +100,7 @@ type getOptions struct {
 	views, printURL         bool
 	view                    string
 	answers                 answerList
+	reqOpts                 *access.Options     // each request's values (client)
 	head                    bool                // --head
 	writeOut                writeOut            // -w, --write-out
 	retry                   int                 // --retry
@@ -143,10 +144,11 @@ func runGet(e *env, args []string, o *getOptions) int {
 	if err := o.askPassword(e); err != nil {
 		return usageError(e, "get", err.Error())
 	}
-	c, err := o.client(e, u)
+	c, reqOpts, err := o.client(e, u)
 	if err != nil {
 		return usageError(e, "get", err.Error())
 	}
+	o.reqOpts = reqOpts
 	// One Client for every URL, so that a session a server keeps open
 	// (an FTP login) serves the next URL of the same server.
 	defer c.CloseIdle()
@@ -488,12 +490,9 @@ func (o *getOptions) once(e *env, c *access.Client, j job, r *report) try {
 		fmt.Fprintf(e.stderr, "locator get: -C -: %s\n", printable.String(err.Error()))
 		return try{code: exitTrouble}
 	}
-	var res *access.Resource
-	if offset > 0 {
-		res, err = c.GetFrom(ctx, u, offset)
-	} else {
-		res, err = c.Get(ctx, u)
-	}
+	opts := *o.reqOpts
+	opts.Offset = offset
+	res, err := c.Do(ctx, u, &opts)
 	if err != nil {
 		return o.refused(e, j, offset, err, r, expired(ctx))
 	}
@@ -627,7 +626,7 @@ func (o *getOptions) failed(u *locator.URL, err error, t transfer) try {
 // header lines when it answered (ok, gone or refused), and get's exit
 // status.
 func (o *getOptions) stat(ctx context.Context, c *access.Client, u *locator.URL, r *report) try {
-	st, err := c.Stat(ctx, u)
+	st, err := c.StatWith(ctx, u, o.reqOpts)
 	if st != nil {
 		r.code = st.Code
 		if st.URL != nil {

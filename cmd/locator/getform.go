@@ -49,7 +49,7 @@ func (a *answerList) Set(v string) error {
 // listViews writes the representations the server offers of u's object
 // (access.Client.Views): a table, or NDJSON with --json.
 func listViews(ctx context.Context, e *env, c *access.Client, u *locator.URL, o *getOptions) int {
-	views, err := c.Views(ctx, u)
+	views, err := c.ViewsWith(ctx, u, o.reqOpts)
 	if err != nil {
 		return getFailed(e, u, err, o, transfer{expired: expired(ctx)})
 	}

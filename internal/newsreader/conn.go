@@ -101,6 +101,12 @@ type Conn struct {
 	// the request's MaxSize.
 	read   int64
 	closed bool
+	// keep, when not nil, is the Pool's release of a leased connection
+	// (Pool.Lease): Quit gives the connection back to the pool instead
+	// of ending it, and Close closes it and tells the pool so.
+	keep func(error)
+	// reader is set once MODE READER is answered (ModeReader).
+	reader bool
 	// Greeting is the server's initial status line.
 	Greeting Reply
 }
@@ -193,6 +199,12 @@ func Replay(req *access.Request, response io.Reader) (*Conn, error) {
 
 // Close closes the connection without QUIT.
 func (c *Conn) Close() error {
+	if k := c.keep; k != nil {
+		c.keep = nil
+		err := c.Close()
+		k(errClosed)
+		return err
+	}
 	if c.closed {
 		return nil
 	}
@@ -204,9 +216,16 @@ func (c *Conn) Close() error {
 }
 
 // Quit sends QUIT (RFC 3977 §5.4), reads the 205, and closes; on a
-// connection already closed it does nothing. A replay reads no more:
+// connection already closed it does nothing. A leased connection
+// (Pool.Lease) goes back to its pool instead, in step for another
+// command. A replay reads no more:
 // the reply of the request was read.
 func (c *Conn) Quit() error {
+	if k := c.keep; k != nil && !c.closed {
+		c.keep = nil
+		k(nil) // in step: kept for the next request
+		return nil
+	}
 	if c.closed {
 		return nil
 	}
@@ -396,12 +415,16 @@ func (c *Conn) AuthInfo(user, pass string) error {
 // RFC 977, which has no MODE command) too; 502 is an
 // *access.ServerError.
 func (c *Conn) ModeReader() error {
+	if c.reader {
+		return nil // a session kept by a Pool is in reader mode already
+	}
 	r, err := c.Cmd("MODE", "READER")
 	if err != nil {
 		return err
 	}
 	switch r.Code {
 	case 200, 201, 500, 501:
+		c.reader = true
 		return nil
 	case 400, 502:
 		return c.serverError("MODE READER", r)

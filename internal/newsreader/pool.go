@@ -3,6 +3,7 @@ package newsreader
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"sync"
@@ -51,8 +52,8 @@ func ServerStatus(err error) (*access.Status, error) {
 // of the same server before it is ended with QUIT.
 const ProbeIdle = 15 * time.Second
 
-// A Pool keeps the connections of probes, in reader mode, for the next
-// probe of the same server with the same credentials: NNTP keeps no
+// A Pool keeps the connections of probes and fetches, in reader mode, for the next
+// request of the same access.Client to the same server with the same credentials: NNTP keeps no
 // state a probe depends on beyond the group it selects itself, so one
 // connection serves any number of probes. The zero Pool is empty and
 // ready; it is safe for concurrent use.
@@ -74,7 +75,9 @@ type idleConn struct {
 // ProbeIdle is ended with QUIT. A probe whose ctx ends closes its
 // connection.
 func (p *Pool) Session(ctx context.Context, req *access.Request, host string, port int, auth Auth) (c *Conn, release func(error), err error) {
-	key := net.JoinHostPort(host, strconv.Itoa(port))
+	// One access.Client's connections only: its policy, deadlines and
+	// dialer admitted them.
+	key := fmt.Sprintf("%p\x00", req.Client) + net.JoinHostPort(host, strconv.Itoa(port))
 	if auth.User != "" {
 		key += "\x00" + auth.User + "\x00" + auth.Password
 	}
@@ -113,11 +116,38 @@ func (p *Pool) Session(ctx context.Context, req *access.Request, host string, po
 	}, nil
 }
 
+// Lease returns a connection as Session does, for a request whose
+// reply may outlive the call (an article's body): the connection goes
+// back to p when it is ended in step (Quit, as a body read to its "."
+// line ends it), and is closed otherwise (Close).
+func (p *Pool) Lease(ctx context.Context, req *access.Request, host string, port int, auth Auth) (*Conn, error) {
+	c, release, err := p.Session(ctx, req, host, port, auth)
+	if err != nil {
+		return nil, err
+	}
+	c.keep = release
+	return c, nil
+}
+
+// errClosed is the release of a leased connection closed out of step.
+var errClosed = errors.New("newsreader: the connection was closed")
+
+// MaxIdlePerServer bounds the idle connections a Pool keeps for one
+// server and login: one more ends the oldest with QUIT.
+const MaxIdlePerServer = 4
+
 func (p *Pool) put(key string, c *Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.idle == nil {
 		p.idle = map[string][]*idleConn{}
+	}
+	for len(p.idle[key]) >= MaxIdlePerServer {
+		old := p.idle[key][0]
+		p.idle[key] = p.idle[key][1:]
+		if old.timer.Stop() {
+			go old.c.Quit()
+		}
 	}
 	ic := &idleConn{c: c}
 	ic.timer = time.AfterFunc(ProbeIdle, func() {
