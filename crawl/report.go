@@ -575,28 +575,6 @@ type outcome struct {
 	fetched bool
 }
 
-// outcome reads the outcome of the URL u: its failure, and whether it
-// was fetched (else checked), outside any transaction of the caller.
-func (r *Report) outcome(u []byte) (Failure, bool, error) {
-	var f Failure
-	fetched := false
-	for _, b := range [][]byte{bucketPages, bucketChecked} {
-		rec, err := r.get(b, u)
-		if err != nil {
-			return Failure{}, false, err
-		}
-		if rec == nil {
-			continue
-		}
-		fetched = bytes.Equal(b, bucketPages)
-		if fs, ok := readFields(rec, 2); ok {
-			f = Failure{State: access.State(fs[0]), Text: fs[1]}
-		}
-		break
-	}
-	return f, fetched, nil
-}
-
 // outcomes reads the outcome of the URL of each link key of keys (the
 // URL, a NUL, the rest) in one transaction: a pass over the links reads
 // a batch's outcomes at once, not two lookups a URL.

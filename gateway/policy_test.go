@@ -1,9 +1,6 @@
 package gateway
 
 import (
-	"context"
-	"net"
-	"net/netip"
 	"testing"
 )
 
@@ -83,22 +80,4 @@ func TestMaskURLs(t *testing.T) {
 			t.Errorf("maskURLs(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-// fakeResolver answers names from a map, and counts the lookups.
-type fakeResolver struct {
-	m map[string][]string
-	n int
-}
-
-func (f *fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	f.n++
-	var out []netip.Addr
-	for _, s := range f.m[host] {
-		out = append(out, netip.MustParseAddr(s))
-	}
-	if out == nil {
-		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-	}
-	return out, nil
 }
