@@ -1,9 +1,10 @@
 #!/bin/bash
-# bench/gateway-reuse.sh [OLD-REV] [ROUNDS] [N] -- what one shared
+# bench/gateway-reuse.sh OLD-REV [ROUNDS] [N] -- what one shared
 # access.Client (issue 43) buys the gateway, on loopback only.
 #
-# Builds `locator` from OLD-REV (default: the merge base with main; one
-# access.Client per request) with `git archive OLD-REV | tar -x`, and
+# Builds `locator` from OLD-REV (a build with one access.Client per
+# request: 95954fb, or any before the change) with `git archive OLD-REV
+# | tar -x`, and
 # from the work tree (one access.Client for the whole gateway), starts
 # each as a gateway on a free port of 127.0.0.1, in front of
 #   - pyftpdlib serving 10 small files (anonymous, read-only), and
@@ -20,17 +21,16 @@
 # python3-pyftpdlib.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OLD=${1:-$(git merge-base HEAD main)}
+OLD=${1:?usage: bench/gateway-reuse.sh OLD-REV [ROUNDS] [N]}
 ROUNDS=${2:-5}
 N=${3:-200}
-PY=/usr/bin/python3
+. bench/lib.sh # PY, PIDS, free_port, wait_port
 for p in curl go git; do
 	command -v "$p" >/dev/null || { echo "bench/gateway-reuse.sh: $p is not installed" >&2; exit 2; }
 done
 $PY -c 'import pyftpdlib' 2>/dev/null || { echo "bench/gateway-reuse.sh: python3-pyftpdlib is not installed" >&2; exit 2; }
 D=$(mktemp -d)
 chmod 755 "$D"
-PIDS=()
 INNCONF=""
 GROUP=""
 cleanup() {
@@ -46,15 +46,6 @@ cleanup() {
 	rm -rf "$D"
 }
 trap cleanup EXIT INT TERM
-free_port() { $PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() {
-	for _ in $(seq 400); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "bench/gateway-reuse.sh: nothing answers on port $1" >&2
-	exit 2
-}
 
 echo "building $OLD (old) and the work tree (new)..."
 mkdir -p "$D/old-src"
