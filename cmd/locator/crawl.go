@@ -137,77 +137,137 @@ const (
 )
 
 func runCrawl(e *env, args []string, o *crawlOptions) int {
-	const name = "crawl"
-	scope, err := crawl.ParseScope(o.scope)
-	if err != nil {
-		return usageError(e, name, "--scope is prefix, host, domain or any")
+	scope, code := o.validate(e, args)
+	if code != exitOK {
+		return code
 	}
-	if o.jobs <= 0 || o.perHost <= 0 || o.maxURLs < 0 || o.delay.d < 0 {
-		return usageError(e, name, "--jobs and --per-host must be positive; --max-urls and --delay not negative")
+	r := &crawlRun{e: e, o: o, rep: &crawl.Report{}}
+	defer r.rep.Close()
+	front, args, closeState, code := r.openState(args)
+	if code != exitOK {
+		return code
 	}
-	if msg := o.invalid(crawlBounds); msg != "" {
-		return usageError(e, name, msg)
-	}
-	if o.resume && o.state == "" {
-		return usageError(e, name, "--resume goes on with the crawl of --state DIR: name DIR")
-	}
-	if len(args) == 0 && !o.resume {
-		return usageError(e, name, "want the URLs to begin with")
-	}
-
-	for _, a := range args {
-		if _, err := locator.Parse(a); err != nil {
-			return usageError(e, name, message(err))
-		}
-	}
-	var front crawl.Frontier
-	rep := &crawl.Report{}
-	defer rep.Close()
-	var state *crawlState
-	earlier := 0
-	if o.state != "" {
-		var f *crawl.BoltFrontier
-		var code int
-		f, args, code = o.openState(e, args)
-		if f == nil {
-			return code
-		}
-		defer f.Close()
-		front = f
-		if state, err = openCrawlState(o.state); err == nil {
-			defer state.Close()
-			earlier, err = state.replay(o.state, rep)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
-			return exitTrouble
-		}
-	}
+	defer closeState()
 	var seeds []*locator.URL
 	for _, a := range args {
 		u, err := locator.Parse(a)
 		if err != nil {
-			return usageError(e, name, message(err))
+			return usageError(e, "crawl", message(err))
 		}
 		seeds = append(seeds, u)
 	}
-
-	c, err := o.client(e)
-	if err != nil {
-		return usageError(e, name, err.Error())
+	c, cr, code := r.crawler(scope, front)
+	if code != exitOK {
+		return code
 	}
-	// The octets off the network, every scheme's (a Gopher menu's too).
-	var received atomic.Int64
-	c.Dial = countingDial(&received)
+	defer c.CloseIdle()
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	ctx, cancel := o.withMaxTime(ctx)
+	defer cancel()
+	crawlErr := r.crawl(ctx, c, cr, seeds)
+	status, code := r.report()
+	if code != exitOK {
+		return code
+	}
+	return r.ending(crawlErr, status)
+}
+
+// crawlRun is one run of the crawl command: what runCrawl sets up and
+// its parts share.
+type crawlRun struct {
+	e       *env
+	o       *crawlOptions
+	rep     *crawl.Report
+	state   *crawlState // --state's events, or nil
+	earlier int         // the pages of the runs before (--resume)
+	// received counts the octets off the network, every scheme's (a
+	// Gopher menu's too): countingDial.
+	received atomic.Int64
+	st       crawlStats
+	w        *bufio.Writer
+	// The counts of the report, for the summary.
+	broken, brokenPages, refused, unjudged, unjudgedURLs int
+}
+
+// validate checks the flags and arguments before anything is opened,
+// and returns the scope, and exitOK or the usage error's status.
+func (o *crawlOptions) validate(e *env, args []string) (crawl.Scope, int) {
+	const name = "crawl"
+	scope, err := crawl.ParseScope(o.scope)
+	if err != nil {
+		return scope, usageError(e, name, "--scope is prefix, host, domain or any")
+	}
+	if o.jobs <= 0 || o.perHost <= 0 || o.maxURLs < 0 || o.delay.d < 0 {
+		return scope, usageError(e, name, "--jobs and --per-host must be positive; --max-urls and --delay not negative")
+	}
+	if msg := o.invalid(crawlBounds); msg != "" {
+		return scope, usageError(e, name, msg)
+	}
+	if o.resume && o.state == "" {
+		return scope, usageError(e, name, "--resume goes on with the crawl of --state DIR: name DIR")
+	}
+	if len(args) == 0 && !o.resume {
+		return scope, usageError(e, name, "want the URLs to begin with")
+	}
+	for _, a := range args {
+		if _, err := locator.Parse(a); err != nil {
+			return scope, usageError(e, name, message(err))
+		}
+	}
+	return scope, exitOK
+}
+
+// openState opens --state's frontier and events (the report gets the
+// runs before's), and returns the frontier (nil without --state), the
+// seeds (a resumed crawl's own), what closes the state, and exitOK or
+// the status to end with.
+func (r *crawlRun) openState(args []string) (crawl.Frontier, []string, func(), int) {
+	o := r.o
+	if o.state == "" {
+		return nil, args, func() {}, exitOK
+	}
+	f, args, code := o.openState(r.e, args)
+	if f == nil {
+		return nil, nil, nil, code
+	}
+	state, err := openCrawlState(o.state)
+	if err == nil {
+		r.state = state
+		r.earlier, err = state.replay(o.state, r.rep)
+	}
+	closeState := func() {
+		if r.state != nil {
+			r.state.Close()
+		}
+		f.Close()
+	}
+	if err != nil {
+		closeState()
+		fmt.Fprintf(r.e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
+		return nil, nil, nil, exitTrouble
+	}
+	return f, args, closeState, exitOK
+}
+
+// crawler returns the Client and the Crawler of the flags, the octets
+// received counted and --warc's archive written.
+func (r *crawlRun) crawler(scope crawl.Scope, front crawl.Frontier) (*access.Client, *crawl.Crawler, int) {
+	o := r.o
+	c, err := o.client(r.e)
+	if err != nil {
+		return nil, nil, usageError(r.e, "crawl", err.Error())
+	}
+	c.Dial = countingDial(&r.received)
 	// Every page fetched, robots.txt too, is archived as it was
 	// exchanged; a resumed crawl writes a new file (archive.Create
 	// never overwrites one), beside the first run's.
 	if w, err := o.warc.open("locator crawl"); err != nil {
-		return usageError(e, name, "--warc: "+err.Error())
+		return nil, nil, usageError(r.e, "crawl", "--warc: "+err.Error())
 	} else if w != nil {
 		c.Recorder = o.warc.recorder()
 	}
-	defer c.CloseIdle()
 	cr := &crawl.Crawler{
 		Client: c, Scope: scope, Include: o.include, Exclude: o.exclude,
 		Depth: o.depth, MaxURLs: o.maxURLs, MaxBytes: o.maxBytes,
@@ -220,89 +280,106 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if o.delay.d == 0 {
 		cr.Delay = crawl.NoDelay
 	}
+	return c, cr, exitOK
+}
 
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
-	ctx, cancel := o.withMaxTime(ctx)
-	defer cancel()
-
-	w := bufio.NewWriter(e.stdout)
-	prog := newCrawlProgress(e, o)
-	st := crawlStats{received: &received, maxURLs: o.maxURLs, resumed: earlier > 0, start: time.Now()}
+// crawl runs the crawl from seeds, each event recorded in the state,
+// the report, the counts, the progress line and, with --json, the
+// output, and returns the crawl's error.
+func (r *crawlRun) crawl(ctx context.Context, c *access.Client, cr *crawl.Crawler, seeds []*locator.URL) error {
+	o := r.o
+	r.w = bufio.NewWriter(r.e.stdout)
+	prog := newCrawlProgress(r.e, o)
+	r.st = crawlStats{received: &r.received, maxURLs: o.maxURLs, resumed: r.earlier > 0, start: time.Now()}
 	emit := func(ev crawl.Event) error {
-		if state != nil {
-			if err := state.record(ev); err != nil {
+		if r.state != nil {
+			if err := r.state.record(ev); err != nil {
 				return fmt.Errorf("--state %s: %w", o.state, err)
 			}
 		}
-		if err := rep.Add(ev); err != nil {
+		if err := r.rep.Add(ev); err != nil {
 			return fmt.Errorf("the report's file: %w", err)
 		}
-		st.add(ev)
-		prog.show(&st)
+		r.st.add(ev)
+		prog.show(&r.st)
 		if o.json {
-			return writeJSON(w, eventRecord(ev))
+			return writeJSON(r.w, eventRecord(ev))
 		}
 		return nil
 	}
 	crawlErr := cr.Crawl(ctx, seeds, emit)
-	if crawlErr == nil && o.check && state != nil {
-		crawlErr = checkLeft(ctx, c, o, rep, emit)
+	if crawlErr == nil && o.check && r.state != nil {
+		crawlErr = checkLeft(ctx, c, o, r.rep, emit)
 	}
 	prog.finish()
 	c.CloseIdle() // a session's last record is made when it ends
 	if err := o.warc.finish(); err != nil && crawlErr == nil {
 		crawlErr = fmt.Errorf("--warc: %w", err)
 	}
+	return crawlErr
+}
 
-	broken, brokenPages, werr := rep.Count()
-	var refused, unjudged, unjudgedURLs int
+// report writes the report (--json's records, or the summary by
+// target; --junit's file) and the counts on standard error, and returns
+// the status the broken links make, and exitOK or the status to end
+// with.
+func (r *crawlRun) report() (status, code int) {
+	o, e, rep := r.o, r.e, r.rep
+	var werr error
+	r.broken, r.brokenPages, werr = rep.Count()
 	if werr == nil {
-		refused, werr = countRefused(rep)
+		r.refused, werr = countRefused(rep)
 	}
 	if werr == nil {
-		unjudged, unjudgedURLs, werr = rep.Unjudged()
+		r.unjudged, r.unjudgedURLs, werr = rep.Unjudged()
 	}
 	if werr != nil {
 		fmt.Fprintf(e.stderr, "locator crawl: the report's file: %s\n", printable.String(werr.Error()))
-		return exitFailed
+		return exitOK, exitFailed
 	}
-	status := exitOK
-	if broken > 0 {
+	status = exitOK
+	if r.broken > 0 {
 		status = exitNegative
 	}
 	if o.json {
-		werr = writeBrokenJSON(w, rep)
+		werr = writeBrokenJSON(r.w, rep)
 		if werr == nil {
-			werr = writeJSON(w, st.record(broken, refused, unjudged))
+			werr = writeJSON(r.w, r.st.record(r.broken, r.refused, r.unjudged))
 		}
 	} else {
-		werr = writeSummary(w, rep)
+		werr = writeSummary(r.w, rep)
 	}
 	if werr == nil {
-		werr = w.Flush()
+		werr = r.w.Flush()
 	}
 	if werr != nil {
-		return finish(e, name, status, exitOK, werr)
+		return status, finish(e, "crawl", status, exitOK, werr)
 	}
 	if o.junit != "" {
 		if err := writeJUnitFile(o.junit, rep); err != nil {
 			fmt.Fprintf(e.stderr, "locator crawl: --junit: %s\n", printable.String(err.Error()))
-			return exitTrouble
+			return status, exitTrouble
 		}
 	}
+	r.counts()
+	return status, exitOK
+}
+
+// counts writes the crawl's counts on standard error.
+func (r *crawlRun) counts() {
+	e, st := r.e, &r.st
 	runs := ""
-	if earlier > 0 {
-		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", earlier)
+	if r.earlier > 0 {
+		runs = fmt.Sprintf(" (and %d pages of the runs before, in the report)", r.earlier)
 	}
 	fmt.Fprintf(e.stderr, "locator crawl: %d pages (%d octets received)%s, %d links, %d checked: %d broken links on %d pages\n",
-		st.pages, received.Load(), runs, st.links, st.checked, broken, brokenPages)
-	if refused > 0 {
-		fmt.Fprintf(e.stderr, "locator crawl: %d links refused by local policy, not asked (not broken)\n", refused)
+		st.pages, r.received.Load(), runs, st.links, st.checked, r.broken, r.brokenPages)
+	if r.refused > 0 {
+		fmt.Fprintf(e.stderr, "locator crawl: %d links refused by local policy, not asked (not broken)\n", r.refused)
 	}
-	if n, urls := unjudged, unjudgedURLs; n > 0 {
+	if n, urls := r.unjudged, r.unjudgedURLs; n > 0 {
 		why := "not followed (out of scope, excluded, too deep), and --check not given"
-		if o.check {
+		if r.o.check {
 			why = "past --max-urls, or sessions (telnet)"
 		}
 		fmt.Fprintf(e.stderr, "locator crawl: %s (%s) not judged: %s\n", fmt.Sprint(n, " ", plural(n, "link", "links")), fmt.Sprint(urls, " ", plural(urls, "URL", "URLs")), why)
@@ -310,10 +387,15 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	for _, u := range st.robotsSeeds {
 		fmt.Fprintf(e.stderr, "locator crawl: robots.txt forbids the seed %s: nothing was fetched from it (--no-robots, for a site's own owner)\n", printable.String(u))
 	}
+}
 
+// ending says why the crawl ended, when not of itself, and returns the
+// exit status: status (the broken links') when it ended as told to.
+func (r *crawlRun) ending(crawlErr error, status int) int {
+	o, e := r.o, r.e
 	var limit *crawl.LimitError
 	switch {
-	case crawlErr == nil && len(st.robotsSeeds) > 0:
+	case crawlErr == nil && len(r.st.robotsSeeds) > 0:
 		return exitFailed // not "0 broken": a seed was not crawled
 	case crawlErr == nil:
 	case errors.As(crawlErr, &limit):
