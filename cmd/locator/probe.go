@@ -89,36 +89,17 @@ type probeRecord struct {
 }
 
 func runProbe(e *env, args []string, o *probeOptions) int {
-	if len(args) == 0 {
-		return usageError(e, "probe", "want URLs, or - for standard input")
-	}
-	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.backoff < 0 {
-		return usageError(e, "probe", "--jobs and --per-host must be positive; --retries and --backoff not negative")
-	}
-	if msg := o.invalid(probeBounds); msg != "" {
+	if msg := o.validate(args); msg != "" {
 		return usageError(e, "probe", msg)
-	}
-	switch o.method {
-	case "", "rfc1738", "singlecwd", "nocwd":
-	default:
-		return usageError(e, "probe", "--method is rfc1738, singlecwd or nocwd (ftp's CWD methods)")
 	}
 	// Probes write their dialogues, and the input reader its notes, on
 	// standard error while the bar does: whole lines each.
 	stderr := &lockedWriter{w: e.stderr}
 	locked := *e
 	locked.stderr = stderr
-	schemes, err := o.schemes("ftp")
+	c, err := o.client(stderr)
 	if err != nil {
 		return usageError(e, "probe", err.Error())
-	}
-	schemes["gemini"] = o.gemini.client(nil)
-	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
-	o.limits.apply(c)
-	o.proxy.apply(c)
-	c.MaxSize = 1 << 20 // a menu or a listing the fallback reads
-	if o.verbose {
-		c.Dialogue = stderr
 	}
 	defer c.CloseIdle()
 	checker := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost, Retries: o.retries, Backoff: o.backoff, MaxTime: o.maxTime}
@@ -186,6 +167,43 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	fmt.Fprintf(stderr, "locator probe: %d URLs (%d distinct probed): %d ok, %d gone, %d refused, %d error, %d policy\n",
 		lines, probed, counts[access.StateOK], counts[access.StateGone], counts[access.StateRefused], counts[access.StateError], counts[access.StatePolicy])
 	return max(worst, status)
+}
+
+// validate says what is wrong with the flags and arguments, or "".
+func (o *probeOptions) validate(args []string) string {
+	if len(args) == 0 {
+		return "want URLs, or - for standard input"
+	}
+	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.backoff < 0 {
+		return "--jobs and --per-host must be positive; --retries and --backoff not negative"
+	}
+	if msg := o.invalid(probeBounds); msg != "" {
+		return msg
+	}
+	switch o.method {
+	case "", "rfc1738", "singlecwd", "nocwd":
+	default:
+		return "--method is rfc1738, singlecwd or nocwd (ftp's CWD methods)"
+	}
+	return ""
+}
+
+// client returns the one Client of a probe run, its dialogue (-v) on
+// stderr.
+func (o *probeOptions) client(stderr io.Writer) (*access.Client, error) {
+	schemes, err := o.schemes("ftp")
+	if err != nil {
+		return nil, err
+	}
+	schemes["gemini"] = o.gemini.client(nil)
+	c := &access.Client{Policy: o.policy.access(), RedirectSchemes: o.policy.redirectSchemes(), Schemes: schemes}
+	o.limits.apply(c)
+	o.proxy.apply(c)
+	c.MaxSize = 1 << 20 // a menu or a listing the fallback reads
+	if o.verbose {
+		c.Dialogue = stderr
+	}
+	return c, nil
 }
 
 // errStopped ends the reading of the inputs when the Checker stops.

@@ -31,6 +31,25 @@ import (
 // "." or "..", or holds a "/" or NUL once decoded (an encoded %2F,
 // %00), is refused, never turned into a path.
 func remoteName(u *locator.URL) (string, error) {
+	name, err := schemeName(u)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case name == "":
+		return "", fmt.Errorf("-O: %s names no file (nothing after its last \"/\"); give -o FILE", printable.String(u.String()))
+	case name == "." || name == "..":
+		return "", fmt.Errorf("-O: %s: the name %q is a directory's; give -o FILE", printable.String(u.String()), name)
+	case strings.ContainsAny(name, "/\x00"):
+		return "", fmt.Errorf("-O: %s: the name decodes to %s, which holds a \"/\" or NUL and is no file name; give -o FILE",
+			printable.String(u.String()), printable.String(strconv.Quote(name)))
+	}
+	return name, nil
+}
+
+// schemeName is the name u's own scheme gives its object, decoded: an
+// FTP URL's name, an HTTP URL's last segment, ...; "" for none.
+func schemeName(u *locator.URL) (string, error) {
 	var name string
 	switch u.Scheme() {
 	case "ftp":
@@ -99,15 +118,6 @@ func remoteName(u *locator.URL) (string, error) {
 		name = w.Database
 	default:
 		return "", fmt.Errorf("-O: %s: a %s URL names no file; give -o FILE", printable.String(u.String()), u.Scheme())
-	}
-	switch {
-	case name == "":
-		return "", fmt.Errorf("-O: %s names no file (nothing after its last \"/\"); give -o FILE", printable.String(u.String()))
-	case name == "." || name == "..":
-		return "", fmt.Errorf("-O: %s: the name %q is a directory's; give -o FILE", printable.String(u.String()), name)
-	case strings.ContainsAny(name, "/\x00"):
-		return "", fmt.Errorf("-O: %s: the name decodes to %s, which holds a \"/\" or NUL and is no file name; give -o FILE",
-			printable.String(u.String()), printable.String(strconv.Quote(name)))
 	}
 	return name, nil
 }

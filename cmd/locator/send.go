@@ -20,6 +20,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/netrc"
 	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/mailto"
 )
@@ -67,42 +68,21 @@ type sendOptions struct {
 }
 
 func runSend(e *env, args []string, o *sendOptions) int {
-	if len(args) != 1 {
-		return usageError(e, "send", fmt.Sprintf("want one mailto URL, got %d arguments", len(args)))
-	}
-	if msg := o.invalid(sendBounds); msg != "" {
-		return usageError(e, "send", msg)
-	}
-	if o.maxBody <= 0 {
-		return usageError(e, "send", "--max-body must be positive")
+	u, usage := o.validate(args)
+	if usage != "" {
+		return usageError(e, "send", usage)
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf(format, a...)))
 		return exitTrouble
 	}
-	u, err := locator.Parse(args[0])
-	if err != nil {
-		return usageError(e, "send", message(err))
+	from, server, usage := o.endpoints()
+	if usage != "" {
+		return usageError(e, "send", usage)
 	}
-	if u.Scheme() != "mailto" {
-		return usageError(e, "send", fmt.Sprintf("%s is a %s URL; send takes a mailto URL (RFC 6068)", access.Masked(u), u.Scheme()))
-	}
-	from := o.from
-	if from == "" {
-		from = os.Getenv("EMAIL")
-	}
-	if from == "" {
-		return usageError(e, "send", "no sender: give --from ADDRESS or set $EMAIL")
-	}
+	var err error
 	if from, err = mailto.ParseAddrSpec(from); err != nil {
 		return fail("--from %q: %v", o.fromText(), err)
-	}
-	server := o.server
-	if server == "" {
-		server = os.Getenv("SMTP_SERVER")
-	}
-	if server == "" && !o.dryRun {
-		return usageError(e, "send", "no SMTP server: give --smtp HOST:PORT or set $SMTP_SERVER (or --dry-run)")
 	}
 	logins, err := o.netrc.load(e, "send")
 	if err != nil {
@@ -132,23 +112,8 @@ func runSend(e *env, args []string, o *sendOptions) int {
 			tty = f
 		}
 	}
-	if tty != nil {
-		body, err := editBody(e, tty, m.Body)
-		if err != nil {
-			return fail("%v", err)
-		}
-		m.Body = body
-	} else {
-		b, err := io.ReadAll(io.LimitReader(e.stdin, o.maxBody+1))
-		if err != nil {
-			return fail("reading the body from standard input: %v", err)
-		}
-		if int64(len(b)) > o.maxBody {
-			return fail("the body on standard input is longer than --max-body %d octets", o.maxBody)
-		}
-		if len(b) > 0 {
-			m.Body = string(b) // else the URL's body, the default (RFC 6068 §2)
-		}
+	if err := o.readBody(e, tty, m); err != nil {
+		return fail("%v", err)
 	}
 
 	if o.dryRun {
@@ -160,22 +125,135 @@ func runSend(e *env, args []string, o *sendOptions) int {
 		return exitOK
 	}
 	if tty != nil && !o.yes {
-		// RFC 6068 §7: "a mail client SHOULD NOT send a message based on
-		// a 'mailto' URI without first disclosing and showing to the
-		// user the full message that will be sent ... and asking the
-		// user for approval".
-		msg, _, err := m.Bytes(false)
+		ok, err := approved(e, tty, m, server)
 		if err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(e.stderr, "%s\nSend this message as electronic mail through %s? [y/N] ", showMessage(msg), printable.String(server))
-		answer, _ := bufio.NewReader(tty).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		if !ok {
 			fmt.Fprintln(e.stderr, "locator send: not sent")
 			return exitTrouble
 		}
 	}
 
+	so, err := o.submission(e, server, tty, logins)
+	if err != nil {
+		return fail("%v", err)
+	}
+	return o.submit(e, m, so)
+}
+
+// submit sends m as so says and reports the outcome, returning the exit
+// status. --max-time is one deadline over the submission, which every
+// read and write on the connection observes (access.Request.Dial).
+func (o *sendOptions) submit(e *env, m *mailto.Message, so mailto.SendOptions) int {
+	ctx, cancel := o.withMaxTime(context.Background())
+	defer cancel()
+	rc, err := mailto.Send(ctx, m, so)
+	if err != nil {
+		msg := err.Error()
+		switch {
+		case expired(ctx):
+			msg = fmt.Sprintf("the submission through %s exceeded its maximum time (--max-time %v)", so.Server, o.maxTime)
+		case access.Timeout(err):
+			msg += fmt.Sprintf(" (the server was silent for --idle-timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
+		}
+		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", printable.String(msg))
+		var se *locator.SchemeError
+		if errors.As(err, &se) {
+			return exitTrouble // a bad --smtp, or a message Bytes refuses
+		}
+		return exitStatus(access.Classify(err))
+	}
+	fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf("sent %s to %s through %s: %s (%s)", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))))
+	return exitOK
+}
+
+// validate reads the one mailto URL of args and checks the flags; the
+// string is the usage error, "" for none.
+func (o *sendOptions) validate(args []string) (*locator.URL, string) {
+	if len(args) != 1 {
+		return nil, fmt.Sprintf("want one mailto URL, got %d arguments", len(args))
+	}
+	if msg := o.invalid(sendBounds); msg != "" {
+		return nil, msg
+	}
+	if o.maxBody <= 0 {
+		return nil, "--max-body must be positive"
+	}
+	u, err := locator.Parse(args[0])
+	if err != nil {
+		return nil, message(err)
+	}
+	if u.Scheme() != "mailto" {
+		return nil, fmt.Sprintf("%s is a %s URL; send takes a mailto URL (RFC 6068)", access.Masked(u), u.Scheme())
+	}
+	return u, ""
+}
+
+// endpoints returns the sender (--from, or $EMAIL) and the SMTP server
+// (--smtp, or $SMTP_SERVER), or the usage error of a missing one.
+func (o *sendOptions) endpoints() (from, server, usage string) {
+	from = o.from
+	if from == "" {
+		from = os.Getenv("EMAIL")
+	}
+	if from == "" {
+		return "", "", "no sender: give --from ADDRESS or set $EMAIL"
+	}
+	server = o.server
+	if server == "" {
+		server = os.Getenv("SMTP_SERVER")
+	}
+	if server == "" && !o.dryRun {
+		return "", "", "no SMTP server: give --smtp HOST:PORT or set $SMTP_SERVER (or --dry-run)"
+	}
+	return from, server, ""
+}
+
+// approved shows m on the terminal tty and asks whether to send it
+// through server. RFC 6068 §7: "a mail client SHOULD NOT send a message
+// based on a 'mailto' URI without first disclosing and showing to the
+// user the full message that will be sent ... and asking the user for
+// approval".
+func approved(e *env, tty *os.File, m *mailto.Message, server string) (bool, error) {
+	msg, _, err := m.Bytes(false)
+	if err != nil {
+		return false, err
+	}
+	fmt.Fprintf(e.stderr, "%s\nSend this message as electronic mail through %s? [y/N] ", showMessage(msg), printable.String(server))
+	answer, _ := bufio.NewReader(tty).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes", nil
+}
+
+// readBody sets m's body: edited on the terminal tty, or read from
+// standard input (at most --max-body octets; none: the URL's, RFC 6068
+// §2).
+func (o *sendOptions) readBody(e *env, tty *os.File, m *mailto.Message) error {
+	if tty != nil {
+		body, err := editBody(e, tty, m.Body)
+		if err != nil {
+			return err
+		}
+		m.Body = body
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(e.stdin, o.maxBody+1))
+	if err != nil {
+		return fmt.Errorf("reading the body from standard input: %v", err)
+	}
+	if int64(len(b)) > o.maxBody {
+		return fmt.Errorf("the body on standard input is longer than --max-body %d octets", o.maxBody)
+	}
+	if len(b) > 0 {
+		m.Body = string(b)
+	}
+	return nil
+}
+
+// submission returns the flags' mailto.SendOptions for server: the
+// login (--user, .netrc), the dialogue (-v), --smtp-ca's roots.
+func (o *sendOptions) submission(e *env, server string, tty *os.File, logins *netrc.File) (mailto.SendOptions, error) {
 	so := mailto.SendOptions{
 		Server:         server,
 		Hello:          o.hello,
@@ -193,11 +271,11 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if o.caFile != "" {
 		pem, err := os.ReadFile(o.caFile)
 		if err != nil {
-			return fail("--smtp-ca: %v", err)
+			return so, fmt.Errorf("--smtp-ca: %v", err)
 		}
 		roots := x509.NewCertPool()
 		if !roots.AppendCertsFromPEM(pem) {
-			return fail("--smtp-ca %s: no PEM certificate in it", o.caFile)
+			return so, fmt.Errorf("--smtp-ca %s: no PEM certificate in it", o.caFile)
 		}
 		host, _, _ := net.SplitHostPort(server)
 		so.TLSConfig = &tls.Config{RootCAs: roots, ServerName: host}
@@ -205,28 +283,7 @@ func runSend(e *env, args []string, o *sendOptions) int {
 	if o.user != "" {
 		so.Password = password(e, tty)
 	}
-	// --max-time: one deadline over the submission, which every read
-	// and write on the connection observes (access.Request.Dial).
-	ctx, cancel := o.withMaxTime(context.Background())
-	defer cancel()
-	rc, err := mailto.Send(ctx, m, so)
-	if err != nil {
-		msg := err.Error()
-		switch {
-		case expired(ctx):
-			msg = fmt.Sprintf("the submission through %s exceeded its maximum time (--max-time %v)", server, o.maxTime)
-		case access.Timeout(err):
-			msg += fmt.Sprintf(" (the server was silent for --idle-timeout %v, or did not accept within --connect-timeout %v)", o.idle, o.connect)
-		}
-		fmt.Fprintf(e.stderr, "locator send: %s; nothing was sent\n", printable.String(msg))
-		var se *locator.SchemeError
-		if errors.As(err, &se) {
-			return exitTrouble // a bad --smtp, or a message Bytes refuses
-		}
-		return exitStatus(access.Classify(err))
-	}
-	fmt.Fprintf(e.stderr, "locator send: %s\n", printable.String(fmt.Sprintf("sent %s to %s through %s: %s (%s)", m.MessageID, strings.Join(rc.Recipients, ", "), rc.Server, rc.Reply, strings.Join(rc.Notes, "; "))))
-	return exitOK
+	return so, nil
 }
 
 // showMessage is the message as it is shown for approval: one line of

@@ -96,33 +96,59 @@ func (f urlSwitch) IsBoolFlag() bool { return true }
 // urlFlags declares locator url's flags on fs, trurl's names with their
 // one-letter forms, and returns what they will hold once fs has parsed.
 func urlFlags(fs *flag.FlagSet) *urlArgs {
-	a := &urlArgs{}
-	val := func(names, arg, usage string, f func(string) error) {
-		for _, n := range strings.Split(names, ",") {
-			fs.Var(urlValue(f), n, arg+"\x00"+usage)
-		}
-	}
-	sw := func(name, usage string, f func() error) { fs.Var(urlSwitch(f), name, usage) }
-	once := func(has *bool, name string) error {
-		if *has {
-			return a.failed(urlExitFlag, "only one --"+name+" is supported")
-		}
-		*has = true
-		return nil
-	}
+	u := urlFlagSet{fs: fs, a: &urlArgs{}}
+	u.urlInputFlags()
+	u.urlEditFlags()
+	u.urlQueryFlags()
+	u.urlOutputFlags()
+	return u.a
+}
 
-	val("url", "URL", "a URL to work on, as if given as an argument (one without a scheme is guessed unless --no-guess-scheme)", func(s string) error {
+// urlFlagSet declares url's flags on fs, each filling a.
+type urlFlagSet struct {
+	fs *flag.FlagSet
+	a  *urlArgs
+}
+
+// val declares the flags names (a comma list) taking the argument arg.
+func (u urlFlagSet) val(names, arg, usage string, f func(string) error) {
+	for _, n := range strings.Split(names, ",") {
+		u.fs.Var(urlValue(f), n, arg+"\x00"+usage)
+	}
+}
+
+// sw declares the switch name.
+func (u urlFlagSet) sw(name, usage string, f func() error) { u.fs.Var(urlSwitch(f), name, usage) }
+
+// once refuses a second --name.
+func (u urlFlagSet) once(has *bool, name string) error {
+	if *has {
+		return u.a.failed(urlExitFlag, "only one --"+name+" is supported")
+	}
+	*has = true
+	return nil
+}
+
+// urlInputFlags declares the URLs worked on: --url, --url-file.
+func (u urlFlagSet) urlInputFlags() {
+	a := u.a
+	u.val("url", "URL", "a URL to work on, as if given as an argument (one without a scheme is guessed unless --no-guess-scheme)", func(s string) error {
 		a.urls = append(a.urls, s)
 		return nil
 	})
-	val("url-file,f", "FILE", "read URLs from FILE (- for standard input), one a line; blank lines skipped, trailing spaces and tabs and a CR removed; --url and URL arguments are then ignored", func(s string) error {
-		if err := once(&a.hasFile, "url-file"); err != nil {
+	u.val("url-file,f", "FILE", "read URLs from FILE (- for standard input), one a line; blank lines skipped, trailing spaces and tabs and a CR removed; --url and URL arguments are then ignored", func(s string) error {
+		if err := u.once(&a.hasFile, "url-file"); err != nil {
 			return err
 		}
 		a.file = s
 		return nil
 	})
-	val("append,a", "path=SEG|query=PAIR", "append a path segment (encoded, after a \"/\") or a query pair key=value (each side encoded)", func(s string) error {
+}
+
+// urlEditFlags declares the edits of components: --append, --set, --iterate, --max-urls, --redirect.
+func (u urlFlagSet) urlEditFlags() {
+	a := u.a
+	u.val("append,a", "path=SEG|query=PAIR", "append a path segment (encoded, after a \"/\") or a query pair key=value (each side encoded)", func(s string) error {
 		switch {
 		case strings.HasPrefix(s, "path="):
 			a.ed.AppendPath = append(a.ed.AppendPath, s[5:])
@@ -133,7 +159,7 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		}
 		return nil
 	})
-	val("set,s", "COMPONENT[?][:]=VALUE", "set a component (scheme, user, password, options, host, port, path, query, fragment, zoneid) or a scheme's own part (typecode, selector, group, ...): = encodes VALUE, := takes it encoded, ?= sets it only when absent; an empty VALUE removes it", func(s string) error {
+	u.val("set,s", "COMPONENT[?][:]=VALUE", "set a component (scheme, user, password, options, host, port, path, query, fragment, zoneid) or a scheme's own part (typecode, selector, group, ...): = encodes VALUE, := takes it encoded, ?= sets it only when absent; an empty VALUE removes it", func(s string) error {
 		st, err := urledit.ParseSet(s)
 		if err != nil {
 			return a.failed(urlExitSet, err.Error())
@@ -141,7 +167,7 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.ed.Sets = append(a.ed.Sets, st)
 		return nil
 	})
-	val("iterate", "COMPONENT[:]=V1 V2...", "write the URL once with COMPONENT set to each value (separated by single spaces); several make every combination", func(s string) error {
+	u.val("iterate", "COMPONENT[:]=V1 V2...", "write the URL once with COMPONENT set to each value (separated by single spaces); several make every combination", func(s string) error {
 		it, err := urledit.ParseIterate(s)
 		if err != nil {
 			return a.failed(urlExitIterate, err.Error())
@@ -149,7 +175,7 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.ed.Iterate = append(a.ed.Iterate, it)
 		return nil
 	})
-	val("max-urls", "N", "the combinations of --iterate's values at most, for each URL (10000, as get's globs; 0 is the default): more is refused, with status 11, before any URL is written", func(s string) error {
+	u.val("max-urls", "N", "the combinations of --iterate's values at most, for each URL (10000, as get's globs; 0 is the default): more is refused, with status 11, before any URL is written", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return a.failed(urlExitFlag, "--max-urls takes a number, not "+strconv.Quote(s))
@@ -157,16 +183,21 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.ed.MaxCombinations = n
 		return nil
 	})
-	val("redirect", "REF", "resolve REF against each URL (RFC 3986 §5) before the other edits", func(s string) error {
+	u.val("redirect", "REF", "resolve REF against each URL (RFC 3986 §5) before the other edits", func(s string) error {
 		if a.ed.Redirect != "" {
 			return a.failed(urlExitFlag, "only one --redirect is supported")
 		}
 		a.ed.Redirect = s
 		return nil
 	})
+}
+
+// urlQueryFlags declares the edits of the query: --query-separator, --trim, --replace.
+func (u urlFlagSet) urlQueryFlags() {
+	a := u.a
 	hasSep := false
-	val("query-separator", "C", "the octet that separates query pairs (default &)", func(s string) error {
-		if err := once(&hasSep, "query-separator"); err != nil {
+	u.val("query-separator", "C", "the octet that separates query pairs (default &)", func(s string) error {
+		if err := u.once(&hasSep, "query-separator"); err != nil {
 			return err
 		}
 		if len(s) != 1 {
@@ -175,27 +206,32 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.ed.Separator = s[0]
 		return nil
 	})
-	val("trim", "query=KEY", "remove the query pairs of KEY (without regard to case; KEY* a prefix, \\* a star)", func(s string) error {
+	u.val("trim", "query=KEY", "remove the query pairs of KEY (without regard to case; KEY* a prefix, \\* a star)", func(s string) error {
 		if !strings.HasPrefix(s, "query=") {
 			return a.failed(urlExitTrim, "Unsupported trim component: "+s)
 		}
 		a.ed.Trim = append(a.ed.Trim, s[6:])
 		return nil
 	})
-	val("qtrim", "KEY", "the same as --trim query=KEY", func(s string) error {
+	u.val("qtrim", "KEY", "the same as --trim query=KEY", func(s string) error {
 		a.ed.Trim = append(a.ed.Trim, s)
 		return nil
 	})
-	val("replace", "KEY[=VALUE]", "replace the first query pair of KEY (the others of KEY go); both sides encoded", func(s string) error {
+	u.val("replace", "KEY[=VALUE]", "replace the first query pair of KEY (the others of KEY go); both sides encoded", func(s string) error {
 		a.ed.Replace = append(a.ed.Replace, s)
 		return nil
 	})
-	val("replace-append", "KEY[=VALUE]", "as --replace, and append the pair when the query has no KEY", func(s string) error {
+	u.val("replace-append", "KEY[=VALUE]", "as --replace, and append the pair when the query has no KEY", func(s string) error {
 		a.ed.Replace, a.ed.ReplaceAppend = append(a.ed.Replace, s), true
 		return nil
 	})
-	val("get,g", "FORMAT", "write FORMAT for each URL, {component} or [component] replaced (modifiers url: or :, default:, puny:, idn:, strict:, must:; {query:KEY}, {query-all:KEY}, {parts.NAME}; \\n \\t \\r \\\\ \\{ \\[)", func(s string) error {
-		if err := once(&a.hasFormat, "get"); err != nil {
+}
+
+// urlOutputFlags declares what is written, and how: --get, --json and the switches.
+func (u urlFlagSet) urlOutputFlags() {
+	a := u.a
+	u.val("get,g", "FORMAT", "write FORMAT for each URL, {component} or [component] replaced (modifiers url: or :, default:, puny:, idn:, strict:, must:; {query:KEY}, {query-all:KEY}, {parts.NAME}; \\n \\t \\r \\\\ \\{ \\[)", func(s string) error {
+		if err := u.once(&a.hasFormat, "get"); err != nil {
 			return err
 		}
 		if a.json {
@@ -204,38 +240,37 @@ func urlFlags(fs *flag.FlagSet) *urlArgs {
 		a.format = s
 		return nil
 	})
-	sw("json", "write a JSON array: for each URL an object of url, parts (decoded unless --urlencode) and params (the query's pairs)", func() error {
+	u.sw("json", "write a JSON array: for each URL an object of url, parts (decoded unless --urlencode) and params (the query's pairs)", func() error {
 		if a.hasFormat {
 			return a.failed(urlExitFlag, "--json is mutually exclusive with --get")
 		}
 		a.json = true
 		return nil
 	})
-	sw("parts", "with --json, add each URL's scheme_parts: its scheme's own structure (RFC 1738 §3), as locator parse --json shows it", func() error { a.parts = true; return nil })
-	sw("verify", "stop, with status 9, at the first URL that cannot be read or written", func() error { a.verify = true; return nil })
-	sw("accept-space", "encode a space in the input as data (%20, + in a query) instead of refusing it", func() error { a.ed.AcceptSpace = true; return nil })
-	sw("curl", "accept only schemes the library has rules for (RFC 1738 §3 and §4, https)", func() error { a.ed.KnownSchemes = true; return nil })
-	sw("default-port", "write the scheme's default port where none is written", func() error { a.ed.DefaultPort = true; return nil })
-	sw("keep-port", "keep a port that is the scheme's default", func() error { a.ed.KeepPort = true; return nil })
-	sw("no-guess-scheme", "refuse an input without a scheme instead of guessing it (http, or ftp for ftp.*, as curl does)", func() error { a.noGuess = true; return nil })
-	sw("sort-query", "sort the query pairs, without regard to case", func() error { a.ed.SortQuery = true; return nil })
-	sw("urlencode", "show components as written (encoded) in --get and --json", func() error { a.urlencode = true; return nil })
-	sw("quiet", "write no notes (what could not be shown as asked)", func() error { a.quiet = true; return nil })
-	sw("punycode", "show hosts with A-labels (ASCII), as every URL written holds them anyway", func() error {
+	u.sw("parts", "with --json, add each URL's scheme_parts: its scheme's own structure (RFC 1738 §3), as locator parse --json shows it", func() error { a.parts = true; return nil })
+	u.sw("verify", "stop, with status 9, at the first URL that cannot be read or written", func() error { a.verify = true; return nil })
+	u.sw("accept-space", "encode a space in the input as data (%20, + in a query) instead of refusing it", func() error { a.ed.AcceptSpace = true; return nil })
+	u.sw("curl", "accept only schemes the library has rules for (RFC 1738 §3 and §4, https)", func() error { a.ed.KnownSchemes = true; return nil })
+	u.sw("default-port", "write the scheme's default port where none is written", func() error { a.ed.DefaultPort = true; return nil })
+	u.sw("keep-port", "keep a port that is the scheme's default", func() error { a.ed.KeepPort = true; return nil })
+	u.sw("no-guess-scheme", "refuse an input without a scheme instead of guessing it (http, or ftp for ftp.*, as curl does)", func() error { a.noGuess = true; return nil })
+	u.sw("sort-query", "sort the query pairs, without regard to case", func() error { a.ed.SortQuery = true; return nil })
+	u.sw("urlencode", "show components as written (encoded) in --get and --json", func() error { a.urlencode = true; return nil })
+	u.sw("quiet", "write no notes (what could not be shown as asked)", func() error { a.quiet = true; return nil })
+	u.sw("punycode", "show hosts with A-labels (ASCII), as every URL written holds them anyway", func() error {
 		if a.asIDN {
 			return a.failed(urlExitFlag, "--punycode is mutually exclusive with --as-idn")
 		}
 		a.punycode = true
 		return nil
 	})
-	sw("as-idn", "show hosts with U-labels (Unicode), for reading: such a URL is not one of RFC 1738", func() error {
+	u.sw("as-idn", "show hosts with U-labels (Unicode), for reading: such a URL is not one of RFC 1738", func() error {
 		if a.punycode {
 			return a.failed(urlExitFlag, "--as-idn is mutually exclusive with --punycode")
 		}
 		a.asIDN = true
 		return nil
 	})
-	return a
 }
 
 // urlValueFlags are the flags that take a value, by every name.
