@@ -123,7 +123,14 @@ func TestReplayStaysInArchiveChromium(t *testing.T) {
 	C := "http://" + captured.Addr
 	rd := recordWARC(t, C+"/page.html", C+"/pic.png")
 	// What each server was asked before (peer.Nginx's readiness probe,
-	// the recording).
+	// the recording): nginx writes a request's line once its reply is
+	// sent, which may follow the client's end by a moment (a bound,
+	// not a timing).
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if l := logLines(t, filepath.Join(siteDir, "access.log")); strings.Contains(strings.Join(l, "\n"), "GET /pic.png ") {
+			break
+		}
+	}
 	before := logLines(t, filepath.Join(siteDir, "access.log"))
 	liveBefore := logLines(t, filepath.Join(liveDir, "access.log"))
 
