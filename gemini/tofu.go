@@ -116,8 +116,17 @@ func (e *KnownHostsError) Unwrap() error { return e.Err }
 // stay two servers: trust on first use is given to the name a person
 // wrote (Gemini §4.2), which DNS may map to another address tomorrow.
 func ServerKey(host string, port int) string {
-	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
-		host = host[1 : len(host)-1]
+	// Final dots and brackets, in any order ("[::1].", "[]."), until
+	// none is left: the key read back (lineKey) is then the same.
+	for {
+		n := strings.TrimRight(host, ".")
+		if strings.HasPrefix(n, "[") && strings.HasSuffix(n, "]") {
+			n = n[1 : len(n)-1]
+		}
+		if n == host {
+			break
+		}
+		host = n
 	}
 	h := dest.Name(host)
 	// "h.." and "..." are no hosts, but keys all the same: read as
