@@ -92,6 +92,12 @@ func TestKilledMidWrite(t *testing.T) {
 			continue
 		}
 		if rec.BlockOK == nil || !*rec.BlockOK {
+			if i == len(wr)-1 {
+				// The record the kill cut: warcio reads the octets of
+				// its gzip member that were written, and its digest
+				// does not match (or it stops with an error, above).
+				continue
+			}
 			t.Errorf("warcio: record at %d: block digest wrong", rec.Offset)
 		}
 		if rec.Type == "response" {
