@@ -6,43 +6,18 @@ package gateway_test
 // server once whatever the spelling of its host (RFC 1738 §3.1, §2.2).
 
 import (
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/peer"
 )
-
-// relay forwards each connection to its port on 127.0.0.1 to the
-// address target holds when the connection arrives: one port, served by
-// one molly-brown and then by another with another certificate.
-func relay(t *testing.T, target *atomic.Value) int {
-	t.Helper()
-	addr := peer.Hostile(t, func(c net.Conn) {
-		s, err := net.DialTimeout("tcp", target.Load().(string), 10*time.Second)
-		if err != nil {
-			return
-		}
-		defer s.Close()
-		deadline := time.Now().Add(60 * time.Second)
-		c.SetDeadline(deadline)
-		s.SetDeadline(deadline)
-		go func() { io.Copy(s, c); s.Close() }()
-		io.Copy(c, s)
-	})
-	_, p, _ := net.SplitHostPort(addr)
-	port, _ := strconv.Atoi(p)
-	return port
-}
 
 // caseSpellings returns n spellings of s, each letter's case chosen by
 // the bits of the spelling's number.
@@ -78,7 +53,7 @@ func TestGatewayTrustStore(t *testing.T) {
 	b := peer.MollyBrown(t, root, peer.MollyConfig{})
 	var target atomic.Value
 	target.Store(a.Addr)
-	port := relay(t, &target)
+	port := peer.Relay(t, &target)
 	p := ":" + strconv.Itoa(port)
 	spellings := []string{"127.0.0.1" + p, "[::ffff:127.0.0.1]" + p, "[::FFFF:7F00:1]" + p, "[0:0:0:0:0:ffff:127.0.0.1]" + p, "%31%32%37.0.0.1" + p, "127.0.0.1:0" + p[1:]}
 	for _, h := range caseSpellings("localhost", 512) {

@@ -11,7 +11,6 @@ package gemini_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -53,27 +52,6 @@ func TestServerKey(t *testing.T) {
 	}
 }
 
-// relay forwards each connection to its address on 127.0.0.1 to the
-// address target holds when the connection arrives.
-func relay(t *testing.T, target *atomic.Value) int {
-	t.Helper()
-	addr := peer.Hostile(t, func(c net.Conn) {
-		s, err := net.DialTimeout("tcp", target.Load().(string), 10*time.Second)
-		if err != nil {
-			return
-		}
-		defer s.Close()
-		deadline := time.Now().Add(60 * time.Second)
-		c.SetDeadline(deadline)
-		s.SetDeadline(deadline)
-		go func() { io.Copy(s, c); s.Close() }()
-		io.Copy(c, s)
-	})
-	_, p, _ := net.SplitHostPort(addr)
-	port, _ := strconv.Atoi(p)
-	return port
-}
-
 // spellings are URLs of one server on 127.0.0.1 at port, and of the
 // name localhost, each spelled in other ways.
 func spellings(port int) (addr, name []string) {
@@ -113,7 +91,7 @@ func TestTrustHostSpellings(t *testing.T) {
 	b := startMolly(t, "")
 	var target atomic.Value
 	target.Store(a.srv.Addr)
-	port := relay(t, &target)
+	port := peer.Relay(t, &target)
 	addrs, names := spellings(port)
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	store := &gemini.TrustStore{}

@@ -165,29 +165,11 @@ func TestHeaderCredentialsStayWithOrigin(t *testing.T) {
 		}
 		res.Close()
 		c.CloseIdle()
-		line := lastLogLine(t, tt.log, "/x.txt")
+		line := peer.LogLine(t, tt.log, "/x.txt ")
 		if !strings.HasSuffix(line, " "+tt.want) {
 			t.Errorf("%s, trusted %v: the server after the redirection logged %q, want %s", tt.path, tt.trusted, line, tt.want)
 		}
 	}
-}
-
-// lastLogLine waits for nginx to log its reply to path (written once
-// the reply is sent, which may be after the client has read it) and
-// returns that line.
-func lastLogLine(t *testing.T, log, path string) string {
-	t.Helper()
-	for range 300 {
-		b, _ := os.ReadFile(log)
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, path+" ") {
-				return l
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s: nothing logged for %s", log, path)
-	return ""
 }
 
 // Method replaces GET, for the redirection followed too, as curl's -X;

@@ -300,29 +300,11 @@ func TestGetHeaderCredentialsRedirect(t *testing.T) {
 				code, _ = runCurl(t, append(cargs, "http://"+first.Addr+"/away")...)
 				want = tt.wantc
 			}
-			if line := logged(t, log, "/pub/hello.txt"); code != 0 || line != "/pub/hello.txt "+want {
+			if line := peer.LogLine(t, log, "/pub/hello.txt "); code != 0 || line != "/pub/hello.txt "+want {
 				t.Errorf("%s, --location-trusted %v: exit %d, the second server logged %q, want %s", who, tt.trusted, code, line, want)
 			}
 		}
 	}
-}
-
-// logged waits for nginx to log its reply to path (written once the
-// reply is sent, which may be after the client read it) and returns
-// the line.
-func logged(t *testing.T, log, path string) string {
-	t.Helper()
-	for range 300 {
-		b, _ := os.ReadFile(log)
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, path+" ") {
-				return l
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s: nothing logged for %s", log, path)
-	return ""
 }
 
 // Grouped one-letter flags are read as getopt reads them (POSIX XBD

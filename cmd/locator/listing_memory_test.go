@@ -139,17 +139,7 @@ func TestGatewayListingMemory(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}()
+	defer stopProcess(cmd)
 	// "serving on http://ADDR/ (Ctrl-C ends)"
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
@@ -324,5 +314,19 @@ func watchHWM(pid int) func() int64 {
 		close(stop)
 		<-done
 		return peak.Load()
+	}
+}
+
+// stopProcess ends cmd, a server a test started: SIGTERM, then after
+// 10 s SIGKILL, and waits for it.
+func stopProcess(cmd *exec.Cmd) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
 	}
 }
