@@ -37,6 +37,10 @@ type Reader struct {
 	byKey    map[string][]*capture
 	byDigest map[string]*capture // payload digest -> a capture that holds it (not a revisit)
 
+	// onRecord, when set, is called with each capture scan finds
+	// (WriteIndex).
+	onRecord func(h header, head []byte, key string, off, length int64)
+
 	mu       sync.Mutex
 	problems []error
 	bad      map[*capture]bool
@@ -259,8 +263,16 @@ func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
 		}
 		return 0, err
 	}
-	if n, err := io.CopyN(io.Discard, br, size); err != nil {
-		return 0, fmt.Errorf("the block ends after %d of its %d octets", n, size)
+	var head []byte
+	if r.onRecord != nil {
+		// The protocol's header, for an index line's status and mime.
+		head = make([]byte, min(size, 16<<10))
+		if n, err := io.ReadFull(br, head); err != nil {
+			return 0, fmt.Errorf("the block ends after %d of its %d octets", n, size)
+		}
+	}
+	if n, err := io.CopyN(io.Discard, br, size-int64(len(head))); err != nil {
+		return 0, fmt.Errorf("the block ends after %d of its %d octets", n+int64(len(head)), size)
 	}
 	if gz {
 		if _, err := io.Copy(io.Discard, br); err != nil {
@@ -284,6 +296,9 @@ func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
 			return end, fmt.Errorf("WARC-Target-URI %.60q: %v", target, err)
 		}
 		t, _ := parseDate(h.get("WARC-Date"))
+		if r.onRecord != nil {
+			r.onRecord(h, head, Key(u), off, end-off)
+		}
 		r.add(Key(u), &capture{file: wf, off: off, length: end - off, url: target, t: t,
 			revisit: typ == "revisit", digest: h.get("WARC-Payload-Digest")})
 	}
@@ -465,7 +480,8 @@ func (r *Reader) requestOf(c *capture, h header) *access.Spool {
 }
 
 // Lookup returns the latest capture of u (the URL as given, or another
-// of the same key when none has that URL), a revisit record resolved
+// of the same key when none has that URL), or under a context of
+// WithTime the closest to that time, a revisit record resolved
 // to the payload it refers to. A capture whose record cannot be read is
 // a problem, and the one before it is returned instead. It implements
 // access.Archive.
@@ -484,17 +500,26 @@ func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, er
 	if len(same) == 0 {
 		same = caps
 	}
+	// The latest first, or the closest to the time asked for (WithTime).
+	order := make([]*capture, 0, len(same))
+	if at, ok := TimeFrom(ctx); ok {
+		order = byDistance(same, at)
+	} else {
+		for i := len(same) - 1; i >= 0; i-- {
+			order = append(order, same[i])
+		}
+	}
 	var firstErr error
-	for i := len(same) - 1; i >= 0; i-- {
+	for _, c := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rec, err := r.record(same[i])
+		rec, err := r.record(c)
 		if err == nil {
 			return rec, nil
 		}
 		if errors.Is(err, access.ErrTooLarge) {
-			return nil, err // the latest capture, too large: not an older one instead
+			return nil, err // the capture asked for, too large: not another instead
 		}
 		if firstErr == nil {
 			firstErr = err
