@@ -172,6 +172,11 @@ type Config struct {
 	// is a file of the machine that made the archive, which a crawl led
 	// by a hostile page may have read (file:///etc/passwd).
 	ArchiveFileURLs bool
+	// Wayback, when not nil, is the index of Archive's captures, served
+	// under /Collection/ in pywb's URL layout (CDX API, Memento;
+	// wayback.go). Collection "" is DefaultCollection.
+	Wayback    *WaybackIndex
+	Collection string
 }
 
 // A Server is the gateway, an http.Handler.
@@ -372,6 +377,8 @@ func (x *exchange) serve() {
 	}
 	rest := target[1:]
 	switch {
+	case x.isWayback(rest):
+		x.wayback()
 	case rest == "":
 		x.startPage()
 	case rest == "-/get" || strings.HasPrefix(rest, "-/get?"):

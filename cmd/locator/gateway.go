@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/rfc1738/locator/gateway"
 	_ "github.com/rfc1738/locator/schemes" // each scheme's rules and client
+	"github.com/rfc1738/locator/wayback"
 )
 
 func init() {
@@ -36,6 +38,7 @@ type gatewayOptions struct {
 	cfg           gateway.Config
 	log           string
 	warc          fileList // --warc: serve from these WARC files
+	collection    string   // --collection: their pywb URL layout's name
 }
 
 // gatewayBounds are the limits the gateway takes.
@@ -76,6 +79,7 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
 	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` holds (repeatable; its FILE.cdxj index used when present) instead of the network, http and https URLs included (file URLs with --warc-serve-file); a URL it holds no capture of is answered 404, an object over --max-filesize 502 without being decompressed")
+	fs.StringVar(&o.collection, "collection", gateway.DefaultCollection, "with --warc, also answer pywb's and the Wayback Machine's URL layout under /`NAME`/: the CDX server API (/NAME/cdx?url=U), mementos (/NAME/TIMESTAMP/U, RFC 7089), a TimeGate (/NAME/U), TimeMaps (/NAME/timemap/link/U) and a list of every capture (/NAME/*/U)")
 	fs.BoolVar(&o.cfg.ArchiveFallback, "warc-fallback", false, "with --warc, fetch a URL the archive holds no capture of from the network instead of answering 404")
 	fs.BoolVar(&o.cfg.ArchiveFileURLs, "warc-serve-file", false, "with --warc, serve the archive's captures of file URLs, which are refused (403) by default: each is a file of the machine that made the archive (RFC 1738 §3.10), which a hostile page may have led a crawl to read")
 }
@@ -88,6 +92,9 @@ func runGateway(e *env, args []string, o *gatewayOptions) int {
 		return usageError(e, "gateway", msg)
 	}
 	o.cfg.Policy.Allow, o.cfg.Policy.Deny = o.allow, o.deny
+	if !wayback.ValidCollection(o.collection) {
+		return usageError(e, "gateway", "--collection: "+strconv.Quote(o.collection)+" is not a name of letters, digits, _ and -")
+	}
 	if (o.cfg.ArchiveFallback || o.cfg.ArchiveFileURLs) && len(o.warc) == 0 {
 		return usageError(e, "gateway", "--warc-fallback and --warc-serve-file go with --warc FILE")
 	}
@@ -130,7 +137,14 @@ func (o *gatewayOptions) openWARC(e *env) (func(), int) {
 		return nil, exitTrouble
 	}
 	o.cfg.Archive = rd
-	return func() { rd.Close() }, exitOK
+	ix, err := openWayback(o.warc)
+	if err != nil {
+		rd.Close()
+		fmt.Fprintf(e.stderr, "locator gateway: --warc: %v\n", err)
+		return nil, exitTrouble
+	}
+	o.cfg.Wayback, o.cfg.Collection = ix, o.collection
+	return func() { rd.Close(); ix.Close() }, exitOK
 }
 
 // config is the gateway's Config: what the flags set directly, with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/archive"
+	"github.com/rfc1738/locator/wayback"
 )
 
 // warcFlags are the flags that archive what a command fetches (get,
@@ -115,4 +116,14 @@ func openArchive(e *env, cmd string, files []string, maxSize int64) (*archive.Re
 		fmt.Fprintf(e.stderr, "locator %s: %s\n", cmd, p)
 	}
 	return r, nil
+}
+
+// openWayback makes the index of the captures of files (each FILE.cdxj,
+// or one made of FILE when it has none) for the CDX API and Memento.
+func openWayback(files []string) (*wayback.Index, error) {
+	var srcs []wayback.Source
+	for _, f := range files {
+		srcs = append(srcs, wayback.FileSource(f))
+	}
+	return wayback.Open(srcs...)
 }
