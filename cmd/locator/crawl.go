@@ -63,6 +63,7 @@ type crawlOptions struct {
 	json, verbose    bool
 	junit            string
 	warc             *warcFlags // --warc, --warc-max-size, --warc-dedup (warc.go)
+	archive          fileList   // --archive: where broken links' captures are looked for (archived.go)
 }
 
 // crawlBounds are the limits crawl takes; --max-time bounds the whole
@@ -100,6 +101,7 @@ func crawlFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&o.json, "json", false, "NDJSON of the crawl's events: page, link and checked objects as they come, then a broken object for each broken link and a summary")
 	fs.StringVar(&o.junit, "junit", "", "write JUnit XML to `FILE`: one testsuite a page, one failed testcase for each broken link on it")
 	o.warc = addWARCFlags(fs)
+	fs.Var(&o.archive, "archive", "give each broken link's closest capture (to the time of the crawl) in this web archive `FILE` (a WARC with its FILE.cdxj, or without; repeatable), as /web/TIMESTAMP/URL on `locator gateway --warc FILE`: a line of the report, the archived field of --json's broken records")
 	limitFlags(fs, &o.limits, crawlBounds)
 	note(fs, "max-time", "here the whole crawl")
 	proxyFlags(fs, &o.proxy)
@@ -141,7 +143,13 @@ func runCrawl(e *env, args []string, o *crawlOptions) int {
 	if code != exitOK {
 		return code
 	}
-	r := &crawlRun{e: e, o: o, rep: &crawl.Report{}}
+	arch, err := openArchived(o.archive)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator crawl: --archive: %s\n", printable.String(err.Error()))
+		return exitTrouble
+	}
+	defer arch.close()
+	r := &crawlRun{e: e, o: o, rep: &crawl.Report{}, arch: arch}
 	defer r.rep.Close()
 	front, args, closeState, code := r.openState(args)
 	if code != exitOK {
@@ -187,6 +195,7 @@ type crawlRun struct {
 	received atomic.Int64
 	st       crawlStats
 	w        *bufio.Writer
+	arch     *archivedLinks // --archive's, or nil
 	// The counts of the report, for the summary.
 	broken, brokenPages, refused, unjudged, unjudgedURLs int
 }
@@ -342,12 +351,12 @@ func (r *crawlRun) report() (status, code int) {
 		status = exitNegative
 	}
 	if o.json {
-		werr = writeBrokenJSON(r.w, rep)
+		werr = writeBrokenJSON(r.w, rep, r.arch)
 		if werr == nil {
 			werr = writeJSON(r.w, r.st.record(r.broken, r.refused, r.unjudged))
 		}
 	} else {
-		werr = writeSummary(r.w, rep)
+		werr = writeSummary(r.w, rep, r.arch)
 	}
 	if werr == nil {
 		werr = r.w.Flush()

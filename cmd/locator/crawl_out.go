@@ -20,6 +20,7 @@ import (
 type brokenLink struct {
 	page, place, ref, url string
 	status, err           string
+	u                     *locator.URL // the link's target
 }
 
 // seedPlace is the place of a broken seed.
@@ -108,6 +109,9 @@ type (
 		URL    string `json:"url"`
 		Status string `json:"status"`
 		Error  string `json:"error,omitempty"`
+		// Archived is --archive's closest capture of URL, as
+		// /web/TIMESTAMP/URL on `locator gateway --warc`.
+		Archived string `json:"archived,omitempty"`
 	}
 	crawlSummaryRecord struct {
 		Event    string `json:"event"` // "summary"

@@ -24,7 +24,7 @@ import (
 // links of its page.
 func eachBroken(r *crawl.Report, fn func(b brokenLink, onPage int) error) error {
 	return r.EachBroken(func(b crawl.Broken, onPage int) error {
-		var l brokenLink
+		l := brokenLink{u: b.Link.URL}
 		if b.Failure != nil {
 			l.status, l.err = string(b.Failure.State), b.Failure.Text
 		}
@@ -49,7 +49,7 @@ const summaryPlaces = 10
 // first summaryPlaces of them; then, under a heading, the URLs local
 // policy refused (a file URL on a web page among them), which are not
 // broken: nothing was asked.
-func writeSummary(w io.Writer, r *crawl.Report) error {
+func writeSummary(w io.Writer, r *crawl.Report, arch *archivedLinks) error {
 	err := r.EachBroken(func(b crawl.Broken, _ int) error {
 		if b.Link.From != nil {
 			return errDone // the seeds come first
@@ -69,6 +69,11 @@ func writeSummary(w io.Writer, r *crawl.Report) error {
 		if _, err := fmt.Fprintf(w, "%s: %s (%s): %s\n", printable.String(access.Masked(t.URL)), t.Failure.State,
 			printable.String(t.Failure.Text), links); err != nil {
 			return err
+		}
+		if a := arch.url(t.URL); a != "" {
+			if _, err := fmt.Fprintf(w, "  archived: %s\n", printable.String(a)); err != nil {
+				return err
+			}
 		}
 		for _, l := range t.Places {
 			if _, err := fmt.Fprintf(w, "  %s %s\n", printable.String(access.Masked(l.From)), printable.String(l.Place.String())); err != nil {
@@ -101,8 +106,12 @@ func writeSummary(w io.Writer, r *crawl.Report) error {
 var errDone = errors.New("done")
 
 // writeBrokenJSON writes a broken record for each broken link.
-func writeBrokenJSON(w io.Writer, r *crawl.Report) error {
-	return eachBroken(r, func(b brokenLink, _ int) error { return writeJSON(w, b.record()) })
+func writeBrokenJSON(w io.Writer, r *crawl.Report, arch *archivedLinks) error {
+	return eachBroken(r, func(b brokenLink, _ int) error {
+		rec := b.record()
+		rec.Archived = arch.url(b.u)
+		return writeJSON(w, rec)
+	})
 }
 
 // writeJUnitFile writes the broken links as JUnit XML to name, a

@@ -80,10 +80,10 @@ func TestCrawlReportSpill(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		if err := writeSummary(&out, r); err != nil {
+		if err := writeSummary(&out, r, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeBrokenJSON(&out, r); err != nil {
+		if err := writeBrokenJSON(&out, r, nil); err != nil {
 			t.Fatal(err)
 		}
 		junit := filepath.Join(t.TempDir(), "j.xml")

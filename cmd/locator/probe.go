@@ -41,7 +41,8 @@ type probeOptions struct {
 	jobs, perHost, retries int
 	backoff                time.Duration
 	json, verbose          bool
-	forceProgress          bool // tests
+	forceProgress          bool     // tests
+	archive                fileList // --archive (archived.go)
 }
 
 // probeBounds are the limits probe takes; --max-time bounds each URL.
@@ -67,6 +68,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	serverFlags(fs, &o.schemeOptions)
 	geminiFlags(fs, &o.gemini)
 	fs.BoolVar(&o.verbose, "v", false, "the protocol dialogues on standard error, passwords masked (interleaved unless --jobs 1)")
+	fs.Var(&o.archive, "archive", "give each URL that is not ok its closest capture (to the time of the probe) in this web archive `FILE` (a WARC with its FILE.cdxj, or without; repeatable), as /web/TIMESTAMP/URL on `locator gateway --warc FILE`: archived= on its line, the archived field of --json")
 	fs.BoolVar(&o.json, "json", false, "NDJSON, one object a URL: url, status, code, text, size, modified, ms")
 	return func(e *env, args []string) int { return runProbe(e, args, &o) }
 }
@@ -84,6 +86,7 @@ type probeRecord struct {
 	Listing  bool   `json:"listing,omitempty"`
 	Final    string `json:"final,omitempty"`
 	Error    string `json:"error,omitempty"`
+	Archived string `json:"archived,omitempty"` // --archive's closest capture, /web/TIMESTAMP/URL
 	Tries    int    `json:"tries"`
 	MS       int64  `json:"ms"`
 }
@@ -102,6 +105,12 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		return usageError(e, "probe", err.Error())
 	}
 	defer c.CloseIdle()
+	arch, err := openArchived(o.archive)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "locator probe: --archive: %s\n", printable.String(err.Error()))
+		return exitTrouble
+	}
+	defer arch.close()
 	checker := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost, Retries: o.retries, Backoff: o.backoff, MaxTime: o.maxTime}
 
 	// The inputs are read as they are probed, on the Checker's reader;
@@ -134,6 +143,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 			counts[r.Status.State]++
 			if r.Status.State != access.StateOK {
 				worst = max(worst, exitNegative)
+				rec.Archived = arch.url(r.URL)
 			}
 			if !r.Repeat {
 				probed++
@@ -286,6 +296,9 @@ func probeLine(r probeRecord) string {
 	}
 	if r.Final != "" {
 		b.WriteString(" -> " + printable.String(r.Final))
+	}
+	if r.Archived != "" {
+		b.WriteString(" archived=" + printable.String(r.Archived))
 	}
 	switch {
 	case r.Error != "":

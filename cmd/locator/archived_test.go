@@ -1,0 +1,102 @@
+package main
+
+// crawl --check --archive and probe --archive against nginx and
+// pygopherd: pages captured by a first crawl (and a gopher file by
+// get --warc), then removed from the servers, are reported broken with
+// their capture as /web/TIMESTAMP/URL.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+// archivedTS returns the timestamp of the capture of u that the index
+// of warc holds (its only one).
+func archivedTS(t *testing.T, warc, u string) string {
+	t.Helper()
+	b, err := os.ReadFile(warc + ".cdxj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if strings.Contains(l, `"url":"`+u+`"`) {
+			return strings.Fields(l)[1]
+		}
+	}
+	t.Fatalf("%s holds no capture of %s:\n%s", warc, u, b)
+	return ""
+}
+
+func TestCrawlCheckArchive(t *testing.T) {
+	www, gph := t.TempDir(), t.TempDir()
+	writeTree(t, gph, map[string]string{"Gone.txt": "a gopher file\n", "Kept.txt": "kept\n"})
+	gs := peer.Pygopherd(t, gph)
+	gone := "gopher://" + gs.Addr + "/0/Gone.txt"
+	writeTree(t, www, map[string]string{
+		"index.html": `<a href="a.html">a</a> <a href="b.html">b</a> <a href="` + gone + `">g</a>`,
+		"a.html":     "page a", "b.html": "page b",
+	})
+	ng := peer.Nginx(t, www, peer.NginxConfig{Connections: 16})
+	seed := "http://" + ng.Addr + "/"
+	dir := t.TempDir()
+	warc, gwarc := filepath.Join(dir, "A.warc.gz"), filepath.Join(dir, "G.warc.gz")
+	if code, _, errs := runCLI(t, "", "crawl", "--delay", "0", "--allow-host", "127.0.0.1", "--warc", warc, seed); code != exitOK {
+		t.Fatalf("first crawl: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "", "get", "--allow-host", "127.0.0.1", "-o", filepath.Join(dir, "g"), "--warc", gwarc, gone); code != exitOK {
+		t.Fatalf("get: exit %d\n%s", code, errs)
+	}
+	// G's index is made of the file: it has none.
+	if err := os.Remove(gwarc + ".cdxj"); err != nil {
+		t.Fatal(err)
+	}
+	tsA := archivedTS(t, warc, seed+"a.html")
+	if err := os.Remove(filepath.Join(www, "a.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gph, "Gone.txt")); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"crawl", "--delay", "0", "--check", "--allow-host", "127.0.0.1", "--archive", warc, "--archive", gwarc}
+	code, out, errs := runCLI(t, "", append(append(args, "--json"), seed)...)
+	if code != exitNegative {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitNegative, out, errs)
+	}
+	archived := map[string]string{}
+	for l := range strings.SplitSeq(out, "\n") {
+		var rec struct{ Event, URL, Status, Archived string }
+		if json.Unmarshal([]byte(l), &rec) == nil && rec.Event == "broken" {
+			archived[rec.URL] = rec.Archived
+		}
+	}
+	gts := regexp.MustCompile(`^/web/(\d{14})/` + regexp.QuoteMeta(gone) + `$`)
+	if len(archived) != 2 || archived[seed+"a.html"] != "/web/"+tsA+"/"+seed+"a.html" || !gts.MatchString(archived[gone]) {
+		t.Errorf("broken records: %v\n%s", archived, out)
+	}
+	// The readable report: a line under the broken URL.
+	code, out, _ = runCLI(t, "", append(args, seed)...)
+	if code != exitNegative || !strings.Contains(out, "\n  archived: /web/"+tsA+"/"+seed+"a.html\n") || !strings.Contains(out, "  archived: /web/") ||
+		strings.Count(out, "archived: ") != 2 {
+		t.Errorf("report:\n%s", out)
+	}
+
+	// probe --archive: archived= on the line of a URL that is not ok,
+	// the archived field of --json; none on one that is ok.
+	code, out, errs = runCLI(t, "", "probe", "--allow-host", "127.0.0.1", "--archive", warc, seed+"a.html", seed+"b.html", seed+"none.html")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitNegative || len(lines) != 3 || !strings.HasPrefix(lines[0], "gone") || !strings.HasSuffix(lines[0], " archived=/web/"+tsA+"/"+seed+"a.html") && !strings.Contains(lines[0], " archived=/web/"+tsA+"/"+seed+"a.html ") ||
+		strings.Contains(lines[1], "archived=") || strings.Contains(lines[2], "archived=") {
+		t.Errorf("probe: exit %d\n%s\n%s", code, out, errs)
+	}
+	_, out, _ = runCLI(t, "", "probe", "--json", "--allow-host", "127.0.0.1", "--archive", warc, seed+"a.html")
+	var rec struct{ Status, Archived string }
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Status != "gone" || rec.Archived != "/web/"+tsA+"/"+seed+"a.html" {
+		t.Errorf("probe --json: %v %q", err, out)
+	}
+}
