@@ -2,6 +2,7 @@ package wayback
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/url"
 	"strings"
@@ -55,6 +56,36 @@ func FuzzCDXQuery(f *testing.F) {
 			q.Output = o
 			if err := ix.WriteRows(context.Background(), io.Discard, q, func(r *Row) string { return r.URL }, "web"); err != nil {
 				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// FuzzRowJSON: a line's object read by parseRow (by hand when it is
+// flat) gives the fields encoding/json gives, or an error when
+// encoding/json gives one.
+func FuzzRowJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"url":"http://a/","mime":"text/html","status":"200","length":12,"offset":"3","filename":"f"}`,
+		`{"url":"http://a/\u00e9\"","URL":"x","url":"y"}`, `{}`, ` { "date" : null , "status": true } `,
+		`{"url":"a","x":{"y":[1,2]}}`, `{"length":-0.5e+3}`, "{\"url\":\"\xff\"}", `{"url":"a",}`, `{"url"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, js string) {
+		got, err := parseRow([]byte("k 2014 " + js))
+		var j rowJSON
+		jerr := json.Unmarshal([]byte(js), &j)
+		if (err != nil) != (jerr != nil) {
+			t.Fatalf("%q: parseRow %v, encoding/json %v", js, err, jerr)
+		}
+		if err != nil {
+			return
+		}
+		want := []string{string(j.URL), string(j.Mime), string(j.Status), string(j.Digest), string(j.Length), string(j.Offset), string(j.Filename), string(j.Date)}
+		for i := range rowFields {
+			if *got.field(i) != want[i] {
+				t.Fatalf("%q: %s is %q, encoding/json reads %q", js, rowFields[i], *got.field(i), want[i])
 			}
 		}
 	})

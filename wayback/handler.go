@@ -154,7 +154,7 @@ func (ix *Index) Closest(u *locator.URL, t time.Time) (*Row, error) {
 // closestIndex is the line of [lo, hi) (one key's, lo < hi) closest to t.
 func (ix *Index) closestIndex(lo, hi int, t time.Time) (int, error) {
 	best := -1
-	err := ix.closestOrder(lo, hi, t.UTC().Format("20060102150405"), func(i int) (bool, error) {
+	err := ix.closestOrder(&blockReader{ix: ix}, lo, hi, t.UTC().Format("20060102150405"), func(i int) (bool, error) {
 		best = i
 		return false, nil
 	})

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/rfc1738/locator/archive"
@@ -92,7 +93,14 @@ func (e *IndexError) Error() string {
 type Index struct {
 	f    *os.File
 	offs []int64 // where each line starts; offs[Len()] is the file's size
+	// samples holds every blockLines-th line, so that a search reads
+	// one block of the file.
+	samples []string
 }
+
+// blockLines is the lines of a block: what one ReadAt reads (about
+// 16 KiB of pywb's lines) and the spacing of Index.samples.
+const blockLines = 64
 
 // Open merges the sources' indexes into an Index. A source whose index
 // does not read, or is not sorted, is read from its Fallback; without
@@ -249,6 +257,9 @@ func (ix *Index) merge(sources []Source, rcs []io.ReadCloser) error {
 	var off int64
 	for h.Len() > 0 {
 		c := (*h)[0]
+		if len(ix.offs)%blockLines == 0 {
+			ix.samples = append(ix.samples, string(c.line))
+		}
 		ix.offs = append(ix.offs, off)
 		bw.Write(c.line)
 		if err := bw.WriteByte('\n'); err != nil {
@@ -288,25 +299,57 @@ func (ix *Index) line(i int) ([]byte, error) {
 	return b[:len(b)-1], nil
 }
 
-// search returns the first line at or after lo whose first octets
-// compare at or above target (the lines are sorted).
-func (ix *Index) search(target string) (int, error) {
-	lo, hi := 0, ix.Len()
-	var ferr error
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		l, err := ix.line(m)
-		if err != nil {
-			ferr = err
-			break
-		}
-		if string(l) < target {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+// block reads lines [lo, hi) with one ReadAt, each without its newline.
+func (ix *Index) block(lo, hi int) ([][]byte, error) {
+	b := make([]byte, ix.offs[hi]-ix.offs[lo])
+	if _, err := ix.f.ReadAt(b, ix.offs[lo]); err != nil {
+		return nil, fmt.Errorf("wayback: reading the index: %w", err)
 	}
-	return lo, ferr
+	lines := make([][]byte, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		s, e := ix.offs[i]-ix.offs[lo], ix.offs[i+1]-ix.offs[lo]
+		lines = append(lines, b[s:e-1:e-1])
+	}
+	return lines, nil
+}
+
+// search returns the first line that compares at or above target (the
+// lines are sorted): the samples say which block, one read finds it.
+func (ix *Index) search(target string) (int, error) {
+	k := sort.Search(len(ix.samples), func(i int) bool { return ix.samples[i] >= target })
+	if k == 0 {
+		return 0, nil // line 0 is at or above target, or there is none
+	}
+	// samples[k-1] < target <= samples[k]: the line is in the block
+	// after line (k-1)*blockLines, or is line k*blockLines.
+	lo, hi := (k-1)*blockLines+1, min(k*blockLines, ix.Len())
+	lines, err := ix.block(lo, hi)
+	if err != nil {
+		return 0, err
+	}
+	j := sort.Search(len(lines), func(i int) bool { return string(lines[i]) >= target })
+	return lo + j, nil
+}
+
+// A blockReader reads lines a block at a time (an iteration's).
+type blockReader struct {
+	ix     *Index
+	lo, hi int
+	lines  [][]byte
+}
+
+// line returns line i, reading its block when it is not the one held.
+func (br *blockReader) line(i int) ([]byte, error) {
+	if i < br.lo || i >= br.hi {
+		lo := i / blockLines * blockLines
+		hi := min(lo+blockLines, br.ix.Len())
+		lines, err := br.ix.block(lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		br.lo, br.hi, br.lines = lo, hi, lines
+	}
+	return br.lines[i-br.lo], nil
 }
 
 // keyRange returns the lines whose key begins with prefix ([lo, hi)).

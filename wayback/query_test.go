@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -251,3 +252,68 @@ func TestOpenBadIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchAcrossBlocks: an index of many blocks (Index.samples, one
+// read a search) finds every key's lines as a scan of them does, the
+// keys absent and the prefixes too.
+func TestSearchAcrossBlocks(t *testing.T) {
+	var b strings.Builder
+	want := map[string]int{}
+	for k := 0; k < 300; k++ {
+		key := "com,example)/k" + strings.Repeat("0", 4-len(itoa(k))) + itoa(k)
+		if k%10 == 3 {
+			continue // absent
+		}
+		for c := 0; c < k%7+1; c++ {
+			b.WriteString(key + " 20" + itoa(10+c) + "0101000000 {\"url\":\"http://example.com/\",\"filename\":\"f\"}\n")
+			want[key]++
+		}
+	}
+	text := b.String()
+	ix, err := Open(Source{Name: "x", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.Len() < 10*blockLines || len(ix.samples) != (ix.Len()+blockLines-1)/blockLines {
+		t.Fatalf("%d lines, %d samples", ix.Len(), len(ix.samples))
+	}
+	total := 0
+	for k := 0; k < 300; k++ {
+		key := "com,example)/k" + strings.Repeat("0", 4-len(itoa(k))) + itoa(k)
+		lo, hi, err := ix.keyRange(key + " ")
+		if err != nil || hi-lo != want[key] {
+			t.Errorf("%s: [%d, %d), want %d lines (%v)", key, lo, hi, want[key], err)
+		}
+		if hi > lo {
+			if l, _ := ix.line(lo); !strings.HasPrefix(string(l), key+" ") {
+				t.Errorf("%s: line %d is %q", key, lo, l)
+			}
+			if lo != total {
+				t.Errorf("%s begins at %d, want %d", key, lo, total)
+			}
+		}
+		total += want[key]
+	}
+	for _, c := range []struct {
+		prefix string
+		n      int
+	}{{"com,example)/k01", 0}, {"com,example)/k", total}, {"a", 0}, {"z", 0}, {"com,example)/k029", 0}} {
+		if c.n == 0 && c.prefix == "com,example)/k01" {
+			for k := 100; k < 200; k++ {
+				c.n += want["com,example)/k0"+itoa(k)]
+			}
+		}
+		if c.prefix == "com,example)/k029" {
+			for k := 290; k < 300; k++ {
+				c.n += want["com,example)/k0"+itoa(k)]
+			}
+		}
+		lo, hi, err := ix.keyRange(c.prefix)
+		if err != nil || hi-lo != c.n {
+			t.Errorf("prefix %q: %d lines, want %d", c.prefix, hi-lo, c.n)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
