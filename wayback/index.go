@@ -23,7 +23,6 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -374,4 +373,3 @@ func upper(p string) string {
 	return strings.Repeat("\xff", len(p)+1)
 }
 
-var errStop = errors.New("stop")
