@@ -372,4 +372,3 @@ func upper(p string) string {
 	}
 	return strings.Repeat("\xff", len(p)+1)
 }
-
