@@ -7,6 +7,10 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,5 +102,67 @@ func TestCrawlCheckArchive(t *testing.T) {
 	var rec struct{ Status, Archived string }
 	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Status != "gone" || rec.Archived != "/web/"+tsA+"/"+seed+"a.html" {
 		t.Errorf("probe --json: %v %q", err, out)
+	}
+}
+
+// TestGatewayWaybackCollection: gateway --warc --collection NAME
+// answers the Wayback layout under /NAME/ (a capture written by get
+// --warc from nginx), not under /web/; a name that is not one is a
+// usage error.
+func TestGatewayWaybackCollection(t *testing.T) {
+	www := t.TempDir()
+	writeTree(t, www, map[string]string{"p.html": "the page"})
+	ng := peer.Nginx(t, www, peer.NginxConfig{Connections: 16})
+	page := "http://" + ng.Addr + "/p.html"
+	warc := filepath.Join(t.TempDir(), "p.warc.gz")
+	if code, _, errs := runCLI(t, "", "get", "--allow-host", "127.0.0.1", "-o", filepath.Join(t.TempDir(), "p"), "--warc", warc, page); code != exitOK {
+		t.Fatalf("get: exit %d\n%s", code, errs)
+	}
+	ts := archivedTS(t, warc, page)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &gatewayOptions{}
+	if err := newGatewayFlagSet(o).Parse([]string{"--log", "none", "--warc", warc, "--collection", "arc"}); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	closeWARC, code := o.openWARC(e)
+	if code != exitOK {
+		t.Fatalf("openWARC: %d", code)
+	}
+	defer closeWARC()
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() { done <- serveGateway(e, l, o, stop) }()
+	defer func() { close(stop); <-done }()
+	base := "http://" + l.Addr().String()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	fetch := func(u string) (*http.Response, string) {
+		t.Helper()
+		res, err := client.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, string(b)
+	}
+	if res, body := fetch(base + "/arc/cdx?output=json&url=" + url.QueryEscape(page)); res.StatusCode != 200 || strings.Count(body, "\n") != 1 || !strings.Contains(body, `"timestamp": "`+ts+`"`) {
+		t.Errorf("/arc/cdx: %d %q", res.StatusCode, body)
+	}
+	if res, _ := fetch(base + "/web/cdx?url=" + url.QueryEscape(page)); res.StatusCode != http.StatusNotFound {
+		t.Errorf("/web/cdx with --collection arc: %d", res.StatusCode)
+	}
+	res, _ := fetch(base + "/arc/" + page)
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != base+"/arc/"+ts+"/"+page {
+		t.Fatalf("TimeGate: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, body := fetch(res.Header.Get("Location")); res.StatusCode != 200 || body != "the page" || res.Header.Get("Memento-Datetime") == "" {
+		t.Errorf("memento: %d %q %v", res.StatusCode, body, res.Header)
+	}
+	if code, _, errs := runCLI(t, "", "gateway", "--warc", warc, "--collection", "a b"); code != exitTrouble || !strings.Contains(errs, "--collection") {
+		t.Errorf("--collection 'a b': exit %d %q", code, errs)
 	}
 }
