@@ -63,9 +63,18 @@ func FileSource(path string) Source {
 				return nil, err
 			}
 			os.Remove(tmp.Name()) // unlinked: gone with the descriptor
-			if _, err := archive.WriteIndex(tmp, path); err != nil {
+			probs, err := archive.WriteIndex(tmp, path)
+			if err != nil {
 				tmp.Close()
 				return nil, err
+			}
+			// A file of which no record reads (not a WARC, or a format
+			// WriteIndex does not read) is an error, not an empty index;
+			// the problems of a file of which some records read are
+			// archive.Open's to report.
+			if st, err := tmp.Stat(); err == nil && st.Size() == 0 && len(probs) > 0 {
+				tmp.Close()
+				return nil, fmt.Errorf("wayback: %s: no capture could be read: %w", path, probs[0])
 			}
 			if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 				tmp.Close()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -317,3 +319,16 @@ func TestSearchAcrossBlocks(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestFileSourceNotAnArchive: a file without an index of which no
+// record reads is an error naming it, not an empty collection.
+func TestFileSourceNotAnArchive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.warc.gz")
+	if err := os.WriteFile(path, []byte("not a WARC file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(FileSource(path))
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("%v, want an error naming %s", err, path)
+	}
+}
