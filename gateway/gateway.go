@@ -311,6 +311,9 @@ type exchange struct {
 	// replayed is set when the object is the Archive's, not the
 	// network's (document's Content-Security-Policy).
 	replayed bool
+	// memento, when a memento is replayed, is what its page's links
+	// begin with: "/web/TIMESTAMP/" (wayback.go).
+	memento string
 }
 
 // ServeHTTP serves one request.

@@ -293,6 +293,9 @@ func (x *exchange) link(raw string, self bool) any {
 			return nil
 		}
 	}
+	if pathSafe(s) && x.memento != "" {
+		return x.prefix + x.memento + s // the capture of the same time
+	}
 	if pathSafe(s) {
 		return x.prefix + "/" + s
 	}

@@ -48,6 +48,10 @@ func (x *exchange) wayback() {
 			return
 		}
 		x.r = r.WithContext(archive.WithTime(r.Context(), at))
+		// A listing's links lead to the captures of the same time, as
+		// the Wayback Machine's do: /web/TS/U, which the Handler
+		// answers with the capture of U closest to TS.
+		x.memento = "/" + h.Collection + "/" + at.UTC().Format("20060102150405") + "/"
 		x.follow(target, "")
 	}
 	h.ServeHTTP(x.w, x.r)

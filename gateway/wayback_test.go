@@ -155,13 +155,14 @@ func TestWaybackTwoCrawls(t *testing.T) {
 	index := "http://" + ng.Addr + "/index.html"
 	page := "http://" + ng.Addr + "/page.html"
 	gfile := "gopher://" + gs.Addr + "/0/File.txt"
+	gmenu := "gopher://" + gs.Addr + "/1/"
 	dir := t.TempDir()
 	w1, w2 := filepath.Join(dir, "crawl1.warc.gz"), filepath.Join(dir, "crawl2.warc.gz")
 	const month = 30 * 24 * time.Hour
-	crawl(t, w1, -month, allow, index, page, gfile)
+	crawl(t, w1, -month, allow, index, page, gfile, gmenu)
 	write(t, filepath.Join(www, "index.html"), "<title>v2</title>second crawl", 0o644)
 	write(t, filepath.Join(gph, "File.txt"), "gopher v2\n", 0o644)
-	crawl(t, w2, 0, allow, index, page, gfile)
+	crawl(t, w2, 0, allow, index, page, gfile, gmenu)
 	// The first crawl's index is lost: it is made of the WARC file.
 	if err := os.Remove(w1 + ".cdxj"); err != nil {
 		t.Fatal(err)
@@ -176,8 +177,8 @@ func TestWaybackTwoCrawls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if ix.Len() != 6 {
-		t.Fatalf("%d captures in the index, want 6", ix.Len())
+	if ix.Len() != 8 {
+		t.Fatalf("%d captures in the index, want 8", ix.Len())
 	}
 	gw, _ := startGateway(t, gateway.Config{Policy: allow, Archive: rd, Wayback: ix})
 
@@ -337,9 +338,29 @@ func TestWaybackTwoCrawls(t *testing.T) {
 			t.Errorf("gopher memento %s: %d %q", g[0]["timestamp"], res.StatusCode, body)
 		}
 	}
+	// A menu's memento: its links lead to the captures of its time,
+	// and the first crawl's menu to the first crawl's file.
+	_, m := cdx("output=json&fl=timestamp&limit=1&url=" + url.QueryEscape(gmenu))
+	if len(m) != 1 {
+		t.Fatalf("the menu's captures: %v", m)
+	}
+	res, body := get(t, gw.URL+"/web/"+m[0]["timestamp"]+"/"+gmenu)
+	item := "/web/" + m[0]["timestamp"] + "/" + gfile
+	if res.StatusCode != 200 || !strings.Contains(body, `href="`+item+`"`) {
+		t.Fatalf("the menu's memento: %d, no link to %s:\n%s", res.StatusCode, item, body)
+	}
+	// The file's capture of the same second, or a 302 to the closest.
+	res, body = get(t, gw.URL+item)
+	if res.StatusCode == http.StatusFound {
+		res, body = get(t, res.Header.Get("Location"))
+	}
+	if res.StatusCode != 200 || !strings.Contains(body, "gopher v1") {
+		t.Errorf("the menu's item, at the menu's time: %d %q", res.StatusCode, body)
+	}
+
 	// A timestamp that is no capture's: a 302 to the closest one's
 	// (pywb's redirect_to_exact).
-	res, _ := get(t, gw.URL+"/web/"+ts1[:6]+"/"+index)
+	res, _ = get(t, gw.URL+"/web/"+ts1[:6]+"/"+index)
 	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != gw.URL+"/web/"+ts1+"/"+index {
 		t.Errorf("an inexact timestamp: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
@@ -348,7 +369,7 @@ func TestWaybackTwoCrawls(t *testing.T) {
 	}
 
 	// The TimeMap (RFC 7089 §5).
-	res, body := get(t, gw.URL+"/web/timemap/link/"+index)
+	res, body = get(t, gw.URL+"/web/timemap/link/"+index)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/link-format" {
 		t.Fatalf("TimeMap: %d %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
