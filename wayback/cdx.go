@@ -147,9 +147,19 @@ func (r *Row) Time() time.Time {
 	return tsTime(r.Timestamp)
 }
 
-// tsTime reads a 14-digit timestamp (UTC); one that is not a time
-// (20141399...) is the zero time.
+// tsTime reads a 14-digit timestamp (UTC), a month or day of 00 (a
+// short timestamp padded: "2016" is 20160000000000) read as 01; one
+// that is not a time (20141399...) is the zero time.
 func tsTime(ts string) time.Time {
+	if len(ts) == 14 {
+		b := []byte(ts)
+		for _, i := range []int{4, 6} {
+			if b[i] == '0' && b[i+1] == '0' {
+				b[i+1] = '1'
+			}
+		}
+		ts = string(b)
+	}
 	t, _ := time.Parse("20060102150405", ts)
 	return t
 }

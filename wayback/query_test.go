@@ -332,3 +332,21 @@ func TestFileSourceNotAnArchive(t *testing.T) {
 		t.Errorf("%v, want an error naming %s", err, path)
 	}
 }
+
+// TestClosestShortTimestamp: a short closest= or TIMESTAMP is the start
+// of its period ("2016" is 2016-01-01), not a time that is none.
+func TestClosestShortTimestamp(t *testing.T) {
+	ix := openTest(t)
+	for _, c := range []struct{ closest, want string }{{"2016", "CBA"}, {"201506", "BCA"}, {"2014", "ABC"}, {"20151231", "CBA"}} {
+		v, _ := url.ParseQuery("url=example.com&sort=closest&closest=" + c.closest)
+		q, err := ParseQuery(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		ix.Query(context.Background(), q, func(r *Row) error { got.WriteString(strings.TrimPrefix(r.Digest, "sha1:")); return nil })
+		if got.String() != c.want {
+			t.Errorf("closest=%s: %s, want %s", c.closest, got.String(), c.want)
+		}
+	}
+}
