@@ -86,7 +86,20 @@ type Client struct {
 var (
 	_ access.Prober   = (*Client)(nil)
 	_ access.Replayer = (*Client)(nil)
+	_ access.Confiner = (*Client)(nil)
 )
+
+// Confined returns c when it names where its trusted certificates are
+// kept (KnownHosts or Trust), else a Client configured as c whose
+// certificates are kept in a TrustStore of its own: never in the
+// person's DefaultKnownHosts, which requests a gateway follows for
+// others would fill and decide (Gemini §4.2).
+func (c *Client) Confined() access.Fetcher {
+	if c.KnownHosts != "" || c.Trust != nil {
+		return c
+	}
+	return &Client{Trust: new(TrustStore), Insecure: c.Insecure, Answers: c.Answers, Ask: c.Ask, Certificate: c.Certificate}
+}
 
 // Check refuses, before any connection, a URL that is not a gemini URL
 // with a host and a valid port, one with a user or password (Gemini
