@@ -3,6 +3,7 @@ package gopher_test
 import (
 	"bufio"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -71,4 +72,30 @@ func TestCapabilities(t *testing.T) {
 	if v, err := c.ViewURL(loctest.MustParse(t, "gopher://h:7070/0/file"), "text/plain En_US"); err != nil || v != "gopher://h:7070/0/file%09%09+text/plain%20En_US" {
 		t.Errorf("ViewURL = %q, %v", v, err)
 	}
+}
+
+// FuzzCheckBody reads arbitrary replies to a text item (RFC 1436 §3.8):
+// CheckBody never panics and reads nothing of the body, and refuses it
+// exactly when the whole reply, shorter than the reader's buffer, is one
+// line beginning "Error: " (Gophernicus's answer for a missing file).
+func FuzzCheckBody(f *testing.F) {
+	for _, s := range []string{"Error: File or directory not found!\r\n", "Error: x", "Error: a\nb", "Error:", "", "text\r\n.\r\n",
+		"Error: \r\r\n", "Error: " + strings.Repeat("y", 505)} {
+		f.Add(s)
+	}
+	u := loctest.MustParse(f, "gopher://h/0file")
+	c := &gopher.Client{}
+	f.Fuzz(func(t *testing.T, body string) {
+		br := bufio.NewReaderSize(strings.NewReader(body), 512)
+		err := c.CheckBody(u, br)
+		line := strings.TrimRight(body, "\r\n")
+		want := len(body) < 512 && strings.HasPrefix(line, "Error: ") && !strings.ContainsAny(line, "\r\n")
+		var se *access.ServerError
+		if (err != nil) != want || (err != nil && (!errors.As(err, &se) || se.Text != line)) {
+			t.Fatalf("%q: %v, want refused %v", body, err, want)
+		}
+		if rest, _ := io.ReadAll(br); string(rest) != body {
+			t.Fatalf("%q: the body read after the check is %q", body, rest)
+		}
+	})
 }
