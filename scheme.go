@@ -198,3 +198,34 @@ func Lookup(scheme string) Rules {
 type Normalizer interface {
 	Normalize(p *Parts)
 }
+
+// A PartEditor is implemented by Rules whose scheme has parts of its own
+// beyond the generic components (an ftp URL's cwd, name and typecode,
+// RFC 1738 §3.2.2; a gopher URL's type and selector, §3.4): an editor of
+// URLs (trurl's --get and --set) gets and sets them by name, and the
+// scheme's builder writes the URL, encoding each part for its place in
+// the grammar (§5) and refusing what would not conform.
+type PartEditor interface {
+	// PartNames returns the names of the parts, in the order the
+	// scheme's URL type holds them.
+	PartNames() []string
+	// Part returns part name of u encoded for its place in the URL (so
+	// that a list keeps its elements apart: an ftp cwd's "a%2Fb/c"),
+	// and whether u has it.
+	Part(u *URL, name string) (string, bool)
+	// SetPart returns u written by the scheme's builder with part name
+	// set to value ("" removes it). When encoded is true, value is
+	// written with escapes, decoded after it is split where the part's
+	// structure says (an escaped "/" stays within its ftp directory).
+	SetPart(u *URL, name, value string, encoded bool) (string, error)
+}
+
+// Schemes returns the lower-case names of the schemes the core knows:
+// those of RFC 1738 §3 and https, then those registered, in that order.
+func Schemes() []string {
+	s := make([]string, len(schemes))
+	for i := range schemes {
+		s[i] = schemes[i].name
+	}
+	return s
+}

@@ -126,7 +126,7 @@ func quote(s string) string { return fmt.Sprintf("%q", s) }
 // A Question is one field of a form a server asks the person to fill
 // (a Gopher+ ASK block; a Gemini request for input, status 10 or 11),
 // handed to the function a scheme client asks the person with
-// (gopher.Client.Ask, gemini.Client.Ask).
+// (Options.Ask, read through Request.Ask).
 type Question struct {
 	// Kind is the field's kind in the protocol's own words ("Ask",
 	// "AskP", "AskL", "Choose", "Select", "Note").

@@ -78,6 +78,18 @@ func (r *Request) Answers() map[string]string { return r.options().Answers }
 // request (Options.Ask), nil when there is nobody to ask.
 func (r *Request) Ask() func(Question) (string, error) { return r.options().Ask }
 
+// WithOptions returns a new Request that is r with the request's own
+// values opts (nil: none), its Offset among them, as net/http's
+// Request.WithContext: for a program that hands a scheme client a
+// Request it made itself (a test of the client, a replay of one record).
+func (r *Request) WithOptions(opts *Options) *Request {
+	n := &Request{Client: r.Client, URL: r.URL, Dialogue: r.Dialogue, Proxy: r.Proxy, info: r.info, hop: r.hop, opts: opts, fromServer: r.fromServer}
+	if opts != nil {
+		n.offset = opts.Offset
+	}
+	return n
+}
+
 // options returns the request's Options: a Request made by hand, not by
 // a Client, has none.
 func (r *Request) options() *Options {

@@ -90,3 +90,23 @@ func TestOptionsPerRequest(t *testing.T) {
 		t.Errorf("a negative Offset: no error")
 	}
 }
+
+// TestWithOptions: a Request a program makes itself carries a request's
+// own values once given them, its offset among them, and the Request it
+// was made from keeps none.
+func TestWithOptions(t *testing.T) {
+	u, _ := locator.Parse("gopher://h/7find")
+	c := &Client{}
+	r := &Request{Client: c, URL: u}
+	ask := func(Question) (string, error) { return "a", nil }
+	n := r.WithOptions(&Options{Offset: 5, Search: "words", View: "text/plain", Answers: map[string]string{"1": "x"}, Ask: ask})
+	if n.Client != c || n.URL != u || n.Offset() != 5 || n.Search() != "words" || n.View() != "text/plain" || n.Answers()["1"] != "x" || n.Ask() == nil {
+		t.Errorf("with options: %+v", n)
+	}
+	if r.Search() != "" || r.Offset() != 0 || r.Ask() != nil {
+		t.Errorf("the Request it was made from: %q %d", r.Search(), r.Offset())
+	}
+	if z := r.WithOptions(nil); z.Search() != "" || z.Answers() != nil || z.Offset() != 0 {
+		t.Errorf("nil options: %+v", z)
+	}
+}

@@ -70,9 +70,6 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/gemini"
-	"github.com/rfc1738/locator/gopher"
-	lhttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/dest"
 	"github.com/rfc1738/locator/internal/htmllinks"
 	"github.com/rfc1738/locator/internal/robots"
@@ -581,21 +578,23 @@ func copyClient(c *access.Client) *access.Client {
 }
 
 // withHTTP returns a Client with c's settings (nil: the defaults) whose
-// http and https requests name the crawler (UserAgent) unless c names
-// a client of its own for them: the one place a crawl's User-Agent is
-// set, which a program replaces by giving its own http client.
+// requests name the crawler (UserAgent) where a scheme's client can name
+// the program that makes them (access.AgentNamer: http and https), unless
+// c names a client of its own for that scheme: the one place a crawl's
+// User-Agent is set, which a program replaces by giving its own client.
 func withHTTP(c *access.Client, agent string) *access.Client {
 	if c == nil {
 		c = &access.Client{}
 	}
 	n := copyClient(c)
-	var h access.Fetcher
-	for _, s := range []string{"http", "https"} {
-		if n.Schemes[s] == nil {
-			if h == nil {
-				h = &lhttp.Client{Header: http.Header{"User-Agent": {UserAgent(agent)}}}
+	for _, s := range access.Schemes() {
+		if n.Schemes[s] != nil {
+			continue
+		}
+		if f, err := n.Fetcher(s); err == nil {
+			if a, ok := f.(access.AgentNamer); ok {
+				n.Schemes[s] = a.WithAgent(UserAgent(agent))
 			}
-			n.Schemes[s] = h
 		}
 	}
 	return n
@@ -637,7 +636,7 @@ func (cr *crawl) checkRedirect(next *locator.URL, via []*locator.URL) error {
 	if cr.scope(k) != "" || dest.Name(locator.Decode(k.Host())) != vs.server {
 		return stop
 	}
-	if rules, err := cr.rules(vs.ctx, k, vs.server); err != nil || !rules.Allowed(robotsPath(k)) {
+	if rules, err := cr.rules(vs.ctx, k, vs.server); err != nil || !rules.Allowed(cr.robotsPath(k)) {
 		return stop
 	}
 	return nil
@@ -766,13 +765,13 @@ func (cr *crawl) scope(u *locator.URL) string {
 			d := domainOf(sh)
 			in = host == d || strings.HasSuffix(host, "."+d)
 		default:
-			p := scopePath(s)
+			p := cr.scopePath(s)
 			if i := strings.LastIndexByte(p, '/'); i >= 0 {
 				p = p[:i+1]
 			} else {
 				p = ""
 			}
-			in = host == sh && strings.HasPrefix(scopePath(u), p)
+			in = host == sh && strings.HasPrefix(cr.scopePath(u), p)
 		}
 	}
 	if !in {
@@ -796,20 +795,40 @@ func (cr *crawl) scope(u *locator.URL) string {
 }
 
 // scopePath returns the path of u that ScopePrefix compares: the path
-// with its first "/", or a Gopher URL's selector, which the gophertype
-// precedes in the URL (RFC 1738 §3.4: "/1/dir/" and "/0/dir/file" are of
-// one directory), made to begin with "/".
-func scopePath(u *locator.URL) string {
+// with its first "/", or the object path its scheme's client says
+// (access.Pather: a Gopher URL's selector, which the gophertype
+// precedes in the URL, RFC 1738 §3.4: "/1/dir/" and "/0/dir/file" are
+// of one directory), made to begin with "/".
+func (cr *crawl) scopePath(u *locator.URL) string {
 	p := "/" + u.Path()
-	if u.Scheme() == "gopher" {
-		if g, err := gopher.From(u); err == nil {
-			p = g.Selector
-		}
+	if op, ok := cr.objectPath(u); ok {
+		p = op
 	}
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
 	}
 	return p
+}
+
+// objectPath returns what u's scheme's client says is the path of u's
+// object (access.Pather), ok false when it says nothing or is no Pather.
+func (cr *crawl) objectPath(u *locator.URL) (string, bool) {
+	if p, ok := cr.fetcher(u.Scheme()).(access.Pather); ok {
+		return p.ObjectPath(u)
+	}
+	return "", false
+}
+
+// fetcher returns the client of scheme the crawl's Client follows its
+// URLs with, asked what it can do (access's capabilities); nil when
+// the scheme has none.
+func (cr *crawl) fetcher(scheme string) access.Fetcher {
+	c := cr.client
+	if c == nil {
+		c = access.DefaultClient
+	}
+	f, _ := c.Fetcher(scheme)
+	return f
 }
 
 // domainOf returns the domain of host for ScopeDomain.
@@ -853,7 +872,7 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	}
 
 	rules, rerr := cr.rules(ctx, u, server)
-	if rerr != nil || !rules.Allowed(robotsPath(u)) {
+	if rerr != nil || !rules.Allowed(cr.robotsPath(u)) {
 		page.Skipped, page.Err = "robots", rerr
 		return result{page: page}
 	}
@@ -945,9 +964,15 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		}
 		links = append(links, l)
 	}
+	f := cr.fetcher(u.Scheme())
 	if res.Listing != nil {
 		page.Listing = true
 		var plus map[string]int // a Gopher+ menu's items: URL → line
+		vl, _ := f.(access.ViewLister)
+		var viewsURL *locator.URL
+		if vl != nil {
+			viewsURL = vl.ViewsURL(u)
+		}
 		for n := 1; len(links) < maxLinks; n++ {
 			e, err := res.Listing.Next()
 			if err != nil {
@@ -959,7 +984,7 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			if e.URL == "" {
 				continue // an information line
 			}
-			if p, _ := e.Parts["plus"].(string); p != "" && isGopherMenu(u) {
+			if p, _ := e.Parts["plus"].(string); p != "" && viewsURL != nil {
 				if plus == nil {
 					plus = map[string]int{}
 				}
@@ -982,7 +1007,7 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			// One more request to the server: it waits its turn.
 			cr.ended(server, delay)
 			if err := cr.wait(ctx, server); err == nil {
-				cr.viewLinks(ctx, u, plus, func(l *Link) bool {
+				cr.viewLinks(ctx, vl, viewsURL, plus, func(l *Link) bool {
 					add(l)
 					return len(links) < maxLinks
 				})
@@ -997,9 +1022,9 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	// Every octet of the body is read within MaxBytes, counted as it
 	// is read, whatever reads it.
 	var in io.Reader = &budgetReader{r: res.Body, cr: cr, page: page}
-	if g, err := gopher.From(u); err == nil && g.Type == "0" {
+	if bc, ok := f.(access.BodyChecker); ok {
 		br := bufio.NewReaderSize(in, 512)
-		if se := gopherMissing(br, u); se != nil {
+		if se := bc.CheckBody(u, br); se != nil {
 			page.Err = se
 			return result{page: page}
 		}
@@ -1017,9 +1042,9 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 		in = br
 	}
 	isHTML := mt == "text/html" || mt == "application/xhtml+xml"
-	isGemini := mt == "text/gemini"
+	lines := access.Lines(mt) // a line-oriented format's (text/gemini)
 	isText := cr.c.FollowText && (mt == "text/plain" || strings.HasPrefix(mt, "message/"))
-	if !isHTML && !isText && !isGemini {
+	if !isHTML && !isText && lines == nil {
 		if cr.client.Recorder != nil {
 			// An archive keeps the whole object, not the octets a
 			// crawl that finds no links in it would have read.
@@ -1049,12 +1074,15 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			add(&Link{Ref: h.Ref, URL: h.URL, Err: h.Err,
 				Place: Place{Element: h.Element, Attr: h.Attr, Line: h.Line, Column: h.Column}})
 		}
-	} else if isGemini {
-		gemini.Links(bytes.NewReader(body), base, func(g gemini.Link) error {
+	} else if lines != nil {
+		lines(bytes.NewReader(body), base, func(l access.Line) error {
+			if l.Kind != access.LinkLine {
+				return nil
+			}
 			if len(links) >= maxLinks {
 				return errEnough
 			}
-			add(&Link{Ref: g.Ref, URL: g.URL, Err: g.Err, Place: Place{Element: "=>", Name: g.Name, Line: g.Line}})
+			add(&Link{Ref: l.Ref, URL: l.URL, Err: l.Err, Place: Place{Element: l.Markup, Name: l.Text, Line: l.Number}})
 			return nil
 		})
 	} else {
@@ -1073,43 +1101,19 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	return result{page: page, links: links}
 }
 
-// isGopherMenu reports whether u is a Gopher menu (type 1) asked for
-// without a Gopher+ string.
-func isGopherMenu(u *locator.URL) bool {
-	switch u.Scheme() {
-	case "gopher", "gophers":
-		g, err := gopher.From(u)
-		return err == nil && g.Type == "1" && !g.HasPlus
-	}
-	return false
-}
-
 // menuViews bounds the views of one item taken as links.
 const menuViews = 16
 
-// viewLinks reads the attributes of every item of the Gopher+ menu u
-// (its URL with the Gopher+ string "$", RFC 1738 §3.4.6, Gopher+ §2.7:
-// one request for all) and gives add, as a link of Place "+VIEWS", each
-// alternative view an item's +VIEWS block names (Gopher+ A3.0) as the
-// URL that asks for it (§3.4.8: the Gopher+ string "+view%20language"):
-// the first view, the item's default, is its menu entry's own URL, and
-// a directory's menu views are the menu. line gives the menu line of
-// each item by its URL. A server that gives no attributes gives no
-// links: the menu was read.
-func (cr *crawl) viewLinks(ctx context.Context, u *locator.URL, line map[string]int, add func(*Link) bool) {
-	g, err := gopher.From(u)
-	if err != nil {
-		return
-	}
-	g.HasSearch, g.HasPlus, g.Plus = true, true, "$"
-	s, err := g.Build()
-	if err != nil {
-		return
-	}
-	au, err := locator.Parse(s)
-	if err != nil {
-		return
-	}
+// viewLinks reads the views of every item of the listing u (its
+// ViewsURL au, one request for all: a Gopher+ menu's attributes, RFC
+// 1738 §3.4.6, Gopher+ §2.7) and gives add, as a link of Place
+// "+VIEWS", each alternative view an item's views name (Gopher+ A3.0)
+// as the URL that asks for it (vl.ViewURL; §3.4.8: the Gopher+ string
+// "+view%20language"): the first view, the item's default, is its
+// entry's own URL, and a directory's menu views are the menu. line
+// gives the listing line of each item by its URL. A server that gives
+// no attributes gives no links: the listing was read.
+func (cr *crawl) viewLinks(ctx context.Context, vl access.ViewLister, au *locator.URL, line map[string]int, add func(*Link) bool) {
 	res, err := cr.client.Get(ctx, au)
 	if err != nil {
 		return
@@ -1128,9 +1132,9 @@ func (cr *crawl) viewLinks(ctx context.Context, u *locator.URL, line map[string]
 		if !ok || len(views) < 2 {
 			continue
 		}
-		item, err := gopher.Parse(e.URL)
-		if err != nil {
-			continue
+		item, err := locator.Parse(e.URL)
+		if err != nil || item.Scheme() != au.Scheme() {
+			continue // an item of another scheme: its views are not the client's to ask
 		}
 		for _, v := range views[1:min(len(views), menuViews)] {
 			name, _ := v["name"].(string)
@@ -1138,9 +1142,7 @@ func (cr *crawl) viewLinks(ctx context.Context, u *locator.URL, line map[string]
 			if name == "" || t == "application/gopher-menu" || t == "application/gopher+-menu" {
 				continue
 			}
-			vg := *item
-			vg.HasSearch, vg.HasPlus, vg.Plus = true, true, "+"+name
-			vs, err := vg.Build()
+			vs, err := vl.ViewURL(item, name)
 			l := &Link{Ref: vs, Place: Place{Element: "+VIEWS", Line: n, Name: name}}
 			if err != nil {
 				l.Ref, l.Err = name, err
@@ -1152,25 +1154,6 @@ func (cr *crawl) viewLinks(ctx context.Context, u *locator.URL, line map[string]
 			}
 		}
 	}
-}
-
-// gopherMissing returns the error a Gopher server sent in place of a
-// text item (type 0) that does not exist, or nil. A type-3 error line
-// the gopher client says itself; Gophernicus answers a selector that
-// names no file with one line of text, "Error: File or directory not
-// found!", and nothing after it: a reply that is that one line is read
-// as the refusal it is.
-func gopherMissing(br *bufio.Reader, u *locator.URL) error {
-	head, err := br.Peek(br.Size())
-	if err == nil {
-		return nil // more than one short line
-	}
-	line := strings.TrimRight(string(head), "\r\n")
-	if strings.ContainsAny(line, "\r\n") || !strings.HasPrefix(line, "Error: ") {
-		return nil
-	}
-	return &access.ServerError{URL: access.Masked(u), Code: "3", Text: line,
-		Rule: "the whole reply to a text item's selector is one line \"Error: ...\" (Gophernicus's answer for a selector that names no file)"}
 }
 
 // errEnough ends a reading of links at MaxLinks.
@@ -1251,17 +1234,18 @@ func robotsURL(u *locator.URL) string {
 }
 
 // robotsPath returns what robots.txt rules are matched against for u:
-// the path and query (RFC 9309 §2.2.2), or a Gopher URL's selector.
-func robotsPath(u *locator.URL) string {
-	if u.Scheme() == "gopher" {
-		g, err := gopher.From(u)
-		if err != nil {
+// the path and query (RFC 9309 §2.2.2), or the object path its scheme's
+// client says (access.Pather: a Gopher URL's selector).
+func (cr *crawl) robotsPath(u *locator.URL) string {
+	if pa, ok := cr.fetcher(u.Scheme()).(access.Pather); ok {
+		p, ok := pa.ObjectPath(u)
+		if !ok {
 			return "/"
 		}
-		if !strings.HasPrefix(g.Selector, "/") {
-			return "/" + g.Selector
+		if !strings.HasPrefix(p, "/") {
+			return "/" + p
 		}
-		return g.Selector
+		return p
 	}
 	p := "/" + u.Path()
 	if u.HasSearch() {

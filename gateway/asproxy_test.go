@@ -27,6 +27,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
+	"github.com/rfc1738/locator/news"
 )
 
 // viaGateway is an access.Client whose URLs of schemes go through the
@@ -228,7 +229,7 @@ func TestAsProxyNews(t *testing.T) {
 	in := peer.INN(t)
 	id := "<asproxy." + in.Tag + "@locator.test>"
 	in.Post(t, "From: tester@locator.test\r\nNewsgroups: "+in.Group+"\r\nSubject: Through the gateway as a proxy\r\nMessage-ID: "+id+"\r\n\r\nHello, proxy reader.\r\n.\r\n..dots\r\n")
-	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, in.Addr)}, NewsServer: in.Addr})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, in.Addr)}, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: in.Addr}}})
 	for _, u := range []string{
 		"nntp://" + in.Addr + "/" + in.Group + "/1",
 		"news://" + in.Addr + "/" + strings.Trim(id, "<>"),

@@ -48,15 +48,9 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/ftp"
-	"github.com/rfc1738/locator/gemini"
-	"github.com/rfc1738/locator/gopher"
-	"github.com/rfc1738/locator/gophers"
 	"github.com/rfc1738/locator/internal/dest"
 	"github.com/rfc1738/locator/internal/hex"
 	"github.com/rfc1738/locator/internal/printable"
-	"github.com/rfc1738/locator/news"
-	"github.com/rfc1738/locator/wais"
 )
 
 // Defaults of Config's zero fields.
@@ -126,21 +120,17 @@ type Config struct {
 	// to a server (DefaultConnect, DefaultIdle).
 	Timeout, ConnectTimeout, IdleTimeout time.Duration
 
-	// UserAddress is the anonymous FTP password (RFC 1738 §3.2.1);
-	// empty: the client's neutral address.
-	UserAddress string
-	// NewsServer is the news server for news: URLs (RFC 1738 §3.6),
-	// host[:port].
-	NewsServer string
-	// KnownHosts is the file of the certificates of Gemini servers
-	// trusted on first use (Gemini §4.2; gemini.Client.KnownHosts);
-	// "": they are kept in Trust, in memory, never in the operator's
-	// own file (gemini.DefaultKnownHosts()), which requests from others
-	// would fill and decide.
-	KnownHosts string
-	// Trust keeps them when KnownHosts is "" (nil: a store of the
-	// Server's own, gemini.TrustStore's zero value).
-	Trust *gemini.TrustStore
+	// Schemes holds the scheme clients the program configures, by
+	// scheme (access.Client.Schemes): an ftp client's anonymous password
+	// (RFC 1738 §3.2.1), the news server of news URLs that name none
+	// (§3.6), where a gemini client keeps the certificates it trusts on
+	// first use. A scheme it does not name is followed by its package's
+	// default client. Every client that would keep what it learns of
+	// servers in the operator's own files (access.Confiner: a gemini
+	// client given no known-hosts file or store) keeps it in memory
+	// instead, while the Server runs: requests from others must neither
+	// fill nor decide them (Gemini §4.2).
+	Schemes map[string]access.Fetcher
 
 	// Names are the host names (host[:port]) by which clients may reach
 	// the gateway in the path form, beside the address a connection
@@ -219,11 +209,7 @@ func New(cfg Config) *Server {
 			*d.v = d.d
 		}
 	}
-	if cfg.KnownHosts != "" {
-		cfg.Trust = nil
-	} else if cfg.Trust == nil {
-		cfg.Trust = new(gemini.TrustStore)
-	}
+	cfg.Schemes = confined(cfg.Schemes)
 	if cfg.Resolver == nil {
 		cfg.Resolver = net.DefaultResolver
 	}
@@ -654,17 +640,32 @@ func (s *Server) newClient(archive access.Archive) *access.Client {
 		Policy:         s.policy(),
 		Resolver:       s.cfg.Resolver,
 		Archive:        archive,
-		Schemes: map[string]access.Fetcher{
-			"ftp":     &ftp.Client{UserAddress: s.cfg.UserAddress},
-			"news":    &news.Client{Server: s.cfg.NewsServer},
-			"gopher":  &gopher.Client{},
-			"gophers": &gophers.Client{},
-			"gemini":  &gemini.Client{KnownHosts: s.cfg.KnownHosts, Trust: s.cfg.Trust},
-			"wais":    &wais.Client{},
-		},
+		Schemes:        s.cfg.Schemes,
 	}
 	c.Dial = s.dialer
 	return c
+}
+
+// confined returns the scheme clients the gateway follows URLs with:
+// those configured, each Confiner's confined client in its place, and,
+// for a registered scheme that configures none, its default client's
+// when it is a Confiner.
+func confined(configured map[string]access.Fetcher) map[string]access.Fetcher {
+	m := make(map[string]access.Fetcher, len(configured))
+	for k, f := range configured {
+		m[k] = f
+	}
+	defaults := &access.Client{}
+	for _, k := range access.Schemes() {
+		f := m[k]
+		if f == nil {
+			f, _ = defaults.Fetcher(k)
+		}
+		if cf, ok := f.(access.Confiner); ok {
+			m[k] = cf.Confined()
+		}
+	}
+	return m
 }
 
 // options returns the values of this request, u with the search words
@@ -754,21 +755,9 @@ func basicAuth(r *http.Request) (user, pass string, ok bool) {
 // needsSearch says whether u names a search service without its words
 // (a Gopher type 7 item, a WAIS database): the scheme's client refuses
 // it as it stands and accepts it with words. Nothing is fetched: only
-// the client's Check is asked, which touches no network.
+// the Client's Check is asked, which touches no network.
 func needsSearch(u *locator.URL, c *access.Client) bool {
-	var without, with access.Fetcher
-	switch u.Scheme() {
-	case "gopher":
-		without, with = &gopher.Client{}, &gopher.Client{Search: "words"}
-	case "gophers":
-		without, with = &gophers.Client{}, &gophers.Client{Search: "words"}
-	case "wais":
-		without, with = &wais.Client{}, &wais.Client{Search: "words"}
-	default:
-		return false
-	}
-	req := &access.Request{Client: c, URL: u}
-	return without.Check(u, req) != nil && with.Check(u, req) == nil
+	return c.Check(u, nil) != nil && c.Check(u, &access.Options{Search: "words"}) == nil
 }
 
 // lynxSearch undoes Lynx's rewriting of a Gopher search: Lynx sends

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/gemini"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
@@ -48,7 +49,7 @@ func TestGeminiGateway(t *testing.T) {
 	write(t, filepath.Join(root, "data.bin"), string(bin), 0o644)
 	write(t, filepath.Join(root, "cgi", "ask"), "#!/bin/sh\nif [ -z \"$QUERY_STRING\" ]; then printf '10 Your name?\\r\\n'; else printf '20 text/gemini\\r\\n# Hello %s\\n=> /hello.txt back\\n' \"$QUERY_STRING\"; fi\n", 0o755)
 	m := peer.MollyBrown(t, root, peer.MollyConfig{Conf: `CGIPaths = ["` + filepath.Join(root, "cgi") + `"]`})
-	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, m.Addr)}, KnownHosts: filepath.Join(t.TempDir(), "known_hosts")})
+	gw, log := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, m.Addr)}, Schemes: map[string]access.Fetcher{"gemini": &gemini.Client{KnownHosts: filepath.Join(t.TempDir(), "known_hosts")}}})
 	base := "gemini://" + m.Addr + "/"
 
 	res, page := get(t, gw.URL+"/"+base)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/gemini"
 )
 
 // The page of a text/gemini document (Gemini §5): each line by its type,
@@ -40,12 +39,13 @@ type gmiLine struct {
 	Href            any // as link returns it
 }
 
-// isGemtext says whether the media type mt is text/gemini in a charset
-// the page can show as it is (UTF-8, the default, or US-ASCII, Gemini
-// §5.2): another charset is served as the object it is.
+// isGemtext says whether the media type mt is a line-oriented format
+// whose package offers its lines (access.Lines: text/gemini's, Gemini
+// §5) in a charset the page can show as it is (UTF-8, the default, or
+// US-ASCII, Gemini §5.2): another charset is served as the object it is.
 func isGemtext(mt string) bool {
 	t, params, err := mime.ParseMediaType(mt)
-	if err != nil || t != "text/gemini" {
+	if err != nil || access.Lines(t) == nil {
 		return false
 	}
 	switch strings.ToLower(params["charset"]) {
@@ -56,7 +56,8 @@ func isGemtext(mt string) bool {
 }
 
 // gemtext renders the text/gemini document res as an HTML page, line by
-// line as it arrives (gemini.Lines, whose lines are bounded in length),
+// line as it arrives (access.Lines, text/gemini's from the gemini
+// package, whose lines are bounded in length),
 // so that a page takes the memory of one line whatever the document's
 // length: headings, list items, quotes and text as HTML's, preformatted
 // blocks as <pre> (their alt text its title), and each link through the
@@ -92,41 +93,42 @@ func (x *exchange) gemtext(res *access.Resource) {
 		werr = pages.ExecuteTemplate(bw, "gmi", v)
 		return werr
 	}
-	err := gemini.Lines(res.Body, u, func(l gemini.Line) error {
+	t, _, _ := mime.ParseMediaType(res.MediaType)
+	err := access.Lines(t)(res.Body, u, func(l access.Line) error {
 		if !started {
 			if werr = start(); werr != nil {
 				return werr
 			}
 		}
-		if inList && l.Type != gemini.ListLine {
+		if inList && l.Kind != access.ListLine {
 			inList = false
 			if err := write(gmiLine{Kind: "/ul"}); err != nil {
 				return err
 			}
 		}
 		v := gmiLine{Text: clean(l.Text)}
-		switch l.Type {
-		case gemini.LinkLine:
+		switch l.Kind {
+		case access.LinkLine:
 			v.Kind = "link"
-			if l.Link.URL != nil {
-				v.Href = x.link(l.Link.URL.String(), false)
+			if l.URL != nil {
+				v.Href = x.link(l.URL.String(), false)
 			}
 			if v.Text == "" {
-				v.Text = clean(l.Link.Ref)
+				v.Text = clean(l.Ref)
 			} else if v.Href == nil {
-				v.Ref = clean(l.Link.Ref)
+				v.Ref = clean(l.Ref)
 			}
-		case gemini.PreToggleLine:
+		case access.PreToggleLine:
 			v.Kind = "pre"
 			if inPre {
 				v = gmiLine{Kind: "/pre"}
 			}
 			inPre = !inPre
-		case gemini.PreformattedLine:
+		case access.PreformattedLine:
 			v.Kind = "preline"
-		case gemini.HeadingLine:
+		case access.HeadingLine:
 			v.Kind = [...]string{"h1", "h1", "h2", "h3"}[min(max(l.Level, 1), 3)]
-		case gemini.ListLine:
+		case access.ListLine:
 			if !inList {
 				inList = true
 				if err := write(gmiLine{Kind: "ul"}); err != nil {
@@ -134,7 +136,7 @@ func (x *exchange) gemtext(res *access.Resource) {
 				}
 			}
 			v.Kind = "item"
-		case gemini.QuoteLine:
+		case access.QuoteLine:
 			v.Kind = "quote"
 		default:
 			v.Kind = "text"

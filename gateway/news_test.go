@@ -14,6 +14,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
+	"github.com/rfc1738/locator/news"
 )
 
 func TestNews(t *testing.T) {
@@ -22,7 +23,7 @@ func TestNews(t *testing.T) {
 	id := "<gw." + tag + "@locator.test>"
 	in.Post(t, "From: tester@locator.test\r\nNewsgroups: "+group+"\r\nSubject: Through the gateway\r\nMessage-ID: "+id+"\r\n\r\nHello, news reader.\r\n")
 
-	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, srv.Addr)}, NewsServer: srv.Addr})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, srv.Addr)}, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: srv.Addr}}})
 	res, page := get(t, gw.URL+"/nntp://"+srv.Addr+"/"+group)
 	if res.StatusCode != 200 || !strings.Contains(page, "Through the gateway") || !contains(hrefs(page), "/nntp://"+srv.Addr+"/"+group+"/1") {
 		t.Fatalf("group: %d %q\n%s", res.StatusCode, hrefs(page), page)

@@ -18,6 +18,7 @@ import (
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/gateway"
 	"github.com/rfc1738/locator/internal/peer"
+	"github.com/rfc1738/locator/news"
 )
 
 // TestFTPLoginsReused: 50 sequential requests through the gateway for
@@ -115,7 +116,7 @@ func TestNewsSessionReused(t *testing.T) {
 	}
 	r := newCountRelay(t, in.Addr)
 	ra := r.l.Addr().String()
-	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, NewsServer: ra})
+	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, "127.0.0.1")}, Schemes: map[string]access.Fetcher{"news": &news.Client{Server: ra}}})
 	for i := range 20 {
 		id := ids[i%4]
 		res, body := get(t, gw.URL+"/news:"+strings.Trim(id, "<>"))

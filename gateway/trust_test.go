@@ -63,7 +63,7 @@ func TestGatewayTrustStore(t *testing.T) {
 
 	store := &gemini.TrustStore{}
 	policy := access.Policy{Allow: rules(t, "127.0.0.1"+p, "localhost"+p)}
-	gw, log := startGateway(t, gateway.Config{Policy: policy, Trust: store})
+	gw, log := startGateway(t, gateway.Config{Policy: policy, Schemes: map[string]access.Fetcher{"gemini": &gemini.Client{Trust: store}}})
 	for _, s := range spellings {
 		res, body := get(t, gw.URL+"/gemini://"+s+"/hello.txt")
 		// The handshake passed: molly-brown, whose name is 127.0.0.1

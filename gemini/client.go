@@ -43,8 +43,10 @@ const DefaultMediaType = "text/gemini; charset=utf-8"
 // (ReplayRecord, Replay).
 //
 // Its zero value is ready, and keeps the certificates it trusts in
-// DefaultKnownHosts. It is safe for concurrent use, and its fields must
-// not be changed once it is in use.
+// DefaultKnownHosts. It holds only configuration: the answers to a
+// server's request for input belong to one request and travel with it
+// (access.Options.Answers, Ask). It is safe for concurrent use, and its
+// fields must not be changed once it is in use.
 type Client struct {
 	// KnownHosts is the file of certificates trusted on first use;
 	// "" is DefaultKnownHosts(). Each is kept under its server's
@@ -58,17 +60,6 @@ type Client struct {
 	// only, since anybody between the client and the server can then
 	// read and change what is exchanged.
 	Insecure bool
-	// Answers answers a server's request for input (status 1x, Gemini
-	// §3.2.1) by its prompt (META, in any case, with or without a final
-	// ":" or "?") or by its number, "1" (a gemini request asks one
-	// question), as gopher.Client's answer a form.
-	Answers map[string]string
-	// Ask, when not nil, asks the person for the input Answers does not
-	// give (access.Question Kind "Ask", or "AskP" and Secret for status
-	// 11, SENSITIVE INPUT); nil means there is nobody to ask. Answers
-	// and Ask are defaults: a request's own (access.Options) take their
-	// place, so that one Client, shared, serves every request.
-	Ask func(access.Question) (string, error)
 	// Certificate, when not nil, gives the client certificate to present
 	// to the server of u when the server asks for one in the TLS
 	// handshake (Gemini §4.3; a server that requires one for u answers
@@ -86,7 +77,20 @@ type Client struct {
 var (
 	_ access.Prober   = (*Client)(nil)
 	_ access.Replayer = (*Client)(nil)
+	_ access.Confiner = (*Client)(nil)
 )
+
+// Confined returns c when it names where its trusted certificates are
+// kept (KnownHosts or Trust), else a Client configured as c whose
+// certificates are kept in a TrustStore of its own: never in the
+// person's DefaultKnownHosts, which requests a gateway follows for
+// others would fill and decide (Gemini §4.2).
+func (c *Client) Confined() access.Fetcher {
+	if c.KnownHosts != "" || c.Trust != nil {
+		return c
+	}
+	return &Client{Trust: new(TrustStore), Insecure: c.Insecure, Certificate: c.Certificate}
+}
 
 // Check refuses, before any connection, a URL that is not a gemini URL
 // with a host and a valid port, one with a user or password (Gemini
@@ -537,19 +541,18 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 	return respond(u, req, h, br, noClose{}, au, "", true)
 }
 
-// answer returns the input a 1x response asks for: from the answers (the
-// request's, access.Options.Answers, else c.Answers) by the prompt
-// (compared as promptKey does) or by "1", else from the request's Ask,
-// else c.Ask. ok is false when none gives it.
+// answer returns the input a 1x response asks for (Gemini §3.2.1): from
+// the request's answers (access.Options.Answers) by the prompt (META,
+// compared as promptKey does: in any case, with or without a final ":"
+// or "?") or by its number, "1" (a gemini request asks one question),
+// else from the request's Ask (access.Question Kind "Ask", or "AskP"
+// and Secret for status 11, SENSITIVE INPUT). ok is false when none
+// gives it.
 func (c *Client) answer(req *access.Request, h Header) (v string, ok bool, err error) {
-	answers, ask := c.Answers, c.Ask
+	var answers map[string]string
+	var ask func(access.Question) (string, error)
 	if req != nil {
-		if a := req.Answers(); a != nil {
-			answers = a
-		}
-		if a := req.Ask(); a != nil {
-			ask = a
-		}
+		answers, ask = req.Answers(), req.Ask()
 	}
 	for k, v := range answers {
 		if promptKey(k) == promptKey(h.Meta) {

@@ -5,9 +5,46 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
 )
+
+// A text/gemini document's lines are offered to the layers above access
+// (a gateway's rendering, a crawl's links) as access.Lines, by media
+// type, so that they need not import this package.
+func init() {
+	access.RegisterLines("text/gemini", func(r io.Reader, base *locator.URL, emit func(access.Line) error) error {
+		return Lines(r, base, func(l Line) error { return emit(l.access()) })
+	})
+}
+
+// kinds maps a LineType to its access.LineKind.
+var kinds = [...]access.LineKind{
+	TextLine:         access.TextLine,
+	LinkLine:         access.LinkLine,
+	PreToggleLine:    access.PreToggleLine,
+	PreformattedLine: access.PreformattedLine,
+	HeadingLine:      access.HeadingLine,
+	ListLine:         access.ListLine,
+	QuoteLine:        access.QuoteLine,
+}
+
+// markup is each LineType's prefix (Gemini §5.4, §5.5).
+var markup = [...]string{LinkLine: "=>", PreToggleLine: "```", HeadingLine: "#", ListLine: "*", QuoteLine: ">"}
+
+// access returns l as an access.Line.
+func (l Line) access() access.Line {
+	a := access.Line{Number: l.Number, Kind: kinds[l.Type], Markup: markup[l.Type], Text: l.Text, Level: l.Level, Cut: l.Cut}
+	if l.Type == HeadingLine {
+		a.Markup = strings.Repeat("#", l.Level)
+	}
+	if l.Type == LinkLine {
+		a.Ref, a.URL, a.Err = l.Link.Ref, l.Link.URL, l.Link.Err
+	}
+	return a
+}
 
 // MaxLine bounds a line of a text/gemini document as Lines delivers it,
 // in octets: a longer one is delivered cut (Line.Cut) to its first

@@ -112,7 +112,13 @@ func client(t *testing.T, g *gemini.Client) (*access.Client, *bytes.Buffer) {
 // get follows s with ac and reads the body whole.
 func get(t *testing.T, ac *access.Client, s string) (*access.Resource, []byte, error) {
 	t.Helper()
-	res, err := ac.Get(context.Background(), loctest.MustParse(t, s))
+	return do(t, ac, s, nil)
+}
+
+// do is get with the request's own values o (access.Client.Do).
+func do(t *testing.T, ac *access.Client, s string, o *access.Options) (*access.Resource, []byte, error) {
+	t.Helper()
+	res, err := ac.Do(context.Background(), loctest.MustParse(t, s), o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -421,8 +427,8 @@ func TestInput(t *testing.T) {
 	m := startMolly(t, "")
 	kh := filepath.Join(t.TempDir(), "known_hosts")
 	for _, answers := range []map[string]string{{"1": "Ada L & co?"}, {"YOUR NAME": "Ada L & co?"}, {"Your name?": "Ada L & co?"}} {
-		ac, log := client(t, &gemini.Client{KnownHosts: kh, Answers: answers})
-		res, body, err := get(t, ac, m.url("/cgi/ask"))
+		ac, log := client(t, &gemini.Client{KnownHosts: kh})
+		res, body, err := do(t, ac, m.url("/cgi/ask"), &access.Options{Answers: answers})
 		if err != nil || string(body) != "hello Ada%20L%20%26%20co%3F" {
 			t.Fatalf("%v: %q %v\n%s", answers, body, err, log)
 		}
@@ -439,8 +445,9 @@ func TestInput(t *testing.T) {
 		asked = append(asked, q)
 		return "s3cr\u00e9t", nil
 	}
-	ac, log := client(t, &gemini.Client{KnownHosts: kh, Ask: ask})
-	res, body, err := get(t, ac, m.url("/cgi/ask"))
+	ac, log := client(t, &gemini.Client{KnownHosts: kh})
+	asking := &access.Options{Ask: ask}
+	res, body, err := do(t, ac, m.url("/cgi/ask"), asking)
 	if err != nil || string(body) != "hello s3cr%C3%A9t" || len(asked) != 1 || asked[0].Kind != "Ask" || asked[0].Prompt != "Your name?" || asked[0].Secret {
 		t.Fatalf("ask: %q %v %+v\n%s", body, err, asked, log)
 	}
@@ -449,7 +456,7 @@ func TestInput(t *testing.T) {
 	}
 	asked = nil
 	log.Reset()
-	res, body, err = get(t, ac, m.url("/cgi/password"))
+	res, body, err = do(t, ac, m.url("/cgi/password"), asking)
 	if err != nil || string(body) != "11 octets" || len(asked) != 1 || asked[0].Kind != "AskP" || asked[0].Prompt != "Password:" || !asked[0].Secret {
 		t.Fatalf("secret: %q %v %+v\n%s", body, err, asked, log)
 	}
@@ -459,15 +466,15 @@ func TestInput(t *testing.T) {
 
 	// Asked again: one answer per Fetch, then the server's status.
 	asked = nil
-	_, _, err = get(t, ac, m.url("/cgi/always"))
+	_, _, err = do(t, ac, m.url("/cgi/always"), asking)
 	var se *access.ServerError
 	if !errors.As(err, &se) || se.Code != "10" || se.Text != "Again?" || len(asked) != 1 {
 		t.Errorf("asked again: %v, asked %d times", err, len(asked))
 	}
 	// Ask's error ends the Fetch, with no second request.
 	stop := errors.New("nobody answers")
-	ac, log = client(t, &gemini.Client{KnownHosts: kh, Ask: func(access.Question) (string, error) { return "", stop }})
-	if _, _, err := get(t, ac, m.url("/cgi/ask")); !errors.Is(err, stop) || strings.Count(log.String(), "> ") != 1 {
+	ac, log = client(t, &gemini.Client{KnownHosts: kh})
+	if _, _, err := do(t, ac, m.url("/cgi/ask"), &access.Options{Ask: func(access.Question) (string, error) { return "", stop }}); !errors.Is(err, stop) || strings.Count(log.String(), "> ") != 1 {
 		t.Errorf("ask fails: %v\n%s", err, log)
 	}
 }

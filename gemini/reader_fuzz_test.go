@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
 )
 
 // wantHeader is ReadHeader's rule written plainly, over the whole input:
@@ -176,6 +177,27 @@ func FuzzLinks(f *testing.F) {
 			if (l.URL == nil) == (l.Err == nil) {
 				t.Fatalf("%q: link %+v: want exactly one of URL and Err", doc, l)
 			}
+		}
+		// The same document through access.Lines, as a gateway and a
+		// crawl read it: the same lines, a link line's link Links's.
+		n, k := 0, 0
+		if err := access.Lines("text/gemini")(bytes.NewReader(doc), base, func(l access.Line) error {
+			n++
+			if l.Number != n || l.Kind < access.TextLine || l.Kind > access.QuoteLine {
+				t.Fatalf("%q: access line %d: %+v", doc, n, l)
+			}
+			if l.Kind == access.LinkLine {
+				if k >= len(got) || got[k].Line != n || got[k].Ref != l.Ref || got[k].Name != l.Text || l.Markup != "=>" || (l.URL == nil) != (got[k].URL == nil) {
+					t.Fatalf("%q: access line %d %+v, Links %+v", doc, n, l, got[k:])
+				}
+				k++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n != nlines || k != len(got) {
+			t.Fatalf("%q: access.Lines gave %d lines, %d links; Lines %d, %d", doc, n, k, nlines, len(got))
 		}
 	})
 }

@@ -158,20 +158,19 @@ func TestRecordReplay(t *testing.T) {
 	// answered response; a replay with the same answer gives the live
 	// Resource, one without an answer or with another the refusal.
 	known := ac.Schemes["gemini"].(*gemini.Client).KnownHosts
-	answering := func(v string) *gemini.Client {
-		return &gemini.Client{KnownHosts: known, Answers: map[string]string{"1": v}}
-	}
-	aac, _ := client(t, answering("Ada L"))
+	knowing := func() *gemini.Client { return &gemini.Client{KnownHosts: known} }
+	answering := func(v string) *access.Options { return &access.Options{Answers: map[string]string{"1": v}} }
+	aac, _ := client(t, knowing())
 	aac.Recorder = rec
 	ask := m.url("/cgi/ask")
-	lres, lbody, err := get(t, aac, ask)
+	lres, lbody, err := do(t, aac, ask, answering("Ada L"))
 	if err != nil || string(lbody) != "hello Ada%20L" || lres.URL.String() != ask+"?Ada%20L" {
 		t.Fatalf("answered: %q %v", lbody, err)
 	}
 	if k, _ := last(rec); string(k.Request) != ask+"\r\n"+ask+"?Ada%20L\r\n" || string(k.Response) != "10 Your name?\r\n20 text/plain\r\nhello Ada%20L" || k.Record.URL.String() != ask || k.Record.Truncated != "" {
 		t.Errorf("answered: record of %s: %q %q", k.Record.URL, k.Request, k.Response)
 	}
-	rres, rbody, err = get(t, replayer(t, rec, answering("Ada L")), ask)
+	rres, rbody, err = do(t, replayer(t, rec, knowing()), ask, answering("Ada L"))
 	if err != nil || !bytes.Equal(rbody, lbody) || rres.URL.String() != lres.URL.String() || rres.MediaType != lres.MediaType || rres.Size != lres.Size {
 		t.Errorf("answered, replayed with the same answer: %v %q, live %q", err, rbody, lbody)
 	}
@@ -183,9 +182,9 @@ func TestRecordReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wac, _ := client(t, answering("Ada L"))
+	wac, _ := client(t, knowing())
 	wac.Recorder = w
-	if _, body, err := get(t, wac, ask); err != nil || string(body) != "hello Ada%20L" {
+	if _, body, err := do(t, wac, ask, answering("Ada L")); err != nil || string(body) != "hello Ada%20L" {
 		t.Fatalf("answered, recorded to a WARC file: %q %v", body, err)
 	}
 	if err := w.Close(); err != nil {
@@ -196,13 +195,17 @@ func TestRecordReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wr.Close()
-	rres, rbody, err = get(t, replayer(t, wr, answering("Ada L")), ask)
+	rres, rbody, err = do(t, replayer(t, wr, knowing()), ask, answering("Ada L"))
 	if err != nil || !bytes.Equal(rbody, lbody) || rres.URL.String() != lres.URL.String() {
 		t.Errorf("answered, replayed from a WARC file: %v %q, live %q", err, rbody, lbody)
 	}
-	unanswered := func(what string, arc access.Archive, g *gemini.Client, u, code, why string) {
+	unanswered := func(what string, arc access.Archive, o *access.Options, u, code, why string) {
 		t.Helper()
-		_, _, err := get(t, replayer(t, arc, g), u)
+		var g *gemini.Client // nil: a client with a known-hosts file of its own
+		if o != nil {
+			g = knowing()
+		}
+		_, _, err := do(t, replayer(t, arc, g), u, o)
 		var se *access.ServerError
 		if !errors.As(err, &se) || se.Code != code || !strings.Contains(se.Rule, why) || access.Classify(err) != access.Absent {
 			t.Errorf("%s: %v, want the %s refusal saying %q", what, err, code, why)
@@ -215,9 +218,9 @@ func TestRecordReplay(t *testing.T) {
 	// Sensitive input (11): the answer is a secret, kept out of the
 	// record, which is the prompt alone; a replay cannot answer it.
 	pw := m.url("/cgi/password")
-	pac, _ := client(t, answering("hunter2"))
+	pac, _ := client(t, knowing())
 	pac.Recorder = rec
-	if _, body, err := get(t, pac, pw); err != nil || string(body) != "7 octets" {
+	if _, body, err := do(t, pac, pw, answering("hunter2")); err != nil || string(body) != "7 octets" {
 		t.Fatalf("sensitive input: %q %v", body, err)
 	}
 	k, _ = last(rec)

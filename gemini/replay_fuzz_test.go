@@ -152,7 +152,8 @@ func FuzzReplayRecord(f *testing.F) {
 	}
 	const maxSize = 64
 	ac := &access.Client{MaxSize: maxSize}
-	c := &Client{Insecure: true, Answers: map[string]string{"1": "Ada L"}}
+	c := &Client{Insecure: true}
+	answers := &access.Options{Answers: map[string]string{"1": "Ada L"}}
 	type outcome struct {
 		url, media string
 		body       []byte
@@ -178,7 +179,7 @@ func FuzzReplayRecord(f *testing.F) {
 		rec.Request.Write(request)
 		rec.Response.Write(response)
 		defer rec.Close()
-		got := read(c.ReplayRecord(context.Background(), u, &access.Request{Client: ac, URL: u}, rec))
+		got := read(c.ReplayRecord(context.Background(), u, (&access.Request{Client: ac, URL: u}).WithOptions(answers), rec))
 		var want outcome
 		h, ok := wantHeader(response)
 		switch {
@@ -186,12 +187,12 @@ func FuzzReplayRecord(f *testing.F) {
 			// Any 1x but SENSITIVE INPUT is answered (Gemini §3.2.1: a
 			// status the client does not know is read by its first digit).
 			rest := response[bytes.IndexByte(response, '\n')+1:]
-			want = read(c.Replay(context.Background(), u, &access.Request{Client: ac, URL: u}, bytes.NewReader(rest)))
+			want = read(c.Replay(context.Background(), u, (&access.Request{Client: ac, URL: u}).WithOptions(answers), bytes.NewReader(rest)))
 			if want.err == "" {
 				want.url = "gemini://example.org/q?Ada%20L"
 			}
 		default:
-			want = read(c.Replay(context.Background(), u, &access.Request{Client: ac, URL: u}, bytes.NewReader(response)))
+			want = read(c.Replay(context.Background(), u, (&access.Request{Client: ac, URL: u}).WithOptions(answers), bytes.NewReader(response)))
 			if ok && h.Class() == Input {
 				// The refusal's Rule says why the record gave no answer.
 				got.err, _, _ = strings.Cut(got.err, "; the archive does not give")

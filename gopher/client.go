@@ -31,25 +31,15 @@ func init() {
 // Gopher+ (see Probe). Its zero value is ready; it is safe for
 // concurrent use, and its fields must not be changed once it is in use.
 //
-// View, Search, Answers and Ask are defaults of a client made for one
-// use: a request's own values (access.Options: Request.View, Search,
-// Answers, Ask) take their place, so that one Client, shared, serves
-// requests that each give their own.
+// A Client holds only configuration and what it keeps between requests:
+// what belongs to one request travels with it (access.Options, read
+// through the Request): the Gopher+ view to ask for (Request.View, RFC
+// 1738 §3.4.8, as access.View's Name writes it: "text/plain En_US"),
+// the search words of a type 7 item whose URL gives none
+// (Request.Search, §3.4.2), the answers of an ASK form (Request.Answers,
+// §3.4.5, by a field's prompt or its number from 1, see FillForm), and
+// who to ask for the others (Request.Ask).
 type Client struct {
-	// View names the Gopher+ view to ask for (RFC 1738 §3.4.8) as
-	// access.View's Name writes it: the media type and, after a space,
-	// the language ("text/plain En_US"); "" asks for the item's default.
-	View string
-	// Search holds the search words for a type 7 item whose URL gives
-	// none (RFC 1738 §3.4.2).
-	Search string
-	// Answers fills an ASK form (RFC 1738 §3.4.5), by a field's prompt
-	// or its number from 1 (see FillForm).
-	Answers map[string]string
-	// Ask, when not nil, asks the person for an answer Answers does not
-	// give; nil means there is nobody to ask.
-	Ask func(access.Question) (string, error)
-
 	// Connect, when not nil, opens every connection of the client in
 	// place of req.Dial, to the host and port the URL names: a scheme
 	// that carries Gopher over another layer (gophers, Gopher over TLS)
@@ -61,8 +51,7 @@ type Client struct {
 	plus plusServers
 }
 
-// params are the per-request values of one request: the request's own
-// (access.Options), else the Client's defaults.
+// params are the per-request values of one request (access.Options).
 type params struct {
 	view, search string
 	answers      map[string]string
@@ -70,23 +59,10 @@ type params struct {
 }
 
 func (c *Client) params(req *access.Request) params {
-	p := params{view: c.View, search: c.Search, answers: c.Answers, ask: c.Ask}
 	if req == nil {
-		return p
+		return params{}
 	}
-	if v := req.View(); v != "" {
-		p.view = v
-	}
-	if v := req.Search(); v != "" {
-		p.search = v
-	}
-	if v := req.Answers(); v != nil {
-		p.answers = v
-	}
-	if v := req.Ask(); v != nil {
-		p.ask = v
-	}
-	return p
+	return params{view: req.View(), search: req.Search(), answers: req.Answers(), ask: req.Ask()}
 }
 
 // dial opens a connection as c.Connect says.

@@ -21,39 +21,39 @@ import (
 // with its offset in the URL.
 func TestCheck(t *testing.T) {
 	dialed := false
-	client := func(g *gopher.Client) *access.Client {
+	client := func() *access.Client {
 		return &access.Client{
 			Resolver: &loctest.FakeDNS{},
 			Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 				dialed = true
 				return nil, errors.New("no network in this test")
 			},
-			Schemes: map[string]access.Fetcher{"gopher": g},
+			Schemes: map[string]access.Fetcher{"gopher": &gopher.Client{}},
 		}
 	}
 	for _, c := range []struct {
 		url  string
-		g    *gopher.Client
-		want string // "offset rule"
+		o    *access.Options // the request's own values
+		want string          // "offset rule"
 	}{
-		{"gopher://h/0a%0Db", &gopher.Client{}, "13 RFC 1738 §6"},
-		{"gopher://h/0a%0ab", &gopher.Client{}, "13 RFC 1738 §6"},
-		{"gopher://h/0a%00b", &gopher.Client{}, "13 RFC 1738 §6"},
-		{"gopher://h/7find%09a%0Ab", &gopher.Client{}, "20 RFC 1738 §6"},
-		{"gopher://h/7find%09a%00", &gopher.Client{}, "20 RFC 1738 §6"},
-		{"gopher://h/%0Dsel", &gopher.Client{}, "11 RFC 1738 §6"},
-		{"gopher://h/0sel%09%09+view%0D%0A", &gopher.Client{}, "26 gopher+_string"},
-		{"gopher://h/0sel%09%09*", &gopher.Client{}, "21 gopher+_string"},
-		{"gopher://h/7find", &gopher.Client{}, "11 RFC 1738 §3.4.2"},
-		{"gopher://h/7find", &gopher.Client{Search: "a\r\nb"}, "0 RFC 1738 §6"},
-		{"gopher://h/0x", &gopher.Client{View: "text/plain\r\n"}, "0 RFC 1738 §6"},
-		{"gopher://h/0x%09%09+text/html", &gopher.Client{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
-		{"gopher://h/0x%09%09!", &gopher.Client{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
-		{"gopher://h/2", &gopher.Client{}, "11 RFC 1436 §3.8"},
-		{"gopher:///0x", &gopher.Client{}, "9 RFC 1738 §3.4.1"},
+		{"gopher://h/0a%0Db", nil, "13 RFC 1738 §6"},
+		{"gopher://h/0a%0ab", nil, "13 RFC 1738 §6"},
+		{"gopher://h/0a%00b", nil, "13 RFC 1738 §6"},
+		{"gopher://h/7find%09a%0Ab", nil, "20 RFC 1738 §6"},
+		{"gopher://h/7find%09a%00", nil, "20 RFC 1738 §6"},
+		{"gopher://h/%0Dsel", nil, "11 RFC 1738 §6"},
+		{"gopher://h/0sel%09%09+view%0D%0A", nil, "26 gopher+_string"},
+		{"gopher://h/0sel%09%09*", nil, "21 gopher+_string"},
+		{"gopher://h/7find", nil, "11 RFC 1738 §3.4.2"},
+		{"gopher://h/7find", &access.Options{Search: "a\r\nb"}, "0 RFC 1738 §6"},
+		{"gopher://h/0x", &access.Options{View: "text/plain\r\n"}, "0 RFC 1738 §6"},
+		{"gopher://h/0x%09%09+text/html", &access.Options{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
+		{"gopher://h/0x%09%09!", &access.Options{View: "text/plain"}, "19 RFC 1738 §3.4.8"},
+		{"gopher://h/2", nil, "11 RFC 1436 §3.8"},
+		{"gopher:///0x", nil, "9 RFC 1738 §3.4.1"},
 	} {
 		dialed = false
-		_, err := client(c.g).Get(context.Background(), loctest.MustParse(t, c.url))
+		_, err := client().Do(context.Background(), loctest.MustParse(t, c.url), c.o)
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || errString(pe) != c.want || dialed || access.Classify(err) != access.Forbidden {
 			t.Errorf("%s: %v (dialed %v), want %q", c.url, err, dialed, c.want)
@@ -62,7 +62,7 @@ func TestCheck(t *testing.T) {
 	// What Check lets through reaches the dialer.
 	for _, u := range []string{"gopher://h/7find%09words", "gopher://h/0a%20b", "gopher://h/0x%09%09+text/plain", "gopher://h/0x%09%09+TEXT/PLAIN"} {
 		dialed = false
-		_, err := client(&gopher.Client{View: "text/plain"}).Get(context.Background(), loctest.MustParse(t, u))
+		_, err := client().Do(context.Background(), loctest.MustParse(t, u), &access.Options{View: "text/plain"})
 		if !dialed || access.Classify(err) != access.Failed {
 			t.Errorf("%s: %v (dialed %v)", u, err, dialed)
 		}

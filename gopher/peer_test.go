@@ -25,17 +25,14 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// get follows s with the gopher client g (nil: the zero Client) and a
-// dialogue log, and returns the resource, its body read whole, and the
-// dialogue.
-func get(t *testing.T, s string, g *gopher.Client) (*access.Resource, []byte, string, error) {
+// get follows s with a gopher client, the request's own values o (nil:
+// none) and a dialogue log, and returns the resource, its body read
+// whole, and the dialogue.
+func get(t *testing.T, s string, o *access.Options) (*access.Resource, []byte, string, error) {
 	t.Helper()
 	var log bytes.Buffer
-	if g == nil {
-		g = &gopher.Client{}
-	}
-	ac := &access.Client{Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": g}}
-	res, err := ac.Get(context.Background(), loctest.MustParse(t, s))
+	ac := &access.Client{Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": &gopher.Client{}}}
+	res, err := ac.Do(context.Background(), loctest.MustParse(t, s), o)
 	if err = listingErr(res, err); err != nil {
 		return nil, nil, log.String(), err
 	}
@@ -47,9 +44,9 @@ func get(t *testing.T, s string, g *gopher.Client) (*access.Resource, []byte, st
 	return res, body, log.String(), err
 }
 
-func mustGet(t *testing.T, s string, g *gopher.Client) (*access.Resource, []byte, string) {
+func mustGet(t *testing.T, s string, o *access.Options) (*access.Resource, []byte, string) {
 	t.Helper()
-	res, body, log, err := get(t, s, g)
+	res, body, log, err := get(t, s, o)
 	if err != nil {
 		t.Fatalf("get %s: %v\n%s", s, err, log)
 	}
@@ -213,11 +210,11 @@ func TestUMNGopherd(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(v, want) {
 			t.Errorf("views %+v, %v", v, err)
 		}
-		res, body, log := mustGet(t, base+"11/subdir", &gopher.Client{View: "text/html En_US"})
+		res, body, log := mustGet(t, base+"11/subdir", &access.Options{View: "text/html En_US"})
 		if res.MediaType != "text/html" || !bytes.Contains(body, []byte(at(`<A HREF="gopher://ADDR/00/subdir/inner.txt">inner</A>`))) {
 			t.Errorf("text/html view %q %q\n%s", res.MediaType, body, log)
 		}
-		res, _, _ = mustGet(t, base+"11/subdir", &gopher.Client{View: "application/gopher+-menu"})
+		res, _, _ = mustGet(t, base+"11/subdir", &access.Options{View: "application/gopher+-menu"})
 		if got := urls(res.Listing); len(got) != 1 || got[0] != at("file inner gopher://ADDR/00/subdir/inner.txt") {
 			t.Errorf("gopher+-menu view %q", got)
 		}
@@ -244,7 +241,7 @@ func TestUMNGopherd(t *testing.T) {
 	t.Run("ask", func(t *testing.T) {
 		// RFC 1738 §3.4.5: fetch +ASK, fill it, send "selector TAB + TAB 1" and a "+-1" block (§3.4.9).
 		answers := map[string]string{"Your name": "Alice", "Secret word": "sesame", "Subscribe?": "yes", "Colour": "green", "Comments": "first comment line\nsecond comment line"}
-		res, body, log := mustGet(t, base+"00/form%09%09?", &gopher.Client{Answers: answers})
+		res, body, log := mustGet(t, base+"00/form%09%09?", &access.Options{Answers: answers})
 		const echo = "ASK script output\nline 1: [Alice]\nline 2: [sesame]\nline 3: [1]\nline 4: [green]\nline 5: [2]\nline 6: [first comment line]\nline 7: [second comment line]\ntotal lines: 7\n"
 		if string(body) != echo {
 			t.Errorf("script's reply %q, want %q\n%s", body, echo, log)
@@ -263,7 +260,7 @@ func TestUMNGopherd(t *testing.T) {
 		}
 		// Asked in turn, the defaults offered.
 		var asked []string
-		_, body, _ = mustGet(t, base+"00/form%09%09?", &gopher.Client{Ask: func(q access.Question) (string, error) {
+		_, body, _ = mustGet(t, base+"00/form%09%09?", &access.Options{Ask: func(q access.Question) (string, error) {
 			asked = append(asked, q.Kind+":"+q.Default)
 			switch q.Kind {
 			case "Choose":
@@ -282,7 +279,7 @@ func TestUMNGopherd(t *testing.T) {
 			t.Errorf("asked form's reply %q, want %q", body, want)
 		}
 		// An answer that is none of the choices: refused, nothing submitted.
-		_, _, log, err := get(t, base+"00/form%09%09?", &gopher.Client{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
+		_, _, log, err := get(t, base+"00/form%09%09?", &access.Options{Answers: map[string]string{"2": "pw", "Colour": "purple"}})
 		var pe *access.PolicyError
 		if !errors.As(err, &pe) || pe.Rule != "Gopher+ §2.8" || strings.Contains(log, "+\\x091") {
 			t.Errorf("bad choice: %v\n%s", err, log)
@@ -400,7 +397,7 @@ func TestGophernicus(t *testing.T) {
 		{base + "7/cgi-bin/find", "via the option", "file Result for via the option gopher://h/0/r"},
 		{base + "7/cgi-bin/find%09", "empty in the URL", "file Result for empty in the URL gopher://h/0/r"},
 	} {
-		res, _, log := mustGet(t, c.url, &gopher.Client{Search: c.search})
+		res, _, log := mustGet(t, c.url, &access.Options{Search: c.search})
 		if got := urls(res.Listing); len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: %q, want %q\n%s", c.url, got, c.want, log)
 		}

@@ -21,19 +21,18 @@ import (
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-// recordReplay follows s live with g and a recorder, checks the record
+// recordReplay follows s live, with the request's own values o (nil:
+// none), and a recorder, checks the record
 // (one, of protocol "gopher" from 127.0.0.1, its request wantReq, its
 // response wantResp unless that is nil), then follows s from the record
 // and checks that the replay gives what the live fetch gave. It returns
 // the live outcome and the recorded response.
-func recordReplay(t *testing.T, s string, g *gopher.Client, wantReq string, wantResp []byte) (loctest.Outcome, []byte) {
+func recordReplay(t *testing.T, s string, o *access.Options, wantReq string, wantResp []byte) (loctest.Outcome, []byte) {
 	t.Helper()
-	if g == nil {
-		g = &gopher.Client{}
-	}
+	g := &gopher.Client{}
 	m := &loctest.Archive{}
 	var log bytes.Buffer
-	live := loctest.GetOutcome(t, &access.Client{Recorder: m, Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": g}}, s)
+	live := loctest.DoOutcome(t, &access.Client{Recorder: m, Dialogue: &log, IdleTimeout: 20 * time.Second, Schemes: map[string]access.Fetcher{"gopher": g}}, s, o)
 	rec, ok := m.Latest(s)
 	if !ok || len(m.Records()) != 1 {
 		t.Fatalf("%s: %d records, none of the URL (live: %v)\n%s", s, len(m.Records()), live.Err, log.String())
@@ -53,7 +52,7 @@ func recordReplay(t *testing.T, s string, g *gopher.Client, wantReq string, want
 			t.Errorf("%s: the replay dialled %s", s, addr)
 			return nil, errors.New("no connection in a replay")
 		}}
-	again := loctest.GetOutcome(t, ac, s)
+	again := loctest.DoOutcome(t, ac, s, o)
 	loctest.SameOutcome(t, s, live, again)
 	return live, rec.Response
 }
@@ -179,7 +178,7 @@ func TestRecordUMNGopherd(t *testing.T) {
 	if o, _ = recordReplay(t, base+"00/hello.txt%09%09!", nil, "0/hello.txt\t!\r\n", nil); len(o.Entries) != 1 {
 		t.Errorf("!: %d entries", len(o.Entries))
 	}
-	recordReplay(t, base+"11/subdir", &gopher.Client{View: "application/gopher+-menu"}, "1/subdir\t+application/gopher+-menu\r\n", nil)
+	recordReplay(t, base+"11/subdir", &access.Options{View: "application/gopher+-menu"}, "1/subdir\t+application/gopher+-menu\r\n", nil)
 	var se *access.ServerError
 	if o, _ = recordReplay(t, base+"00/nonexistent", nil, "0/nonexistent\r\n", nil); !errors.As(o.Err, &se) || se.Code != "3" {
 		t.Errorf("Gopher0 missing item: %v", o.Err)
@@ -190,7 +189,7 @@ func TestRecordUMNGopherd(t *testing.T) {
 	// An ASK form: the record is the filled form's exchange, the
 	// password's line masked as in the dialogue.
 	answers := map[string]string{"Your name": "Alice", "Secret word": "sesame", "Subscribe?": "yes", "Colour": "green", "Comments": "one\ntwo"}
-	o, resp = recordReplay(t, base+"00/form%09%09?", &gopher.Client{Answers: answers},
+	o, resp = recordReplay(t, base+"00/form%09%09?", &access.Options{Answers: answers},
 		"0/form\t+\t1\r\n+-1\r\nAlice\r\n****\r\n1\r\ngreen\r\n2\r\none\r\ntwo\r\n.\r\n", nil)
 	if !strings.Contains(string(o.Body), "line 2: [sesame]") || !strings.Contains(string(resp), "line 2: [sesame]") {
 		t.Errorf("form's reply %q", o.Body)

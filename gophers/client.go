@@ -45,15 +45,6 @@ type Client struct {
 	// either way). A MinVersion of 0 is TLS 1.2.
 	TLSConfig *tls.Config
 
-	// View, Search, Answers and Ask are gopher.Client's: the Gopher+
-	// view to ask for, the words of a search item, the answers of an
-	// ASK form, and who to ask for the others; defaults, in whose place
-	// a request's own (access.Options) are followed.
-	View    string
-	Search  string
-	Answers map[string]string
-	Ask     func(access.Question) (string, error)
-
 	once sync.Once
 	g    *gopher.Client
 }
@@ -67,7 +58,7 @@ var (
 // once.
 func (c *Client) gopher() *gopher.Client {
 	c.once.Do(func() {
-		c.g = &gopher.Client{View: c.View, Search: c.Search, Answers: c.Answers, Ask: c.Ask, Connect: c.connect}
+		c.g = &gopher.Client{Connect: c.connect}
 	})
 	return c.g
 }

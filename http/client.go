@@ -31,7 +31,26 @@ func init() {
 	access.Register("https", access.Info{DefaultPort: 443, Resume: true}, func() access.Fetcher { return new(Client) })
 }
 
-var _ access.ProxyFetcher = (*Client)(nil)
+var (
+	_ access.ProxyFetcher = (*Client)(nil)
+	_ access.AgentNamer   = (*Client)(nil)
+)
+
+// WithAgent returns a new Client configured as c whose requests send
+// agent as their User-Agent (RFC 9110 §10.1.5), unless c's Header names
+// one: a crawler's, in place of UserAgent. The new Client keeps its own
+// connections.
+func (c *Client) WithAgent(agent string) access.Fetcher {
+	h := c.Header.Clone()
+	if h.Get("User-Agent") == "" {
+		if h == nil {
+			h = nethttp.Header{}
+		}
+		h.Set("User-Agent", agent)
+	}
+	return &Client{TLSConfig: c.TLSConfig, Header: h, User: c.User, Password: c.Password, AuthOrigin: c.AuthOrigin,
+		Data: c.Data, Compressed: c.Compressed, ErrorBody: c.ErrorBody, Method: c.Method, OnReply: c.OnReply}
+}
 
 // CarriesAnyScheme marks Client as an access.ProxyFetcher: when the
 // access.Client names an http proxy for a URL (access.Request.Proxy),

@@ -38,7 +38,6 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/internal/dest"
-	"github.com/rfc1738/locator/news"
 )
 
 // Defaults of a Checker's zero fields.
@@ -329,28 +328,12 @@ func (c *Checker) client() *access.Client {
 }
 
 // destination is the key of the server a probe of u talks to: its host
-// (dest.Name: any port, however the name is written); for a news URL
-// that names none, the configured news server (news.Client.Server,
-// RFC 1738 §3.6); "" (no bound) for a URL that names no server (file,
-// mailto).
+// (dest.Name: any port, however the name is written); for a URL that
+// names none, the server its scheme's client would ask (a news URL's
+// configured news server, RFC 1738 §3.6: access.Client.Destination);
+// "" (no bound) for a URL that names no server (file, mailto).
 func (c *Checker) destination(u *locator.URL) string {
-	switch u.Scheme() {
-	case "file":
-		return ""
-	case "news":
-		if u.Host() == "" {
-			nc, _ := c.client().Schemes["news"].(*news.Client)
-			if nc == nil || nc.Server == "" {
-				return "" // refused before connecting: no server to spare
-			}
-			h, _, err := news.SplitServer(nc.Server)
-			if err != nil {
-				return ""
-			}
-			return dest.Name(h)
-		}
-	}
-	return dest.Name(u.Host())
+	return c.client().Destination(u)
 }
 
 // probe probes u under MaxTime, trying again after a transient failure,

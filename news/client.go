@@ -56,9 +56,28 @@ type Client struct {
 }
 
 var (
-	_ access.Prober     = (*Client)(nil)
-	_ access.IdleCloser = (*Client)(nil)
+	_ access.Prober        = (*Client)(nil)
+	_ access.IdleCloser    = (*Client)(nil)
+	_ access.Destinationer = (*Client)(nil)
 )
+
+// Destination returns the host of c.Server for a news URL that names no
+// server (RFC 1738 §3.6: it is asked of the configured news server), ""
+// when none is configured or Server is not host[:port] (Check then
+// refuses the URL); ok is false for a URL that names its server.
+func (c *Client) Destination(u *locator.URL) (host string, ok bool) {
+	if u.Host() != "" {
+		return "", false
+	}
+	if c.Server == "" {
+		return "", true
+	}
+	h, _, err := SplitServer(c.Server)
+	if err != nil {
+		return "", true
+	}
+	return h, true
+}
 
 // server returns the news server to ask for u: draft-gilman's host in
 // the URL, else c.Server.

@@ -10,11 +10,15 @@ import (
 
 func init() {
 	locator.RegisterSyntax("snews", locator.Syntax{DefaultPort: SecurePort})
-	locator.Register("news", rules{})
+	locator.Register("news", newsRules{})
 	locator.Register("snews", rules{})
 }
 
 type rules struct{}
+
+// newsRules are a news URL's rules and its parts (parts.go); an snews
+// URL (draft-gilman's) has the rules, not the parts.
+type newsRules struct{ rules }
 
 // Check judges the grouppart of §5 (group, article or "*") and reports
 // draft-gilman's extensions (a news server, message numbers, snews) as

@@ -6,271 +6,43 @@ import (
 	"strings"
 
 	"github.com/rfc1738/locator"
-	"github.com/rfc1738/locator/ftp"
-	"github.com/rfc1738/locator/gopher"
-	"github.com/rfc1738/locator/mailto"
-	"github.com/rfc1738/locator/news"
-	"github.com/rfc1738/locator/nntp"
-	"github.com/rfc1738/locator/prospero"
-	"github.com/rfc1738/locator/wais"
 )
 
 // A scheme's own parts are the fields of its package's URL type (ftp.URL,
-// gopher.URL, ...), decoded. Getting one reads the URL with the package's
-// From; setting one changes that field and writes the URL with the
-// package's Build, so the scheme's builder encodes it for its place in
-// the grammar (RFC 1738 §5) and refuses what would not conform. The
-// generic components the builder does not write (a fragment; a login
-// where the scheme has none, which the scheme's rules then refuse) are
-// kept.
+// gopher.URL, ...), decoded, which its rules offer (locator.PartEditor)
+// once the package is linked in (import _ ".../schemes"). Getting one
+// reads the URL with the package's From; setting one changes that field
+// and writes the URL with the package's Build, so the scheme's builder
+// encodes it for its place in the grammar (RFC 1738 §5) and refuses what
+// would not conform. The generic components the builder does not write
+// (a fragment; a login where the scheme has none, which the scheme's
+// rules then refuse) are kept.
 
-// A scheme holds the parts of one scheme.
-type scheme struct {
-	parts []string
-	// get returns part name of u encoded for its place in the URL (so
-	// that a list keeps its elements apart: an ftp cwd's "a%2Fb/c"), and
-	// whether u has it.
-	get func(u *locator.URL, name string) (string, bool)
-	// set sets part name of u to value ("" removes it; encoded: written
-	// with escapes, see dec) and writes the URL.
-	set func(u *locator.URL, name, value string, encoded bool) (string, error)
-}
-
-var schemes = map[string]*scheme{
-	"ftp": {
-		parts: []string{"cwd", "name", "typecode"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			f, _ := ftp.From(u)
-			switch name {
-			case "cwd":
-				return escapeList(f.Cwd, locator.EncodeFSegment), len(f.Cwd) > 0
-			case "name":
-				return locator.Escape(f.Name, locator.EncodeFSegment), f.HasName
-			}
-			return f.Typecode, f.HasTypecode
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			f, _ := ftp.From(u)
-			switch name {
-			case "cwd":
-				// Each "/" separates two directories; given encoded, a
-				// %2F stays within its directory.
-				f.Cwd = nil
-				if v != "" {
-					f.Cwd = strings.Split(v, "/")
-					for i, d := range f.Cwd {
-						f.Cwd[i] = dec(d, encoded)
-					}
-				}
-			case "name":
-				f.Name, f.HasName = dec(v, encoded), true
-			case "typecode":
-				f.Typecode, f.HasTypecode, f.Draft = dec(v, encoded), v != "", false
-			}
-			return f.Build()
-		},
-	},
-	"gopher": {
-		parts: []string{"type", "selector", "search", "plus"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			g, _ := gopher.From(u)
-			x := func(s string) string { return locator.Escape(s, locator.EncodeXchar) }
-			switch name {
-			case "type":
-				return x(g.Type), true
-			case "selector":
-				return x(g.Selector), true
-			case "search":
-				return x(g.Search), g.HasSearch
-			}
-			return x(g.Plus), g.HasPlus
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			g, _ := gopher.From(u)
-			v = dec(v, encoded)
-			switch name {
-			case "type":
-				g.Type = v
-			case "selector":
-				g.Selector = v
-			case "search":
-				g.Search, g.HasSearch = v, v != ""
-			case "plus":
-				g.Plus, g.HasPlus = v, v != ""
-			}
-			return g.Build()
-		},
-	},
-	"news": {
-		parts: []string{"group", "article"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			n, _ := news.From(u)
-			if name == "article" {
-				return locator.Escape(n.Article, locator.EncodeXchar), n.Article != ""
-			}
-			if n.All {
-				return "*", true
-			}
-			return n.Group, n.Group != ""
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			n, _ := news.From(u)
-			v = dec(v, encoded)
-			// A news URL names one of a group, an article or "*"
-			// (RFC 1738 §3.6): setting one takes the others away.
-			n.Group, n.Article, n.All, n.Range = "", "", false, ""
-			switch {
-			case name == "group" && v == "*":
-				n.All = true
-			case name == "group":
-				n.Group = v
-			default:
-				n.Article = v
-			}
-			return n.Build()
-		},
-	},
-	"nntp": {
-		parts: []string{"group", "article"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			n, _ := nntp.From(u)
-			if name == "article" {
-				return n.Number, n.HasNumber
-			}
-			return n.Group, n.Group != ""
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			n, _ := nntp.From(u)
-			v = dec(v, encoded)
-			if name == "article" {
-				n.Number, n.HasNumber = v, v != ""
-			} else {
-				n.Group = v
-			}
-			return n.Build()
-		},
-	},
-	"wais": {
-		parts: []string{"database", "search", "wtype", "wpath"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			w, _ := wais.From(u)
-			x := func(s string) string { return locator.Escape(s, locator.EncodeUchar) }
-			switch name {
-			case "database":
-				return x(w.Database), true
-			case "search":
-				return locator.Escape(w.Search, locator.EncodeHSegment), w.HasSearch
-			case "wtype":
-				return x(w.WType), w.HasDoc
-			}
-			return x(w.WPath), w.HasDoc
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			w, _ := wais.From(u)
-			v = dec(v, encoded)
-			switch name {
-			case "database":
-				w.Database = v
-			case "search":
-				// The index form: a search, no document (RFC 1738 §3.9).
-				w.Search, w.HasSearch = v, v != ""
-				if w.HasSearch {
-					w.WType, w.WPath, w.HasDoc = "", "", false
-				}
-			case "wtype", "wpath":
-				if name == "wtype" {
-					w.WType = v
-				} else {
-					w.WPath = v
-				}
-				w.HasDoc = w.WType != "" || w.WPath != ""
-				if w.HasDoc {
-					w.Search, w.HasSearch = "", false
-				}
-			}
-			return w.Build()
-		},
-	},
-	"prospero": {
-		parts: []string{"hsoname", "fields"},
-		get: func(u *locator.URL, name string) (string, bool) {
-			pr, _ := prospero.From(u)
-			if name == "hsoname" {
-				return escapeList(strings.Split(pr.HSOName, "/"), locator.EncodeFSegment), true
-			}
-			var fs []string
-			for _, f := range pr.Fields {
-				fs = append(fs, locator.Escape(f.Name, locator.EncodeField)+"="+locator.Escape(f.Value, locator.EncodeField))
-			}
-			return strings.Join(fs, ";"), len(fs) > 0
-		},
-		set: func(u *locator.URL, name, v string, encoded bool) (string, error) {
-			pr, _ := prospero.From(u)
-			if name == "hsoname" {
-				pr.HSOName = dec(v, encoded)
-				return pr.Build()
-			}
-			// "name=value;name=value": the fields, in order; given
-			// encoded, an escaped ";" or "=" is data.
-			pr.Fields = nil
-			if v != "" {
-				for _, f := range strings.Split(v, ";") {
-					n, val, _ := strings.Cut(f, "=")
-					pr.Fields = append(pr.Fields, prospero.Field{Name: dec(n, encoded), Value: dec(val, encoded)})
-				}
-			}
-			return pr.Build()
-		},
-	},
-	"mailto": {
-		// RFC 1738's mailto URL is "mailto:" and an address (§3.5); RFC
-		// 2368's headers after "?" are beyond it, and the mailto rules
-		// refuse them.
-		parts: []string{"address"},
-		get: func(u *locator.URL, _ string) (string, bool) {
-			m, _ := mailto.From(u)
-			return locator.Escape(m.Address, locator.EncodeUser), m.Address != ""
-		},
-		set: func(u *locator.URL, _, v string, encoded bool) (string, error) {
-			m, _ := mailto.From(u)
-			m.Address = dec(v, encoded)
-			return m.Build()
-		},
-	},
-}
-
-// escapeList encodes each element of list and joins them with "/".
-func escapeList(list []string, e locator.Encoding) string {
-	segs := make([]string, len(list))
-	for i, s := range list {
-		segs[i] = locator.Escape(s, e)
-	}
-	return strings.Join(segs, "/")
+// editor returns the parts of scheme, from the rules its package
+// registered (locator.PartEditor), or nil when it has none.
+func editor(scheme string) locator.PartEditor {
+	pe, _ := locator.Lookup(scheme).(locator.PartEditor)
+	return pe
 }
 
 // Parts returns the names of the scheme's own parts, in the order its
 // package's URL type holds them; nil for a scheme without any.
 func Parts(scheme string) []string {
-	if s := schemes[scheme]; s != nil {
-		return slices.Clone(s.parts)
+	if pe := editor(scheme); pe != nil {
+		return pe.PartNames()
 	}
 	return nil
 }
 
-// has reports whether name is one of s's parts.
-func (s *scheme) has(name string) bool {
-	for _, p := range s.parts {
-		if p == name {
-			return true
-		}
-	}
-	return false
+// has reports whether name is one of the parts of scheme.
+func has(scheme, name string) bool {
+	return slices.Contains(Parts(scheme), name)
 }
 
 // partKnown reports whether name is a part of some scheme.
 func partKnown(name string) bool {
-	for _, s := range schemes {
-		if s.has(name) {
+	for _, s := range locator.Schemes() {
+		if has(s, name) {
 			return true
 		}
 	}
@@ -283,8 +55,8 @@ func noPart(kind Kind, scheme, name string) error {
 }
 
 func partList(scheme string) string {
-	if s := schemes[scheme]; s != nil {
-		return strings.Join(s.parts, ", ")
+	if p := Parts(scheme); p != nil {
+		return strings.Join(p, ", ")
 	}
 	return "none beyond the generic components"
 }
@@ -293,11 +65,11 @@ func partList(scheme string) string {
 // and whether the URL has it.
 func (r *Result) Part(name string, v View) (string, bool, *Note, error) {
 	sch := r.url.Scheme()
-	s := schemes[sch]
-	if s == nil || !s.has(name) {
+	pe := editor(sch)
+	if pe == nil || !has(sch, name) {
 		return "", false, nil, noPart(KindGet, sch, name)
 	}
-	val, ok := s.get(r.url, name)
+	val, ok := pe.Part(r.url, name)
 	if !ok {
 		return "", false, nil, nil
 	}
@@ -318,16 +90,16 @@ func (r *Result) Part(name string, v View) (string, bool, *Note, error) {
 func setPart(u *locator.URL, st Set) (*locator.URL, error) {
 	sch := u.Scheme()
 	name := canonical(st.Name)
-	s := schemes[sch]
-	if s == nil || !s.has(name) {
+	pe := editor(sch)
+	if pe == nil || !has(sch, name) {
 		return nil, noPart(KindSet, sch, name)
 	}
 	if st.IfUnset {
-		if _, ok := s.get(u, name); ok {
+		if _, ok := pe.Part(u, name); ok {
 			return u, nil
 		}
 	}
-	built, err := s.set(u, name, st.Value, st.Encoded)
+	built, err := pe.SetPart(u, name, st.Value, st.Encoded)
 	if err != nil {
 		return nil, builderError(sch, name, dec(st.Value, st.Encoded), err)
 	}

@@ -33,43 +33,37 @@ func init() {
 //     (a Type-1 query, wais-waisprot.txt §8.0) of successive byte chunks
 //     of the document until it ends: a chunk shorter than asked, or the
 //     server's diagnostic "SF" (present request out of range) after the
-//     first chunk. View, when set, is the document type asked for
-//     instead of the URL's wtype. The retrieval begins at the request's
+//     first chunk. The request's view (access.Options.View), when set,
+//     is the document type asked for instead of the URL's wtype (a
+//     wtype such as "TEXT"). The retrieval begins at the request's
 //     offset (access.Client.GetFrom), the chunks being byte ranges of
 //     the document (wais-waisprot.txt §8.0), so that a transfer cut short
 //     resumes where it ended.
-//   - wais://host:port/database (no search): with Search, a search of
-//     those words; without, the database's source description (the
+//   - wais://host:port/database (no search): with the request's search
+//     words (access.Options.Search), a search of them; without, the
+//     database's source description (the
 //     ".src" file: an empty search returns its header, of type WSRC,
 //     which is then retrieved as a document).
 //
-// Its zero value is ready; it keeps no connection between requests.
-// View and Search are defaults of a client made for one use: a
-// request's own (access.Options: Request.View, Request.Search) take
-// their place, so that one Client, shared, serves every request.
-type Client struct {
-	// View is the document type to retrieve a document as (a wtype such
-	// as "TEXT"); "" is the URL's own.
-	View string
-	// Search holds the search words for a database URL without a
-	// search; "" asks for the source description.
-	Search string
-}
+// Its zero value is ready; it keeps no connection between requests, and
+// holds no value of one request: those travel with it (access.Options).
+type Client struct{}
 
-// view returns the document type req asks for, else c.View.
+// view returns the document type req asks for, "" for the URL's own.
 func (c *Client) view(req *access.Request) string {
-	if req != nil && req.View() != "" {
-		return req.View()
+	if req == nil {
+		return ""
 	}
-	return c.View
+	return req.View()
 }
 
-// search returns the search words req gives, else c.Search.
+// search returns the search words req gives, "" for none (a database
+// URL without a search then asks for the source description).
 func (c *Client) search(req *access.Request) string {
-	if req != nil && req.Search() != "" {
-		return req.Search()
+	if req == nil {
+		return ""
 	}
-	return c.Search
+	return req.Search()
 }
 
 // Limits of the client.

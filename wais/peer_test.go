@@ -181,6 +181,12 @@ func (f *fixture) url(rest string) string { return "wais://" + f.addr + "/" + re
 // log grows while a body is read.
 func get(t *testing.T, raw string, ac *access.Client) (*access.Resource, *bytes.Buffer, error) {
 	t.Helper()
+	return getWith(t, raw, ac, nil)
+}
+
+// getWith is get with the request's own values o (access.Client.Do).
+func getWith(t *testing.T, raw string, ac *access.Client, o *access.Options) (*access.Resource, *bytes.Buffer, error) {
+	t.Helper()
 	u, err := locator.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +199,7 @@ func get(t *testing.T, raw string, ac *access.Client) (*access.Resource, *bytes.
 	if ac.IdleTimeout == 0 {
 		ac.IdleTimeout = 30 * time.Second
 	}
-	res, err := ac.Get(context.Background(), u)
+	res, err := ac.Do(context.Background(), u, o)
 	err = listingErr(res, err)
 	return res, log, err
 }
@@ -394,9 +400,9 @@ func TestPeer(t *testing.T) {
 			t.Errorf("source %q (%s), demo.src %q", body, res.MediaType, src)
 		}
 		// With search words given, the same URL is a search.
-		res, log, err = get(t, f.url("demo"), &access.Client{Schemes: map[string]access.Fetcher{"wais": &wais.Client{Search: "gopher"}}})
+		res, log, err = getWith(t, f.url("demo"), nil, &access.Options{Search: "gopher"})
 		if err != nil || res.Listing == nil || len(entries(res.Listing)) != 1 {
-			t.Fatalf("Client.Search: %+v %v\n%s", res, err, log)
+			t.Fatalf("Options.Search: %+v %v\n%s", res, err, log)
 		}
 	})
 

@@ -14,7 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/gemini"
+	"github.com/rfc1738/locator/news"
 	_ "github.com/rfc1738/locator/schemes" // each scheme's rules and client
 	"github.com/rfc1738/locator/wayback"
 )
@@ -35,6 +39,7 @@ type gatewayOptions struct {
 	policy        // rules (access.ParseRule) and --allow-port
 	schemeOptions // --user-address, --nntp-server
 	names         stringList
+	knownHosts    string // --known-hosts: the gemini client's KnownHosts
 	cfg           gateway.Config
 	log           string
 	warc          fileList // --warc: serve from these WARC files
@@ -70,7 +75,7 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "the address to listen on (a gateway is an open door: keep it on loopback unless you mean otherwise)")
 	policyFlags(fs, &o.policy, false)
 	fs.Var(&o.names, "name", "a host name (HOST[:PORT]) by which clients reach the gateway, beside its address and localhost (repeatable)")
-	fs.StringVar(&o.cfg.KnownHosts, "known-hosts", "", "gemini: keep the certificates trusted on first use in `FILE`; without it they are kept in memory while the gateway runs, never in your own ~/.config/locator/known_hosts")
+	fs.StringVar(&o.knownHosts, "known-hosts", "", "gemini: keep the certificates trusted on first use in `FILE`; without it they are kept in memory while the gateway runs, never in your own ~/.config/locator/known_hosts")
 	fs.IntVar(&o.cfg.MaxConns, "max-conns", gateway.DefaultMaxConns, "requests served at once (twice as many connections may be open; idle ones are closed first)")
 	fs.IntVar(&o.cfg.MaxPerDest, "max-per-dest", gateway.DefaultMaxPerDest, "connections open to one destination address:port, whatever URL or redirection led there (503 beyond)")
 	fs.IntVar(&o.cfg.MaxPerClient, "max-per-client", gateway.DefaultMaxPerClient, "connections open from one client address (an IPv6 client's /64); one more is closed at once")
@@ -162,7 +167,14 @@ func (o *gatewayOptions) config() gateway.Config {
 	if cfg.MaxSize == 0 {
 		cfg.MaxSize = 1 << 62 // room for a reader's one more octet
 	}
-	cfg.UserAddress, cfg.NewsServer = o.userAddress, o.nntpServer
+	// The scheme clients the flags configure; a gemini client given no
+	// --known-hosts keeps its certificates in memory (the gateway asks
+	// every client for its confined form, access.Confiner).
+	cfg.Schemes = map[string]access.Fetcher{
+		"ftp":    &ftp.Client{UserAddress: o.userAddress},
+		"news":   &news.Client{Server: o.nntpServer},
+		"gemini": &gemini.Client{KnownHosts: o.knownHosts},
+	}
 	return cfg
 }
 

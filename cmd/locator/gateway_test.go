@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rfc1738/locator/ftp"
 	"github.com/rfc1738/locator/gateway"
+	"github.com/rfc1738/locator/news"
 )
 
 // TestGatewayUsage: a rule that cannot be read, or an argument, is a
@@ -147,7 +149,7 @@ func TestGatewayConfig(t *testing.T) {
 	}
 	cfg := o.config()
 	if cfg.Timeout < 100*365*24*time.Hour || cfg.MaxSize < 1<<60 || cfg.ConnectTimeout != 3*time.Second || cfg.IdleTimeout != 4*time.Second ||
-		cfg.MaxEntries != 7 || len(cfg.AllowPorts) != 1 || cfg.AllowPorts[0] != 25 || cfg.UserAddress != "me@example.org" || cfg.NewsServer != "news.example.org:119" {
+		cfg.MaxEntries != 7 || len(cfg.AllowPorts) != 1 || cfg.AllowPorts[0] != 25 || cfg.Schemes["ftp"].(*ftp.Client).UserAddress != "me@example.org" || cfg.Schemes["news"].(*news.Client).Server != "news.example.org:119" {
 		t.Errorf("config %+v", cfg)
 	}
 	o = &gatewayOptions{}

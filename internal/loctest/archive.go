@@ -136,7 +136,14 @@ type Outcome struct {
 // it; it is how a record/replay test compares a live Get with a replay.
 func GetOutcome(t testing.TB, ac *access.Client, s string) Outcome {
 	t.Helper()
-	res, err := ac.Get(context.Background(), MustParse(t, s))
+	return DoOutcome(t, ac, s, nil)
+}
+
+// DoOutcome is GetOutcome with the request's own values opts
+// (access.Client.Do).
+func DoOutcome(t testing.TB, ac *access.Client, s string, opts *access.Options) Outcome {
+	t.Helper()
+	res, err := ac.Do(context.Background(), MustParse(t, s), opts)
 	if err != nil {
 		return Outcome{Err: err}
 	}
