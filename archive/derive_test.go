@@ -1,0 +1,172 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator/access"
+)
+
+type rawRec struct {
+	h     header
+	block []byte
+}
+
+// recordsOf reads every record of the WARC file path.
+func recordsOf(t *testing.T, path string) []rawRec {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(zr)
+	var out []rawRec
+	for {
+		h, n, err := readHead(br)
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(br, b); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rawRec{h, b})
+	}
+}
+
+// TestDerivedPages: beside a capture of a protocol other than HTTP the
+// Writer writes the page a player shows (a 'resource' record of the
+// capture's URI and date, WARC 1.1 §6.5), naming the capture
+// (WARC-Concurrent-To, §5.7, and Locator-Derived-From); its links
+// climb out of the page's own URL, one "%2e%2e/" per "/"; the capture's
+// own record is untouched, and Lookup still gives it, by the index or
+// by reading the file.
+func TestDerivedPages(t *testing.T) {
+	menu := "iWelcome\tfake\t(NULL)\t0\r\n" +
+		"0About\t/about\tlocalhost\t70\r\n" +
+		"1Elsewhere\t/pub\tother.example\t7070\r\n" +
+		"hWeb\tURL:http://example.com/a\tlocalhost\t70\r\n" +
+		"8Session\t\tbbs.example\t23\r\n" +
+		".\r\n"
+	recs := []*access.Record{
+		exchange(t, "gopher://localhost/1/", "gopher", "/\r\n", menu),
+		exchange(t, "gopher://localhost/0/about", "gopher", "/about\r\n", "About this hole.\r\n.\r\n"),
+		exchange(t, "gemini://localhost/dir/page.gmi", "gemini", "gemini://localhost/dir/page.gmi\r\n",
+			"20 text/gemini\r\n# Title\n=> gopher://localhost/1/ the menu\n* item\n"),
+		exchange(t, "http://example.com/a", "http/1.1", "GET /a HTTP/1.1\r\n\r\n", httpResp),
+		resource(t, "ftp://localhost/pub/f.txt", "ftp", "text/plain", "file octets\n", "< 220 ready\n"),
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "d.warc.gz")
+	writeAll(t, path, Options{}, recs)
+	all := recordsOf(t, path)
+	var types []string
+	for _, r := range all {
+		types = append(types, r.h.get("WARC-Type"))
+	}
+	// The HTTP response and the FTP file are read by players as they
+	// are: no page beside them.
+	want := "warcinfo response request resource response request resource response request resource response request resource metadata"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("records %s, want %s", got, want)
+	}
+	byID := map[string]rawRec{}
+	for _, r := range all {
+		byID[r.h.get("WARC-Record-ID")] = r
+	}
+	pages := map[string]rawRec{}
+	for _, r := range all {
+		from := r.h.get(derivedFrom)
+		if from == "" {
+			continue
+		}
+		src, ok := byID[from]
+		if !ok || src.h.get("WARC-Type") != "response" {
+			t.Fatalf("%s names %s, not a response of the file", derivedFrom, from)
+		}
+		if r.h.get("WARC-Concurrent-To") != from {
+			t.Errorf("WARC-Concurrent-To %q, want %q", r.h.get("WARC-Concurrent-To"), from)
+		}
+		for _, f := range []string{"WARC-Target-URI", "WARC-Date", "WARC-Warcinfo-ID"} {
+			if r.h.get(f) != src.h.get(f) {
+				t.Errorf("%s %q, the capture's %q", f, r.h.get(f), src.h.get(f))
+			}
+		}
+		if r.h.get("WARC-Block-Digest") != digestOf(r.block) {
+			t.Errorf("%s: block digest %s", r.h.get("WARC-Target-URI"), r.h.get("WARC-Block-Digest"))
+		}
+		pages[r.h.get("WARC-Target-URI")] = r
+	}
+	gm := pages["gopher://localhost/1/"]
+	if ct := gm.h.get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("menu page Content-Type %q", ct)
+	}
+	html := string(gm.block)
+	for _, s := range []string{
+		// "gopher://localhost/1/" has 4 "/": 4 steps up from its directory.
+		`<a href="./%2e%2e/%2e%2e/%2e%2e/%2e%2e/gopher://localhost/0/about">About</a>`,
+		`<a href="./%2e%2e/%2e%2e/%2e%2e/%2e%2e/gopher://other.example:7070/1/pub">Elsewhere</a>`,
+		`<a href="http://example.com/a">Web</a>`,
+		`<a href="telnet://bbs.example/">Session</a>`,
+		`<li class="info">Welcome</li>`,
+	} {
+		if !strings.Contains(html, s) {
+			t.Errorf("menu page lacks %s:\n%s", s, html)
+		}
+	}
+	if got := string(pages["gopher://localhost/0/about"].block); got != "About this hole.\r\n" {
+		t.Errorf("text page %q, want the text without its end line", got)
+	}
+	gp := string(pages["gemini://localhost/dir/page.gmi"].block)
+	// "gemini://localhost/dir/page.gmi": 4 "/".
+	if !strings.Contains(gp, `<h1>Title</h1>`) || !strings.Contains(gp, `<a href="./%2e%2e/%2e%2e/%2e%2e/%2e%2e/gopher://localhost/1/">the menu</a>`) {
+		t.Errorf("gemini page:\n%s", gp)
+	}
+	// The index names each page with its capture; Lookup passes over
+	// them, by the index and by reading the file.
+	idx, err := os.ReadFile(path + ".cdxj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(idx), `"derived":"\u003curn:uuid:`); n != 3 {
+		t.Errorf("%d index lines of pages, want 3:\n%s", n, idx)
+	}
+	checkWarcio(t, path) // before the index is removed: it checks the index too
+	for _, indexed := range []bool{true, false} {
+		if !indexed {
+			os.Remove(path + ".cdxj")
+		}
+		rd, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range recs[:3] {
+			got, err := rd.Lookup(context.Background(), r.URL)
+			if err != nil {
+				t.Fatalf("index %v: %s: %v", indexed, r.URL, err)
+			}
+			b, _ := io.ReadAll(got.Response.Reader())
+			want, _ := io.ReadAll(recs[i].Response.Reader())
+			if got.Kind != access.RecordExchange || !bytes.Equal(b, want) {
+				t.Errorf("index %v: %s: Lookup gave a %v record of %q, want the capture %q", indexed, r.URL, got.Kind, b, want)
+			}
+			got.Close()
+		}
+		rd.Close()
+	}
+}
