@@ -90,6 +90,36 @@ func derive(r *access.Record, req, resp block, id, date string) *out {
 	return &out{h: h, b: bytesBlock(body), e: e}
 }
 
+// compareLines orders two index lines as pywb searches them, by key and
+// timestamp (the octets before " {"), and then a capture's line before
+// the line of the page drawn from it, whatever their media types: a
+// player that keeps the last line of a URL and second (ReplayWeb.page
+// reading a CDXJ or a WACZ's index) shows the page. Lines otherwise
+// equal in key and timestamp keep the order of their octets.
+func compareLines(a, b []byte) int {
+	ka, kb := a, b
+	if i := bytes.Index(a, []byte(" {")); i >= 0 {
+		ka = a[:i]
+	}
+	if i := bytes.Index(b, []byte(" {")); i >= 0 {
+		kb = b[:i]
+	}
+	if c := bytes.Compare(ka, kb); c != 0 {
+		return c
+	}
+	da, db := bytes.Contains(a, derivedKey), bytes.Contains(b, derivedKey)
+	switch {
+	case da && !db:
+		return 1
+	case db && !da:
+		return -1
+	}
+	return bytes.Compare(a, b)
+}
+
+// derivedKey marks the index line of a page drawn from a capture.
+var derivedKey = []byte(`,"derived":"`)
+
 // oneRecord is an access.Archive of one record, which it gives once.
 type oneRecord struct{ rec *access.Record }
 
@@ -201,10 +231,10 @@ func drawPage(r *access.Record, req, resp block, date string) ([]byte, string, e
 		}
 		mt := res.MediaType
 		switch {
+		case strings.HasPrefix(mt, "message/"), mt == "" && protocolFamily(r.Protocol) == "nntp":
+			mt = "text/plain" // an article (RFC 5536): a browser shows text/plain, and offers message/* as a download
 		case mt == "":
 			mt = "application/octet-stream"
-		case strings.HasPrefix(mt, "message/"):
-			mt = "text/plain" // an article: a browser shows text/plain, and offers message/* as a download
 		}
 		return b.Bytes(), mt, nil
 	}

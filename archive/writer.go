@@ -945,7 +945,7 @@ func (w *Writer) roll() error {
 }
 
 // closeFile closes the current file and sorts its index, so that it is
-// in the order pywb searches (by key, then timestamp).
+// in the order pywb searches (by key, then timestamp; compareLines).
 func (w *Writer) closeFile() error {
 	w.flushBatch()
 	err := w.f.Close()
@@ -972,10 +972,10 @@ func sortIndex(path string) error {
 	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
 		lines = lines[:n-1]
 	}
-	if slices.IsSortedFunc(lines, bytes.Compare) {
+	if slices.IsSortedFunc(lines, compareLines) {
 		return nil
 	}
-	slices.SortFunc(lines, bytes.Compare)
+	slices.SortFunc(lines, compareLines)
 	sorted := make([]byte, 0, len(b))
 	for _, l := range lines {
 		sorted = append(sorted, l...)
