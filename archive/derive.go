@@ -261,7 +261,9 @@ type derivedPage struct {
 // capture's own URL (wabac.js rewrites every reference holding "../"),
 // which cannot leave target's host; and a gopher:// href is left as it
 // is by every player, for a browser that cannot open it. A URL a browser
-// would change as a path (htmlpage.PathSafe) has no link.
+// would change as a path (htmlpage.PathSafe) has no link. Every URL is
+// written in its normal form (locator.Normalize), as a crawl follows
+// and records it.
 func pageLinks(target string) func(raw string) any {
 	path, _, _ := strings.Cut(target, "?")
 	climb := "./" + strings.Repeat("%2e%2e/", strings.Count(path, "/"))
@@ -270,6 +272,10 @@ func pageLinks(target string) func(raw string) any {
 		if err != nil {
 			return nil
 		}
+		// The URL as a crawl follows and records it (a host in lower
+		// case, gopher's default type): a player finds a capture by its
+		// WARC-Target-URI, as it is written.
+		u = locator.Normalize(u)
 		if u.HasFragment() {
 			p := u.Parts()
 			p.HasFragment, p.Fragment = false, ""

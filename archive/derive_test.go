@@ -170,3 +170,62 @@ func TestDerivedPages(t *testing.T) {
 		rd.Close()
 	}
 }
+
+// TestCompareLines: index lines sort by key and timestamp, and a page's
+// line after its capture's even where its octets sort first (the same
+// media type, and the capture's "status" after the page's "digest").
+func TestCompareLines(t *testing.T) {
+	capture := `gemini://h/a.png 20261207185728 {"url":"gemini://h/a.png","mime":"image/png","status":"20","digest":"sha1:B","length":"9","offset":"9","filename":"f"}`
+	page := `gemini://h/a.png 20261207185728 {"url":"gemini://h/a.png","mime":"image/png","digest":"sha1:A","length":"9","offset":"99","filename":"f","derived":"<urn:uuid:x>"}`
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{capture, page, -1},
+		{page, capture, 1},
+		{capture, capture, 0},
+		{`a 20261207185728 {"url":"z"}`, `b 20200101000000 {"url":"a"}`, -1},
+		{`a 20261207185728 {"url":"z","derived":"1"}`, `a 20261207185729 {"url":"a"}`, -1},
+		{`a 20261207185728 {"url":"a"}`, `a 20261207185728 {"url":"b"}`, -1},
+	} {
+		if got := compareLines([]byte(c.a), []byte(c.b)); got != c.want {
+			t.Errorf("compareLines(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	if bytes.Compare([]byte(capture), []byte(page)) != 1 {
+		t.Fatal("the case is not the one meant: the capture's octets must sort after the page's")
+	}
+}
+
+// FuzzDerive: whatever a server sent (a Gopher menu, a Gemini reply),
+// the page drawn from it is bounded by deriveMax, and a text of the
+// reply never reaches it as markup, nor a link as a script.
+func FuzzDerive(f *testing.F) {
+	f.Add("gopher", gopherMenu)
+	f.Add("gopher", "iHello\tfake\t(NULL)\t0\r\n1<script>\t/x\"y\th\t70\r\nhURL\tURL:javascript:alert(1)\th\t70\r\n.\r\n")
+	f.Add("gemini", geminiResp)
+	f.Add("gemini", "20 text/gemini\r\n```<b>\n<script>\n```\n=> javascript:alert(1) x\n* <i>\n")
+	f.Add("gemini", "20 image/png\r\n\x89PNG")
+	f.Fuzz(func(t *testing.T, proto, resp string) {
+		u := "gopher://h/1/x"
+		if proto != "gopher" {
+			proto, u = "gemini", "gemini://h/a/b"
+		}
+		r := exchange(t, u, proto, "x\r\n", resp)
+		defer r.Close()
+		o := derive(r, r.Request, r.Response, "<urn:uuid:1>", "2026-12-07T00:00:00.000000Z")
+		if o == nil {
+			return
+		}
+		page := []byte(o.b.(bytesBlock))
+		if len(page) > deriveMax {
+			t.Fatalf("a page of %d octets", len(page))
+		}
+		if ct := o.h.get("Content-Type"); strings.HasPrefix(ct, "text/html") {
+			low := bytes.ToLower(page)
+			if bytes.Contains(low, []byte("<script")) || bytes.Contains(low, []byte(`href="javascript:`)) {
+				t.Fatalf("the page holds a script:\n%s", page)
+			}
+		}
+	})
+}

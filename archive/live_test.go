@@ -429,27 +429,9 @@ func TestNewsThroughGateway(t *testing.T) {
 
 func TestWAISThroughGateway(t *testing.T) {
 	replayable(t, &wais.Client{})
-	bin := filepath.Join(peer.BuildShared(t, "freewais-sf"), "bin")
-	dir := t.TempDir()
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
-	os.MkdirAll(filepath.Join(dir, "db"), 0o755)
-	os.WriteFile(filepath.Join(docs, "wais.txt"), []byte("Wide Area Information Servers use the Z39.50 protocol over TCP.\n"), 0o644)
-	os.WriteFile(filepath.Join(docs, "gopher.txt"), []byte("The Internet Gopher protocol was developed at the University of Minnesota.\n"), 0o644)
-	idx := exec.Command(filepath.Join(bin, "waisindex"), "-d", filepath.Join(dir, "db", "demo"), "-t", "text", filepath.Join(docs, "wais.txt"), filepath.Join(docs, "gopher.txt"))
-	idx.Dir = dir
-	if out, err := idx.CombinedOutput(); err != nil {
-		t.Fatalf("waisindex: %v\n%s", err, out)
-	}
-	os.Remove("/tmp/INFO.lock") // waisserver's hard-coded lock
-	ws := peer.Start(t, peer.Spec{
-		Name:    "waisserver",
-		Program: filepath.Join(bin, "waisserver"),
-		Args: func(port int) ([]string, error) {
-			return []string{"-p", fmt.Sprint(port), "-d", filepath.Join(dir, "db"), "-e", filepath.Join(dir, "server.log")}, nil
-		},
-		Dir: dir,
-		Env: []string{"WAIS_BIND_ADDR=127.0.0.1"},
+	ws := peer.FreeWAIS(t, map[string]string{
+		"wais.txt":   "Wide Area Information Servers use the Z39.50 protocol over TCP.\n",
+		"gopher.txt": "The Internet Gopher protocol was developed at the University of Minnesota.\n",
 	})
 	search := "wais://" + ws.Addr + "/demo?Z39.50"
 	u, _ := locator.Parse(search)

@@ -99,3 +99,46 @@ func TestReplayWebPageOldProtocols(t *testing.T) {
 		t.Logf("console: %s", strings.Join(res.Console, "\n"))
 	}
 }
+
+// TestReplayWebPageWAISProspero: a WAIS search's result list (Z39.50
+// searchResponse, wais-protspec) and a Prospero directory (Prospero
+// protocol §LIST) recorded by crawl --warc open in ReplayWeb.page as
+// pages whose items are links to their captures: a result to its
+// document, a subdirectory to its listing.
+func TestReplayWebPageWAISProspero(t *testing.T) {
+	ws := peer.FreeWAIS(t, map[string]string{
+		"wais.txt":   "Wide Area Information Servers use the Z39.50 protocol over TCP.\n",
+		"gopher.txt": "The Internet Gopher protocol was developed at the University of Minnesota.\n",
+	})
+	ps, tree := startDirsrv(t)
+	search := "wais://" + ws.Addr + "/demo?Z39.50"
+	dir := "prospero://" + ps.Addr + "/" + tree
+	warc := filepath.Join(t.TempDir(), "wp.warc.gz")
+	// dirsrv names itself LOCALHOST in its links: --scope any follows
+	// them (to 127.0.0.1 all the same).
+	code, out, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "1", "--scope", "any", "--allow-host", "127.0.0.1",
+		"--allow-host", "localhost", "--warc", warc, search, dir)
+	if code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s%s", code, out, errs)
+	}
+	res := replayweb.Open(t, warc+".cdxj",
+		replayweb.Replay{URL: search, Click: []string{"wais.txt"}},
+		replayweb.Replay{URL: dir, Click: []string{"docs"}},
+	)
+	want := []struct{ text, click string }{
+		{"wais.txt", "Wide Area Information Servers use the Z39.50 protocol over TCP."},
+		{"readme.txt", "a.txt"},
+	}
+	if len(res.Replays) != len(want) {
+		t.Fatalf("%d replays, want %d: %+v", len(res.Replays), len(want), res)
+	}
+	for i, r := range res.Replays {
+		if r.Error != "" || !strings.Contains(r.Text, want[i].text) {
+			t.Errorf("%s: replayed %q (%s), want %q in it; screenshot %s", r.URL, replayweb.Text(r.Text), r.Error, want[i].text, r.Shot)
+			continue
+		}
+		if len(r.Clicks) != 1 || r.Clicks[0].Error != "" || !strings.Contains(r.Clicks[0].PageText, want[i].click) {
+			t.Errorf("%s: clicks %+v, want %q in what the click opened", r.URL, r.Clicks, want[i].click)
+		}
+	}
+}

@@ -56,8 +56,9 @@ func Dir() string {
 }
 
 // A Replay asks for URL to be replayed (at TS, a 14-digit timestamp,
-// when given) and for the links named Click (their text) to be clicked
-// on it, one at a time.
+// when given) and for the links named Click to be clicked on it, one at
+// a time: the link whose text is the name, else the first whose text
+// begins with it.
 type Replay struct {
 	URL   string   `json:"url"`
 	TS    string   `json:"ts,omitempty"`

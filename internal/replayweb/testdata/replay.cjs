@@ -111,7 +111,8 @@ async function shot(page, name) {
         for (const text of r.click || []) {
           const f = await replayFrame(page, r.url);
           const link = await f.$$eval("a[href]", (as, text) => {
-            const a = as.find((a) => a.textContent.trim() === text);
+            // The link whose text is text, else the first that begins with it.
+            const a = as.find((a) => a.textContent.trim() === text) || as.find((a) => a.textContent.trim().startsWith(text));
             if (!a) return null;
             a.click();
             return a.href;
