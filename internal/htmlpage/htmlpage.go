@@ -57,7 +57,6 @@ p.note{white-space:pre-wrap}
 .gmi p{margin:.2rem 0;min-height:1.2em;white-space:pre-wrap;overflow-wrap:anywhere}
 .gmi pre{overflow-x:auto;font-size:.9rem}
 .gmi blockquote{margin:.4rem 0;padding-left:.8rem;border-left:3px solid var(--rule);white-space:pre-wrap}
-pre.doc{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.9rem}
 </style></head><body>
 <header>{{if .Home}}<a href="{{.Home}}">locator gateway</a>{{else}}{{.Note}}{{end}}{{if .Shown}} · <span>{{.Shown}}</span>{{end}}</header>
 <main>{{end}}
