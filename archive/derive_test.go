@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -228,4 +229,26 @@ func FuzzDerive(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkDerive: the page of a Gopher menu of 50 items, what a
+// recorded menu costs beyond its capture's records.
+func BenchmarkDerive(b *testing.B) {
+	var menu strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&menu, "0Item number %d of the hole\t/dir/item%d.txt\tgopher.example.org\t70\r\n", i, i)
+	}
+	menu.WriteString(".\r\n")
+	r := exchange(b, "gopher://gopher.example.org/1/dir", "gopher", "/dir\r\n", menu.String())
+	defer r.Close()
+	b.ReportAllocs()
+	cpu := cpuTime()
+	n := 0
+	for b.Loop() {
+		if derive(r, r.Request, r.Response, "<urn:uuid:1>", "2026-12-07T00:00:00.000000Z") == nil {
+			b.Fatal("no page")
+		}
+		n++
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(n), "cpu-ns/op")
 }
