@@ -60,6 +60,22 @@ if command -v npm >/dev/null && [[ ! -d $warcio/node_modules/warcio ]]; then
 		echo "warcio could not be installed: the archive tests that need it will skip"
 fi
 
+# ReplayWeb.page, the Webrecorder player (its static app, one bundle:
+# npm pack, not npm install, whose dependency tree is its build's), and
+# puppeteer-core to drive Debian's chromium: the tests open what
+# locator records in it as a person would (internal/replayweb).
+rwp="${LOCATOR_REPLAYWEB:-${XDG_CACHE_HOME:-$HOME/.cache}/locator-peers/replaywebpage}"
+if command -v npm >/dev/null && [[ ! -f $rwp/node_modules/replaywebpage/sw.js || ! -d $rwp/node_modules/puppeteer-core ]]; then
+	if npm install --prefix "$rwp" --no-audit --no-fund --loglevel=error puppeteer-core@25.19.0 >/dev/null &&
+		tgz=$(cd "$rwp" && npm pack --silent replaywebpage@2.5.3) &&
+		mkdir -p "$rwp/node_modules/replaywebpage" &&
+		tar -xzf "$rwp/$tgz" -C "$rwp/node_modules/replaywebpage" --strip-components=1 && rm -f "$rwp/$tgz"; then
+		:
+	else
+		echo "ReplayWeb.page could not be installed: the tests that open archives in it will skip"
+	fi
+fi
+
 go vet ./...
 go test -count=1 ./...
 

@@ -147,8 +147,10 @@ func TestRoundTrip(t *testing.T) {
 	for _, r := range wr {
 		types = append(types, r.Type)
 	}
-	// Each response before its request, as Heritrix writes them.
-	want := "warcinfo response request response request response request response request resource metadata resource"
+	// Each response before its request, as Heritrix writes them; the
+	// gopher and gemini captures each followed by the page drawn from
+	// it for players (derive.go).
+	want := "warcinfo response request response request response request resource response request resource resource metadata resource"
 	if got := strings.Join(types, " "); got != want {
 		t.Errorf("records %s, want %s", got, want)
 	}
@@ -429,8 +431,8 @@ func TestBadFiles(t *testing.T) {
 			whole++
 		}
 	}
-	if whole != 11 {
-		t.Errorf("warcio read %d whole records before the cut, want 11: %+v", whole, wr)
+	if whole != 13 { // the 11 records of the captures, and the pages drawn from the gopher and gemini ones
+		t.Errorf("warcio read %d whole records before the cut, want 13: %+v", whole, wr)
 	}
 
 	// A corrupt record in the middle: the gopher response (3rd capture).
@@ -621,8 +623,9 @@ func TestConcurrentRecords(t *testing.T) {
 		}
 		fh.Close()
 	}
-	if records != 2*workers*each {
-		t.Errorf("%d records in the files, want %d", records, 2*workers*each)
+	// A response, its request and the page drawn from it (derive.go).
+	if records != 3*workers*each {
+		t.Errorf("%d records in the files, want %d", records, 3*workers*each)
 	}
 	rd, err := Open(files...)
 	if err != nil {

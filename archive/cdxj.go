@@ -33,6 +33,10 @@ type entryJSON struct {
 	// Date is the record's WARC-Date to the microsecond, which the
 	// timestamp cuts to the second (ours; other readers ignore it).
 	Date string `json:"date,omitempty"`
+	// Derived is, on the line of a page drawn from a capture for
+	// players (derive.go), the WARC-Record-ID of that capture (ours;
+	// other readers ignore it, and Reader.Lookup passes over the line).
+	Derived string `json:"derived,omitempty"`
 }
 
 // A jsonInt is written as pywb writes offset and length, a string of
@@ -87,6 +91,10 @@ func (e *entry) appendLine(dst []byte) []byte {
 	if e.Date != "" {
 		dst = append(dst, `,"date":`...)
 		dst = appendJSONString(dst, e.Date)
+	}
+	if e.Derived != "" {
+		dst = append(dst, `,"derived":`...)
+		dst = appendJSONString(dst, e.Derived)
 	}
 	return append(dst, "}\n"...)
 }

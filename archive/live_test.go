@@ -27,6 +27,7 @@ import (
 	"github.com/rfc1738/locator/gopher"
 	lochttp "github.com/rfc1738/locator/http"
 	"github.com/rfc1738/locator/internal/peer"
+	"github.com/rfc1738/locator/news"
 	"github.com/rfc1738/locator/nntp"
 	"github.com/rfc1738/locator/prospero"
 	_ "github.com/rfc1738/locator/schemes"
@@ -414,7 +415,7 @@ func TestGeminiThroughGateway(t *testing.T) {
 	m := peer.MollyBrown(t, root, peer.MollyConfig{})
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	c := &access.Client{Schemes: map[string]access.Fetcher{"gemini": &gemini.Client{KnownHosts: known}}}
-	throughGateway(t, c, gateway.Config{Policy: allow(t, m.Addr), KnownHosts: known},
+	throughGateway(t, c, gateway.Config{Policy: allow(t, m.Addr), Schemes: c.Schemes},
 		"gemini://"+m.Addr+"/", "gemini://"+m.Addr+"/hello.txt")
 }
 
@@ -423,33 +424,15 @@ func TestNewsThroughGateway(t *testing.T) {
 	in := peer.INN(t)
 	id := "<warc." + in.Tag + "@locator.test>"
 	in.Post(t, "From: tester@locator.test\r\nNewsgroups: "+in.Group+"\r\nSubject: Archived\r\nMessage-ID: "+id+"\r\n\r\nHello, archive.\r\n")
-	throughGateway(t, &access.Client{}, gateway.Config{Policy: allow(t, in.Addr), NewsServer: in.Addr},
+	throughGateway(t, &access.Client{}, gateway.Config{Policy: allow(t, in.Addr), Schemes: map[string]access.Fetcher{"news": &news.Client{Server: in.Addr}}},
 		"nntp://"+in.Addr+"/"+in.Group, "nntp://"+in.Addr+"/"+in.Group+"/1")
 }
 
 func TestWAISThroughGateway(t *testing.T) {
 	replayable(t, &wais.Client{})
-	bin := filepath.Join(peer.BuildShared(t, "freewais-sf"), "bin")
-	dir := t.TempDir()
-	docs := filepath.Join(dir, "docs")
-	os.MkdirAll(docs, 0o755)
-	os.MkdirAll(filepath.Join(dir, "db"), 0o755)
-	os.WriteFile(filepath.Join(docs, "wais.txt"), []byte("Wide Area Information Servers use the Z39.50 protocol over TCP.\n"), 0o644)
-	os.WriteFile(filepath.Join(docs, "gopher.txt"), []byte("The Internet Gopher protocol was developed at the University of Minnesota.\n"), 0o644)
-	idx := exec.Command(filepath.Join(bin, "waisindex"), "-d", filepath.Join(dir, "db", "demo"), "-t", "text", filepath.Join(docs, "wais.txt"), filepath.Join(docs, "gopher.txt"))
-	idx.Dir = dir
-	if out, err := idx.CombinedOutput(); err != nil {
-		t.Fatalf("waisindex: %v\n%s", err, out)
-	}
-	os.Remove("/tmp/INFO.lock") // waisserver's hard-coded lock
-	ws := peer.Start(t, peer.Spec{
-		Name:    "waisserver",
-		Program: filepath.Join(bin, "waisserver"),
-		Args: func(port int) ([]string, error) {
-			return []string{"-p", fmt.Sprint(port), "-d", filepath.Join(dir, "db"), "-e", filepath.Join(dir, "server.log")}, nil
-		},
-		Dir: dir,
-		Env: []string{"WAIS_BIND_ADDR=127.0.0.1"},
+	ws := peer.FreeWAIS(t, map[string]string{
+		"wais.txt":   "Wide Area Information Servers use the Z39.50 protocol over TCP.\n",
+		"gopher.txt": "The Internet Gopher protocol was developed at the University of Minnesota.\n",
 	})
 	search := "wais://" + ws.Addr + "/demo?Z39.50"
 	u, _ := locator.Parse(search)

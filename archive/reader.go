@@ -110,6 +110,10 @@ func (r *Reader) loadIndex(wf *warcFile) (int64, bool) {
 	var probs []error
 	var end int64
 	err := readIndex(wf.path+".cdxj", func(e entry) {
+		if e.Derived != "" { // a page drawn for players, not a capture: never replayed (derive.go)
+			end = max(end, min(int64(e.Offset)+int64(e.Length), wf.size))
+			return
+		}
 		c := &capture{file: wf, off: int64(e.Offset), length: int64(e.Length), url: e.URL, t: e.time(),
 			revisit: e.Mime == "warc/revisit", digest: e.Digest}
 		if c.off+c.length > wf.size {
@@ -289,7 +293,7 @@ func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
 		return 0, fmt.Errorf("a record of no octets")
 	}
 	typ := h.get("WARC-Type")
-	if typ == "response" || typ == "resource" || typ == "revisit" {
+	if (typ == "response" || typ == "resource" || typ == "revisit") && h.get(derivedFrom) == "" {
 		target := strings.Trim(h.get("WARC-Target-URI"), "<>")
 		u, err := locator.Parse(target)
 		if err != nil {

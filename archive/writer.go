@@ -826,6 +826,12 @@ func (w *Writer) record(r *access.Record, req, resp block) error {
 	default:
 		return fmt.Errorf("archive: a record of unknown kind %d", r.Kind)
 	}
+	// The page players show of a capture they would misread (derive.go),
+	// after the capture's records, in the same write.
+	drawn := derive(r, req, resp, mainID, wd)
+	if drawn != nil {
+		recs = append(recs, *drawn)
+	}
 
 	// Which records are written is decided under the lock (dedup);
 	// they are compressed outside it, and written under it. Without
@@ -841,6 +847,10 @@ func (w *Writer) record(r *access.Record, req, resp block) error {
 		if payloadDigest != "" && revisitBlock != nil && r.Truncated == "" {
 			if o, ok := w.seen[payloadDigest]; ok {
 				recs[0] = w.revisit(recs[0], o, revisitBlock, payloadDigest) // the response or resource: the others follow it
+				if drawn != nil {
+					// A player shows the page of the original the revisit names.
+					recs = recs[:len(recs)-1]
+				}
 			}
 		}
 		if payloadDigest != "" && r.Truncated == "" {
@@ -935,7 +945,7 @@ func (w *Writer) roll() error {
 }
 
 // closeFile closes the current file and sorts its index, so that it is
-// in the order pywb searches (by key, then timestamp).
+// in the order pywb searches (by key, then timestamp; compareLines).
 func (w *Writer) closeFile() error {
 	w.flushBatch()
 	err := w.f.Close()
@@ -962,10 +972,10 @@ func sortIndex(path string) error {
 	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
 		lines = lines[:n-1]
 	}
-	if slices.IsSortedFunc(lines, bytes.Compare) {
+	if slices.IsSortedFunc(lines, compareLines) {
 		return nil
 	}
-	slices.SortFunc(lines, bytes.Compare)
+	slices.SortFunc(lines, compareLines)
 	sorted := make([]byte, 0, len(b))
 	for _, l := range lines {
 		sorted = append(sorted, l...)

@@ -15,8 +15,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -180,29 +178,10 @@ func TestAsProxyGopherFTP(t *testing.T) {
 // TestAsProxyWAIS: a WAIS document through the gateway (wais_proxy),
 // against freeWAIS-sf's waisserver, equal to a direct retrieval.
 func TestAsProxyWAIS(t *testing.T) {
-	bin := filepath.Join(peer.BuildShared(t, "freewais-sf"), "bin")
-	dir := t.TempDir()
-	docs := filepath.Join(dir, "docs")
 	text := "Wide Area Information Servers use the Z39.50 protocol over TCP.\n"
-	write(t, filepath.Join(docs, "wais.txt"), text, 0o644)
-	write(t, filepath.Join(docs, "gopher.txt"), "The Internet Gopher protocol was developed at the University of Minnesota.\n", 0o644)
-	if err := os.MkdirAll(filepath.Join(dir, "db"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	idx := exec.Command(filepath.Join(bin, "waisindex"), "-d", filepath.Join(dir, "db", "demo"), "-t", "text", filepath.Join(docs, "wais.txt"), filepath.Join(docs, "gopher.txt"))
-	idx.Dir = dir
-	if out, err := idx.CombinedOutput(); err != nil {
-		t.Fatalf("waisindex: %v\n%s", err, out)
-	}
-	os.Remove("/tmp/INFO.lock") // waisserver's hard-coded lock; a crashed run's would make it skip INFO
-	ws := peer.Start(t, peer.Spec{
-		Name:    "waisserver",
-		Program: filepath.Join(bin, "waisserver"),
-		Args: func(port int) ([]string, error) {
-			return []string{"-p", strconv.Itoa(port), "-d", filepath.Join(dir, "db"), "-e", filepath.Join(dir, "server.log")}, nil
-		},
-		Dir: dir,
-		Env: []string{"WAIS_BIND_ADDR=127.0.0.1"},
+	ws := peer.FreeWAIS(t, map[string]string{
+		"wais.txt":   text,
+		"gopher.txt": "The Internet Gopher protocol was developed at the University of Minnesota.\n",
 	})
 	gw, _ := startGateway(t, gateway.Config{Policy: access.Policy{Allow: rules(t, ws.Addr)}})
 

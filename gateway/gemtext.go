@@ -2,68 +2,22 @@ package gateway
 
 import (
 	"bufio"
-	"html/template"
-	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/htmlpage"
 )
 
-// The page of a text/gemini document (Gemini §5): each line by its type,
-// as the line templates below write it; the lists and the preformatted
-// blocks are opened and closed around their lines by gemtext.
-var _ = template.Must(pages.Parse(`{{define "gmihead"}}{{template "head" .}}<div class="gmi">
-{{end}}
-{{define "gmi"}}{{if eq .Kind "text"}}<p>{{.Text}}</p>
-{{else if eq .Kind "link"}}<p class="lk">{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{if .Ref}} <small>{{.Ref}}</small>{{end}}{{end}}</p>
-{{else if eq .Kind "h1"}}<h1>{{.Text}}</h1>
-{{else if eq .Kind "h2"}}<h2>{{.Text}}</h2>
-{{else if eq .Kind "h3"}}<h3>{{.Text}}</h3>
-{{else if eq .Kind "item"}}<li>{{.Text}}</li>
-{{else if eq .Kind "quote"}}<blockquote>{{.Text}}</blockquote>
-{{else if eq .Kind "ul"}}<ul>
-{{else if eq .Kind "/ul"}}</ul>
-{{else if eq .Kind "pre"}}<pre{{if .Text}} title="{{.Text}}" aria-label="{{.Text}}"{{end}}>{{else if eq .Kind "/pre"}}</pre>
-{{else if eq .Kind "preline"}}{{.Text}}
-{{end}}{{end}}
-{{define "gmifoot"}}</div>
-{{if .Message}}<p class="err"><small>The document ended early: {{.Message}}</small></p>{{end}}
-{{template "foot" .}}{{end}}
-`))
-
-// gmiLine is what the template "gmi" reads: one line of the document, or
-// the opening or closing of a list or a preformatted block.
-type gmiLine struct {
-	Kind, Text, Ref string
-	Href            any // as link returns it
-}
-
-// isGemtext says whether the media type mt is a line-oriented format
-// whose package offers its lines (access.Lines: text/gemini's, Gemini
-// §5) in a charset the page can show as it is (UTF-8, the default, or
-// US-ASCII, Gemini §5.2): another charset is served as the object it is.
-func isGemtext(mt string) bool {
-	t, params, err := mime.ParseMediaType(mt)
-	if err != nil || access.Lines(t) == nil {
-		return false
-	}
-	switch strings.ToLower(params["charset"]) {
-	case "", "utf-8", "us-ascii":
-		return true
-	}
-	return false
-}
+// isGemtext says whether the media type mt is text/gemini in a charset
+// the page can show as it is (htmlpage.IsGemtext).
+func isGemtext(mt string) bool { return htmlpage.IsGemtext(mt) }
 
 // gemtext renders the text/gemini document res as an HTML page, line by
-// line as it arrives (access.Lines, text/gemini's from the gemini
-// package, whose lines are bounded in length),
-// so that a page takes the memory of one line whatever the document's
-// length: headings, list items, quotes and text as HTML's, preformatted
-// blocks as <pre> (their alt text its title), and each link through the
-// gateway (link), except the schemes left to the client. Every text is
-// written escaped by html/template. A failure before the first line is
-// an error page; after it, the page says where the document ended.
+// line as it arrives (htmlpage.Gemtext), so that a page takes the
+// memory of one line whatever the document's length, each link through
+// the gateway (link), except the schemes left to the client. Every text
+// is written escaped by html/template. A failure before the first line
+// is an error page; after it, the page says where the document ended.
 func (x *exchange) gemtext(res *access.Resource) {
 	u := res.URL
 	if u == nil {
@@ -87,61 +41,15 @@ func (x *exchange) gemtext(res *access.Resource) {
 		start()
 		return
 	}
-	inList, inPre := false, false
 	var werr error // the client's: it went away
-	write := func(v gmiLine) error {
-		werr = pages.ExecuteTemplate(bw, "gmi", v)
-		return werr
-	}
-	t, _, _ := mime.ParseMediaType(res.MediaType)
-	err := access.Lines(t)(res.Body, u, func(l access.Line) error {
+	err := htmlpage.Gemtext(res.Body, u, res.MediaType, func(raw string) any { return x.link(raw, false) }, func(v htmlpage.GmiLine) error {
 		if !started {
 			if werr = start(); werr != nil {
 				return werr
 			}
 		}
-		if inList && l.Kind != access.ListLine {
-			inList = false
-			if err := write(gmiLine{Kind: "/ul"}); err != nil {
-				return err
-			}
-		}
-		v := gmiLine{Text: clean(l.Text)}
-		switch l.Kind {
-		case access.LinkLine:
-			v.Kind = "link"
-			if l.URL != nil {
-				v.Href = x.link(l.URL.String(), false)
-			}
-			if v.Text == "" {
-				v.Text = clean(l.Ref)
-			} else if v.Href == nil {
-				v.Ref = clean(l.Ref)
-			}
-		case access.PreToggleLine:
-			v.Kind = "pre"
-			if inPre {
-				v = gmiLine{Kind: "/pre"}
-			}
-			inPre = !inPre
-		case access.PreformattedLine:
-			v.Kind = "preline"
-		case access.HeadingLine:
-			v.Kind = [...]string{"h1", "h1", "h2", "h3"}[min(max(l.Level, 1), 3)]
-		case access.ListLine:
-			if !inList {
-				inList = true
-				if err := write(gmiLine{Kind: "ul"}); err != nil {
-					return err
-				}
-			}
-			v.Kind = "item"
-		case access.QuoteLine:
-			v.Kind = "quote"
-		default:
-			v.Kind = "text"
-		}
-		return write(v)
+		werr = pages.ExecuteTemplate(bw, "gmi", v)
+		return werr
 	})
 	switch {
 	case werr != nil:
@@ -157,12 +65,6 @@ func (x *exchange) gemtext(res *access.Resource) {
 	if err != nil {
 		x.s.logNote(x.r, "document "+access.Masked(u)+" cut: "+x.hideSecrets(err))
 		p.Message = clean(x.hideSecrets(err))
-	}
-	switch {
-	case inList:
-		write(gmiLine{Kind: "/ul"})
-	case inPre:
-		write(gmiLine{Kind: "/pre"})
 	}
 	if pages.ExecuteTemplate(bw, "gmifoot", p) == nil {
 		bw.Flush()

@@ -10,59 +10,15 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/internal/htmlpage"
 )
 
-// The pages: plain HTML, no script, one small style sheet inline, a
-// viewport for phones; a list Lynx and w3m read as well as a browser.
-var pages = template.Must(template.New("").Parse(`{{define "head"}}<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-:root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fdfdfb;--mute:#5f6368;--link:#0b57d0;--rule:#d8d8d2}
-@media (prefers-color-scheme:dark){:root{--fg:#e8e6e3;--bg:#161616;--mute:#a0a0a0;--link:#8ab4f8;--rule:#333}}
-body{margin:0 auto;max-width:52rem;padding:0 1rem 2rem;font:1rem/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
-header{padding:.6rem 0;border-bottom:1px solid var(--rule);font-size:.9rem;color:var(--mute);overflow-wrap:anywhere}
-header a{font-weight:600}
-a{color:var(--link)}
-h1{font-size:1.25rem;margin:1rem 0 .5rem;overflow-wrap:anywhere}
-ul.l{list-style:none;padding:0;margin:0}
-ul.l li{padding:.3rem 0;border-bottom:1px solid var(--rule);overflow-wrap:anywhere}
-ul.l li.info{border:0;padding:0;min-height:1.2em;white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:.9rem}
-.t{display:inline-block;min-width:5.6em;color:var(--mute);font-size:.8rem;font-family:ui-monospace,monospace}
-small{color:var(--mute)}
-form{margin:1rem 0}
-label{display:block;margin:.6rem 0 .2rem;font-weight:600}
-input[type=text],input[type=password],input[type=search],input[type=url],textarea,select{box-sizing:border-box;width:100%;font:inherit;padding:.4rem;border:1px solid var(--mute);border-radius:4px;background:var(--bg);color:var(--fg)}
-button{font:inherit;margin-top:.8rem;padding:.4rem 1.2rem}
-.err{border-left:4px solid #c5221f;padding:.2rem .8rem}
-p.note{white-space:pre-wrap}
-.gmi p{margin:.2rem 0;min-height:1.2em;white-space:pre-wrap;overflow-wrap:anywhere}
-.gmi pre{overflow-x:auto;font-size:.9rem}
-.gmi blockquote{margin:.4rem 0;padding-left:.8rem;border-left:3px solid var(--rule);white-space:pre-wrap}
-</style></head><body>
-<header><a href="{{.Home}}">locator gateway</a>{{if .Shown}} · <span>{{.Shown}}</span>{{end}}</header>
-<main>{{end}}
-{{define "foot"}}</main></body></html>
-{{end}}
-{{define "listhead"}}{{template "head" .}}<h1>{{.Heading}}</h1>
-<ul class="l">
-{{end}}
-{{define "entry"}}{{if eq .Type "info"}}<li class="info">{{.Name}}</li>
-{{else}}<li><span class="t">[{{.Label}}]</span> {{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Meta}} <small>{{.Meta}}</small>{{end}}</li>
-{{end}}{{end}}
-{{define "listfoot"}}</ul>
-{{if .Truncated}}<p class="err"><small>The listing was cut: it has more than {{.Truncated}} entries, the most the gateway reads; the rest are not shown.</small></p>{{end}}
-{{if .Message}}<p class="err"><small>The listing ended early, after {{.Count}} entries: {{.Message}}</small></p>
-{{else if not .Count}}<p>The listing is empty.</p>{{end}}
-{{template "foot" .}}{{end}}
-{{define "search"}}{{template "head" .}}<h1>{{.Heading}}</h1>
+// The pages: the shared parts (htmlpage.Templates: the head and foot,
+// a listing's, a text/gemini document's) and the gateway's own forms.
+var pages = template.Must(template.Must(htmlpage.Templates.Clone()).Parse(`{{define "search"}}{{template "head" .}}<h1>{{.Heading}}</h1>
 <p>This names a search service. Enter the words to search for.</p>
 <form action="{{.Action}}" method="get">
 <input type="hidden" name="url" value="{{.URL}}">
@@ -103,6 +59,7 @@ p.note{white-space:pre-wrap}
 type page struct {
 	Title, Heading, Shown string
 	Home                  string
+	Note                  string // the header's line where Home is "" (never on the gateway's pages)
 	Action                string
 	URL                   string
 	Message               string
@@ -113,10 +70,7 @@ type page struct {
 	Count                 int // the listing's entries shown
 }
 
-type entryView struct {
-	Type, Label, Name, Meta string
-	Href                    any // string (through the gateway) or template.URL (left to the client)
-}
+type entryView = htmlpage.Entry
 
 type fieldView struct {
 	access.Question
@@ -239,28 +193,10 @@ func (x *exchange) listing(res *access.Resource) {
 	}
 }
 
-// entryView is how the page shows e.
+// entryView is how the page shows e: every link through the gateway
+// (link), except the schemes left to the client.
 func (x *exchange) entryView(e access.Entry) entryView {
-	v := entryView{Type: e.Type, Label: label(e.Type), Name: clean(e.Name)}
-	if v.Name == "" {
-		v.Name = clean(maskURLs(e.URL))
-	}
-	if e.URL != "" && e.Type != access.TypeInfo && e.Type != access.TypeError {
-		v.Href = x.link(e.URL, false)
-	}
-	var meta []string
-	if e.Size >= 0 && e.Type != access.TypeDirectory {
-		if e.SizeApprox {
-			meta = append(meta, "about "+size(e.Size)) // the server's estimate (a Gopher+ view size)
-		} else {
-			meta = append(meta, size(e.Size))
-		}
-	}
-	if !e.Modified.IsZero() {
-		meta = append(meta, e.Modified.UTC().Format(time.DateOnly))
-	}
-	v.Meta = strings.Join(meta, " · ")
-	return v
+	return htmlpage.EntryOf(e, func(raw string) any { return x.link(raw, false) }, maskURLs)
 }
 
 // direct are the schemes whose links are left to the client: the web,
@@ -303,99 +239,8 @@ func (x *exchange) link(raw string, self bool) any {
 }
 
 // pathSafe says whether a browser sends s, written after the gateway's
-// "/", unchanged in meaning: no dot segment (which it would remove,
-// "%2e" included), no backslash (which it reads as "/"), no "#", no
-// invalid escape (which Go's server refuses), no space or control.
-func pathSafe(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c <= 0x20 || c >= 0x7f || c == '\\' || c == '#':
-			return false
-		case c == '%':
-			if i+2 >= len(s) || !locator.IsHex(s[i+1]) || !locator.IsHex(s[i+2]) {
-				return false
-			}
-		}
-	}
-	path := s
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
-	for _, seg := range strings.Split(path, "/") {
-		switch strings.ToLower(strings.ReplaceAll(strings.ToLower(seg), "%2e", ".")) {
-		case ".", "..":
-			return false
-		}
-	}
-	return true
-}
+// "/", unchanged in meaning (htmlpage.PathSafe).
+func pathSafe(s string) bool { return htmlpage.PathSafe(s) }
 
-func label(t string) string {
-	switch t {
-	case access.TypeDirectory:
-		return "dir"
-	case access.TypeSession:
-		return "telnet"
-	case "":
-		return "?"
-	}
-	return t
-}
-
-func size(n int64) string {
-	switch {
-	case n < 1024:
-		return strconv.FormatInt(n, 10) + " B"
-	case n < 1<<20:
-		return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64) + " KiB"
-	case n < 1<<30:
-		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
-	}
-	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
-}
-
-// clean makes text from a server fit for a page: a character that is
-// not printable by package internal/printable's rule (a C0 control, DEL,
-// a C1 control, an octet that is not UTF-8) becomes U+FFFD. It differs
-// from the rule in two ways, both for HTML. TAB is kept: on a page it is
-// white space and nothing more (a Gopher information line aligns its
-// columns with tabs, shown pre-wrap), while in a terminal or a log line
-// it moves the cursor. And each such character becomes one character,
-// U+FFFD, the mark a browser itself shows for an octet it cannot read,
-// rather than an escape such as "\x1b": the page keeps its text's
-// columns (as printable.Columns does with '?'), and html/template does
-// the escaping HTML needs.
-func clean(s string) string {
-	if cleanForPage(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r != '\t' && printable.Control(r, n) {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// cleanForPage says whether clean leaves s as it is.
-func cleanForPage(s string) bool {
-	for i := 0; i < len(s); {
-		if c := s[i]; c >= 0x20 && c < 0x7f || c == '\t' {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if printable.Control(r, n) {
-			return false
-		}
-		i += n
-	}
-	return true
-}
+// clean makes text from a server fit for a page (htmlpage.Clean).
+func clean(s string) string { return htmlpage.Clean(s) }
