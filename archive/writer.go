@@ -154,7 +154,11 @@ func (w *Writer) Files() []string {
 }
 
 func (w *Writer) loadDedup(path string) error {
-	return readIndex(path, func(e entry) {
+	read := readIndex
+	if looksWACZ(path) {
+		read = readWACZIndex // its index, inside it
+	}
+	return read(path, func(e entry) {
 		if e.Digest == "" || e.Mime == "warc/revisit" {
 			return
 		}

@@ -1,0 +1,263 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/peer"
+)
+
+const titledPage = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 63\r\n\r\n<html><head><title> A  page\n title</title></head><body>x</body>"
+
+func writeWACZ(t testing.TB, path string, opt WACZOptions, recs []*access.Record) {
+	t.Helper()
+	w, err := CreateWACZ(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Record(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddPage(Page{URL: r.URL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// zipEntry is what Python's zipfile reads of an entry.
+type zipEntry struct {
+	Name     string `json:"name"`
+	Compress int    `json:"compress"`
+	Size     int64  `json:"size"`
+}
+
+// CheckWACZ has programs no one here wrote read the WACZ at path:
+// Python's zipfile lists its entries and tests their CRCs (testzip),
+// `unzip -t` tests it, and warcio reads every WARC file it stores (a
+// copy taken out of it), each record whole with its digests right, at
+// the offsets of the WACZ's index. It returns what warcio read, and the
+// WACZ's entries.
+func CheckWACZ(t *testing.T, path string) ([]peer.WarcioRecord, []zipEntry) {
+	t.Helper()
+	var entries []zipEntry
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		out, err := exec.Command("/usr/bin/python3", "-c", `
+import json, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+bad = z.testzip()
+if bad is not None:
+    sys.exit("bad CRC: " + bad)
+for i in z.infolist():
+    print(json.dumps({"name": i.filename, "compress": i.compress_type, "size": i.file_size}))
+`, path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("python3 zipfile: %v\n%s", err, out)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var e zipEntry
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatalf("python3 printed %q", l)
+			}
+			entries = append(entries, e)
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name, "archive/") && e.Compress != int(zip.Store) {
+				t.Errorf("python3 zipfile: %s is compressed (%d), want stored", e.Name, e.Compress)
+			}
+		}
+	} else {
+		t.Log("python3 is absent: the WACZ is not read by zipfile")
+	}
+	if unzip, err := exec.LookPath("unzip"); err == nil {
+		if out, err := exec.Command(unzip, "-t", path).CombinedOutput(); err != nil || !bytes.Contains(out, []byte("No errors detected")) {
+			t.Errorf("unzip -t: %v\n%s", err, out)
+		}
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	dir := t.TempDir()
+	var files []string
+	for _, f := range zr.File {
+		if !strings.HasPrefix(f.Name, "archive/") || strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		dst := filepath.Join(dir, filepath.Base(f.Name))
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(dst, b, 0o644)
+		files = append(files, dst)
+	}
+	if len(files) == 0 {
+		t.Fatalf("%s stores no WARC file", path)
+	}
+	recs := peer.Warcio(t, "testdata/warccheck.cjs", files...)
+	offsets := map[string]bool{}
+	for _, r := range recs {
+		if r.Error != "" || r.BlockOK == nil || !*r.BlockOK || r.PayloadOK != nil && !*r.PayloadOK || r.Length != r.ContentLength {
+			t.Errorf("warcio: %+v", r)
+		}
+		offsets[fmt.Sprintf("%s@%d", filepath.Base(r.File), r.Offset)] = true
+	}
+	n := 0
+	if err := readWACZIndex(path, func(e entry) {
+		n++
+		if !offsets[fmt.Sprintf("%s@%d", e.Filename, e.Offset)] {
+			t.Errorf("the index names %s@%d (%s), where warcio read no record", e.Filename, e.Offset, e.URL)
+		}
+	}); err != nil {
+		t.Error(err)
+	}
+	if n == 0 {
+		t.Error("the WACZ's index is empty")
+	}
+	return recs, entries
+}
+
+// TestWACZRoundTrip: WACZ 1.2 §Directories and Files, §datapackage.json,
+// §pages.jsonl, §Zip Compression; read back by this package, by Python's
+// zipfile, by unzip and by warcio.
+func TestWACZRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.wacz")
+	recs := append(sampleRecords(t), exchange(t, "http://127.0.0.1:8080/titled", "http/1.1", "GET /titled HTTP/1.1\r\n\r\n", titledPage))
+	writeWACZ(t, path, WACZOptions{Title: "a test"}, recs)
+	wr, entries := CheckWACZ(t, path)
+	if n := countRecordTypes(wr); n["response"] != 5 || n["resource"] != 2 || n["warcinfo"] != 1 {
+		t.Errorf("warcio read %v", n)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	if want := "archive/c.warc.gz indexes/index.cdxj pages/pages.jsonl datapackage.json datapackage-digest.json"; entries != nil && strings.Join(names, " ") != want {
+		t.Errorf("entries %v, want %s", names, want)
+	}
+
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	read := func(name string) []byte {
+		rc, err := zr.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		b, _ := io.ReadAll(rc)
+		return b
+	}
+	var pkg struct {
+		Profile, WACZVersion, Created, Software, Title string
+		Resources                                      []struct {
+			Name, Path, Hash string
+			Bytes            int64
+		}
+		Relation any
+	}
+	pkgOctets := read("datapackage.json")
+	if err := json.Unmarshal(bytes.ReplaceAll(pkgOctets, []byte("wacz_version"), []byte("WACZVersion")), &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if pkg.Profile != "data-package" || pkg.WACZVersion != "1.1.1" || pkg.Title != "a test" || pkg.Software != "locator" || pkg.Created == "" || pkg.Relation != nil {
+		t.Errorf("datapackage.json: %s", pkgOctets)
+	}
+	if len(pkg.Resources) != 3 {
+		t.Errorf("%d resources, want 3", len(pkg.Resources))
+	}
+	for _, r := range pkg.Resources {
+		b := read(r.Path)
+		sum := sha256.Sum256(b)
+		if r.Hash != "sha256:"+hex.EncodeToString(sum[:]) || r.Bytes != int64(len(b)) {
+			t.Errorf("%s: datapackage says %s %d, the entry is sha256:%x %d", r.Path, r.Hash, r.Bytes, sum, len(b))
+		}
+	}
+	sum := sha256.Sum256(pkgOctets)
+	if d := string(read("datapackage-digest.json")); !strings.Contains(d, `"hash": "sha256:`+hex.EncodeToString(sum[:])+`"`) || !strings.Contains(d, `"path": "datapackage.json"`) {
+		t.Errorf("datapackage-digest.json: %s", d)
+	}
+
+	// pages.jsonl: the header line, then a line per page, with the
+	// record's own time and the HTML page's title.
+	lines := strings.Split(strings.TrimSpace(string(read("pages/pages.jsonl"))), "\n")
+	if lines[0] != `{"format": "json-pages-1.0", "id": "pages", "title": "All Pages"}` || len(lines) != len(recs)+1 {
+		t.Fatalf("pages.jsonl:\n%s", strings.Join(lines, "\n"))
+	}
+	for i, l := range lines[1:] {
+		var p struct{ ID, URL, TS, Title string }
+		if err := json.Unmarshal([]byte(l), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.URL != access.Masked(recs[i].URL) || p.TS != warcDate(recs[i].Date) || p.ID == "" {
+			t.Errorf("page %d: %s", i, l)
+		}
+		if want := map[bool]string{true: "A page title"}[strings.HasSuffix(p.URL, "/titled")]; p.Title != want {
+			t.Errorf("page %s: title %q, want %q", p.URL, p.Title, want)
+		}
+	}
+
+	// The WACZ read back by ranges: each capture as it was written.
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	if p := rd.Problems(); len(p) > 0 {
+		t.Errorf("problems: %v", p)
+	}
+	for _, r := range recs {
+		got, err := rd.Lookup(context.Background(), r.URL)
+		if err != nil {
+			t.Errorf("%s: %v", r.URL, err)
+			continue
+		}
+		if a, b := readAll(t, got.Response), readAll(t, r.Response); a != b {
+			t.Errorf("%s: read back %q, want %q", r.URL, a, b)
+		}
+		got.Close()
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("the temporary files are left: %v", left)
+	}
+	if _, err := CreateWACZ(path, WACZOptions{}); !errors.Is(err, os.ErrExist) {
+		t.Errorf("a WACZ over an existing file: %v, want ErrExist", err)
+	}
+}
+
+func countRecordTypes(recs []peer.WarcioRecord) map[string]int {
+	m := map[string]int{}
+	for _, r := range recs {
+		m[r.Type]++
+	}
+	return m
+}
