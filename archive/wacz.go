@@ -350,12 +350,12 @@ func (w *WACZWriter) writeZip() error {
 		software = "locator"
 	}
 	pkg := struct {
-		Profile     string     `json:"profile"`
-		WACZVersion string     `json:"wacz_version"`
-		Title       string     `json:"title,omitempty"`
-		Created     string     `json:"created"`
-		Modified    string     `json:"modified"`
-		Software    string     `json:"software"`
+		Profile     string        `json:"profile"`
+		WACZVersion string        `json:"wacz_version"`
+		Title       string        `json:"title,omitempty"`
+		Created     string        `json:"created"`
+		Modified    string        `json:"modified"`
+		Software    string        `json:"software"`
 		Resources   []pkgResource `json:"resources"`
 		Relation    *struct {
 			Requires []string `json:"requires"`
