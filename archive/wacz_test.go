@@ -261,3 +261,206 @@ func countRecordTypes(recs []peer.WarcioRecord) map[string]int {
 	}
 	return m
 }
+
+// A zipPart is one entry of a ZIP made by hand.
+type zipPart struct {
+	name   string
+	method uint16
+	data   []byte
+}
+
+// makeZip writes parts as a ZIP and, unless a part is datapackage.json,
+// a datapackage.json listing each with its right size and hash.
+func makeZip(t testing.TB, parts ...zipPart) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	var res []pkgResource
+	hasPkg := false
+	for _, p := range parts {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p.name, Method: p.method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(p.data)
+		if p.name == "datapackage.json" {
+			hasPkg = true
+		}
+		sum := sha256.Sum256(p.data)
+		res = append(res, pkgResource{Name: p.name, Path: p.name, Hash: "sha256:" + hex.EncodeToString(sum[:]), Bytes: int64(len(p.data))})
+	}
+	if !hasPkg {
+		b, _ := json.Marshal(map[string]any{"profile": "data-package", "resources": res})
+		w, _ := zw.Create("datapackage.json")
+		w.Write(b)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestWACZRefused: a WACZ that breaks WACZ 1.2's rules (§Directories and
+// Files, §Zip Compression, §datapackage.json) or would cost unbounded
+// memory is refused with an error naming the entry, and nothing of it is
+// served.
+func TestWACZRefused(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.wacz")
+	writeWACZ(t, good, WACZOptions{}, sampleRecords(t)[:3])
+	goodOctets, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warc, _ := os.ReadFile(good) // the WARC file's octets, for the hand-made ZIPs
+	if zr, err := zip.NewReader(bytes.NewReader(goodOctets), int64(len(goodOctets))); err == nil {
+		rc, _ := zr.File[0].Open()
+		warc, _ = io.ReadAll(rc)
+		rc.Close()
+	}
+	// The stored WARC file's first record's octets altered after the
+	// fact: the CRC-32 and the hash no longer match.
+	altered := bytes.Clone(goodOctets)
+	zr, _ := zip.NewReader(bytes.NewReader(goodOctets), int64(len(goodOctets)))
+	off, _ := zr.File[0].DataOffset()
+	altered[off+40] ^= 0x55
+	// The central directory's entry of the WARC file claiming more
+	// octets than the file holds.
+	past := bytes.Clone(goodOctets)
+	cd := -1 // the entry's header: its name follows at 46
+	for i := bytes.Index(past, []byte("PK\x01\x02")); i >= 0; {
+		if bytes.HasPrefix(past[i+46:], []byte("archive/")) {
+			cd = i
+			break
+		}
+		j := bytes.Index(past[i+4:], []byte("PK\x01\x02"))
+		if j < 0 {
+			break
+		}
+		i += 4 + j
+	}
+	if cd < 0 {
+		t.Fatal("no central directory entry for archive/")
+	}
+	copy(past[cd+20:], []byte{0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f})
+
+	wrongHash := func() []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: "archive/a.warc.gz", Method: zip.Store})
+		w.Write(warc)
+		w, _ = zw.Create("datapackage.json")
+		fmt.Fprintf(w, `{"profile":"data-package","resources":[{"path":"archive/a.warc.gz","hash":"sha256:%064x","bytes":%d}]}`, 1, len(warc))
+		zw.Close()
+		return buf.Bytes()
+	}()
+	badDigest := makeZip(t, zipPart{"archive/a.warc.gz", zip.Store, warc},
+		zipPart{"datapackage-digest.json", zip.Deflate, []byte(`{"path":"datapackage.json","hash":"sha256:00"}`)})
+	for _, tc := range []struct {
+		name, entry, msg string
+		data             []byte
+	}{
+		{"not a ZIP", "", "not a ZIP file", []byte("WARC/1.1\r\n")},
+		{"outside", "evil.sh", "outside archive/", makeZip(t, zipPart{"archive/a.warc.gz", zip.Store, warc}, zipPart{"evil.sh", zip.Store, []byte("x")})},
+		{"other directory", "bin/", "a directory other", makeZip(t, zipPart{"bin/", zip.Store, nil})},
+		{"dot-dot", "archive/../../x.warc.gz", `segment ".."`, makeZip(t, zipPart{"archive/../../x.warc.gz", zip.Store, warc})},
+		{"absolute", "/archive/a.warc.gz", "not a relative path", makeZip(t, zipPart{"/archive/a.warc.gz", zip.Store, warc})},
+		{"compressed WARC", "archive/a.warc.gz", "stored compressed", makeZip(t, zipPart{"archive/a.warc.gz", zip.Deflate, warc})},
+		{"no datapackage", "", "no datapackage.json", func() []byte {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, _ := zw.CreateHeader(&zip.FileHeader{Name: "archive/a.warc.gz", Method: zip.Store})
+			w.Write(warc)
+			zw.Close()
+			return buf.Bytes()
+		}()},
+		{"hash", "archive/a.warc.gz", "the file was altered", wrongHash},
+		{"altered octets", "archive/good.warc.gz", "checksum", altered},
+		{"past the end", "archive/good.warc.gz", "past the end", past},
+		{"digest of datapackage", "datapackage-digest.json", "where datapackage.json's is", badDigest},
+		{"unlisted", "pages/extra.jsonl", "not listed", func() []byte {
+			b := makeZip(t, zipPart{"archive/a.warc.gz", zip.Store, warc})
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			zr, _ := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+			for _, f := range zr.File {
+				zw.Copy(f)
+			}
+			w, _ := zw.Create("pages/extra.jsonl")
+			w.Write([]byte("{}\n"))
+			zw.Close()
+			return buf.Bytes()
+		}()},
+		// A ZIP bomb: 64 MiB of spaces, a few KiB deflated.
+		{"bomb", "datapackage.json", "over the limit", makeZip(t, zipPart{"datapackage.json", zip.Deflate, bytes.Repeat([]byte(" "), 64<<20)})},
+		{"index bomb", "indexes/index.cdxj", "over the limit", func() []byte {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, _ := zw.CreateHeader(&zip.FileHeader{Name: "indexes/index.cdxj", Method: zip.Deflate, UncompressedSize64: 2 << 30})
+			w.Write([]byte("x"))
+			w, _ = zw.Create("datapackage.json")
+			w.Write([]byte(`{"resources":[]}`))
+			zw.Close()
+			b := buf.Bytes()
+			// the central directory's size of the index, made 2 GiB
+			i := bytes.Index(b, []byte("PK\x01\x02"))
+			copy(b[i+24:], []byte{0, 0, 0, 0x80})
+			return b
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.wacz")
+			os.WriteFile(p, tc.data, 0o644)
+			r, err := Open(p)
+			if err == nil {
+				r.Close()
+				t.Fatalf("opened; want an error naming %q (%s)", tc.entry, tc.msg)
+			}
+			var we *WACZError
+			if !errors.As(err, &we) || we.Entry != tc.entry || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("%v (%#v), want a WACZError of entry %q saying %q", err, we, tc.entry, tc.msg)
+			}
+		})
+	}
+}
+
+// FuzzWACZ: whatever a WACZ file holds, reading it neither panics nor
+// reads past it nor inflates more than the limits: a capture it yields
+// lies within a stored entry, and reads back or fails with an error.
+func FuzzWACZ(f *testing.F) {
+	dir := f.TempDir()
+	path := filepath.Join(dir, "seed.wacz")
+	writeWACZ(f, path, WACZOptions{Options: Options{Dedup: true}}, append(sampleRecords(f), exchange(f, "gopher://localhost/1/again", "gopher", "/again\r\n", gopherMenu)))
+	seed, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)-30])
+	f.Add(makeZip(f, zipPart{"archive/a.warc", zip.Store, []byte("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: file:///x\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n")},
+		zipPart{"indexes/index.cdxj", zip.Deflate, []byte("file:///x 20200101000000 {\"url\":\"file:///x\",\"length\":\"90\",\"offset\":\"0\",\"filename\":\"a.warc\"}\n")}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &Reader{byKey: map[string][]*capture{}, byDigest: map[string]*capture{}, bad: map[*capture]bool{}}
+		if err := r.openWACZ("f.wacz", bytes.NewReader(data), int64(len(data))); err != nil {
+			var we *WACZError
+			if !errors.As(err, &we) {
+				t.Fatalf("an error that is no WACZError: %v", err)
+			}
+			return
+		}
+		n := 0
+		for key, caps := range r.byKey {
+			for _, c := range caps {
+				if c.off < 0 || c.length <= 0 || c.off+c.length > c.file.size {
+					t.Fatalf("%s: a capture at %d+%d in an entry of %d", key, c.off, c.length, c.file.size)
+				}
+				if n++; n > 50 {
+					return
+				}
+				if rec, err := r.record(c); err == nil {
+					rec.Close()
+				}
+			}
+		}
+	})
+}
