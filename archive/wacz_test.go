@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,83 +40,20 @@ func writeWACZ(t testing.TB, path string, opt WACZOptions, recs []*access.Record
 	}
 }
 
-// zipEntry is what Python's zipfile reads of an entry.
-type zipEntry struct {
-	Name     string `json:"name"`
-	Compress int    `json:"compress"`
-	Size     int64  `json:"size"`
-}
-
 // CheckWACZ has programs no one here wrote read the WACZ at path:
-// Python's zipfile lists its entries and tests their CRCs (testzip),
-// `unzip -t` tests it, and warcio reads every WARC file it stores (a
-// copy taken out of it), each record whole with its digests right, at
-// the offsets of the WACZ's index. It returns what warcio read, and the
-// WACZ's entries.
-func CheckWACZ(t *testing.T, path string) ([]peer.WarcioRecord, []zipEntry) {
+// Python's zipfile and unzip test it (peer.ZipEntries), every WARC file
+// under archive/ is stored, and warcio reads each (peer.WarcioWACZ),
+// every record whole with its digests right, at the offsets of the
+// WACZ's index. It returns what warcio read, and the WACZ's entries.
+func CheckWACZ(t *testing.T, path string) ([]peer.WarcioRecord, []peer.ZipEntry) {
 	t.Helper()
-	var entries []zipEntry
-	if _, err := os.Stat("/usr/bin/python3"); err == nil {
-		out, err := exec.Command("/usr/bin/python3", "-c", `
-import json, sys, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-bad = z.testzip()
-if bad is not None:
-    sys.exit("bad CRC: " + bad)
-for i in z.infolist():
-    print(json.dumps({"name": i.filename, "compress": i.compress_type, "size": i.file_size}))
-`, path).CombinedOutput()
-		if err != nil {
-			t.Fatalf("python3 zipfile: %v\n%s", err, out)
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			var e zipEntry
-			if err := json.Unmarshal([]byte(l), &e); err != nil {
-				t.Fatalf("python3 printed %q", l)
-			}
-			entries = append(entries, e)
-		}
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name, "archive/") && e.Compress != int(zip.Store) {
-				t.Errorf("python3 zipfile: %s is compressed (%d), want stored", e.Name, e.Compress)
-			}
-		}
-	} else {
-		t.Log("python3 is absent: the WACZ is not read by zipfile")
-	}
-	if unzip, err := exec.LookPath("unzip"); err == nil {
-		if out, err := exec.Command(unzip, "-t", path).CombinedOutput(); err != nil || !bytes.Contains(out, []byte("No errors detected")) {
-			t.Errorf("unzip -t: %v\n%s", err, out)
+	entries := peer.ZipEntries(t, path)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name, "archive/") && e.Compress != int(zip.Store) {
+			t.Errorf("python3 zipfile: %s is compressed (%d), want stored", e.Name, e.Compress)
 		}
 	}
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	dir := t.TempDir()
-	var files []string
-	for _, f := range zr.File {
-		if !strings.HasPrefix(f.Name, "archive/") || strings.HasSuffix(f.Name, "/") {
-			continue
-		}
-		dst := filepath.Join(dir, filepath.Base(f.Name))
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(dst, b, 0o644)
-		files = append(files, dst)
-	}
-	if len(files) == 0 {
-		t.Fatalf("%s stores no WARC file", path)
-	}
-	recs := peer.Warcio(t, "testdata/warccheck.cjs", files...)
+	recs := peer.WarcioWACZ(t, "testdata/warccheck.cjs", path)
 	offsets := map[string]bool{}
 	for _, r := range recs {
 		if r.Error != "" || r.BlockOK == nil || !*r.BlockOK || r.PayloadOK != nil && !*r.PayloadOK || r.Length != r.ContentLength {

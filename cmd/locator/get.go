@@ -159,6 +159,11 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return code
 	}
 	defer closeArchive()
+	pages := make([]*locator.URL, len(jobs))
+	for i, j := range jobs {
+		pages[i] = j.u
+	}
+	o.warc.pages(pages) // --wacz's pages: the URLs given
 	status := o.getAll(qe, c, jobs, &r)
 	c.CloseIdle() // a session's last record is made when it ends
 	if err := o.warc.finish(); err != nil {
@@ -209,7 +214,7 @@ func (o *getOptions) invalidGet() string {
 		return "--head asks what the server says of the object, --views which representations it offers: give one"
 	case o.head && o.continueAt.set:
 		return "--head retrieves no object to resume; -C takes one"
-	case len(o.fromWARC) > 0 && o.warc.file != "":
+	case len(o.fromWARC) > 0 && (o.warc.file != "" || o.warc.wacz != ""):
 		return "--from-warc reads an archive, --warc writes one: give one"
 	}
 	return o.curlInvalid()
@@ -280,10 +285,10 @@ func (o *getOptions) archives(e *env, c *access.Client) (func(), int) {
 		c.Archive = rd
 		closeArchive = func() { rd.Close() }
 	}
-	if w, err := o.warc.open("locator get"); err != nil {
+	if ok, err := o.warc.open("locator get"); err != nil {
 		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
 		return closeArchive, exitTrouble
-	} else if w != nil {
+	} else if ok {
 		c.Recorder = o.warc.recorder()
 	}
 	return closeArchive, exitOK
