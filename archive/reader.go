@@ -484,6 +484,9 @@ func (r *Reader) requestOf(c *capture, h header) *access.Spool {
 func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
 	caps := r.byKey[Key(u)]
 	if len(caps) == 0 {
+		caps = r.byKey[oldIPKey(u)]
+	}
+	if len(caps) == 0 {
 		return nil, &access.NotArchivedError{URL: access.Masked(u)}
 	}
 	want := access.Masked(u)
