@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -173,4 +175,104 @@ func TestCrawlWACZ(t *testing.T) {
 			t.Errorf("%s: live %d, replayed %d; bodies differ: %v\nlive:\n%.3000s\nreplayed:\n%.300s", u, lc, rc, rb != lb, lb, rb)
 		}
 	}
+}
+
+// TestDedupAgainstWACZ: a re-crawl of an unchanged site of 2,000 pages
+// and a gopherhole with --dedup-against the first crawl's WACZ writes
+// revisit records (WARC 1.1 §6.7.2) for its payloads, and a WACZ a small
+// part of the first's size, which names the first
+// (relation.requires); the gateway over both files replays the first
+// crawl's bytes.
+func TestDedupAgainstWACZ(t *testing.T) {
+	const pages = 2000
+	s := startWACZSite(t, pages, 40000)
+	seed := "http://" + s.http + "/"
+	dir := t.TempDir()
+	old, young := filepath.Join(dir, "old.wacz"), filepath.Join(dir, "new.wacz")
+	if code, _, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--wacz", old, seed); code != exitOK {
+		t.Fatalf("first crawl: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--wacz", young, "--dedup-against", old, seed); code != exitOK {
+		t.Fatalf("second crawl: exit %d\n%s", code, errs)
+	}
+	types := func(path string) map[string]int {
+		m := map[string]int{}
+		for _, r := range peer.WarcioWACZ(t, "../../archive/testdata/warccheck.cjs", path) {
+			if r.Error != "" || r.BlockOK == nil || !*r.BlockOK {
+				t.Errorf("warcio: %+v", r)
+			}
+			m[r.Type]++
+		}
+		return m
+	}
+	first, second := types(old), types(young)
+	captures := second["response"] + second["resource"] + second["revisit"]
+	if first["response"] != captures {
+		t.Errorf("first crawl %v, second %v: not the same captures", first, second)
+	}
+	oldSize, newSize := fileSize(t, old), fileSize(t, young)
+	if out, err := exec.Command("unzip", "-v", young).CombinedOutput(); err == nil {
+		t.Logf("%s", out)
+	}
+	revisits := float64(second["revisit"]) / float64(captures)
+	growth := float64(newSize) / float64(oldSize)
+	t.Logf("first crawl %d octets %v; second %d octets %v: %.1f%% revisits, %.2f%% of the first's size",
+		oldSize, first, newSize, second, 100*revisits, 100*growth)
+	// Measured: every capture of the second crawl a revisit (the 2,000
+	// pages, the index, the 404 of robots.txt, the two menus, their
+	// Gopher+ attributes and the two files); 4.14% of the first's size
+	// (pages of 40,000 octets: a revisit and its request, compressed,
+	// are about 1,240 octets, their index and pages lines 65).
+	if second["revisit"] != captures || captures != pages+9 {
+		t.Errorf("%d revisits of %d captures, want all of %d", second["revisit"], captures, pages+9)
+	}
+	if revisits < 0.95 || growth > 0.05 || growth < 0.040 || growth > 0.043 {
+		t.Errorf("%.1f%% revisits (want ≥ 95%%), %.2f%% of the first's size (want ≤ 5%%; measured 4.14%%)", 100*revisits, 100*growth)
+	}
+
+	zr, err := zip.OpenReader(young)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _ := zr.Open("datapackage.json")
+	var pkg struct {
+		Relation struct{ Requires []string }
+	}
+	if err := json.NewDecoder(rc).Decode(&pkg); err != nil || len(pkg.Relation.Requires) != 1 || pkg.Relation.Requires[0] != "old.wacz" {
+		t.Errorf("new.wacz's relation %+v (%v), want requires [old.wacz]", pkg.Relation, err)
+	}
+	rc.Close()
+	zr.Close()
+
+	// Replay of both files: each URL as the first crawl alone replays it.
+	both, stopBoth := gatewayOn(t, "--warc", old, "--warc", young, "--log", "none")
+	defer stopBoth()
+	firstOnly, stopFirst := gatewayOn(t, "--warc", old, "--log", "none")
+	defer stopFirst()
+	urls := []string{seed, "gopher://" + s.gopher + "/1/", "gopher://" + s.gopher + "/0/about.txt", "gopher://" + s.gopher + "/0/sub/deep.txt"}
+	for i := 0; i < pages; i += 97 {
+		urls = append(urls, fmt.Sprintf("%sp/%d.html", seed, i))
+	}
+	for _, u := range urls {
+		fc, fb := gatewayBody(t, firstOnly, u)
+		bc, bb := gatewayBody(t, both, u)
+		if fc != 200 || bc != fc || bb != fb {
+			t.Errorf("%s: the first crawl replays %d, both files %d; bodies differ: %v\n%.300s", u, fc, bc, bb != fb, bb)
+		}
+	}
+	// The second file alone holds revisits without their payloads.
+	secondOnly, stopSecond := gatewayOn(t, "--warc", young, "--log", "none")
+	defer stopSecond()
+	if code, body := gatewayBody(t, secondOnly, seed+"p/1.html"); code == 200 {
+		t.Errorf("the second crawl alone replays a revisit: %d\n%.300s", code, body)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
