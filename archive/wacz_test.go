@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,6 +245,7 @@ func TestWACZRefused(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.wacz")
 	writeWACZ(t, good, WACZOptions{}, sampleRecords(t)[:3])
+	CheckWACZ(t, good)
 	goodOctets, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -399,4 +401,53 @@ func FuzzWACZ(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWACZRollover: with MaxSize, a WACZ stores each WARC file under
+// archive/ and one index of them all, in order (pywb's sort), whose
+// lines name each record's own file; every capture reads back.
+func TestWACZRollover(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.wacz")
+	var recs []*access.Record
+	for i := 0; i < 40; i++ {
+		recs = append(recs, exchange(t, fmt.Sprintf("gopher://localhost/0/%02d", 39-i), "gopher", "/x\r\n", strings.Repeat(fmt.Sprint(i), 3000)))
+	}
+	writeWACZ(t, path, WACZOptions{Options: Options{MaxSize: 8 << 10}}, recs)
+	wr, entries := CheckWACZ(t, path)
+	warcs := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name, "archive/") {
+			warcs++
+		}
+	}
+	if entries != nil && warcs != 5 { // measured: 40 records of about 1 KiB, a file rolled over past 8 KiB
+		t.Errorf("%d WARC files stored, want 5: %v", warcs, entries)
+	}
+	if n := countRecordTypes(wr)["response"]; n != 40 {
+		t.Errorf("warcio read %d responses, want 40", n)
+	}
+	var keys []string
+	files := map[string]bool{}
+	if err := readWACZIndex(path, func(e entry) { keys = append(keys, e.key+" "+e.ts); files[e.Filename] = true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 40 || !slices.IsSorted(keys) || len(files) != warcs && entries != nil {
+		t.Errorf("%d index lines (sorted: %v) naming %d files, want 40 naming %d", len(keys), slices.IsSorted(keys), len(files), warcs)
+	}
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for _, r := range recs {
+		got, err := rd.Lookup(context.Background(), r.URL)
+		if err != nil {
+			t.Errorf("%s: %v", r.URL, err)
+			continue
+		}
+		if a, b := readAll(t, got.Response), readAll(t, r.Response); a != b {
+			t.Errorf("%s: read back %.20q, want %.20q", r.URL, a, b)
+		}
+		got.Close()
+	}
 }

@@ -276,3 +276,52 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return st.Size()
 }
+
+// TestGetWACZ: get --wacz of an HTML page and a gopher file writes a
+// WACZ whose pages are the URLs given (the HTML page's with its title);
+// get --from-warc reads them back from it with no server; a WACZ whose
+// WARC file was altered is refused, naming the entry.
+func TestGetWACZ(t *testing.T) {
+	s := startWACZSite(t, 2, 100)
+	page, hole := "http://"+s.http+"/p/1.html", "gopher://"+s.gopher+"/0/about.txt"
+	dir := t.TempDir()
+	wacz := filepath.Join(dir, "get.wacz")
+	code, live, errs := runCLI(t, "", "get", "--wacz", wacz, page, hole)
+	if code != exitOK {
+		t.Fatalf("get --wacz: exit %d\n%s", code, errs)
+	}
+	for _, r := range peer.WarcioWACZ(t, "../../archive/testdata/warccheck.cjs", wacz) {
+		if r.Error != "" || r.BlockOK == nil || !*r.BlockOK || r.PayloadOK != nil && !*r.PayloadOK {
+			t.Errorf("warcio: %+v", r)
+		}
+	}
+	peer.ZipEntries(t, wacz)
+	_, pages := waczPages(t, wacz)
+	if len(pages) != 2 || pages[page] != "Page 1" || pages[hole] != "" {
+		t.Errorf("pages %v, want %s (Page 1) and %s", pages, page, hole)
+	}
+	if code, _, _ := runCLI(t, "", "get", "--wacz", wacz, page); code == exitOK {
+		t.Error("get --wacz over an existing file succeeded")
+	}
+	code, replayed, errs := runCLI(t, "", "get", "--from-warc", wacz, page, hole)
+	if code != exitOK || replayed != live {
+		t.Errorf("--from-warc: exit %d %s; replayed %d octets, live %d", code, errs, len(replayed), len(live))
+	}
+
+	// One octet of the stored WARC file changed: refused, the entry named.
+	data, _ := os.ReadFile(wacz)
+	zr, err := zip.OpenReader(wacz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, _ := zr.File[0].DataOffset()
+	name := zr.File[0].Name
+	zr.Close()
+	data[off+100] ^= 1
+	bad := filepath.Join(dir, "bad.wacz")
+	os.WriteFile(bad, data, 0o644)
+	code, _, errs = runCLI(t, "", "get", "--from-warc", bad, page)
+	if code == exitOK || !strings.Contains(errs, `entry "`+name+`"`) {
+		t.Errorf("an altered WACZ: exit %d %s, want an error naming %s", code, errs, name)
+	}
+}
