@@ -72,7 +72,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.retry, "retry", 0, "try again up to `N` times after a transient failure (a timeout, a reset connection), waiting 1s, then 2s, 4s, ... (at most 10m); never once an octet of the object was written")
 	note(fs, "max-time", "with --retry, each try")
 	o.warc = addWARCFlags(fs)
-	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
+	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` or WACZ file (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
 	durationVar(fs, &o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it: seconds (60, 0.5) or 2m (0: no bound); each try is bounded by --max-time")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
@@ -216,6 +216,8 @@ func (o *getOptions) invalidGet() string {
 		return "--head retrieves no object to resume; -C takes one"
 	case len(o.fromWARC) > 0 && (o.warc.file != "" || o.warc.wacz != ""):
 		return "--from-warc reads an archive, --warc writes one: give one"
+	case o.warc.file != "" && o.warc.wacz != "":
+		return "--warc writes a WARC file, --wacz a WACZ: give one"
 	}
 	return o.curlInvalid()
 }

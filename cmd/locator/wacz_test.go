@@ -303,6 +303,12 @@ func TestGetWACZ(t *testing.T) {
 	if code, _, _ := runCLI(t, "", "get", "--wacz", wacz, page); code == exitOK {
 		t.Error("get --wacz over an existing file succeeded")
 	}
+	if code, _, _ := runCLI(t, "", "get", "--wacz", filepath.Join(dir, "x.wacz"), "--warc", filepath.Join(dir, "x.warc.gz"), page); code != 2 {
+		t.Errorf("get --wacz with --warc: exit %d, want 2", code)
+	}
+	if code, _, _ := runCLI(t, "", "crawl", "--wacz", filepath.Join(dir, "y.wacz"), "--warc", filepath.Join(dir, "y.warc.gz"), page); code != 2 {
+		t.Errorf("crawl --wacz with --warc: exit %d, want 2", code)
+	}
 	code, replayed, errs := runCLI(t, "", "get", "--from-warc", wacz, page, hole)
 	if code != exitOK || replayed != live {
 		t.Errorf("--from-warc: exit %d %s; replayed %d octets, live %d", code, errs, len(replayed), len(live))
