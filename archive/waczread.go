@@ -43,11 +43,17 @@ func (e *WACZError) Error() string {
 	return fmt.Sprintf("archive: %s: entry %q: %s", e.File, e.Entry, e.Msg)
 }
 
-// isWACZ tells a WACZ from a WARC file: by its name, else by the ZIP
-// local-file-header magic a WARC file (gzip or "WARC/") cannot start with.
+// isWACZ tells a WACZ from a WARC file: by its name (NAME.wacz, or
+// NAME.warc, NAME.warc.gz for a WARC file, read as one whatever it
+// holds), else by the ZIP local-file-header magic a WARC file (gzip or
+// "WARC/") cannot start with.
 func isWACZ(name string, f io.ReaderAt) bool {
-	if strings.HasSuffix(strings.ToLower(name), ".wacz") {
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, ".wacz") {
 		return true
+	}
+	if strings.HasSuffix(lower, ".warc") || strings.HasSuffix(lower, ".warc.gz") {
+		return false
 	}
 	var magic [4]byte
 	n, _ := f.ReadAt(magic[:], 0)
