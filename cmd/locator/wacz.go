@@ -57,11 +57,17 @@ func (f *warcFlags) pages(urls []*locator.URL) {
 	}
 }
 
-// crawlPage adds a page the crawl fetched to --wacz's pages.
+// crawlPage adds a page the crawl fetched to --wacz's pages: the URL
+// its object came from, after the redirects followed within the fetch,
+// whose record holds it (and its title).
 func (f *warcFlags) crawlPage(ev crawl.Event) error {
 	p, ok := ev.(*crawl.Page)
 	if f == nil || f.z == nil || !ok || p.Err != nil || p.Skipped != "" || p.URL == nil {
 		return nil
 	}
-	return f.z.AddPage(archive.Page{URL: p.URL})
+	u := p.URL
+	if p.Final != nil {
+		u = p.Final
+	}
+	return f.z.AddPage(archive.Page{URL: u})
 }
