@@ -315,6 +315,12 @@ func TestWACZRefused(t *testing.T) {
 		{"hash", "archive/a.warc.gz", "the file was altered", wrongHash},
 		{"altered octets", "archive/good.warc.gz", "checksum", altered},
 		{"past the end", "archive/good.warc.gz", "past the end", past},
+		{"encrypted", "archive/a.warc.gz", "encrypted", func() []byte {
+			b := makeZip(t, zipPart{"archive/a.warc.gz", zip.Store, warc})
+			i := bytes.Index(b, []byte("PK\x01\x02"))
+			b[i+8] |= 1 // the general purpose flag of the central directory's entry
+			return b
+		}()},
 		{"digest of datapackage", "datapackage-digest.json", "where datapackage.json's is", badDigest},
 		{"unlisted", "pages/extra.jsonl", "not listed", func() []byte {
 			b := makeZip(t, zipPart{"archive/a.warc.gz", zip.Store, warc})

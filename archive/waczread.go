@@ -130,6 +130,9 @@ func readWACZ(name string, f io.ReaderAt, size int64) (*wacz, error) {
 		if zf.CompressedSize64 > uint64(size) || off < 0 || off > size-int64(zf.CompressedSize64) {
 			return nil, fail(n, "its %d octets at offset %d lie past the end of the file (%d octets)", zf.CompressedSize64, off, size)
 		}
+		if zf.Flags&1 != 0 {
+			return nil, fail(n, "encrypted")
+		}
 		dir := strings.HasSuffix(n, "/")
 		top, rest, _ := strings.Cut(n, "/")
 		switch {
