@@ -383,10 +383,7 @@ func (w *WACZWriter) writeZip() error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return w.out.Sync()
+	return bw.Flush() // not synced: the WARC files a Writer writes are not either
 }
 
 // mergeIndexes writes the lines of the sorted CDXJ indexes of files
