@@ -204,18 +204,41 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestKey: SURT keys for http(s) (TestKeyAsWarcio checks them against
+// warcio.js), the normal form for every other scheme.
 func TestKey(t *testing.T) {
 	for _, c := range []struct{ url, key string }{
 		{"http://www.Example.com/Path?b=1&a=2", "com,example)/path?a=2&b=1"},
+		{"http://WWW3.Example.com/", "com,example)/"},
+		{"http://www.com/", "com)/"},
+		{"http://wwwx.com/", "com,wwwx)/"},
 		{"https://example.com:8443/", "com,example:8443)/"},
-		{"http://127.0.0.1:8080/x", "127.0.0.1:8080)/x"},
+		{"http://127.0.0.1:8080/x", "1,0,0,127:8080)/x"},
+		{"http://0x7f.1/", "1,0,0,127)/"},
+		{"http://127.0.0.1./", "1,0,0,127)/"},
+		{"http://[::1]:8080/", "[::1]:8080)/"},
+		{"http://example.com./", ",com,example)/"},
+		{"http://example.com/?", "com,example)/"},
+		{"http://example.com/a/./b/../c/..", "com,example)/a/"},
 		{"http://example.com", "com,example)/"},
+		{"gopher://127.0.0.1:7070/0/Case", "gopher://127.0.0.1:7070/0/Case"},
+		{"gopher://[::1]/1/", "gopher://[::1]/1/"},
 		{"gopher://LocalHost:70/1/Dir", "gopher://localhost/1/Dir"},
 		{"ftp://u:p@h/x;type=i#f", "ftp://u@h/x;type=i"},
 		{"news:comp.lang.go", "news:comp.lang.go"},
 	} {
 		if got := Key(mustParse(t, c.url)); got != c.key {
 			t.Errorf("Key(%s) = %q, want %q", c.url, got, c.key)
+		}
+	}
+	// The keys an index written before holds for IP hosts, still found.
+	for u, k := range map[string]string{
+		"http://127.0.0.1:8080/x": "127.0.0.1:8080)/x",
+		"http://[::1]:8080/a":     "::1:8080)/a",
+		"http://example.com/":     "",
+	} {
+		if got := oldIPKey(mustParse(t, u)); got != k {
+			t.Errorf("oldIPKey(%s) = %q, want %q", u, got, k)
 		}
 	}
 }

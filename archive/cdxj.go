@@ -170,11 +170,21 @@ func cdxTimestamp(t time.Time) string {
 	return string(appendDigits(b[:0], t, ""))
 }
 
-// Key returns the CDXJ key of u. For http and https it is the SURT pywb
-// makes (Sort-friendly URI Reordering Transform): the host's labels in
-// reverse order, lower case, without a leading "www.", a port that is
-// not the scheme's default, ")", then the path and query in lower case
-// with the query's arguments sorted; userinfo and fragment are left out.
+// Key returns the CDXJ key of u. For http and https it is the SURT key
+// (Sort-friendly URI Reordering Transform) that Python's surt and
+// warcio.js compute, pywb and ReplayWeb.page look up:
+//   - the host in lower case, its labels in reverse order joined by
+//     commas, an IPv4 address's too ("1,0,0,127", read as the WHATWG
+//     URL Standard §3.5 reads one: "0x7f.1" is 127.0.0.1), without a leading
+//     "www", "www2", ... label ("www.com" is "com"); an IPv6 address as
+//     written in the URL, in brackets; a final dot kept as an empty
+//     label, as warcio.js and a browser's URL keep it;
+//   - ":" and the port when it is not the scheme's default;
+//   - ")", then the path, its dot segments removed (RFC 3986 §5.2.4),
+//     and query in lower case, the query's
+//     arguments sorted; an empty query is none. Userinfo and fragment
+//     are left out.
+//
 // For every other scheme it is the URL normalized (locator.Normalize:
 // scheme and host in lower case, the default port dropped, escapes made
 // canonical), without password and fragment, since SURT's rules are
@@ -194,15 +204,20 @@ func Key(u *locator.URL) string {
 }
 
 func surt(u *locator.URL) string {
-	host := strings.TrimSuffix(strings.ToLower(u.Host()), ".")
+	host := strings.ToLower(u.Host())
 	var b strings.Builder
-	if net.ParseIP(strings.Trim(host, "[]")) != nil {
-		b.WriteString(host)
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil && strings.Contains(host, ":") {
+		b.WriteString("[" + strings.Trim(host, "[]") + "]")
+	} else if ip, ok := whatwgIPv4(host); ok {
+		labels := strings.Split(ip, ".")
+		b.WriteString(labels[3] + "," + labels[2] + "," + labels[1] + "," + labels[0])
 	} else {
-		labels := strings.Split(host, ".")
-		if len(labels) > 2 && strings.HasPrefix(labels[0], "www") && strings.Trim(labels[0][3:], "0123456789") == "" {
-			labels = labels[1:]
+		if rest, ok := strings.CutPrefix(host, "www"); ok {
+			if i := strings.IndexByte(rest, '.'); i >= 0 && strings.Trim(rest[:i], "0123456789") == "" {
+				host = rest[i+1:]
+			}
 		}
+		labels := strings.Split(host, ".")
 		for i := len(labels) - 1; i >= 0; i-- {
 			b.WriteString(labels[i])
 			if i > 0 {
@@ -213,12 +228,110 @@ func surt(u *locator.URL) string {
 	if port := u.Port(); port != "" && port != strconv.Itoa(locator.DefaultPort(strings.ToLower(u.Scheme()))) {
 		b.WriteString(":" + port)
 	}
-	b.WriteString(")/")
-	b.WriteString(strings.ToLower(u.Path()))
-	if u.HasSearch() {
+	b.WriteString(")")
+	b.WriteString(strings.ToLower(removeDotSegments("/" + strings.TrimPrefix(u.Path(), "/"))))
+	if u.HasSearch() && u.Search() != "" {
 		args := strings.Split(strings.ToLower(u.Search()), "&")
 		sort.Strings(args)
 		b.WriteString("?" + strings.Join(args, "&"))
 	}
 	return strings.ReplaceAll(b.String(), " ", "%20")
+}
+
+// whatwgIPv4 reads host as the WHATWG URL Standard's IPv4 parser (§3.5)
+// does, as a browser and warcio.js read it: a host whose last label is a
+// number is an address of up to four parts, each decimal, octal (a
+// leading 0) or hex (0x), the last filling the octets left.
+func whatwgIPv4(host string) (string, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) > 4 || len(parts) == 0 {
+		return "", false
+	}
+	num := func(p string) (uint64, bool) {
+		base := 10
+		switch {
+		case len(p) >= 2 && (p[:2] == "0x" || p[:2] == "0X"):
+			p, base = p[2:], 16
+			if p == "" {
+				return 0, true
+			}
+		case len(p) >= 2 && p[0] == '0':
+			p, base = p[1:], 8
+		}
+		if p == "" || len(p) > 20 {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(p, base, 64)
+		return v, err == nil
+	}
+	var n uint64
+	for i, p := range parts {
+		v, ok := num(p)
+		if !ok {
+			return "", false
+		}
+		if i < len(parts)-1 {
+			if v > 255 {
+				return "", false
+			}
+			n = n<<8 | v
+			continue
+		}
+		rest := uint(8 * (5 - len(parts)))
+		if v >= 1<<rest {
+			return "", false
+		}
+		n = n<<rest | v
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", n>>24&255, n>>16&255, n>>8&255, n&255), true
+}
+
+// removeDotSegments is RFC 3986 §5.2.4's, of a path that begins with
+// "/".
+func removeDotSegments(p string) string {
+	if !strings.Contains(p, "/.") {
+		return p
+	}
+	segs := strings.Split(p[1:], "/")
+	out := make([]string, 0, len(segs))
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch s {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// oldIPKey is the key an index written before locator followed surt's
+// rule for IP addresses holds for an http(s) URL of an IP host: the
+// address as written ("127.0.0.1:8080)/"), so that such an index is
+// still read; "" for any other URL.
+func oldIPKey(u *locator.URL) string {
+	scheme := strings.ToLower(u.Scheme())
+	host := strings.ToLower(u.Host())
+	if scheme != "http" && scheme != "https" || net.ParseIP(strings.Trim(host, "[]")) == nil {
+		return ""
+	}
+	k := surt(u)
+	n := len(strings.Trim(host, "[]")) // the reversed IPv4 address is as long
+	if strings.HasPrefix(k, "[") {
+		n += 2
+	}
+	return strings.Trim(host, "[]") + k[n:]
 }

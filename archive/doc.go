@@ -24,6 +24,11 @@
 //   - a payload whose digest was recorded before, with Options.Dedup, is
 //     a 'revisit' record of profile identical-payload-digest (§6.7.2).
 //
+// A WACZWriter packs the WARC files of a Writer, their index and the
+// pages fetched into a WACZ file (WACZ 1.2), which a Reader reads as it
+// reads WARC files, by ranges of the ZIP file, once its entries are
+// checked against its datapackage.json.
+//
 // Every record names its protocol in WARC-Protocol, the field the IIPC
 // proposes for WARC 1.2 (one field per layer, ALPN names: "http/1.1").
 package archive

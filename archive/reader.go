@@ -34,6 +34,7 @@ type Reader struct {
 	MaxSize int64
 
 	files    []*warcFile
+	closers  []io.Closer // the files opened
 	byKey    map[string][]*capture
 	byDigest map[string]*capture // payload digest -> a capture that holds it (not a revisit)
 
@@ -46,9 +47,11 @@ type Reader struct {
 	bad      map[*capture]bool
 }
 
+// A warcFile is one WARC file: a file of its own, or a WARC file stored
+// in a WACZ (a section of the ZIP file).
 type warcFile struct {
-	path string
-	f    *os.File
+	path string // the file's name, "X.wacz#archive/NAME" for a WACZ's
+	f    io.ReaderAt
 	size int64
 }
 
@@ -64,7 +67,9 @@ type capture struct {
 
 // Open reads the indexes of WARC files: each file's CDXJ index
 // (FILE.cdxj) when there is one that reads whole, else the file itself,
-// record by record. A record that cannot be read is a problem
+// record by record. A WACZ file (a ZIP file, NAME.wacz) is read as the
+// WARC files it stores, through its own CDXJ index (OpenWACZ says how it
+// is checked first); a WACZ that fails its checks fails Open. A record that cannot be read is a problem
 // (Problems), not a failure: the records before and after it are still
 // found.
 func Open(paths ...string) (*Reader, error) {
@@ -75,11 +80,18 @@ func Open(paths ...string) (*Reader, error) {
 			r.Close()
 			return nil, err
 		}
+		r.closers = append(r.closers, f)
 		st, err := f.Stat()
 		if err != nil {
-			f.Close()
 			r.Close()
 			return nil, err
+		}
+		if isWACZ(p, f) {
+			if err := r.openWACZ(p, f, st.Size()); err != nil {
+				r.Close()
+				return nil, err
+			}
+			continue
 		}
 		wf := &warcFile{path: p, f: f, size: st.Size()}
 		r.files = append(r.files, wf)
@@ -345,8 +357,8 @@ func (r *Reader) Problems() []error {
 // Close closes the files.
 func (r *Reader) Close() error {
 	var err error
-	for _, f := range r.files {
-		err = errors.Join(err, f.f.Close())
+	for _, f := range r.closers {
+		err = errors.Join(err, f.Close())
 	}
 	return err
 }
@@ -491,6 +503,9 @@ func (r *Reader) requestOf(c *capture, h header) *access.Spool {
 // access.Archive.
 func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
 	caps := r.byKey[Key(u)]
+	if len(caps) == 0 {
+		caps = r.byKey[oldIPKey(u)]
+	}
 	if len(caps) == 0 {
 		return nil, &access.NotArchivedError{URL: access.Masked(u)}
 	}

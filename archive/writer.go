@@ -154,7 +154,11 @@ func (w *Writer) Files() []string {
 }
 
 func (w *Writer) loadDedup(path string) error {
-	return readIndex(path, func(e entry) {
+	read := readIndex
+	if looksWACZ(path) {
+		read = readWACZIndex // its index, inside it
+	}
+	return read(path, func(e entry) {
 		if e.Digest == "" || e.Mime == "warc/revisit" {
 			return
 		}
@@ -241,6 +245,10 @@ type encoder struct {
 	lines []byte    // the index lines of the records
 	gz    *gzip.Writer
 	m     matcher // for a record under fixedBelow octets
+	// squeeze compresses a record under storeBelow octets too: with
+	// Options.Dedup, whose revisit records and their requests are what
+	// a re-crawl writes, space is what was asked for.
+	squeeze bool
 }
 
 // keptEncoders is how many idle encoders a Writer keeps: its own, not
@@ -262,6 +270,7 @@ func (w *Writer) getEncoder(dst io.Writer) *encoder {
 		e = &encoder{gz: gz}
 	}
 	e.reset(dst)
+	e.squeeze = w.opt.Dedup
 	return e
 }
 
@@ -353,7 +362,7 @@ func (e *encoder) member(h header, b block) error {
 		}
 	}
 	e.plain = append(e.plain, endOfRecord...)
-	if size < storeBelow {
+	if size < storeBelow && (!e.squeeze || len(e.plain) >= fixedBelow) {
 		e.out = appendStored(e.out, e.plain)
 	} else {
 		e.out = e.m.appendFixed(e.out, e.plain)

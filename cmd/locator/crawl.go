@@ -272,9 +272,9 @@ func (r *crawlRun) crawler(scope crawl.Scope, front crawl.Frontier) (*access.Cli
 	// Every page fetched, robots.txt too, is archived as it was
 	// exchanged; a resumed crawl writes a new file (archive.Create
 	// never overwrites one), beside the first run's.
-	if w, err := o.warc.open("locator crawl"); err != nil {
+	if ok, err := o.warc.open("locator crawl"); err != nil {
 		return nil, nil, usageError(r.e, "crawl", "--warc: "+err.Error())
-	} else if w != nil {
+	} else if ok {
 		c.Recorder = o.warc.recorder()
 	}
 	cr := &crawl.Crawler{
@@ -308,6 +308,9 @@ func (r *crawlRun) crawl(ctx context.Context, c *access.Client, cr *crawl.Crawle
 		}
 		if err := r.rep.Add(ev); err != nil {
 			return fmt.Errorf("the report's file: %w", err)
+		}
+		if err := o.warc.crawlPage(ev); err != nil {
+			return fmt.Errorf("--wacz: %w", err)
 		}
 		r.st.add(ev)
 		prog.show(&r.st)

@@ -83,7 +83,7 @@ func declareGatewayFlags(fs *flag.FlagSet, o *gatewayOptions) {
 	note(fs, "max-time", "here one request, from its arrival to its last octet")
 	serverFlags(fs, &o.schemeOptions)
 	fs.StringVar(&o.log, "log", "-", "the access log (passwords removed): a file, or - for standard error, or none")
-	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` holds (repeatable; its FILE.cdxj index used when present) instead of the network, http and https URLs included (file URLs with --warc-serve-file); a URL it holds no capture of is answered 404, an object over --max-filesize 502 without being decompressed")
+	fs.Var(&o.warc, "warc", "serve what this WARC `FILE` (or WACZ file, read by ranges, its hashes checked first) holds (repeatable; its FILE.cdxj index used when present) instead of the network, http and https URLs included (file URLs with --warc-serve-file); a URL it holds no capture of is answered 404, an object over --max-filesize 502 without being decompressed")
 	fs.StringVar(&o.collection, "collection", gateway.DefaultCollection, "with --warc, also answer pywb's and the Wayback Machine's URL layout under /`NAME`/: the CDX server API (/NAME/cdx?url=U), mementos (/NAME/TIMESTAMP/U, RFC 7089), a TimeGate (/NAME/U), TimeMaps (/NAME/timemap/link/U) and a list of every capture (/NAME/*/U)")
 	fs.BoolVar(&o.cfg.ArchiveFallback, "warc-fallback", false, "with --warc, fetch a URL the archive holds no capture of from the network instead of answering 404")
 	fs.BoolVar(&o.cfg.ArchiveFileURLs, "warc-serve-file", false, "with --warc, serve the archive's captures of file URLs, which are refused (403) by default: each is a file of the machine that made the archive (RFC 1738 §3.10), which a hostile page may have led a crawl to read")

@@ -72,7 +72,7 @@ func getFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.retry, "retry", 0, "try again up to `N` times after a transient failure (a timeout, a reset connection), waiting 1s, then 2s, 4s, ... (at most 10m); never once an octet of the object was written")
 	note(fs, "max-time", "with --retry, each try")
 	o.warc = addWARCFlags(fs)
-	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
+	fs.Var(&o.fromWARC, "from-warc", "follow the URLs from this WARC `FILE` or WACZ file (repeatable) instead of the network: its latest capture of each, as it was fetched; a URL it holds none of fails")
 	durationVar(fs, &o.retryMaxTime, "retry-max-time", 0, "begin no retry after this long since the first try began, counting the wait before it: seconds (60, 0.5) or 2m (0: no bound); each try is bounded by --max-time")
 	return func(e *env, args []string) int { return runGet(e, args, &o) }
 }
@@ -159,6 +159,11 @@ func runGet(e *env, args []string, o *getOptions) int {
 		return code
 	}
 	defer closeArchive()
+	pages := make([]*locator.URL, len(jobs))
+	for i, j := range jobs {
+		pages[i] = j.u
+	}
+	o.warc.pages(pages) // --wacz's pages: the URLs given
 	status := o.getAll(qe, c, jobs, &r)
 	c.CloseIdle() // a session's last record is made when it ends
 	if err := o.warc.finish(); err != nil {
@@ -209,8 +214,10 @@ func (o *getOptions) invalidGet() string {
 		return "--head asks what the server says of the object, --views which representations it offers: give one"
 	case o.head && o.continueAt.set:
 		return "--head retrieves no object to resume; -C takes one"
-	case len(o.fromWARC) > 0 && o.warc.file != "":
+	case len(o.fromWARC) > 0 && (o.warc.file != "" || o.warc.wacz != ""):
 		return "--from-warc reads an archive, --warc writes one: give one"
+	case o.warc.file != "" && o.warc.wacz != "":
+		return "--warc writes a WARC file, --wacz a WACZ: give one"
 	}
 	return o.curlInvalid()
 }
@@ -280,10 +287,10 @@ func (o *getOptions) archives(e *env, c *access.Client) (func(), int) {
 		c.Archive = rd
 		closeArchive = func() { rd.Close() }
 	}
-	if w, err := o.warc.open("locator get"); err != nil {
+	if ok, err := o.warc.open("locator get"); err != nil {
 		fmt.Fprintf(e.stderr, "locator get: --warc: %s\n", printable.String(err.Error()))
 		return closeArchive, exitTrouble
-	} else if w != nil {
+	} else if ok {
 		c.Recorder = o.warc.recorder()
 	}
 	return closeArchive, exitOK

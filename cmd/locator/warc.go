@@ -19,10 +19,15 @@ type warcFlags struct {
 	maxSize   int64
 	dedup     bool
 	keepCreds bool
+	wacz      string   // --wacz (wacz.go)
+	against   fileList // --dedup-against (wacz.go)
 
 	mu  sync.Mutex
 	w   *archive.Writer
-	err error // the first record that could not be written
+	z   *archive.WACZWriter // --wacz's, instead of w
+	err error               // the first record that could not be written
+
+	pageKeys map[string]bool // with --wacz, the Keys of the URLs whose records are pages (get's)
 }
 
 // addWARCFlags declares the WARC flags on fs.
@@ -32,6 +37,7 @@ func addWARCFlags(fs *flag.FlagSet) *warcFlags {
 	fs.Var((*sizeFlag)(&f.maxSize), "warc-max-size", "with --warc, start a new file (NAME-00001.warc.gz, ...) once one has this many octets, e.g. 1G (0: never)")
 	fs.BoolVar(&f.dedup, "warc-dedup", false, "with --warc, write a payload already written (the same digest) as a revisit record that refers to the first (WARC 1.1 §6.7.2)")
 	fs.BoolVar(&f.keepCreds, "warc-keep-credentials", false, "with --warc, keep the credentials of HTTP request records as they were sent (-u's and netrc's Authorization, -H's cookies and tokens), which are written masked (\"Basic ****\") by default")
+	addWACZFlags(fs, f)
 	return f
 }
 
@@ -39,19 +45,28 @@ func addWARCFlags(fs *flag.FlagSet) *warcFlags {
 // names none. A record the Writer cannot write (a disk full) fails the
 // request that made it (access.RecordError) and is remembered for
 // finish.
-func (f *warcFlags) open(software string) (*archive.Writer, error) {
-	if f == nil || f.file == "" {
-		if f != nil && (f.maxSize > 0 || f.dedup || f.keepCreds) {
-			return nil, errors.New("--warc-max-size, --warc-dedup and --warc-keep-credentials go with --warc FILE")
-		}
-		return nil, nil
+func (f *warcFlags) open(software string) (bool, error) {
+	if f != nil && f.wacz != "" {
+		return f.openWACZ(software)
 	}
-	w, err := archive.Create(f.file, archive.Options{MaxSize: f.maxSize, Dedup: f.dedup, Software: software, KeepCredentials: f.keepCreds})
+	if f == nil || f.file == "" {
+		if f != nil && (f.maxSize > 0 || f.dedup || f.keepCreds || len(f.against) > 0) {
+			return false, errors.New("--warc-max-size, --warc-dedup, --warc-keep-credentials and --dedup-against go with --warc FILE or --wacz FILE")
+		}
+		return false, nil
+	}
+	w, err := archive.Create(f.file, f.options(software))
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	f.w = w
-	return w, nil
+	return true, nil
+}
+
+// options are the archive.Options of the flags.
+func (f *warcFlags) options(software string) archive.Options {
+	return archive.Options{MaxSize: f.maxSize, Dedup: f.dedup || len(f.against) > 0, DedupIndex: f.against,
+		Software: software, KeepCredentials: f.keepCreds}
 }
 
 // recorder is the Recorder for a Client: the Writer, with the first
@@ -61,7 +76,12 @@ func (f *warcFlags) recorder() access.Recorder { return (*warcRecorder)(f) }
 type warcRecorder warcFlags
 
 func (r *warcRecorder) Record(rec *access.Record) error {
-	err := r.w.Record(rec)
+	var err error
+	if r.z != nil {
+		err = (*warcFlags)(r).recordWACZ(rec)
+	} else {
+		err = r.w.Record(rec)
+	}
 	if err != nil {
 		r.mu.Lock()
 		if r.err == nil {
@@ -76,10 +96,15 @@ func (r *warcRecorder) Record(rec *access.Record) error {
 // record or to close, nil when every record was written (or --warc was
 // not given).
 func (f *warcFlags) finish() error {
-	if f == nil || f.w == nil {
+	if f == nil || f.w == nil && f.z == nil {
 		return nil
 	}
-	err := f.w.Close()
+	var err error
+	if f.z != nil {
+		err = f.z.Close()
+	} else {
+		err = f.w.Close()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {

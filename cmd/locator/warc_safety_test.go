@@ -310,6 +310,7 @@ func gatewayOn(t *testing.T, args ...string) (string, func()) {
 	if err := newGatewayFlagSet(o).Parse(args); err != nil {
 		t.Fatal(err)
 	}
+	o.cfg.Policy.Allow, o.cfg.Policy.Deny = o.allow, o.deny // as runGateway sets them
 	e := &env{stdout: io.Discard, stderr: io.Discard}
 	closeWARC, code := o.openWARC(e)
 	if code != exitOK {
