@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-// WriteIndex writes to dst the CDXJ index of the WARC file at path, as
+// WriteIndex writes to dst the CDXJ index of the WARC file at path (of
+// a WACZ file, the index it holds, once its hashes are checked), as
 // the Writer writes FILE.cdxj beside a file it makes (one line per
 // response, resource and revisit record, sorted), for a file that has
 // none: a WARC of another tool, or one whose index was lost. Each line
@@ -20,6 +21,9 @@ import (
 // not read is left out and returned among the problems, as Open
 // reports it; the error is that of opening or writing.
 func WriteIndex(dst io.Writer, path string) (problems []error, err error) {
+	if looksWACZ(path) {
+		return nil, writeWACZIndex(dst, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -36,7 +40,7 @@ func WriteIndex(dst io.Writer, path string) (problems []error, err error) {
 	r.onRecord = func(h header, head []byte, key string, off, length int64) {
 		e := entry{key: key, entryJSON: entryJSON{URL: strings.Trim(h.get("WARC-Target-URI"), "<>"),
 			Digest: h.get("WARC-Payload-Digest"), Length: jsonInt(length), Offset: jsonInt(off), Filename: base,
-			Date: h.get("WARC-Date")}}
+			Date: h.get("WARC-Date"), Derived: h.get(derivedFrom)}}
 		t, _ := parseDate(e.Date)
 		e.ts = cdxTimestamp(t)
 		switch h.get("WARC-Type") {
@@ -58,7 +62,7 @@ func WriteIndex(dst io.Writer, path string) (problems []error, err error) {
 		clear(r.byDigest)
 	}
 	r.scan(wf, 0)
-	slices.SortFunc(lines, func(a, b []byte) int { return strings.Compare(string(a), string(b)) })
+	slices.SortFunc(lines, compareLines)
 	bw := bufio.NewWriter(dst)
 	for _, l := range lines {
 		if _, err := bw.Write(l); err != nil {
@@ -66,4 +70,21 @@ func WriteIndex(dst io.Writer, path string) (problems []error, err error) {
 		}
 	}
 	return r.problems, bw.Flush()
+}
+
+// writeWACZIndex writes the index a WACZ file holds (its lines'
+// filenames relative to its archive/ folder), in the Writer's order.
+func writeWACZIndex(dst io.Writer, path string) error {
+	var lines [][]byte
+	if err := readWACZIndex(path, func(e entry) { lines = append(lines, e.line()) }); err != nil {
+		return err
+	}
+	slices.SortFunc(lines, compareLines)
+	bw := bufio.NewWriter(dst)
+	for _, l := range lines {
+		if _, err := bw.Write(l); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

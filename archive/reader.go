@@ -305,7 +305,7 @@ func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
 		return 0, fmt.Errorf("a record of no octets")
 	}
 	typ := h.get("WARC-Type")
-	if (typ == "response" || typ == "resource" || typ == "revisit") && h.get(derivedFrom) == "" {
+	if typ == "response" || typ == "resource" || typ == "revisit" {
 		target := strings.Trim(h.get("WARC-Target-URI"), "<>")
 		u, err := locator.Parse(target)
 		if err != nil {
@@ -314,6 +314,9 @@ func (r *Reader) scanRecord(wf *warcFile, off int64) (int64, error) {
 		t, _ := parseDate(h.get("WARC-Date"))
 		if r.onRecord != nil {
 			r.onRecord(h, head, Key(u), off, end-off)
+		}
+		if h.get(derivedFrom) != "" {
+			return end, nil // a page drawn for players, not a capture: indexed, never replayed (derive.go)
 		}
 		r.add(Key(u), &capture{file: wf, off: off, length: end - off, url: target, t: t,
 			revisit: typ == "revisit", digest: h.get("WARC-Payload-Digest")})

@@ -3,7 +3,6 @@ package archive
 import (
 	"archive/zip"
 	"bufio"
-	"bytes"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
@@ -414,7 +413,7 @@ func mergeIndexes(dst io.Writer, files []string) error {
 	for len(srcs) > 0 {
 		m := 0
 		for i := range srcs {
-			if bytes.Compare(srcs[i].line, srcs[m].line) < 0 {
+			if compareLines(srcs[i].line, srcs[m].line) < 0 {
 				m = i
 			}
 		}

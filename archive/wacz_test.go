@@ -86,7 +86,7 @@ func TestWACZRoundTrip(t *testing.T) {
 	recs := append(sampleRecords(t), exchange(t, "http://127.0.0.1:8080/titled", "http/1.1", "GET /titled HTTP/1.1\r\n\r\n", titledPage))
 	writeWACZ(t, path, WACZOptions{Title: "a test"}, recs)
 	wr, entries := CheckWACZ(t, path)
-	if n := countRecordTypes(wr); n["response"] != 5 || n["resource"] != 2 || n["warcinfo"] != 1 {
+	if n := countRecordTypes(wr); n["response"] != 5 || n["resource"] != 4 || n["warcinfo"] != 1 { // resource: an FTP file's, and a page drawn for players of the gopher menu and the gemini page (derive.go)
 		t.Errorf("warcio read %v", n)
 	}
 	var names []string
@@ -431,8 +431,8 @@ func TestWACZRollover(t *testing.T) {
 			warcs++
 		}
 	}
-	if entries != nil && warcs != 5 { // measured: 40 records of about 1 KiB, a file rolled over past 8 KiB
-		t.Errorf("%d WARC files stored, want 5: %v", warcs, entries)
+	if entries != nil && warcs != 7 { // measured: 40 records of about 1 KiB, each with a page drawn for players (derive.go), a file rolled over past 8 KiB
+		t.Errorf("%d WARC files stored, want 7: %v", warcs, entries)
 	}
 	if n := countRecordTypes(wr)["response"]; n != 40 {
 		t.Errorf("warcio read %d responses, want 40", n)
@@ -442,8 +442,8 @@ func TestWACZRollover(t *testing.T) {
 	if err := readWACZIndex(path, func(e entry) { keys = append(keys, e.key+" "+e.ts); files[e.Filename] = true }); err != nil {
 		t.Fatal(err)
 	}
-	if len(keys) != 40 || !slices.IsSorted(keys) || len(files) != warcs && entries != nil {
-		t.Errorf("%d index lines (sorted: %v) naming %d files, want 40 naming %d", len(keys), slices.IsSorted(keys), len(files), warcs)
+	if len(keys) != 80 || !slices.IsSorted(keys) || len(files) != warcs && entries != nil { // a capture's line and its page's
+		t.Errorf("%d index lines (sorted: %v) naming %d files, want 80 naming %d", len(keys), slices.IsSorted(keys), len(files), warcs)
 	}
 	rd, err := Open(path)
 	if err != nil {

@@ -325,6 +325,9 @@ func (r *Reader) openWACZ(name string, f io.ReaderAt, size int64) error {
 			return
 		}
 		end[wf] = max(end[wf], c.off+c.length)
+		if e.Derived != "" { // a page drawn for players, not a capture: never replayed (derive.go)
+			return
+		}
 		caps = append(caps, keyed{e.key, c})
 	})
 	if err == nil && len(w.indexes) > 0 {

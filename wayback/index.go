@@ -186,6 +186,10 @@ type cursor struct {
 	line []byte
 }
 
+// derivedField marks the CDXJ line of a page archive's Writer draws
+// from a capture for the archive world's players.
+var derivedField = []byte(`,"derived":"`)
+
 func newCursor(name string, r io.Reader) *cursor {
 	return &cursor{name: name, br: bufio.NewReaderSize(r, 64<<10)}
 }
@@ -206,7 +210,9 @@ func (c *cursor) next() ([]byte, error) {
 		}
 		c.n++
 		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 || line[0] == '!' {
+		// A page drawn for players from a capture (archive's "derived"
+		// line, docs/archive.md) is not a capture of its own.
+		if len(line) == 0 || line[0] == '!' || bytes.Contains(line, derivedField) {
 			continue
 		}
 		if msg := lineProblem(line); msg != "" {
