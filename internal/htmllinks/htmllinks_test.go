@@ -175,3 +175,30 @@ func TestEmptyAttrName(t *testing.T) {
 		t.Errorf("%v %v", links, err)
 	}
 }
+
+// TestStyleLinks: a <style> element's sheet and a style attribute's
+// declarations hold links too (CSS Syntax Level 3 §4, package
+// csslinks), placed in the document.
+func TestStyleLinks(t *testing.T) {
+	doc := `<html><head><style>
+@import "print.css";
+body{background:url(/bg.png)}</style></head>
+<body><div style="background:url('d.png')">x</div><p title="url(no.png)">y</p>
+<style>/* url(no) */</style></body></html>`
+	links, err := Links(strings.NewReader(doc), mustParse(t, "http://h.example/d/p.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range links {
+		got = append(got, show(l))
+	}
+	want := []string{
+		"style @import 2:9 print.css -> http://h.example/d/print.css",
+		"style url 3:17 /bg.png -> http://h.example/bg.png",
+		"div style 4:34 d.png -> http://h.example/d/d.png",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
