@@ -72,14 +72,16 @@ func Rewrite(w io.Writer, r io.Reader, fn func(Link) (repl string, ok bool)) err
 }
 
 // Quote writes v as a CSS string token in double quotes (§4.3.5): '"',
-// '\' and every control character escaped as hex.
+// '\' and every control character escaped as hex, and '<' and '>' too,
+// so that the string may stand in HTML's <style> element, whose text
+// ends at "</style".
 func Quote(v string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
-		case c == '"' || c == '\\' || c < 0x20 || c == 0x7f:
+		case c == '"' || c == '\\' || c < 0x20 || c == 0x7f || c == '<' || c == '>':
 			const hex = "0123456789abcdef"
 			b.WriteByte('\\')
 			if c >= 0x10 {
