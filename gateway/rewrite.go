@@ -445,7 +445,9 @@ func (x *exchange) replayReferred() bool {
 	if !ok || !strings.HasPrefix(href, x.prefix+"/") || href == x.r.RequestURI {
 		return false
 	}
-	http.Redirect(x.w, x.r, href, http.StatusTemporaryRedirect)
+	// Not http.Redirect, which would clean the path's "//" away.
+	x.w.Header().Set("Location", href)
+	x.w.WriteHeader(http.StatusTemporaryRedirect)
 	return true
 }
 
