@@ -110,16 +110,26 @@ func (x *exchange) replayRewrite(res *access.Resource) bool {
 // fragment of the page, data:, mailto:, a reference that does not
 // resolve) and ok false.
 func (x *exchange) replayHref(base *locator.URL, ref string) (string, bool) {
-	ref = strings.Trim(ref, asciiSpace)
+	// As a browser reads it (URL Standard §4.4, basic URL parser): no
+	// leading or trailing C0 control or space, no tab or newline
+	// anywhere.
+	ref = strings.TrimFunc(ref, func(r rune) bool { return r <= ' ' })
+	ref = tabNewline.Replace(ref)
 	if ref == "" || ref[0] == '#' {
 		return ref, false
 	}
 	u, err := locator.Resolve(base, ref, locator.RFC3986)
 	if err != nil {
+		// A reference the browser would take out of the gateway (a
+		// scheme, or "//" and its backslash spellings) is sent to the
+		// gateway whole, which says what is wrong with it; any other is
+		// read by the browser against the page's path, in the gateway.
+		if hasScheme(ref) && !leftAlone(ref) || len(ref) > 1 && (ref[0] == '/' || ref[0] == '\\') && (ref[1] == '/' || ref[1] == '\\') {
+			return x.prefix + "/-/get?url=" + url.QueryEscape(ref), true
+		}
 		return ref, false
 	}
-	switch u.Scheme() {
-	case "data", "mailto", "javascript", "about", "blob", "telnet", "tn3270", "rlogin":
+	if leftAlone(u.Scheme() + ":") {
 		return ref, false
 	}
 	frag := ""
@@ -134,6 +144,20 @@ func (x *exchange) replayHref(base *locator.URL, ref string) (string, bool) {
 }
 
 const asciiSpace = " \t\n\f\r"
+
+var tabNewline = strings.NewReplacer("\t", "", "\n", "", "\r", "")
+
+// leftAlone says whether ref's scheme is one a replayed page's link
+// keeps: data and blob (the page's own octets), mail and sessions the
+// gateway does not carry, and scripts and about:, which load nothing.
+func leftAlone(ref string) bool {
+	scheme, _, _ := strings.Cut(ref, ":")
+	switch strings.ToLower(scheme) {
+	case "data", "mailto", "javascript", "about", "blob", "telnet", "tn3270", "rlogin":
+		return true
+	}
+	return false
+}
 
 // cssRewriter rewrites a style sheet's links (package csslinks) against
 // base.
