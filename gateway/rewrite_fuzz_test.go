@@ -69,3 +69,20 @@ func FuzzReplayRewrite(f *testing.F) {
 		}
 	})
 }
+
+// TestRewriteLongToken: a page with a token longer than maxHTMLToken is
+// passed on whole from there, its octets neither lost nor repeated.
+func TestRewriteLongToken(t *testing.T) {
+	base, _ := locator.Parse("http://site.example/page.html")
+	long := strings.Repeat("x", maxHTMLToken+100)
+	in := `<a href="/a">a</a>` + long + `<a href="/b">b</a>`
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	if err := (&exchange{}).rewriteHTML(w, strings.NewReader(in), base); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if want := `<a href="/http://site.example/a">a</a>` + long + `<a href="/b">b</a>`; out.String() != want {
+		t.Errorf("%d octets out, want %d; begins %.60q", out.Len(), len(want), out.String())
+	}
+}
