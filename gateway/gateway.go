@@ -949,8 +949,10 @@ func (x *exchange) document(res *access.Resource) {
 		h.Set("Content-Security-Policy", "sandbox")
 	}
 	if x.replayed && x.mode != proxyForm {
-		// Its requests name it to the gateway alone (replayReferred).
+		// Its requests name it to the gateway alone (replayReferred);
+		// it may be a frame of another replayed page.
 		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "SAMEORIGIN")
 		if !res.Modified.IsZero() {
 			h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
 		}
@@ -1010,11 +1012,13 @@ func (x *exchange) replayCSP() string {
 		gw = "http://" + x.r.Host
 	}
 	src := "'self' " + gw
-	sandbox := "sandbox"
+	sandbox, ancestors := "sandbox", "'none'"
 	if x.mode != proxyForm {
-		sandbox = "sandbox allow-same-origin"
+		// A replayed page's frames are replayed pages: framed by their
+		// own origin only (rewrite.go).
+		sandbox, ancestors = "sandbox allow-same-origin", "'self'"
 	}
-	return sandbox + "; default-src " + src + " data: blob:; style-src " + src + " 'unsafe-inline' data:; script-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+	return sandbox + "; default-src " + src + " data: blob:; style-src " + src + " 'unsafe-inline' data:; script-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors " + ancestors
 }
 
 // statusCode maps an access outcome to an HTTP status.

@@ -66,6 +66,9 @@ func TestReplayRewrite(t *testing.T) {
 	if rp, cl := res.Header.Get("Referrer-Policy"), res.Header.Get("Content-Length"); rp != "same-origin" || cl != "" && cl != strconv.Itoa(len(body)) {
 		t.Errorf("Referrer-Policy %q, Content-Length %q", rp, cl)
 	}
+	if xfo, csp := res.Header.Get("X-Frame-Options"), res.Header.Get("Content-Security-Policy"); xfo != "SAMEORIGIN" || !strings.HasSuffix(csp, "; frame-ancestors 'self'") {
+		t.Errorf("a replayed page may be framed by another: X-Frame-Options %q, %s", xfo, csp)
+	}
 	res, body = get(t, gw.URL+"/"+C+"/css/s.css")
 	if want := `@import url("/` + C + `/more.css"); body{background:url("/` + C + `/img/bg.png")} /* url(c.png) */`; res.StatusCode != 200 || body != want {
 		t.Errorf("the style sheet: %d\n%s\nwant\n%s", res.StatusCode, body, want)

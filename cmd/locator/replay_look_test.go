@@ -39,7 +39,8 @@ var replaySiteImages = []struct {
 // small site of testdata/replaysite loads a style sheet by a
 // root-relative link, which @imports another (CSS Cascade 4 §2.1), whose
 // url() (CSS Values 4 §4.5) names an image relative to itself; an <img>,
-// a style attribute's and a <style> element's url()s, and a script; its
+// a style attribute's and a <style> element's url()s, a frame of
+// another of its pages, and a script; its
 // live screenshot shows each image's colour and the theme's, so that
 // the comparison is of a styled page. While the replay is loaded, nginx
 // is asked nothing (its access log gains no line), and the gateway
@@ -58,7 +59,7 @@ func TestReplayLooksLiveChromium(t *testing.T) {
 		writePNG(t, filepath.Join(site, im.name), im.w, im.h, im.c)
 	}
 	t.Run("testdata", func(t *testing.T) {
-		live, replayed := replayScreenshots(t, site, "index.html", true, "/css/theme.css", "/img/bg.png")
+		live, replayed := replayScreenshots(t, site, "index.html", true, "/css/theme.css", "/img/bg.png", "/about.html")
 		for _, im := range replaySiteImages {
 			if n := countColour(live, im.c); n == 0 {
 				t.Errorf("the live page shows no pixel of %s's colour", im.name)
