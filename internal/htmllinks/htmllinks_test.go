@@ -144,6 +144,7 @@ func FuzzLinks(f *testing.F) {
 	for _, s := range []string{
 		`<a href="a.txt">`, `<base href="/x/"><img srcset=", ,a 1x,b">`, `<a href='#'>`,
 		`<A HREF=x HREF=y>`, "<a\nhref\n=\n'q'>", `<a href="&amp;&lt;">`, `<form action=>`, `<a hrefx=1 href=2>`,
+		"<style>@import \"a.css\";\nb{c:url(d.png)}</style><p style=\"background:url('e')\">", `<style>/* url(x) */`,
 	} {
 		f.Add(s)
 	}
