@@ -559,7 +559,7 @@ func (x *exchange) follow(raw, q string) {
 			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves (its WARC files hold no capture of it), and the gateway fetches nothing from the network.")
 			return
 		}
-		if why := pageMade(x.r); why != "" {
+		if why := pageMade(x.r); why != "" && x.mode != proxyForm {
 			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves, and a page asked for it on its own ("+why+"): the gateway fetches from the network only what a person asks for.")
 			return
 		}

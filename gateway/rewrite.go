@@ -21,7 +21,8 @@ package gateway
 // the browser) only for a person: a request the browser made for a page
 // on its own (an image, a style sheet, a frame, a refresh) is refused
 // (pageMade), as a page of another site is (crossSite), which stays as
-// it is.
+// it is. The proxy form is not checked, as crossSite does not check it:
+// its clients are configured to use the gateway for every request.
 
 import (
 	"bufio"

@@ -118,7 +118,8 @@ func TestReplayReferred(t *testing.T) {
 // (typed in, Sec-Fetch-Site none; a click, Sec-Fetch-User ?1; a client
 // without Fetch Metadata or Referer), never when a page asks on its own
 // (Fetch Metadata: an image, a refresh without a click; a Referer from
-// an older browser): the cross-site rule kept for the network.
+// an older browser), in the path form: the cross-site rule kept for
+// the network.
 func TestReplayFallbackPageMade(t *testing.T) {
 	gs := peer.Pygopherd(t, gopherTree(t))
 	site := t.TempDir()
@@ -144,6 +145,13 @@ func TestReplayFallbackPageMade(t *testing.T) {
 		if res.StatusCode != c.code || c.code == 200 && body != "Hello from gopher\n" || c.code == 404 && !strings.Contains(body, "on its own") {
 			t.Errorf("%q: %d\n%s", c.hdr, res.StatusCode, body)
 		}
+	}
+	// The proxy form is not judged so (nor by crossSite): its clients
+	// send the gateway every request.
+	res, body := raw(t, strings.TrimPrefix(gw.URL, "http://"), "GET gopher://"+gs.Addr+"/0/hello.txt HTTP/1.1\nHost: "+gs.Addr+
+		"\nSec-Fetch-Site: same-origin\nSec-Fetch-Dest: image\nConnection: close\n\n")
+	if res.StatusCode != 200 || body != "Hello from gopher\n" {
+		t.Errorf("the proxy form, a page's image: %d\n%s", res.StatusCode, body)
 	}
 	// An http URL the archive does not hold is passed to the browser
 	// for a person, and not for a page's image.
