@@ -3,12 +3,19 @@ package gateway
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
 	xhtml "golang.org/x/net/html"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/access"
 )
 
 // FuzzReplayRewrite: any page is rewritten without a panic (HTML 5
@@ -85,4 +92,50 @@ func TestRewriteLongToken(t *testing.T) {
 	if want := `<a href="/http://site.example/a">a</a>` + long + `<a href="/b">b</a>`; out.String() != want {
 		t.Errorf("%d octets out, want %d; begins %.60q", out.Len(), len(want), out.String())
 	}
+}
+
+// emptyArchive holds no capture.
+type emptyArchive struct{}
+
+func (emptyArchive) Lookup(ctx context.Context, u *locator.URL) (*access.Record, error) {
+	return nil, &access.NotArchivedError{URL: access.Masked(u)}
+}
+
+// FuzzReplayReferred: whatever the request target and its Referer, a
+// gateway replaying an archive answers with a status, and a redirection
+// it makes by the Referer (replayReferred) leads to the gateway itself:
+// a Location of one "/" then a URL or "-/get", never "//host" or "/\host",
+// which a browser would take to another site.
+func FuzzReplayReferred(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/license.html", "http://127.0.0.1:8080/http://site.example/d/page.html"},
+		{"/a?b=c", "http://127.0.0.1:8080/-/get?url=http%3A%2F%2Fsite.example%2F"},
+		{"//evil.example/x", "http://127.0.0.1:8080/http://site.example/"},
+		{"/x", "http://127.0.0.1:8080/gopher://h/1/"},
+		{"/x", "http://127.0.0.1:8080/-/get?url=%zz"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	s := New(Config{Archive: emptyArchive{}, Resolver: loopbackResolver{}, Timeout: 2e9, MaxTarget: 4096})
+	s.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return nil, errors.New("the fuzz target never connects")
+	}
+	f.Fuzz(func(t *testing.T, target, referer string) {
+		if !strings.HasPrefix(target, "/") {
+			return
+		}
+		r := &http.Request{Method: "GET", RequestURI: target, URL: &url.URL{Path: "/"}, Host: "127.0.0.1:8080",
+			Header: http.Header{"Referer": {referer}}, RemoteAddr: "127.0.0.1:40000", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, r.WithContext(context.Background()))
+		if rec.Code < 200 || rec.Code > 599 {
+			t.Fatalf("%q: status %d", target, rec.Code)
+		}
+		if rec.Code == http.StatusTemporaryRedirect {
+			loc := rec.Header().Get("Location")
+			if len(loc) < 2 || loc[0] != '/' || loc[1] == '/' || loc[1] == '\\' || strings.ContainsAny(loc, "\r\n") {
+				t.Fatalf("%q, Referer %q: Location %q", target, referer, loc)
+			}
+		}
+	})
 }
