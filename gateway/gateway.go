@@ -948,20 +948,17 @@ func (x *exchange) document(res *access.Resource) {
 	} else {
 		h.Set("Content-Security-Policy", "sandbox")
 	}
+	if !res.Modified.IsZero() {
+		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
+	}
 	if x.replayed && x.mode != proxyForm {
 		// Its requests name it to the gateway alone (replayReferred);
 		// it may be a frame of another replayed page.
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "SAMEORIGIN")
-		if !res.Modified.IsZero() {
-			h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
-		}
 		if x.replayRewrite(res) {
 			return
 		}
-	}
-	if !res.Modified.IsZero() {
-		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
 	}
 	// HEAD reads as far as GET does before its header is sent, so that
 	// its header fields are GET's (RFC 9110 §9.3.2): a Content-Length
