@@ -15,6 +15,9 @@
 //     +VIEWS attributes, Gopher+ A3.0, read with one "$" request);
 //     FTP directory listings; news group overviews; Prospero
 //     directories;
+//   - CSS style sheets (text/css), and those of HTML's <style> elements
+//     and style attributes: url() and @import (CSS Syntax Level 3 §4,
+//     package internal/csslinks);
 //   - text/gemini documents, from their link lines (Gemini §5.4.2:
 //     "=>" URL and name; package gemini's Links);
 //   - plain text, with FollowText (package text's URLs of running
@@ -70,6 +73,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/csslinks"
 	"github.com/rfc1738/locator/internal/dest"
 	"github.com/rfc1738/locator/internal/htmllinks"
 	"github.com/rfc1738/locator/internal/robots"
@@ -300,6 +304,8 @@ func (p Place) String() string {
 		return fmt.Sprintf("=> line %d %q", p.Line, p.Name)
 	case "+VIEWS":
 		return fmt.Sprintf("entry %d +VIEWS %q", p.Line, p.Name)
+	case "css":
+		return fmt.Sprintf("css %s line %d column %d", p.Attr, p.Line, p.Column)
 	}
 	return fmt.Sprintf("<%s %s> line %d column %d", p.Element, p.Attr, p.Line, p.Column)
 }
@@ -1043,8 +1049,9 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 	}
 	isHTML := mt == "text/html" || mt == "application/xhtml+xml"
 	lines := access.Lines(mt) // a line-oriented format's (text/gemini)
+	isCSS := mt == "text/css"
 	isText := cr.c.FollowText && (mt == "text/plain" || strings.HasPrefix(mt, "message/"))
-	if !isHTML && !isText && lines == nil {
+	if !isHTML && !isText && lines == nil && !isCSS {
 		if cr.client.Recorder != nil {
 			// An archive keeps the whole object, not the octets a
 			// crawl that finds no links in it would have read.
@@ -1074,6 +1081,24 @@ func (cr *crawl) visit(ctx context.Context, it Item) result {
 			add(&Link{Ref: h.Ref, URL: h.URL, Err: h.Err,
 				Place: Place{Element: h.Element, Attr: h.Attr, Line: h.Line, Column: h.Column}})
 		}
+	} else if isCSS {
+		// A style sheet's url()s and @imports (CSS Syntax Level 3 §4),
+		// read against the sheet's own URL (CSS Values 4 §4.5.1).
+		csslinks.Links(bytes.NewReader(body), func(c csslinks.Link) error {
+			if len(links) >= maxLinks {
+				return errEnough
+			}
+			l := &Link{Ref: c.Ref, Place: Place{Element: "css", Attr: "url", Line: c.Line, Column: c.Column}}
+			if c.Import {
+				l.Place.Attr = "@import"
+			}
+			l.URL, l.Err = locator.Resolve(base, c.Ref, locator.RFC3986)
+			if l.Err != nil {
+				l.URL = nil
+			}
+			add(l)
+			return nil
+		})
 	} else if lines != nil {
 		lines(bytes.NewReader(body), base, func(l access.Line) error {
 			if l.Kind != access.LinkLine {

@@ -385,6 +385,8 @@ func (x *exchange) serve() {
 	case hasScheme(rest):
 		x.mode = pathForm
 		x.follow(rest, "")
+	case x.replayReferred():
+		// A root-relative URL of a replayed page: sent on to its site.
 	default:
 		// favicon.ico, robots.txt and whatever else a browser asks of
 		// a site on its own.
@@ -551,6 +553,10 @@ func (x *exchange) follow(raw, q string) {
 		x.replayed = false
 		if !s.cfg.ArchiveFallback {
 			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves (its WARC files hold no capture of it), and the gateway fetches nothing from the network.")
+			return
+		}
+		if why := pageMade(x.r); why != "" && x.mode != proxyForm {
+			x.fail(http.StatusNotFound, "This URL is not in the archive the gateway serves, and a page asked for it on its own ("+why+"): the gateway fetches from the network only what a person asks for.")
 			return
 		}
 		switch u.Scheme() {
@@ -944,6 +950,15 @@ func (x *exchange) document(res *access.Resource) {
 	if !res.Modified.IsZero() {
 		h.Set("Last-Modified", res.Modified.UTC().Format(http.TimeFormat))
 	}
+	if x.replayed && x.mode != proxyForm {
+		// Its requests name it to the gateway alone (replayReferred);
+		// it may be a frame of another replayed page.
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+		if x.replayRewrite(res) {
+			return
+		}
+	}
 	// HEAD reads as far as GET does before its header is sent, so that
 	// its header fields are GET's (RFC 9110 §9.3.2): a Content-Length
 	// the server does not say is known when the object fits the first
@@ -983,14 +998,23 @@ func (x *exchange) document(res *access.Resource) {
 // request the browser sends to the gateway; the gateway's address is
 // named as well, for a browser that does not match 'self' in a
 // sandboxed (opaque-origin) document. Its scripts are not run
-// (sandbox), and its forms are not sent (form-action 'none').
+// (sandbox), and its forms are not sent (form-action 'none'). In the
+// path and query forms it keeps the gateway's origin (allow-same-origin)
+// so that its requests, rewritten to the gateway (rewrite.go), are
+// same-origin and served from the archive.
 func (x *exchange) replayCSP() string {
 	gw := x.prefix
 	if gw == "" {
 		gw = "http://" + x.r.Host
 	}
 	src := "'self' " + gw
-	return "sandbox; default-src " + src + " data: blob:; style-src " + src + " 'unsafe-inline' data:; script-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+	sandbox, ancestors := "sandbox", "'none'"
+	if x.mode != proxyForm {
+		// A replayed page's frames are replayed pages: framed by their
+		// own origin only (rewrite.go).
+		sandbox, ancestors = "sandbox allow-same-origin", "'self'"
+	}
+	return sandbox + "; default-src " + src + " data: blob:; style-src " + src + " 'unsafe-inline' data:; script-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors " + ancestors
 }
 
 // statusCode maps an access outcome to an HTTP status.

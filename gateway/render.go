@@ -40,7 +40,13 @@ var pages = template.Must(template.Must(htmlpage.Templates.Clone()).Parse(`{{def
 {{end}}{{end}}<button type="submit">Submit</button>
 </form>
 {{template "foot" .}}{{end}}
-{{define "start"}}{{template "head" .}}<h1>Follow a URL</h1>
+{{define "start"}}{{template "head" .}}{{if .Replay}}<h1>Replaying an archive</h1>
+<p>This gateway is replaying an archive: it serves what its WARC files hold, {{if .Replay.Fallback}}and fetches from the network only a URL they hold no capture of that you ask for{{else}}and fetches nothing from the network{{end}}.
+{{if not .Replay.Listed}}{{else if .Replay.Total}}They hold captures of {{.Replay.Total}} URL{{if ne .Replay.Total 1}}s{{end}}{{if gt .Replay.Total (len .Replay.URLs)}}; the first {{len .Replay.URLs}} are listed{{end}}.{{else}}They hold no capture.{{end}}</p>
+{{if .Replay.URLs}}<ul class="l">
+{{range .Replay.URLs}}<li>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</li>
+{{end}}</ul>
+{{end}}{{end}}<h1>Follow a URL</h1>
 <form action="{{.Action}}" method="get">
 <label for="url">URL (gopher, ftp, news, nntp, wais, prospero, file, ...)</label>
 <input type="url" id="url" name="url" placeholder="gopher://gopher.example.org/1/" required>
@@ -68,6 +74,23 @@ type page struct {
 	Fields                []fieldView
 	Truncated             int // the listing was cut at this many entries
 	Count                 int // the listing's entries shown
+	Replay                *replayView
+}
+
+// replayView is what the start page says of the archive it replays.
+type replayView struct {
+	Fallback bool
+	Listed   bool // the archive lists what it holds
+	Total    int  // the URLs the archive holds
+	URLs     []entryView
+}
+
+// maxStartURLs bounds the archived URLs the start page lists.
+const maxStartURLs = 1000
+
+// holdings is an Archive that lists what it holds (archive.Reader).
+type holdings interface {
+	Holdings(max int) (urls []string, total int)
 }
 
 type entryView = htmlpage.Entry
@@ -105,8 +128,27 @@ func (x *exchange) fail(status int, msg string) {
 }
 
 func (x *exchange) startPage() {
-	x.render(http.StatusOK, "start", &page{Title: "locator gateway", Action: "/-/get",
-		Example: "http://" + x.r.Host + "/gopher://gopher.example.org/1/", Schemes: strings.Join(access.Schemes(), ", ")})
+	p := &page{Title: "locator gateway", Action: "/-/get",
+		Example: "http://" + x.r.Host + "/gopher://gopher.example.org/1/", Schemes: strings.Join(access.Schemes(), ", ")}
+	if a := x.s.cfg.Archive; a != nil {
+		p.Title = "locator gateway: replaying an archive"
+		p.Replay = &replayView{Fallback: x.s.cfg.ArchiveFallback}
+		if h, ok := a.(holdings); ok {
+			urls, total := h.Holdings(maxStartURLs)
+			p.Replay.Listed, p.Replay.Total = true, total
+			for _, u := range urls {
+				v := entryView{Name: clean(maskURLs(u))}
+				// A capture of a file URL is named, not linked, unless
+				// it is served (Config.ArchiveFileURLs).
+				hidden := strings.HasPrefix(strings.ToLower(u), "file:") && !x.s.cfg.ArchiveFileURLs
+				if l, ok := x.link(u, true).(string); ok && !hidden {
+					v.Href = l
+				}
+				p.Replay.URLs = append(p.Replay.URLs, v)
+			}
+		}
+	}
+	x.render(http.StatusOK, "start", p)
 }
 
 func (x *exchange) searchForm(u *locator.URL) {

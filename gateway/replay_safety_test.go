@@ -97,10 +97,11 @@ func TestReplayFileURLs(t *testing.T) {
 // whose images, style sheet, script, frame, background and refresh
 // point at another (the live web), replayed by the gateway to headless
 // Chromium: the replayed document's Content-Security-Policy (CSP 3
-// default-src, with sandbox) lets Chromium ask the gateway for the
-// page's archived image and nothing of the live server, whose access
-// log gains no line; the server it was captured from is not asked
-// again either.
+// default-src, with sandbox) and its links rewritten to the gateway
+// let Chromium ask the gateway for the page's archived image, served,
+// and for the rest, not archived, refused, and nothing of the live
+// server, whose access log gains no line; the server it was captured
+// from is not asked again either.
 func TestReplayStaysInArchiveChromium(t *testing.T) {
 	peer.Require(t, "chromium")
 	liveDir, siteDir := t.TempDir(), t.TempDir()
@@ -139,10 +140,12 @@ func TestReplayStaysInArchiveChromium(t *testing.T) {
 	if !strings.Contains(dom, "archived page") {
 		t.Fatalf("the page was not loaded:\n%s", dom)
 	}
-	// The archived image is asked of the gateway (which refuses it in
-	// the path form: a sandboxed document's request is cross-site,
-	// Fetch Metadata's Sec-Fetch-Site).
-	want := " GET /" + C + "/pic.png "
+	// The archived image is asked of the gateway, which serves it from
+	// the archive (rewrite.go: the page keeps the gateway's origin, its
+	// links lead to the gateway); the live server's style sheet, image
+	// and frame are asked of the gateway too, which has no capture of
+	// them (404) and fetches nothing.
+	want := " GET " + C + "/pic.png 200 "
 	// The image is asked for before the page's load event; the log line
 	// may follow Chromium's exit by a moment (a bound, not a timing).
 	for end := time.Now().Add(30 * time.Second); !strings.Contains(log.String(), want) && time.Now().Before(end); {
@@ -150,6 +153,11 @@ func TestReplayStaysInArchiveChromium(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), want) {
 		t.Errorf("the archived image was not asked of the gateway:\n%s", log)
+	}
+	for _, p := range []string{"/live.css", "/live.png", "/frame.html"} {
+		if w := " GET " + L + p + " 404 "; !strings.Contains(log.String(), w) {
+			t.Errorf("%s was not asked of the gateway:\n%s", L+p, log)
+		}
 	}
 	if l := logLines(t, filepath.Join(liveDir, "access.log")); len(l) != len(liveBefore) {
 		t.Errorf("the replayed page reached the live server:\n%s", strings.Join(l[len(liveBefore):], "\n"))

@@ -2,7 +2,8 @@
 // attributes whose value is a URL (HTML 5 §4.6 "links", §4.8 embedded
 // content, §4.10 forms), each resolved against the document's base URL as
 // RFC 3986 §5 says, and where each stood (the element, the attribute, the
-// line).
+// line), and the URLs of its style sheets, <style> elements and style
+// attributes (package csslinks: url(), @import).
 //
 // It reads the document with golang.org/x/net/html's tokenizer, which
 // never fails on malformed markup: what is not a tag is text, and text
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/internal/csslinks"
 )
 
 // A Link is one URL-valued attribute of the document.
@@ -95,6 +97,7 @@ func Links(r io.Reader, base *locator.URL) ([]Link, error) {
 		docBase *locator.URL
 		hasBase bool
 		baseErr error
+		inStyle bool // the token follows a <style> start tag
 		off     int64
 		line    = 1
 		lineOff int64 // offset of the current line's first octet
@@ -121,6 +124,20 @@ func Links(r io.Reader, base *locator.URL) ([]Link, error) {
 			}
 			off += int64(len(raw))
 		}
+		if tt == html.TextToken && inStyle {
+			// A <style> element's text, raw text (HTML 5 §13.1.2.1):
+			// a style sheet.
+			cssLinks(raw, "style", start, startLine, start-startLineOff, func(l Link) bool {
+				links = append(links, l)
+				return len(links) <= MaxLinks
+			})
+		}
+		inStyle = false
+		if len(links) > MaxLinks {
+			links = links[:MaxLinks]
+			err = ErrTooManyLinks
+			break
+		}
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			advance()
 			continue
@@ -128,7 +145,8 @@ func Links(r io.Reader, base *locator.URL) ([]Link, error) {
 		name, more := z.TagName()
 		el := string(name)
 		want := attrs[el]
-		if (want == nil && el != "base") || !more {
+		inStyle = el == "style" && tt == html.StartTagToken
+		if !more {
 			advance()
 			continue
 		}
@@ -162,7 +180,22 @@ func Links(r io.Reader, base *locator.URL) ([]Link, error) {
 				}
 				continue
 			}
+			if key == "style" {
+				// A style attribute's declarations (CSS Style Attributes
+				// §2): their url()s.
+				l, c := placeOf(rawCopy[:pos], startLine, start-startLineOff)
+				cssLinks([]byte(v), el, start+int64(pos), l, int64(c-1), func(lk Link) bool {
+					lk.Attr = "style"
+					links = append(links, lk)
+					return len(links) <= MaxLinks
+				})
+			}
 			if !contains(want, key) {
+				if len(links) > MaxLinks {
+					links = links[:MaxLinks]
+					err = ErrTooManyLinks
+					break
+				}
 				continue
 			}
 			o := start + int64(pos)
@@ -214,6 +247,27 @@ func Links(r io.Reader, base *locator.URL) ([]Link, error) {
 }
 
 const asciiSpace = " \t\n\f\r"
+
+// cssLinks gives add the links of the style sheet css (package
+// csslinks), which begins at octet off of the document, on line line0
+// after col0 octets of it: Element el, Attr "url" or "@import", placed
+// in the document. It stops when add says so.
+func cssLinks(css []byte, el string, off int64, line0 int, col0 int64, add func(Link) bool) {
+	errStop := errors.New("stop")
+	csslinks.Links(bytes.NewReader(css), func(c csslinks.Link) error {
+		l := Link{Ref: c.Ref, Element: el, Attr: "url", Offset: off + c.Offset, Line: line0 + c.Line - 1, Column: c.Column}
+		if c.Import {
+			l.Attr = "@import"
+		}
+		if c.Line == 1 {
+			l.Column += int(col0)
+		}
+		if !add(l) {
+			return errStop
+		}
+		return nil
+	})
+}
 
 // attrValueAt returns the offset in the lower-cased raw tag of the value
 // of attribute key, searching from offset from, or -1.

@@ -144,6 +144,7 @@ func FuzzLinks(f *testing.F) {
 	for _, s := range []string{
 		`<a href="a.txt">`, `<base href="/x/"><img srcset=", ,a 1x,b">`, `<a href='#'>`,
 		`<A HREF=x HREF=y>`, "<a\nhref\n=\n'q'>", `<a href="&amp;&lt;">`, `<form action=>`, `<a hrefx=1 href=2>`,
+		"<style>@import \"a.css\";\nb{c:url(d.png)}</style><p style=\"background:url('e')\">", `<style>/* url(x) */`,
 	} {
 		f.Add(s)
 	}
@@ -173,5 +174,32 @@ func TestEmptyAttrName(t *testing.T) {
 	links, err := Links(strings.NewReader(`<a =x href=y>`), mustParse(t, "http://h.example/"))
 	if err != nil || len(links) != 1 || links[0].URL.String() != "http://h.example/y" {
 		t.Errorf("%v %v", links, err)
+	}
+}
+
+// TestStyleLinks: a <style> element's sheet and a style attribute's
+// declarations hold links too (CSS Syntax Level 3 §4, package
+// csslinks), placed in the document.
+func TestStyleLinks(t *testing.T) {
+	doc := `<html><head><style>
+@import "print.css";
+body{background:url(/bg.png)}</style></head>
+<body><div style="background:url('d.png')">x</div><p title="url(no.png)">y</p>
+<style>/* url(no) */</style></body></html>`
+	links, err := Links(strings.NewReader(doc), mustParse(t, "http://h.example/d/p.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range links {
+		got = append(got, show(l))
+	}
+	want := []string{
+		"style @import 2:9 print.css -> http://h.example/d/print.css",
+		"style url 3:17 /bg.png -> http://h.example/bg.png",
+		"div style 4:34 d.png -> http://h.example/d/d.png",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
