@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,61 @@ func TestReplayWebPageWAISProspero(t *testing.T) {
 		if len(r.Clicks) != 1 || r.Clicks[0].Error != "" || !strings.Contains(r.Clicks[0].PageText, want[i].click) {
 			t.Errorf("%s: clicks %+v, want %q in what the click opened", r.URL, r.Clicks, want[i].click)
 		}
+	}
+}
+
+// TestReplayWebPageWACZ: a WACZ that crawl --wacz writes of an nginx
+// site and a pygopherd menu opens in ReplayWeb.page as the archive
+// world opens a WACZ (WACZ 1.2 §pages.jsonl): the Pages view lists
+// every page the crawl fetched, an HTML page with its title; an HTML
+// page replays with its text; the gopher menu replays as a page whose
+// item names are links to captures that replay too.
+func TestReplayWebPageWACZ(t *testing.T) {
+	s := startWACZSite(t, 3, 200)
+	seed := "http://" + s.http + "/"
+	wacz := filepath.Join(t.TempDir(), "site.wacz")
+	code, out, errs := runCLI(t, "", "crawl", "--delay", "0", "--depth", "0", "--json", "--wacz", wacz, seed)
+	if code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s%s", code, out, errs)
+	}
+	fetched := pagesFetched(t, out, nil)
+	menu := "gopher://" + s.gopher + "/1/"
+	res := replayweb.Open(t, wacz,
+		replayweb.Replay{URL: seed + "p/1.html"},
+		replayweb.Replay{URL: menu, Click: []string{"about", "sub"}},
+	)
+	// The Pages view: an entry for each page fetched (the index, 3
+	// pages, the menu, its file, its directory and the directory's
+	// file), the HTML pages by their titles.
+	if len(res.Pages) != len(fetched) {
+		t.Errorf("the Pages view lists %d pages, the crawl fetched %d: %q", len(res.Pages), len(fetched), res.Pages)
+	}
+	for _, title := range []string{"The index", "Page 0", "Page 1", "Page 2"} {
+		if !slices.ContainsFunc(res.Pages, func(p string) bool { return strings.Contains(p, title) }) {
+			t.Errorf("the Pages view has no page titled %q: %q; screenshot %s", title, res.Pages, res.PagesShot)
+		}
+	}
+	if len(res.Replays) != 2 {
+		t.Fatalf("%d replays, want 2: %+v", len(res.Replays), res)
+	}
+	if r := res.Replays[0]; r.Error != "" || r.Title != "Page 1" || !strings.Contains(r.Text, "up") {
+		t.Errorf("%s: replayed %q titled %q (%s); screenshot %s", r.URL, replayweb.Text(r.Text), r.Title, r.Error, r.Shot)
+	}
+	r := res.Replays[1]
+	if r.Error != "" || !strings.Contains(r.Text, "[dir] sub") {
+		t.Errorf("%s: replayed %q (%s); screenshot %s", r.URL, replayweb.Text(r.Text), r.Error, r.Shot)
+	}
+	want := []string{"About this hole.", "[file] deep"} // pygopherd names an item by its file's name, less its extension
+	if len(r.Clicks) != len(want) {
+		t.Fatalf("%s: %d clicks, want %d: %+v", r.URL, len(r.Clicks), len(want), r.Clicks)
+	}
+	for j, c := range r.Clicks {
+		if c.Error != "" || c.Href == "" || !strings.Contains(c.PageText, want[j]) {
+			t.Errorf("%s: a click on %q (%s) opened %s: %q (%s), want %q in it; screenshot %s",
+				r.URL, c.Text, c.Href, c.URL, replayweb.Text(c.PageText), c.Error, want[j], c.Shot)
+		}
+	}
+	if t.Failed() {
+		t.Logf("console: %s", strings.Join(res.Console, "\n"))
 	}
 }
