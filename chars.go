@@ -57,20 +57,21 @@ func init() {
 	class[0x7f] |= cCtl
 }
 
-// The exported predicates name the classes of RFC 1738 §5.
+// The predicates name the classes of RFC 1738 §5; those the scheme
+// packages use are exported.
 
-// IsSafe reports whether c is in the BNF class safe: $ - _ . +
-func IsSafe(c byte) bool { return class[c]&cSafe != 0 }
+// isSafe reports whether c is in the BNF class safe: $ - _ . +
+func isSafe(c byte) bool { return class[c]&cSafe != 0 }
 
-// IsExtra reports whether c is in the BNF class extra: ! * ' ( ) ,
-func IsExtra(c byte) bool { return class[c]&cExtra != 0 }
+// isExtra reports whether c is in the BNF class extra: ! * ' ( ) ,
+func isExtra(c byte) bool { return class[c]&cExtra != 0 }
 
-// IsNational reports whether c is in the BNF class national:
+// isNational reports whether c is in the BNF class national:
 // { } | \ ^ ~ [ ] `, characters RFC 1738 §2.2 calls unsafe.
-func IsNational(c byte) bool { return class[c]&cNational != 0 }
+func isNational(c byte) bool { return class[c]&cNational != 0 }
 
-// IsPunctuation reports whether c is in the BNF class punctuation: < > # % "
-func IsPunctuation(c byte) bool { return class[c]&cPunctuation != 0 }
+// isPunctuation reports whether c is in the BNF class punctuation: < > # % "
+func isPunctuation(c byte) bool { return class[c]&cPunctuation != 0 }
 
 // IsReserved reports whether c is in the BNF class reserved: ; / ? : @ & =
 func IsReserved(c byte) bool { return class[c]&cReserved != 0 }
@@ -86,8 +87,8 @@ func IsHex(c byte) bool { return class[c]&cHex != 0 }
 // (the escape "%" hex hex is the other form of uchar).
 func IsUchar(c byte) bool { return class[c]&cUchar != 0 }
 
-// IsXchar reports whether c may appear unencoded where the BNF says xchar.
-func IsXchar(c byte) bool { return class[c]&cXchar != 0 }
+// isXchar reports whether c may appear unencoded where the BNF says xchar.
+func isXchar(c byte) bool { return class[c]&cXchar != 0 }
 
 // IsUnsafe reports whether RFC 1738 §2.2 says c must always be encoded:
 // controls, space, non-ASCII octets, national and punctuation characters

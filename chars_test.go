@@ -25,15 +25,15 @@ func TestCharacterClasses(t *testing.T) {
 		is      func(byte) bool
 		members string
 	}{
-		{"safe", IsSafe, safe},
-		{"extra", IsExtra, extra},
-		{"national", IsNational, national},
-		{"punctuation", IsPunctuation, punctuation},
+		{"safe", isSafe, safe},
+		{"extra", isExtra, extra},
+		{"national", isNational, national},
+		{"punctuation", isPunctuation, punctuation},
 		{"reserved", IsReserved, reserved},
 		{"hex", IsHex, hex},
 		{"unreserved", IsUnreserved, unreserved},
 		{"uchar", IsUchar, unreserved},
-		{"xchar", IsXchar, unreserved + reserved},
+		{"xchar", isXchar, unreserved + reserved},
 	}
 	for _, tt := range tests {
 		for c := 0; c < 256; c++ {

@@ -29,7 +29,7 @@ import (
 // first octet that is not: a U-label is Unicode text (RFC 5890
 // §2.3.2.1), and UTS #46 would read each such octet as U+FFFD and give
 // the A-label of a name nobody wrote ("\xff.example" is not
-// "xn--zn7c.example"). So is a name longer than MaxHost octets, refused
+// "xn--zn7c.example"). So is a name longer than maxHost octets, refused
 // before IDNA reads it.
 //
 // An IP literal is not a name and is returned as it is, its hex digits in
@@ -48,7 +48,7 @@ func ASCIIHost(host string) (string, error) {
 	if allDigitsOrDots(host) {
 		return host, nil
 	}
-	if len(host) > MaxHost {
+	if len(host) > maxHost {
 		return "", &HostError{Host: host, Err: errHostLength}
 	}
 	a, err := idna.Lookup.ToASCII(host)
@@ -58,16 +58,16 @@ func ASCIIHost(host string) (string, error) {
 	return a, nil
 }
 
-// MaxHost is the length, in octets, of the longest name ASCIIHost
+// maxHost is the length, in octets, of the longest name ASCIIHost
 // converts. No DNS name is longer than 255 octets (RFC 1035 §2.3.4), but
 // UTS #46 maps some characters to fewer octets or to nothing, so the
 // bound is set well past that, at 16 times. It keeps the Punycode
 // encoding (RFC 3492 §6.3), whose time grows with the square of a label's
 // length, to some tens of milliseconds: a hostile host of 48 KB of
 // distinct characters would take seconds.
-const MaxHost = 4096
+const maxHost = 4096
 
-var errHostLength = errors.New("longer than " + strconv.Itoa(MaxHost) + " octets, which no DNS name is (RFC 1035 §2.3.4)")
+var errHostLength = errors.New("longer than " + strconv.Itoa(maxHost) + " octets, which no DNS name is (RFC 1035 §2.3.4)")
 
 // A HostError says why ASCIIHost could not write a host in ASCII.
 type HostError struct {

@@ -33,11 +33,11 @@ func TestASCIIHost(t *testing.T) {
 			t.Errorf("ASCIIHost(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	long := strings.Repeat("ü", MaxHost/2-4) + ".example" // MaxHost octets
+	long := strings.Repeat("ü", maxHost/2-4) + ".example" // maxHost octets
 	if got, err := ASCIIHost(long); err != nil || !strings.HasPrefix(got, "xn--") {
 		t.Errorf("ASCIIHost of %d octets = %q, %v; want its A-label", len(long), got, err)
 	}
-	for _, in := range []string{"a_b.example", "-a.example", "a-.example", "xn--zz.example", "a b", "x" + long, strings.Repeat("a.", MaxHost)} {
+	for _, in := range []string{"a_b.example", "-a.example", "a-.example", "xn--zz.example", "a b", "x" + long, strings.Repeat("a.", maxHost)} {
 		got, err := ASCIIHost(in)
 		var he *HostError
 		if err == nil || !errors.As(err, &he) || he.Host != in || got != "" {
@@ -111,14 +111,14 @@ func FuzzASCIIHost(f *testing.F) {
 			}
 			return
 		}
-		if len(s) > MaxHost && strings.IndexByte(s, ':') < 0 && !allDigitsOrDots(s) {
+		if len(s) > maxHost && strings.IndexByte(s, ':') < 0 && !allDigitsOrDots(s) {
 			t.Fatalf("ASCIIHost of %d octets = %q; want it refused", len(s), got)
 		}
 		// UTS #46 may map a character to many (U+FDFA to 18), so a
-		// result may be past MaxHost; and x/net/idna refuses to decode
+		// result may be past maxHost; and x/net/idna refuses to decode
 		// an A-label of some thousand octets that it wrote, far past
 		// DNS's 63 (RFC 1035 §2.3.4), so those are not read back.
-		if strings.IndexByte(s, ':') < 0 && len(got) <= MaxHost && longestLabel(got) <= 63 {
+		if strings.IndexByte(s, ':') < 0 && len(got) <= maxHost && longestLabel(got) <= 63 {
 			for i := 0; i < len(got); i++ {
 				if got[i] >= utf8.RuneSelf {
 					t.Fatalf("ASCIIHost(%q) = %q, not ASCII", s, got)

@@ -11,6 +11,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/rfc1738/locator/internal/atomicfile"
 )
 
 // BoltFrontier is a Frontier kept in a bbolt file, so that a crawl larger
@@ -60,7 +62,7 @@ func OpenBolt(path string) (*BoltFrontier, error) {
 // own, removed by close: nothing is synced, as a crash loses it anyway.
 func openBolt(path string, temp bool) (*BoltFrontier, error) {
 	opt := &bolt.Options{Timeout: 5 * time.Second, OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-		return os.OpenFile(name, flag|noFollow, perm)
+		return os.OpenFile(name, flag|atomicfile.NoFollow, perm)
 	}}
 	if temp {
 		opt.NoSync, opt.NoFreelistSync, opt.NoGrowSync = true, true, true

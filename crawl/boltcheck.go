@@ -17,6 +17,8 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+
+	"github.com/rfc1738/locator/internal/atomicfile"
 )
 
 // A DamagedError says a frontier file is not one bbolt wrote whole (cut
@@ -78,7 +80,7 @@ func readBoltMeta(f *os.File, off int64) (boltMeta, bool) {
 // checkBoltFile checks the bbolt file path, if it is there and not
 // empty (bbolt makes an empty file a new one).
 func checkBoltFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|atomicfile.NoFollow, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -22,9 +22,9 @@ func init() {
 	access.Register("file", access.Info{DefaultPort: 0, Resume: true, Local: true}, func() access.Fetcher { return Client{} })
 }
 
-// NoAccessMethod is RFC 1738 §3.10's own sentence on why a file URL of
+// noAccessMethod is RFC 1738 §3.10's own sentence on why a file URL of
 // another host cannot be followed.
-const NoAccessMethod = "The file URL scheme is unusual in that it does not specify an Internet protocol or access method for such files"
+const noAccessMethod = "The file URL scheme is unusual in that it does not specify an Internet protocol or access method for such files"
 
 // Client follows file URLs for package access: a file of this machine
 // is its octets, a directory a listing whose entries are file URLs
@@ -43,7 +43,7 @@ type Client struct{}
 func (Client) Check(u *locator.URL, req *access.Request) error {
 	if !IsLocal(u) {
 		return &access.PolicyError{URL: access.Masked(u), Offset: u.Offset(locator.HostComponent), Rule: "RFC 1738 §3.10",
-			Reason: "host " + strconv.Quote(u.Host()) + " is not this machine, and a file URL gives no way to reach another: \"" + NoAccessMethod + "\""}
+			Reason: "host " + strconv.Quote(u.Host()) + " is not this machine, and a file URL gives no way to reach another: \"" + noAccessMethod + "\""}
 	}
 	if _, err := LocalPath(u, Unix); err != nil {
 		var pe *PathError

@@ -11,12 +11,12 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// MaxSorted bounds the entries of a directory listed in name order: a
-// directory of at most MaxSorted entries is read whole and sorted; a
+// maxSorted bounds the entries of a directory listed in name order: a
+// directory of at most maxSorted entries is read whole and sorted; a
 // larger one is listed in the order the file system gives, streamed in
 // batches of dirBatch entries, so that the memory a listing takes is
 // bounded by a constant, not by the directory.
-const MaxSorted = 4096
+const maxSorted = 4096
 
 // dirBatch is the number of entries read from the directory at a time.
 const dirBatch = 256
@@ -26,7 +26,7 @@ const dirBatch = 256
 // *access.TruncatedError). Closing the listing closes d.
 func list(u *locator.URL, p string, d *os.File, req *access.Request) (*access.Resource, error) {
 	dl := &dirLister{u: u, p: p, d: d, req: req}
-	for len(dl.des) <= MaxSorted {
+	for len(dl.des) <= maxSorted {
 		batch, err := d.ReadDir(dirBatch)
 		dl.des = append(dl.des, batch...)
 		if err == io.EOF || (err == nil && len(batch) == 0) {
@@ -42,7 +42,7 @@ func list(u *locator.URL, p string, d *os.File, req *access.Request) (*access.Re
 		sort.Slice(dl.des, func(i, j int) bool { return dl.des[i].Name() < dl.des[j].Name() })
 		req.Notef("directory, %d entries", len(dl.des))
 	} else {
-		req.Notef("directory of more than %d entries: listed in the file system's order (MaxSorted)", MaxSorted)
+		req.Notef("directory of more than %d entries: listed in the file system's order", maxSorted)
 	}
 	return &access.Resource{Size: -1, Listing: access.NewListing(req.MaxEntries(), dl.next, d.Close)}, nil
 }

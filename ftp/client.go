@@ -47,12 +47,12 @@ const (
 	MethodMetadata = "metadata"
 )
 
-// NeutralAddress is the anonymous FTP password sent when the caller
+// neutralAddress is the anonymous FTP password sent when the caller
 // gives no end-user address (Client.UserAddress). RFC 1738 §3.2.1 asks
 // for "the end user's email address"; without one the client sends this
 // address in the reserved example.com domain (RFC 2606), as curl does,
 // rather than invent or guess a real one.
-const NeutralAddress = "ftp@example.com"
+const neutralAddress = "ftp@example.com"
 
 // copyBuffer is the size of the buffer a Body's WriteTo copies through:
 // large reads keep the per-read cost (a deadline set on each) small
@@ -141,7 +141,7 @@ func init() {
 // control connection. A retrieval's session goes back to the Client when
 // its Body was read to its end and the server's final reply (226 or 250)
 // read, or its listing's transfers completed (NLST read to its end, as
-// it is at once for a directory of at most MaxDescribed entries), and
+// it is at once for a directory of at most maxDescribed entries), and
 // the Body or listing is closed; a probe's when the server answered it.
 // A retrieval's session is never reused after a Body closed early
 // (ABOR), a failed transfer, a refusal that ends the request (4yz, 5yz), a
@@ -174,7 +174,7 @@ type Client struct {
 	// is MethodRFC1738.
 	Method string
 	// UserAddress is the end user's e-mail address, the password of an
-	// anonymous login (RFC 1738 §3.2.1); "" sends NeutralAddress.
+	// anonymous login (RFC 1738 §3.2.1); "" sends neutralAddress.
 	UserAddress string
 	// ASCII transfers a file whose URL has no typecode in TYPE A, with
 	// the line ends converted, as RFC 959 §3.1.1.1 describes; false
@@ -509,9 +509,9 @@ func (s *session) login(plan *Plan) error {
 	}
 	word := pass.Arg
 	if pass.AskUser {
-		if user.Arg == Anonymous {
-			word = NeutralAddress
-			s.req.Notef("anonymous login: the password is the neutral address %s (no end-user address configured; RFC 1738 §3.2.1)", NeutralAddress)
+		if user.Arg == anonymous {
+			word = neutralAddress
+			s.req.Notef("anonymous login: the password is the neutral address %s (no end-user address configured; RFC 1738 §3.2.1)", neutralAddress)
 		} else {
 			w, err := s.req.Password("Password for " + user.Arg + " at " + plan.Host + ": ")
 			if err != nil {
@@ -711,7 +711,7 @@ func (s *session) metadata(res *access.Resource, name, typ string) error {
 		if r, err := s.cmd("MDTM " + name); err != nil {
 			return err
 		} else if r.Code == 213 {
-			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
+			if t, ok := parseTimeVal(strings.TrimSpace(r.Text)); ok {
 				res.Modified = t
 			}
 		}
@@ -822,9 +822,9 @@ func parseFacts(verb string, lines []string, now time.Time) map[string]Fact {
 		var f Fact
 		var ok bool
 		if verb == "MLSD" {
-			f, ok = ParseMLSD(l)
+			f, ok = parseMLSD(l)
 		} else {
-			f, ok = ParseUnixList(l, now)
+			f, ok = parseUnixList(l, now)
 		}
 		if ok && f.Type != "cdir" && f.Type != "pdir" {
 			if i := strings.LastIndexByte(strings.TrimSuffix(f.Name, "/"), '/'); i >= 0 {

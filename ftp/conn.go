@@ -135,15 +135,15 @@ func (s *session) close() {
 // must shut down", RFC 959 §4.2.1; vsftpd's idle_session_timeout), or
 // the connection closed. That is an *idleEndError, after which the
 // request begins again on a new login (nothing of it was done).
-func (s *session) reply() (Reply, error) {
+func (s *session) reply() (reply, error) {
 	first := s.retry
 	s.retry = false
 	if first {
 		if _, err := s.br.Peek(1); err != nil && closedByPeer(err) {
-			return Reply{}, &idleEndError{err: err}
+			return reply{}, &idleEndError{err: err}
 		}
 	}
-	r, err := ReadReply(s.br, s.req.MaxLine(), s.req.Received)
+	r, err := readReply(s.br, s.req.MaxLine(), s.req.Received)
 	if err != nil {
 		return r, s.wrap(err)
 	}
@@ -212,13 +212,13 @@ func (s *session) send(line string, secret bool) error {
 // cmd sends a command and returns its final reply: preliminary replies
 // (1yz) are read past, at most a few, for commands that do not open a
 // transfer.
-func (s *session) cmd(line string) (Reply, error) {
+func (s *session) cmd(line string) (reply, error) {
 	return s.cmdSecret(line, false)
 }
 
-func (s *session) cmdSecret(line string, secret bool) (Reply, error) {
+func (s *session) cmdSecret(line string, secret bool) (reply, error) {
 	if err := s.send(line, secret); err != nil {
-		return Reply{}, err
+		return reply{}, err
 	}
 	for i := 0; ; i++ {
 		r, err := s.reply()
@@ -243,13 +243,13 @@ func maskLine(line string, secret bool) string {
 // *access.ServerError with the command (masked when secret), the
 // server's code and text, and note, the client's own word on it (the
 // rule the command carries out, what else may work), as its Rule.
-func (s *session) refused(line string, r Reply, note string) error {
+func (s *session) refused(line string, r reply, note string) error {
 	return &access.ServerError{URL: s.masked, Command: line, Code: strconv.Itoa(r.Code), Text: r.Text, Rule: note}
 }
 
 // unexpected returns a *access.ProtocolError for a reply whose code RFC
 // 959 does not allow for the command.
-func (s *session) unexpected(line string, r Reply) error {
+func (s *session) unexpected(line string, r reply) error {
 	return &access.ProtocolError{URL: s.masked, Msg: "unexpected reply " + strconv.Quote(clip(r.String())) + " to " + strconv.Quote(line)}
 }
 
@@ -274,7 +274,7 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 		}
 		switch {
 		case r.Code == 229:
-			port, err := ParseEPSV(r.Text)
+			port, err := parseEPSV(r.Text)
 			if err != nil {
 				return nil, s.wrap(err)
 			}
@@ -295,7 +295,7 @@ func (s *session) openData(ctx context.Context) (net.Conn, error) {
 		}
 		return nil, s.unexpected("PASV", r)
 	}
-	ip, port, err := ParsePASV(r.Text)
+	ip, port, err := parsePASV(r.Text)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -335,10 +335,10 @@ func (s *session) dialData(ctx context.Context, port int) (net.Conn, error) {
 // file action pending further information"). A server that refuses it
 // (500 or 502: not understood or not implemented) is a
 // *access.ServerError naming REST.
-func (s *session) startTransfer(ctx context.Context, line string, rest int64) (data net.Conn, first Reply, done bool, err error) {
+func (s *session) startTransfer(ctx context.Context, line string, rest int64) (data net.Conn, first reply, done bool, err error) {
 	data, err = s.openData(ctx)
 	if err != nil {
-		return nil, Reply{}, false, err
+		return nil, reply{}, false, err
 	}
 	if rest > 0 {
 		restLine := "REST " + strconv.FormatInt(rest, 10)
@@ -357,7 +357,7 @@ func (s *session) startTransfer(ctx context.Context, line string, rest int64) (d
 	}
 	if err := s.send(line, false); err != nil {
 		data.Close()
-		return nil, Reply{}, false, err
+		return nil, reply{}, false, err
 	}
 	r, err := s.reply()
 	if err != nil {

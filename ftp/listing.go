@@ -18,7 +18,7 @@ type Fact struct {
 	Facts map[string]string
 }
 
-// ParseMLSD reads one line of an MLSD listing (RFC 3659 §7.2, §7.5):
+// parseMLSD reads one line of an MLSD listing (RFC 3659 §7.2, §7.5):
 //
 //	fact=value;fact=value; name
 //
@@ -31,7 +31,7 @@ type Fact struct {
 // line without the space, with a fact that has no "=", or with an empty
 // name is not an entry (ok false). A size or modify fact that is not
 // well formed is kept in Facts and not used.
-func ParseMLSD(line string) (f Fact, ok bool) {
+func parseMLSD(line string) (f Fact, ok bool) {
 	sp := strings.IndexByte(line, ' ')
 	if sp < 0 || sp+1 >= len(line) {
 		return Fact{}, false
@@ -63,7 +63,7 @@ func ParseMLSD(line string) (f Fact, ok bool) {
 				f.Size = n
 			}
 		case "modify":
-			if t, ok := ParseTimeVal(v); ok {
+			if t, ok := parseTimeVal(v); ok {
 				f.Modified = t
 			}
 		}
@@ -71,10 +71,10 @@ func ParseMLSD(line string) (f Fact, ok bool) {
 	return f, true
 }
 
-// ParseTimeVal reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS with an
+// parseTimeVal reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS with an
 // optional fraction ".s..." (at most 9 digits kept), in UTC: the form of
 // MDTM's reply (§3) and of MLSD's modify fact.
-func ParseTimeVal(s string) (time.Time, bool) {
+func parseTimeVal(s string) (time.Time, bool) {
 	if len(s) < 14 {
 		return time.Time{}, false
 	}
@@ -122,7 +122,7 @@ var months = map[string]time.Month{
 	"jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
-// ParseUnixList reads one line of a LIST reply in the common Unix "ls
+// parseUnixList reads one line of a LIST reply in the common Unix "ls
 // -l" form, the last resort for a listing's types, sizes and dates when
 // the server has no MLSD (RFC 959 leaves LIST's format to the server):
 //
@@ -138,7 +138,7 @@ var months = map[string]time.Month{
 // last year: its year is now's, or the one before when that would put it
 // more than a day ahead of now. Lines of another form ("total 12", a
 // Windows or VMS listing) are not entries (ok false).
-func ParseUnixList(line string, now time.Time) (f Fact, ok bool) {
+func parseUnixList(line string, now time.Time) (f Fact, ok bool) {
 	fields, starts := splitFields(line, 9)
 	if len(fields) < 8 || len(fields[0]) != 10 {
 		return Fact{}, false

@@ -12,15 +12,15 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// MaxDescribed bounds the entries of a directory that a listing
+// maxDescribed bounds the entries of a directory that a listing
 // describes (types, sizes, dates from MLSD or LIST). NLST's names and
 // the description are two transfers, one after the other on the control
 // connection, so describing an entry means holding its name until the
-// description has been read: the client holds at most MaxDescribed
+// description has been read: the client holds at most maxDescribed
 // names. A directory with more entries is listed as NLST names them,
 // streamed from the data connection, each entry a file (RFC 1738
 // §3.2.2's own listing), and the dialogue says so.
-const MaxDescribed = 4096
+const maxDescribed = 4096
 
 // A transfer is one listing's data connection, read line by line.
 type transfer struct {
@@ -149,9 +149,9 @@ type lineSource interface {
 
 // list sends NLST (with its argument, if any) for the entries' names
 // (RFC 1738 §3.2.2) and returns the listing, read as the caller asks.
-// The first names, at most MaxDescribed (and MaxEntries), are read at
+// The first names, at most maxDescribed (and MaxEntries), are read at
 // once; when NLST ends within them, MLSD or LIST follows for their
-// types, sizes and dates (describe). Past MaxDescribed the names are
+// types, sizes and dates (describe). Past maxDescribed the names are
 // streamed from NLST's data connection undescribed. More than MaxEntries
 // names (lines) end the listing with an *access.TruncatedError. Closing
 // the listing ends the session (ABOR when NLST is under way, then QUIT).
@@ -178,7 +178,7 @@ func (s *session) list(ctx context.Context, c Command) (*access.Resource, error)
 		return nil, err
 	}
 	if ls.t != nil {
-		s.req.Notef("the directory has more than %d entries: listed as NLST names them, undescribed (MaxDescribed)", MaxDescribed)
+		s.req.Notef("the directory has more than %d entries: listed as NLST names them, undescribed (MaxDescribed)", maxDescribed)
 	} else {
 		if len(ls.names) > 0 {
 			ls.facts = s.describe(ctx, ls.arg, ls.holdMax(), ls.rec)
@@ -195,7 +195,7 @@ type lister struct {
 	masked     string
 	req        *access.Request
 	rec        *listingRecord // the record being made, or nil
-	t          lineSource     // NLST still under way (names past MaxDescribed), or nil
+	t          lineSource     // NLST still under way (names past maxDescribed), or nil
 	arg        string         // NLST's argument
 	max        int            // MaxEntries
 	names      []string       // the names read at once
@@ -225,9 +225,9 @@ func newLister(u *locator.URL, masked string, req *access.Request, c Command) *l
 	return ls
 }
 
-// holdMax is how many names are held to be described: MaxDescribed,
+// holdMax is how many names are held to be described: maxDescribed,
 // or MaxEntries when lower.
-func (ls *lister) holdMax() int { return min(MaxDescribed, ls.max) }
+func (ls *lister) holdMax() int { return min(maxDescribed, ls.max) }
 
 // hold reads the first names of ls.t, at most holdMax; ls.t is nil
 // after it when NLST ended within them (or was cut at MaxEntries).
@@ -309,8 +309,8 @@ func (ls *lister) entry(n string) (e access.Entry, ok bool, err error) {
 	if name == "" || name == "." || name == ".." || ls.seen[name] {
 		return e, false, nil
 	}
-	if len(ls.seen) < MaxDescribed {
-		ls.seen[name] = true // past MaxDescribed names, repeats are not looked for
+	if len(ls.seen) < maxDescribed {
+		ls.seen[name] = true // past maxDescribed names, repeats are not looked for
 	}
 	e = access.Entry{Name: name, Type: access.TypeFile, Size: -1}
 	ref := URL{User: locator.Decode(ls.u.User()), HasUser: ls.u.HasUser(), Host: ls.u.Host(), Port: ls.u.Port()}

@@ -71,8 +71,8 @@ func (e *PlanError) Error() string {
 	return "ftp: no plan for " + strconv.Quote(e.Input) + ": " + e.Problem.String()
 }
 
-// Anonymous is the user name of anonymous FTP (RFC 1738 §3.2.1).
-const Anonymous = "anonymous"
+// anonymous is the user name of anonymous FTP (RFC 1738 §3.2.1).
+const anonymous = "anonymous"
 
 // NewPlan returns the FTP commands u stands for (RFC 1738 §3.2):
 //
@@ -136,7 +136,7 @@ func NewPlan(u *locator.URL, email string) (*Plan, error) {
 		cmds = append(cmds, pass)
 	} else {
 		cmds = append(cmds,
-			Command{Verb: "USER", Arg: Anonymous, HasArg: true},
+			Command{Verb: "USER", Arg: anonymous, HasArg: true},
 			Command{Verb: "PASS", Arg: email, HasArg: true, IfAsked: true, AskUser: email == ""})
 	}
 	for _, d := range p.Cwd {

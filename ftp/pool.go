@@ -155,7 +155,7 @@ func (s *session) returnHome() error {
 // directory, to which a reused session returns. A PWD not answered 257
 // with a directory leaves it unknown, and the session is not reused once
 // it has left it.
-func (s *session) cwd(line string) (Reply, error) {
+func (s *session) cwd(line string) (reply, error) {
 	if !s.moved && !s.asked {
 		s.asked = true
 		r, err := s.cmd("PWD")

@@ -239,7 +239,7 @@ func (s *session) file(name string) (*access.Status, error) {
 			return nil, err
 		}
 		if r.Code == 213 {
-			if t, ok := ParseTimeVal(strings.TrimSpace(r.Text)); ok {
+			if t, ok := parseTimeVal(strings.TrimSpace(r.Text)); ok {
 				st.Modified = t
 			}
 			if st.Code == "" {

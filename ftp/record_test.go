@@ -235,7 +235,7 @@ func TestRecordPartial(t *testing.T) {
 	}
 }
 
-// TestRecordLargeDirectory: a directory of more than MaxDescribed
+// TestRecordLargeDirectory: a directory of more than maxDescribed
 // entries is listed as NLST streams its names, undescribed; its record
 // holds NLST's part alone, and the replay is the same Listing. A listing
 // cut at MaxEntries replays cut at the same entry with the same error.

@@ -55,10 +55,10 @@ type listingRecord struct {
 	ended    bool
 }
 
-// ListingPartType is the media type of each part of a directory's
+// listingPartType is the media type of each part of a directory's
 // record, its parameter "command" the FTP command whose data connection
 // the part holds (NLST, MLSD, LIST).
-const ListingPartType = "text/x-ftp-listing"
+const listingPartType = "text/x-ftp-listing"
 
 // newListingRecord returns the record of a listing of req, nil when its
 // access.Client does not record.
@@ -84,7 +84,7 @@ func (r *listingRecord) part(verb string) {
 		delim = "\r\n" + delim
 	}
 	r.parts++
-	r.cap.Received([]byte(delim + "Content-Type: " + mime.FormatMediaType(ListingPartType, map[string]string{"command": verb}) + "\r\n\r\n"))
+	r.cap.Received([]byte(delim + "Content-Type: " + mime.FormatMediaType(listingPartType, map[string]string{"command": verb}) + "\r\n\r\n"))
 }
 
 // Write keeps p in the current part.
@@ -149,7 +149,7 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 		return nil, replayErr(err, bad)
 	}
 	if verb, err := partCommand(p.Header); err != nil || verb != "NLST" {
-		return nil, bad("its first part is not NLST's (" + ListingPartType + "; command=NLST)")
+		return nil, bad("its first part is not NLST's (" + listingPartType + "; command=NLST)")
 	}
 	ls.t = newRecordLines(p, req, masked)
 	if err := ls.hold(); err != nil {
@@ -184,8 +184,8 @@ func partCommand(h textproto.MIMEHeader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if mt != ListingPartType {
-		return "", errors.New("not " + ListingPartType)
+	if mt != listingPartType {
+		return "", errors.New("not " + listingPartType)
 	}
 	return params["command"], nil
 }

@@ -17,11 +17,11 @@ import (
 // is tens of lines; each line is bounded by access.Client.MaxLine.
 const MaxReplyLines = 1000
 
-// A Reply is one FTP reply (RFC 959 §4.2): a three-digit code and its
+// A reply is one FTP reply (RFC 959 §4.2): a three-digit code and its
 // text, one element per line. For a multi-line reply Lines holds every
 // line as sent, the first with its "123-" and the last with its "123 ";
 // Text is the text of the first line after the code.
-type Reply struct {
+type reply struct {
 	Code  int
 	Text  string
 	Lines []string
@@ -30,10 +30,10 @@ type Reply struct {
 // Class returns the reply's first digit: 1 preliminary, 2 completion,
 // 3 intermediate, 4 transient failure, 5 permanent failure (RFC 959
 // §4.2.1).
-func (r Reply) Class() int { return r.Code / 100 }
+func (r reply) Class() int { return r.Code / 100 }
 
 // String returns the first line of the reply.
-func (r Reply) String() string {
+func (r reply) String() string {
 	if len(r.Lines) > 0 {
 		return r.Lines[0]
 	}
@@ -60,7 +60,7 @@ func replyCode(line string) (code int, sep byte, ok bool) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// ReadReply reads one reply from br (RFC 959 §4.2). A single-line reply
+// readReply reads one reply from br (RFC 959 §4.2). A single-line reply
 // is "123 text" (or "123" alone). A multi-line reply begins "123-" and
 // ends at the first line that begins with the same code followed by a
 // space; lines between may hold anything. Each line is bounded by
@@ -68,19 +68,19 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // log, when not nil, receives each line as read. A line that is not a
 // reply, a reply longer than the bounds, or a connection that ends inside
 // a reply is a *access.ProtocolError; a read error is returned as is.
-func ReadReply(br *bufio.Reader, maxLine int, log func(string)) (Reply, error) {
+func readReply(br *bufio.Reader, maxLine int, log func(string)) (reply, error) {
 	line, err := readLine(br, maxLine)
 	if err != nil {
-		return Reply{}, err
+		return reply{}, err
 	}
 	if log != nil {
 		log(line)
 	}
 	code, sep, ok := replyCode(line)
 	if !ok {
-		return Reply{}, &access.ProtocolError{Msg: "not an FTP reply (RFC 959 §4.2: three digits, then a space or \"-\"): " + strconv.Quote(clip(line))}
+		return reply{}, &access.ProtocolError{Msg: "not an FTP reply (RFC 959 §4.2: three digits, then a space or \"-\"): " + strconv.Quote(clip(line))}
 	}
-	r := Reply{Code: code, Lines: []string{line}}
+	r := reply{Code: code, Lines: []string{line}}
 	if len(line) > 4 {
 		r.Text = line[4:]
 	}
@@ -90,11 +90,11 @@ func ReadReply(br *bufio.Reader, maxLine int, log func(string)) (Reply, error) {
 	end := line[:3] + " "
 	for {
 		if len(r.Lines) >= MaxReplyLines {
-			return Reply{}, &access.ProtocolError{Msg: "a multi-line reply (RFC 959 §4.2) of more than " + strconv.Itoa(MaxReplyLines) + " lines"}
+			return reply{}, &access.ProtocolError{Msg: "a multi-line reply (RFC 959 §4.2) of more than " + strconv.Itoa(MaxReplyLines) + " lines"}
 		}
 		line, err := readLine(br, maxLine)
 		if err != nil {
-			return Reply{}, err
+			return reply{}, err
 		}
 		if log != nil {
 			log(line)
@@ -128,12 +128,12 @@ func clip(s string) string {
 	return s
 }
 
-// ParseEPSV returns the port of an extended passive mode reply (RFC 2428
+// parseEPSV returns the port of an extended passive mode reply (RFC 2428
 // §3): "229 Entering Extended Passive Mode (|||6446|)". The text holds,
 // in parentheses, a delimiter d (an octet in 33–126), d, d, the port in
 // decimal, d; the network address is left out (the data connection goes
 // to the control connection's address).
-func ParseEPSV(text string) (int, error) {
+func parseEPSV(text string) (int, error) {
 	open := strings.IndexByte(text, '(')
 	if open < 0 || len(text) < open+6 {
 		return 0, epsvError(text)
@@ -173,12 +173,12 @@ func parsePort(s string) (int, bool) {
 	return n, 0 < n && n <= 65535
 }
 
-// ParsePASV returns the address and port of a passive mode reply (RFC 959
+// parsePASV returns the address and port of a passive mode reply (RFC 959
 // §4.1.2 PASV, reply 227): six decimal numbers 0–255 separated by commas,
 // h1,h2,h3,h4,p1,p2, for the address h1.h2.h3.h4 and the port p1×256+p2.
 // As RFC 1123 §4.1.2.6 advises, the numbers are looked for anywhere in
 // the text: servers differ in what surrounds them.
-func ParsePASV(text string) (net.IP, int, error) {
+func parsePASV(text string) (net.IP, int, error) {
 	for i := 0; i < len(text); i++ {
 		if !isDigit(text[i]) || i > 0 && isDigit(text[i-1]) {
 			continue

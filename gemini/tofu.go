@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rfc1738/locator/internal/atomicfile"
 	"github.com/rfc1738/locator/internal/dest"
 )
 
@@ -327,56 +328,42 @@ func eachLine(file string, r io.Reader, fn func(n int, line []byte) error) error
 // the file's length as scanned, which the new one may pass only up to
 // MaxKnownHosts.
 func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte, add string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".known_hosts-*")
-	if err != nil {
-		return &KnownHostsError{File: file, Msg: "cannot write it", Err: err}
-	}
-	w := bufio.NewWriter(tmp)
-	var written int64
-	last := byte('\n')
-	f, err := os.Open(file)
-	switch {
-	case err == nil:
-		err = eachLine(file, f, func(n int, line []byte) error {
-			if edit != nil {
-				line = edit(n, line)
+	err := atomicfile.Write(file, 0o600, func(w io.Writer) error {
+		var written int64
+		last := byte('\n')
+		write := func(b []byte) error {
+			if len(b) > 0 {
+				last = b[len(b)-1]
 			}
-			if len(line) > 0 {
-				last = line[len(line)-1]
-			}
-			k, err := w.Write(line)
+			k, err := w.Write(b)
 			written += int64(k)
 			return err
-		})
-		f.Close()
-	case errors.Is(err, fs.ErrNotExist):
-		err = nil
-	}
-	if err == nil && add != "" {
-		if last != '\n' {
-			w.WriteByte('\n')
-			written++
 		}
-		k, _ := w.WriteString(add)
-		written += int64(k)
-	}
-	if err == nil && written > max(size, MaxKnownHosts) {
-		err = &KnownHostsError{File: file, Msg: "full: larger than " + strconv.Itoa(MaxKnownHosts) + " octets"}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
+		f, err := os.Open(file)
+		switch {
+		case err == nil:
+			err = eachLine(file, f, func(n int, line []byte) error {
+				if edit != nil {
+					line = edit(n, line)
+				}
+				return write(line)
+			})
+			f.Close()
+		case errors.Is(err, fs.ErrNotExist):
+			err = nil
+		}
+		if err == nil && add != "" {
+			if last != '\n' {
+				write([]byte{'\n'})
+			}
+			err = write([]byte(add))
+		}
+		if err == nil && written > max(size, MaxKnownHosts) {
+			err = &KnownHostsError{File: file, Msg: "full: larger than " + strconv.Itoa(MaxKnownHosts) + " octets"}
+		}
+		return err
+	})
 	if err != nil {
-		os.Remove(tmp.Name())
 		var ke *KnownHostsError
 		if errors.As(err, &ke) {
 			return ke

@@ -7,14 +7,14 @@ import (
 	"github.com/rfc1738/locator"
 )
 
-// Version is the HTTP version of the request line: HTTP/1.0 (RFC 1945),
+// version is the HTTP version of the request line: HTTP/1.0 (RFC 1945),
 // the protocol of RFC 1738's time, which HTTP/1.1 servers accept.
-const Version = "HTTP/1.0"
+const version = "HTTP/1.0"
 
-// ConnectVersion is the version of a CONNECT request line: the method
+// connectVersion is the version of a CONNECT request line: the method
 // belongs to HTTP/1.1 (RFC 9110 §9.3.6; RFC 7231 §4.3.6 before it) and
 // has no HTTP/1.0 definition.
-const ConnectVersion = "HTTP/1.1"
+const connectVersion = "HTTP/1.1"
 
 // A Request is what an http URL stands for: the server to connect to and
 // the request line and Host header to send there.
@@ -45,9 +45,9 @@ type Request struct {
 // HTTP/1.0", or "CONNECT host:443 HTTP/1.1".
 func (r *Request) Line() string {
 	if r.Method == "CONNECT" {
-		return r.Method + " " + r.Target + " " + ConnectVersion
+		return r.Method + " " + r.Target + " " + connectVersion
 	}
-	return r.Method + " " + r.Target + " " + Version
+	return r.Method + " " + r.Target + " " + version
 }
 
 // A RequestError says why a URL stands for no request, with the offset

@@ -347,30 +347,21 @@ func (c *Checker) probe(ctx context.Context, u *locator.URL) (*access.Status, in
 	}
 	defer cancel()
 	client := c.client()
-	wait := c.Backoff
 	var st *access.Status
-	tries := 0
-	for {
+	syntax := false
+	tries := access.Retry{Times: c.Retries, Wait: c.Backoff}.Do(ctx, func() bool {
+		first := st == nil
 		st = client.Probe(ctx, u)
-		tries++
-		if tries == 1 {
+		if first {
 			if s := syntaxOnly(u, st); s != nil {
-				return s, 0
+				st, syntax = s, true
+				return false
 			}
 		}
-		if !st.Transient || tries > c.Retries || ctx.Err() != nil {
-			break
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wait *= 2
+		return st.Transient
+	})
+	if syntax {
+		return st, 0
 	}
 	if st.State == access.StateError && c.MaxTime > 0 && expired(ctx) {
 		about := u

@@ -108,7 +108,7 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 	if err != nil {
 		return nil, err
 	}
-	a := Split(u)
+	a := split(u)
 	conn, err := newsreader.Dial(ctx, req, u.Host(), u.EffectivePort(), newsreader.Auth(c.Auth))
 	if err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	if err != nil {
 		return nil, err
 	}
-	res, err := fetch(conn, u, req, Split(u), method)
+	res, err := fetch(conn, u, req, split(u), method)
 	if err != nil {
 		conn.Close()
 	}
@@ -188,7 +188,7 @@ func fetch(c *newsreader.Conn, u *locator.URL, req *access.Request, a Article, m
 // the same server by c, and ended when left idle a few seconds or by
 // CloseIdle.
 func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request) (st *access.Status, err error) {
-	a := Split(u)
+	a := split(u)
 	conn, release, err := c.sessions.Session(ctx, req, u.Host(), u.EffectivePort(), newsreader.Auth(c.Auth))
 	if err != nil {
 		return newsreader.ServerStatus(err)

@@ -70,9 +70,9 @@ func (a Article) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
-// Split returns the group and article number of u's path. The path is
+// split returns the group and article number of u's path. The path is
 // cut at the first "/"; the rest, up to any further "/", is the number.
-func Split(u *locator.URL) Article {
+func split(u *locator.URL) Article {
 	g, rest, found := strings.Cut(u.Path(), "/")
 	a := Article{Group: locator.Decode(g)}
 	if found {
@@ -84,7 +84,7 @@ func Split(u *locator.URL) Article {
 
 // Parts returns Split(u), which marshals as the nntp parts of the
 // package documentation.
-func (Rules) Parts(u *locator.URL) any { return Split(u) }
+func (Rules) Parts(u *locator.URL) any { return split(u) }
 
 func isDigits(s string) bool {
 	if s == "" {
@@ -193,7 +193,7 @@ func NewPlan(u *locator.URL) (*Plan, error) {
 	if !u.HasAuthority() || u.Host() == "" {
 		return fail(u.Offset(locator.HostComponent), "host", "the URL names no host to connect to (RFC 1738 §3.1)")
 	}
-	a := Split(u)
+	a := split(u)
 	base := u.Offset(locator.PathComponent)
 	if i := validGroup(a.Group); i >= 0 {
 		return fail(base, "group", "not a newsgroup name: "+strconv.Quote(a.Group))
@@ -256,7 +256,7 @@ func From(u *locator.URL) (*URL, error) {
 	if err := urlbuild.NotScheme(u, "nntp", "nntpurl"); err != nil {
 		return nil, err
 	}
-	r := &URL{Article: Split(u)}
+	r := &URL{Article: split(u)}
 	if u.HasAuthority() {
 		r.Host = u.Host()
 		if u.HasPort() {

@@ -143,7 +143,7 @@ func TestPerlURI(t *testing.T) {
 		}
 		n++
 		u := loctest.MustParse(t, f[1])
-		got := Split(u).Group + "|" + strconv.Itoa(u.EffectivePort())
+		got := split(u).Group + "|" + strconv.Itoa(u.EffectivePort())
 		if got != f[3] {
 			t.Errorf("%s: %s, want %s", f[1], got, f[3])
 		}
@@ -194,7 +194,7 @@ func FuzzParse(f *testing.F) {
 // view writes what the package's accessors answer for u (a plan error
 // by its rule and message: its Input and offset left out).
 func view(u *locator.URL) string {
-	a := Split(u)
+	a := split(u)
 	j, err := a.MarshalJSON()
 	r, rerr := From(u)
 	s := fmt.Sprintf("split %#v %s %v\nfrom %#v %v\nvalid %d\n", a, j, err, r, rerr, validGroup(a.Group))

@@ -12,15 +12,15 @@ import (
 
 // Session ports of the drafts' interactive schemes.
 const (
-	RloginPort = 513 // RFC 1282
-	TN3270Port = 23  // telnet's, as tn3270 runs over telnet
+	rloginPort = 513 // RFC 1282
+	tn3270Port = 23  // telnet's, as tn3270 runs over telnet
 )
 
 func init() {
 	// The drafts give rlogin and tn3270 the telnet form; mid and cid hold
 	// an addr-spec, in which "?" is an ordinary character.
-	locator.RegisterSyntax("rlogin", locator.Syntax{DefaultPort: RloginPort, Internet: true})
-	locator.RegisterSyntax("tn3270", locator.Syntax{DefaultPort: TN3270Port, Internet: true})
+	locator.RegisterSyntax("rlogin", locator.Syntax{DefaultPort: rloginPort, Internet: true})
+	locator.RegisterSyntax("tn3270", locator.Syntax{DefaultPort: tn3270Port, Internet: true})
 	locator.RegisterSyntax("mid", locator.Syntax{})
 	locator.RegisterSyntax("cid", locator.Syntax{})
 	locator.Register("rlogin", session{})

@@ -10,8 +10,8 @@ import (
 )
 
 func init() {
-	access.Register("rlogin", access.Info{DefaultPort: RloginPort}, func() access.Fetcher { return Client{} })
-	access.Register("tn3270", access.Info{DefaultPort: TN3270Port}, func() access.Fetcher { return Client{} })
+	access.Register("rlogin", access.Info{DefaultPort: rloginPort}, func() access.Fetcher { return Client{} })
+	access.Register("tn3270", access.Info{DefaultPort: tn3270Port}, func() access.Fetcher { return Client{} })
 }
 
 // Client is the access client of rlogin and tn3270 URLs, the
@@ -82,7 +82,7 @@ func unsupported(u *locator.URL) error {
 		}
 		cmd += host
 		e.Instead = "run an rlogin client yourself: " + cmd
-		if port != RloginPort {
+		if port != rloginPort {
 			e.Instead += " (port " + strconv.Itoa(port) + ", for a client that can name one)"
 		}
 		e.Instead += ", or ssh if the host offers it"
@@ -92,7 +92,7 @@ func unsupported(u *locator.URL) error {
 			"pressed; tn3270 negotiates TERMINAL-TYPE IBM-3278-2, BINARY and END-OF-RECORD over Telnet, RFC 1576), which takes " +
 			"a 3270 emulator, not a character terminal"
 		target := host
-		if port != TN3270Port {
+		if port != tn3270Port {
 			target += ":" + strconv.Itoa(port)
 		}
 		e.Instead = "use a 3270 emulator: c3270 " + target + " (Debian package c3270; x3270 under X)"

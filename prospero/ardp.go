@@ -35,11 +35,11 @@ const (
 // Limits of the reference implementation (include/ardp.h of the
 // Prospero server the tests run), which the protocol text leaves open.
 const (
-	// MaxPacket bounds one datagram: the reference reads into a buffer
+	// maxPacket bounds one datagram: the reference reads into a buffer
 	// of ARDP_PTXT_LEN_R (1405) data octets and twice the 64-octet
 	// maximum header (ARDP: "the maximum header length ... is limited
 	// to 64 octets"). A longer datagram is not an ARDP packet.
-	MaxPacket = 1405 + 2*64
+	maxPacket = 1405 + 2*64
 	// maxRequestText is the data one request packet carries
 	// (ARDP_PTXT_LEN): this client sends every request as one packet,
 	// so it never has more than one packet unacknowledged.
@@ -267,7 +267,7 @@ func newExchange(conn net.Conn, req *access.Request, cid uint16, text []byte) *e
 		t = time.Millisecond
 	}
 	x := &exchange{conn: conn, req: req, cid: cid, timeout: t, idle: idle, maxSize: req.MaxSize(),
-		pending: map[uint16][]byte{}, buf: make([]byte, MaxPacket+1)}
+		pending: map[uint16][]byte{}, buf: make([]byte, maxPacket+1)}
 	x.request = appendHeader9(make([]byte, 0, 9+len(text)), cid, 1, 1, 0)
 	x.request = append(x.request, text...)
 	return x
@@ -341,8 +341,8 @@ func (x *exchange) receive() error {
 		x.req.Notef("ARDP: no reply within %v; sending the request again (transmission %d of %d, next wait %v)", wait, x.tries+1, retries+1, x.timeout)
 		return x.send(x.request)
 	}
-	if n > MaxPacket {
-		return &access.ProtocolError{Msg: fmt.Sprintf("a datagram of more than %d octets (ARDP: the maximum is %d: 1405 data octets and headers)", MaxPacket, MaxPacket)}
+	if n > maxPacket {
+		return &access.ProtocolError{Msg: fmt.Sprintf("a datagram of more than %d octets (ARDP: the maximum is %d: 1405 data octets and headers)", maxPacket, maxPacket)}
 	}
 	h, data, err := ParseHeader(x.buf[:n])
 	if err != nil {

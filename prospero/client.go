@@ -17,27 +17,27 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// PrivilegedPort is Prospero's privileged port: a server that can bind
+// privilegedPort is Prospero's privileged port: a server that can bind
 // it answers from it even to a request sent to 1525
 // (prospero-udp-ports.txt: "it should not reject a response simply
 // because the server port changed").
-const PrivilegedPort = 191
+const privilegedPort = 191
 
-// NameComponentField is the field of a Prospero URL that names a link
+// nameComponentField is the field of a Prospero URL that names a link
 // within the directory its hsoname names: the link's name-component
 // (Prospero §"Link Attributes"), one of the "fields and values
 // associated with a Prospero link" that "serve to identify the target of
 // the URL" (RFC 1738 §3.11). Listings write it for links that are not
 // Prospero objects of their own (EXTERNAL and SYMBOLIC links).
-const NameComponentField = "NAME-COMPONENT"
+const nameComponentField = "NAME-COMPONENT"
 
-// VersionField is RFC 1738 §3.11's example field: "the OBJECT-VERSION
+// versionField is RFC 1738 §3.11's example field: "the OBJECT-VERSION
 // field can be specified to identify a specific version of an object";
 // it is sent as the object-version of DIRECTORY and GET-OBJECT-INFO.
-const VersionField = "OBJECT-VERSION"
+const versionField = "OBJECT-VERSION"
 
 func init() {
-	access.Register("prospero", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+	access.Register("prospero", access.Info{DefaultPort: defaultPort}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows Prospero URLs for package access (RFC 1738 §3.11),
@@ -79,12 +79,12 @@ func planOf(u *locator.URL) (*plan, error) {
 	for i, f := range pr.Fields {
 		off := at + sp.fields[i][0] // the field's name
 		switch strings.ToUpper(f.Name) {
-		case VersionField:
+		case versionField:
 			if f.Value == "" || notDigit(f.Value) >= 0 {
 				return nil, refuse(off, "OBJECT-VERSION is a version number (digits), not "+strconv.Quote(f.Value))
 			}
 			p.version = f.Value
-		case NameComponentField:
+		case nameComponentField:
 			if f.Value == "" {
 				return nil, refuse(off, "NAME-COMPONENT names a link: it is not empty")
 			}
@@ -189,14 +189,14 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	p.follow = c.Follow
-	conn, err := req.DialPacket(ctx, u.Host(), u.EffectivePort(), PrivilegedPort)
+	conn, err := req.DialPacket(ctx, u.Host(), u.EffectivePort(), privilegedPort)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
 	cap := req.Capture(access.RecordExchange, "prospero")
 	cap.SetAddr(conn.RemoteAddr())
-	return p.fetch(u, req, func(lines []string) (*Reply, error) { return roundTrip(conn, req, lines, cap) })
+	return p.fetch(u, req, func(lines []string) (*reply, error) { return roundTrip(conn, req, lines, cap) })
 }
 
 var _ access.Replayer = (*Client)(nil)
@@ -219,7 +219,7 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	// (bufio.NewReaderSize returns it as it is), and a reply that ends
 	// at its FAILURE line leaves the next one in it.
 	br := bufio.NewReaderSize(response, 4096)
-	return p.fetch(u, req, func(lines []string) (*Reply, error) {
+	return p.fetch(u, req, func(lines []string) (*reply, error) {
 		for _, l := range lines {
 			req.Sent(l)
 		}
@@ -229,7 +229,7 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 
 // fetch carries out p with roundTrip, which sends a request's lines and
 // reads its reply (from the server, or from a record).
-func (p *plan) fetch(u *locator.URL, req *access.Request, roundTrip func(lines []string) (*Reply, error)) (*access.Resource, error) {
+func (p *plan) fetch(u *locator.URL, req *access.Request, roundTrip func(lines []string) (*reply, error)) (*access.Resource, error) {
 	rep, err := roundTrip(p.listRequest())
 	var se *access.ServerError
 	if err == nil && p.component != "" {
@@ -245,7 +245,7 @@ func (p *plan) fetch(u *locator.URL, req *access.Request, roundTrip func(lines [
 			return nil, &access.ServerError{URL: access.Masked(u), Code: "NONE-FOUND", Text: "the object has no attributes", Command: "GET-OBJECT-INFO"}
 		}
 		// Empty host and hsoname of an access method are the object's.
-		self := &Link{HostType: "INTERNET-D", Host: u.Host(), HSONameType: "ASCII", HSOName: p.pr.HSOName}
+		self := &link{HostType: "INTERNET-D", Host: u.Host(), HSONameType: "ASCII", HSOName: p.pr.HSOName}
 		if u.Port() != "" {
 			self.Host += "(" + u.Port() + ")"
 		}
@@ -274,7 +274,7 @@ func (p *plan) wrap(u *locator.URL, err error) error {
 	case errors.As(err, &fw):
 		// Prospero §FORWARDED: "The client can retry ... using the
 		// corrected information."
-		host, port, herr := SplitHost(fw.host)
+		host, port, herr := splitHost(fw.host)
 		if herr != nil || fw.hostType != "INTERNET-D" {
 			return &access.ProtocolError{URL: access.Masked(u), Msg: "FORWARDED to a host that is not an Internet name: " + fw.host}
 		}
@@ -312,7 +312,7 @@ func (p *plan) wrap(u *locator.URL, err error) error {
 // would depend on the network's losses, and the datagrams' bounds,
 // which ARDP's header does not carry, would be lost in a stream of
 // octets.
-func roundTrip(conn net.Conn, req *access.Request, lines []string, cap *access.Capture) (*Reply, error) {
+func roundTrip(conn net.Conn, req *access.Request, lines []string, cap *access.Capture) (*reply, error) {
 	cid := uint16(rand.IntN(0xffff) + 1)
 	for _, l := range lines {
 		req.Sent(l)
@@ -345,9 +345,9 @@ func roundTrip(conn net.Conn, req *access.Request, lines []string, cap *access.C
 }
 
 // listing turns a LIST reply into a Listing.
-func (p *plan) listing(u *locator.URL, req *access.Request, rep *Reply) (*access.Resource, error) {
+func (p *plan) listing(u *locator.URL, req *access.Request, rep *reply) (*access.Resource, error) {
 	// The reply is one ARDP message, already read whole: at most 65,535
-	// packets (the 16-bit packet count) of at most MaxPacket octets,
+	// packets (the 16-bit packet count) of at most maxPacket octets,
 	// and at most MaxEntries links and MaxSize octets; its entries are
 	// handed out from memory.
 	entries := []access.Entry{}
@@ -367,7 +367,7 @@ func (p *plan) listing(u *locator.URL, req *access.Request, rep *Reply) (*access
 
 // objectURL returns the URL of the Prospero object a link points to, or
 // "" when the link is not to a Prospero object an Internet host serves.
-func objectURL(k *Link) (string, error) {
+func objectURL(k *link) (string, error) {
 	if k.NoReadAccess || k.HostType != "INTERNET-D" || k.HSONameType != "ASCII" {
 		return "", nil
 	}
@@ -375,13 +375,13 @@ func objectURL(k *Link) (string, error) {
 	case "EXTERNAL", "SYMBOLIC", "NULL":
 		return "", nil
 	}
-	host, port, err := SplitHost(k.Host)
+	host, port, err := splitHost(k.Host)
 	if err != nil {
 		return "", err
 	}
 	o := &URL{Host: host, Port: port, HSOName: k.HSOName}
 	if k.Version != "" && k.Version != "0" {
-		o.Fields = []Field{{VersionField, k.Version}}
+		o.Fields = []Field{{versionField, k.Version}}
 	}
 	return o.Build()
 }
@@ -390,7 +390,7 @@ func objectURL(k *Link) (string, error) {
 // Prospero URL, or for an EXTERNAL or SYMBOLIC link the directory's URL
 // with the link's NAME-COMPONENT; parts keep the link's fields, its
 // access methods as URLs ("access") and its attributes.
-func (p *plan) entry(u *locator.URL, k *Link) (access.Entry, error) {
+func (p *plan) entry(u *locator.URL, k *link) (access.Entry, error) {
 	e := access.Entry{Name: k.Name, Size: -1}
 	s, err := objectURL(k)
 	if err != nil {
@@ -398,11 +398,11 @@ func (p *plan) entry(u *locator.URL, k *Link) (access.Entry, error) {
 	}
 	if s == "" {
 		in := *p.pr
-		in.Fields = []Field{{NameComponentField, k.Name}}
+		in.Fields = []Field{{nameComponentField, k.Name}}
 		if in.HasVersion || in.Version != "" || len(in.Attributes) > 0 {
 			// The draft's form does not take fields: RFC 1738's does.
 			if in.Version != "" && in.Version != "0" {
-				in.Fields = append([]Field{{VersionField, in.Version}}, in.Fields...)
+				in.Fields = append([]Field{{versionField, in.Version}}, in.Fields...)
 			}
 			in.HasVersion, in.Version, in.Attributes = false, "", nil
 		}
@@ -463,8 +463,8 @@ func attributeParts(as []Attribute) []map[string]any {
 }
 
 // link handles a URL that names one link with NAME-COMPONENT.
-func (p *plan) link(u *locator.URL, req *access.Request, rep *Reply) (*access.Resource, error) {
-	var k *Link
+func (p *plan) link(u *locator.URL, req *access.Request, rep *reply) (*access.Resource, error) {
+	var k *link
 	for _, l := range rep.Links {
 		if l.Name == p.component { // LIST's wildcards may match more
 			k = l
@@ -486,7 +486,7 @@ func (p *plan) link(u *locator.URL, req *access.Request, rep *Reply) (*access.Re
 
 // methods is the object's access methods as a listing of their URLs, or
 // with p.follow a redirect to the first that can be followed.
-func (p *plan) methods(u *locator.URL, req *access.Request, k *Link, attrs []Attribute) (*access.Resource, error) {
+func (p *plan) methods(u *locator.URL, req *access.Request, k *link, attrs []Attribute) (*access.Resource, error) {
 	ms, err := accessMethods(attrs, k)
 	if err != nil {
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}

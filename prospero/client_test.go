@@ -90,7 +90,7 @@ func TestTokens(t *testing.T) {
 		{"a\x00b", "Prospero message: offset 1: Prospero §2.1 quoting: a NUL, the one character that cannot be quoted"},
 	}
 	for _, c := range cases {
-		got, err := Tokens(c.in)
+		got, err := tokens(c.in)
 		s := "[" + strings.Join(got, " ") + "]"
 		if err != nil {
 			s = err.Error()
@@ -122,15 +122,15 @@ func TestReadLine(t *testing.T) {
 // TestLinesAndAttributes: LINK and ATTRIBUTE lines (Prospero §"Links",
 // §"Link Attributes"), as dirsrv sends them and as the text writes them.
 func TestLinesAndAttributes(t *testing.T) {
-	l, err := ParseLink("LINK  L EXTERNAL README-ftp INTERNET-D ftp.example.org ASCII '/pub/README' 0 DEST-EXP 19940101000000Z ID REMOTE 7")
+	l, err := parseLink("LINK  L EXTERNAL README-ftp INTERNET-D ftp.example.org ASCII '/pub/README' 0 DEST-EXP 19940101000000Z ID REMOTE 7")
 	if err != nil || l.Target != "EXTERNAL" || l.Name != "README-ftp" || l.HSOName != "/pub/README" || l.DestExp != "19940101000000Z" || len(l.IDs) != 1 {
 		t.Fatalf("%+v %v", l, err)
 	}
-	if l, err := ParseLink("LINK NULL NULL secret NULL NULL NULL NULL NULL"); err != nil || !l.NoReadAccess {
+	if l, err := parseLink("LINK NULL NULL secret NULL NULL NULL NULL NULL"); err != nil || !l.NoReadAccess {
 		t.Fatalf("NULL link: %+v %v", l, err)
 	}
 	for _, bad := range []string{"LINK L FILE a", "LINK L FILE a b c d e f EXTRA", "LINK L FILE a b c d e f DEST-EXP", "ATTRIBUTE"} {
-		if _, err := ParseLink(bad); err == nil {
+		if _, err := parseLink(bad); err == nil {
 			t.Errorf("ParseLink(%q) accepted", bad)
 		}
 	}
@@ -160,7 +160,7 @@ func TestLinesAndAttributes(t *testing.T) {
 // TestAccessMethodURL: the access methods of Prospero §"Attributes"
 // (its own examples) as URLs (RFC 1738 §3.11).
 func TestAccessMethodURL(t *testing.T) {
-	link := &Link{HostType: "INTERNET-D", Host: "FTP.X.ORG(2121)", HSONameType: "ASCII", HSOName: "/pub/a b;c"}
+	link := &link{HostType: "INTERNET-D", Host: "FTP.X.ORG(2121)", HSONameType: "ASCII", HSOName: "/pub/a b;c"}
 	cases := []struct{ line, want string }{
 		{"ATTRIBUTE CACHED FIELD ACCESS-METHOD AFTP '' '' '' '' ASCII", "ftp://FTP.X.ORG:2121/pub/a%20b%3Bc;type=a"},
 		{"ATTRIBUTE FIELD FIELD ACCESS-METHOD AFTP INTERNET-D PROSPERO.ISI.EDU ASCII /pub/prospero/README-prospero-documents TEXT", "ftp://PROSPERO.ISI.EDU/pub/prospero/README-prospero-documents;type=a"},

@@ -63,13 +63,13 @@ func readLine(br *bufio.Reader, max int) (string, error) {
 	}
 }
 
-// Tokens splits a line into tokens (Prospero §"Spaces, quoting, and
+// tokens splits a line into tokens (Prospero §"Spaces, quoting, and
 // line-feeds"): tokens are separated by unquoted spaces and tabs; single
 // quotes quote, a doubled quote inside quotes is one quote, and a token
 // may mix quoted and unquoted parts ("6' bytes'" is "6 bytes"); ” is
 // the null token. A NUL, which "cannot be quoted", and a quote left open
 // are errors.
-func Tokens(line string) ([]string, error) {
+func tokens(line string) ([]string, error) {
 	var toks []string
 	var cur strings.Builder
 	in, quoted, openAt := false, false, 0
@@ -117,9 +117,9 @@ func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// A Link is one LINK line of a LIST reply (Prospero §"Links") with the
+// A link is one LINK line of a LIST reply (Prospero §"Links") with the
 // ATTRIBUTE lines that follow it.
-type Link struct {
+type link struct {
 	Type         string // link-type: L (normal) or U (union)
 	Target       string // FILE, DIRECTORY, DIRECTORY+FILE, OBJECT, EXTERNAL, SYMBOLIC, ...
 	Name         string // name-component
@@ -144,25 +144,25 @@ type Attribute struct {
 	Values    []string
 }
 
-// ParseLink reads a LINK line: LINK link-type target name-component
+// parseLink reads a LINK line: LINK link-type target name-component
 // host-type host-name hsoname-type hsoname object-version [DEST-EXP
 // dest-expiration] [ID id-type id-value]...
-func ParseLink(line string) (*Link, error) {
-	t, err := Tokens(line)
+func parseLink(line string) (*link, error) {
+	t, err := tokens(line)
 	if err != nil {
 		return nil, err
 	}
 	return linkFrom(t, line)
 }
 
-func linkFrom(t []string, line string) (*Link, error) {
+func linkFrom(t []string, line string) (*link, error) {
 	if len(t) == 0 || t[0] != "LINK" {
 		return nil, &SyntaxError{0, "Prospero §LIST Links", "not a LINK line"}
 	}
 	if len(t) < 9 {
 		return nil, &SyntaxError{len(line), "Prospero §LIST Links", fmt.Sprintf("a LINK line has 8 fields after LINK, this one %d", len(t)-1)}
 	}
-	l := &Link{Type: t[1], Target: t[2], Name: t[3], HostType: t[4], Host: t[5], HSONameType: t[6], HSOName: t[7], Version: t[8]}
+	l := &link{Type: t[1], Target: t[2], Name: t[3], HostType: t[4], Host: t[5], HSONameType: t[6], HSOName: t[7], Version: t[8]}
 	if l.Type == "NULL" && l.Target == "NULL" {
 		l.NoReadAccess = true
 	}
@@ -192,7 +192,7 @@ func linkFrom(t []string, line string) (*Link, error) {
 // value type is optional (Prospero §"Link Attributes", footnote: older
 // servers leave it out, and the Prospero server the tests run does).
 func ParseAttribute(line string) (*Attribute, error) {
-	t, err := Tokens(line)
+	t, err := tokens(line)
 	if err != nil {
 		return nil, err
 	}
@@ -233,10 +233,10 @@ func attributeFrom(t []string, line string) (*Attribute, error) {
 
 func isValueType(s string) bool { return s == "SEQUENCE" || s == "LINK" || s == "FILTER" }
 
-// A Reply is what a LIST or GET-OBJECT-INFO reply says.
-type Reply struct {
+// A reply is what a LIST or GET-OBJECT-INFO reply says.
+type reply struct {
 	Version    string      // the server's VERSION line: version and software id
-	Links      []*Link     // LIST's links, in the server's order
+	Links      []*link     // LIST's links, in the server's order
 	Attributes []Attribute // GET-OBJECT-INFO's (attributes before any LINK)
 	NoneFound  bool        // NONE-FOUND
 	Truncated  bool        // more links than the limit; the rest were not read
@@ -255,10 +255,10 @@ const (
 // lines a *access.ProtocolError, FORWARDED a *forwarded; WARNING lines
 // are noted and kept. Lines are bounded by maxLine and links by
 // maxLinks (Truncated is then set and reading stops).
-func readReply(r io.Reader, maxLine, maxLinks int, log func(string)) (*Reply, error) {
+func readReply(r io.Reader, maxLine, maxLinks int, log func(string)) (*reply, error) {
 	br := bufio.NewReaderSize(r, 4096)
-	rep := &Reply{}
-	var cur *Link
+	rep := &reply{}
+	var cur *link
 	for n := 1; ; n++ {
 		line, err := readLine(br, maxLine)
 		if err == io.EOF {
@@ -270,7 +270,7 @@ func readReply(r io.Reader, maxLine, maxLinks int, log func(string)) (*Reply, er
 		if log != nil {
 			log(line)
 		}
-		t, terr := Tokens(line)
+		t, terr := tokens(line)
 		if terr != nil {
 			return rep, lineError(n, terr)
 		}
@@ -350,9 +350,9 @@ type forwarded struct{ hostType, host, hsoname, version string }
 
 func (f *forwarded) Error() string { return "FORWARDED to " + f.host + " " + f.hsoname }
 
-// SplitHost splits Prospero's host-name "host(port)" into host and port
+// splitHost splits Prospero's host-name "host(port)" into host and port
 // digits ("" when there is none).
-func SplitHost(s string) (host, port string, err error) {
+func splitHost(s string) (host, port string, err error) {
 	i := strings.IndexByte(s, '(')
 	if i < 0 {
 		return s, "", nil
@@ -382,7 +382,7 @@ type AccessMethod struct {
 
 // accessMethods returns the ACCESS-METHOD values among attrs (depth 0),
 // with the defaults of link (nil for an object's own).
-func accessMethods(attrs []Attribute, l *Link) ([]AccessMethod, error) {
+func accessMethods(attrs []Attribute, l *link) ([]AccessMethod, error) {
 	var out []AccessMethod
 	for _, a := range attrs {
 		if a.Depth != 0 || !strings.EqualFold(a.Name, "ACCESS-METHOD") {
@@ -426,7 +426,7 @@ func (m AccessMethod) URL() (string, error) {
 			return "", nil
 		}
 	}
-	host, port, err := SplitHost(m.Host)
+	host, port, err := splitHost(m.Host)
 	if err != nil {
 		return "", err
 	}

@@ -30,8 +30,8 @@ import (
 	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// DefaultPort is the port a Prospero URL means when it names none.
-const DefaultPort = 1525
+// defaultPort is the port a Prospero URL means when it names none.
+const defaultPort = 1525
 
 // URL is a Prospero URL's decoded structure.
 type URL struct {

@@ -50,7 +50,7 @@ func FuzzTokens(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		toks, err := Tokens(line)
+		toks, err := tokens(line)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(line) {
@@ -62,7 +62,7 @@ func FuzzTokens(f *testing.F) {
 		for i, s := range toks {
 			q[i] = quote(s)
 		}
-		again, err := Tokens(strings.Join(q, " "))
+		again, err := tokens(strings.Join(q, " "))
 		if err != nil || len(again) != len(toks) {
 			t.Fatalf("%q: tokens %q, quoted again %q (%v)", line, toks, again, err)
 		}
@@ -88,9 +88,9 @@ func FuzzLinkAttribute(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	link := &Link{HostType: "INTERNET-D", Host: "h(21)", HSONameType: "ASCII", HSOName: "/pub/x"}
+	link := &link{HostType: "INTERNET-D", Host: "h(21)", HSONameType: "ASCII", HSOName: "/pub/x"}
 	f.Fuzz(func(t *testing.T, line string) {
-		if l, err := ParseLink(line); err == nil {
+		if l, err := parseLink(line); err == nil {
 			if _, err := objectURL(l); err == nil {
 				p := &plan{pr: &URL{Host: "h", HSOName: "/d"}}
 				e, err := p.entry(nil, l)

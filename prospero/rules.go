@@ -103,7 +103,7 @@ func (rules) Explain(u *locator.URL) string {
 	}
 	port := pr.Port
 	if port == "" {
-		port = strconv.Itoa(DefaultPort)
+		port = strconv.Itoa(defaultPort)
 	}
 	hostport := ""
 	if u.HasAuthority() { // a host is written only after "//"

@@ -63,17 +63,17 @@ var cmdNames = map[byte]string{
 	GA: "GA", SB: "SB", WILL: "WILL", WONT: "WONT", DO: "DO", DONT: "DONT", IAC: "IAC",
 }
 
-// OptionName returns the option's name ("NAWS"), or its number for an
+// optionName returns the option's name ("NAWS"), or its number for an
 // option this package does not name.
-func OptionName(opt byte) string {
+func optionName(opt byte) string {
 	if n, ok := optNames[opt]; ok {
 		return n
 	}
 	return strconv.Itoa(int(opt))
 }
 
-// CommandName returns the command's name ("WILL"), or its number.
-func CommandName(c byte) string {
+// commandName returns the command's name ("WILL"), or its number.
+func commandName(c byte) string {
 	if n, ok := cmdNames[c]; ok {
 		return n
 	}
@@ -115,7 +115,7 @@ type SubError struct {
 }
 
 func (e *SubError) Error() string {
-	return fmt.Sprintf("telnet: the server began a subnegotiation (IAC SB %s) and sent more than %d octets of parameters without IAC SE (RFC 855)", OptionName(e.Opt), e.Max)
+	return fmt.Sprintf("telnet: the server began a subnegotiation (IAC SB %s) and sent more than %d octets of parameters without IAC SE (RFC 855)", optionName(e.Opt), e.Max)
 }
 
 // Parser states.
@@ -245,12 +245,12 @@ func (ps *Parser) Feed(p []byte, emit func(Event)) error {
 func Describe(e Event) string {
 	switch e.Kind {
 	case Command:
-		return "IAC " + CommandName(e.Cmd)
+		return "IAC " + commandName(e.Cmd)
 	case Option:
-		return "IAC " + CommandName(e.Cmd) + " " + OptionName(e.Opt)
+		return "IAC " + commandName(e.Cmd) + " " + optionName(e.Opt)
 	case Sub:
 		var b strings.Builder
-		b.WriteString("IAC SB " + OptionName(e.Opt))
+		b.WriteString("IAC SB " + optionName(e.Opt))
 		p := e.Params
 		if e.Opt == OptTType || e.Opt == OptTSpeed || e.Opt == OptXDispLoc {
 			if len(p) > 0 && p[0] <= 1 {

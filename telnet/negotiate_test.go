@@ -206,7 +206,7 @@ func TestNegotiatorNoLoop(t *testing.T) {
 	}
 	for _, opt := range []byte{OptTType, OptNAWS, OptSGA, OptEcho, OptBinary} {
 		if a.Enabled(true, opt) != b.Enabled(false, opt) || a.Enabled(false, opt) != b.Enabled(true, opt) {
-			t.Errorf("%s: the two sides disagree", OptionName(opt))
+			t.Errorf("%s: the two sides disagree", optionName(opt))
 		}
 	}
 }

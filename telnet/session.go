@@ -31,9 +31,9 @@ func init() {
 // client.
 type Client struct{}
 
-// EscapeKey is the key that interrupts a session for the escape prompt:
+// escapeKey is the key that interrupts a session for the escape prompt:
 // ^] (GS, 0x1d), the BSD telnet client's.
-const EscapeKey = 0x1d
+const escapeKey = 0x1d
 
 // Check reports a URL that names no session (not telnet, no host) as a
 // *access.PolicyError with the offset of the part at fault. It touches
@@ -438,9 +438,9 @@ func (s *session) fromKeys() error {
 						fmt.Fprintln(s.msg, "\nthe URL suggests no password")
 					}
 					continue
-				case EscapeKey:
+				case escapeKey:
 					fmt.Fprintln(s.msg)
-					wire = append(wire, EscapeKey)
+					wire = append(wire, escapeKey)
 					continue
 				case 'c', 'C', '\r', '\n':
 					fmt.Fprintln(s.msg)
@@ -451,7 +451,7 @@ func (s *session) fromKeys() error {
 					continue
 				}
 			}
-			if s.tty && c == EscapeKey {
+			if s.tty && c == escapeKey {
 				if len(echo) > 0 {
 					s.out.Write(echo)
 					echo = echo[:0]

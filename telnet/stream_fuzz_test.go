@@ -102,7 +102,7 @@ func FuzzNegotiator(f *testing.F) {
 				rv := verbs[int(v)%4]
 				for _, e := range n.Request(rv, opt) {
 					if e.Kind != Option || e.Cmd != rv || e.Opt != opt {
-						t.Fatalf("request %s %s sent %s", CommandName(rv), OptionName(opt), Describe(e))
+						t.Fatalf("request %s %s sent %s", commandName(rv), optionName(opt), Describe(e))
 					}
 				}
 				continue
@@ -119,21 +119,21 @@ func FuzzNegotiator(f *testing.F) {
 				continue
 			}
 			if (on && was) || (!on && st == qNo) {
-				t.Fatalf("%s %s answered while already in that mode: %s", CommandName(v), OptionName(opt), Describe(reply[0]))
+				t.Fatalf("%s %s answered while already in that mode: %s", commandName(v), optionName(opt), Describe(reply[0]))
 			}
 			if st == qWantYes || st == qWantNo {
 				if !(local && on && opt == OptNAWS && reply[0].Kind == Sub) {
-					t.Fatalf("the answer to our request %s %s was answered back: %s", CommandName(v), OptionName(opt), Describe(reply[0]))
+					t.Fatalf("the answer to our request %s %s was answered back: %s", commandName(v), optionName(opt), Describe(reply[0]))
 				}
 				continue
 			}
 			want := map[byte][2]byte{WILL: {DO, DONT}, WONT: {DONT, DONT}, DO: {WILL, WONT}, DONT: {WONT, WONT}}[v]
 			if e := reply[0]; e.Kind != Option || e.Opt != opt || (e.Cmd != want[0] && e.Cmd != want[1]) {
-				t.Fatalf("%s %s answered %s", CommandName(v), OptionName(opt), Describe(e))
+				t.Fatalf("%s %s answered %s", commandName(v), optionName(opt), Describe(e))
 			}
 			for _, e := range reply[1:] {
 				if e.Kind != Sub || e.Opt != OptNAWS || opt != OptNAWS {
-					t.Fatalf("%s %s answered also %s", CommandName(v), OptionName(opt), Describe(e))
+					t.Fatalf("%s %s answered also %s", commandName(v), optionName(opt), Describe(e))
 				}
 			}
 		}
@@ -150,7 +150,7 @@ func FuzzNegotiator(f *testing.F) {
 		for o := 0; o < 256; o++ {
 			opt := byte(o)
 			if a.Enabled(true, opt) != b.Enabled(false, opt) || a.Enabled(false, opt) != b.Enabled(true, opt) {
-				t.Fatalf("%s: the two sides disagree", OptionName(opt))
+				t.Fatalf("%s: the two sides disagree", optionName(opt))
 			}
 		}
 	})

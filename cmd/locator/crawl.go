@@ -16,7 +16,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -132,12 +131,6 @@ func (l *regexpList) Set(v string) error {
 	return nil
 }
 
-// The files of a --state directory.
-const (
-	stateFrontier = "frontier.db"
-	stateSeeds    = "seeds"
-)
-
 func runCrawl(e *env, args []string, o *crawlOptions) int {
 	scope, code := o.validate(e, args)
 	if code != exitOK {
@@ -188,8 +181,8 @@ type crawlRun struct {
 	e       *env
 	o       *crawlOptions
 	rep     *crawl.Report
-	state   *crawlState // --state's events, or nil
-	earlier int         // the pages of the runs before (--resume)
+	state   *crawl.State // --state, or nil
+	earlier int          // the pages of the runs before (--resume)
 	// received counts the octets off the network, every scheme's (a
 	// Gopher menu's too): countingDial.
 	received atomic.Int64
@@ -237,27 +230,19 @@ func (r *crawlRun) openState(args []string) (crawl.Frontier, []string, func(), i
 	if o.state == "" {
 		return nil, args, func() {}, exitOK
 	}
-	f, args, code := o.openState(r.e, args)
-	if f == nil {
-		return nil, nil, nil, code
-	}
-	state, err := openCrawlState(o.state)
+	state, err := o.openState(args)
 	if err == nil {
 		r.state = state
-		r.earlier, err = state.replay(o.state, r.rep)
-	}
-	closeState := func() {
-		if r.state != nil {
-			r.state.Close()
+		r.earlier, err = replayEvents(state.Events(), r.rep)
+		if err != nil {
+			state.Close()
 		}
-		f.Close()
 	}
 	if err != nil {
-		closeState()
 		fmt.Fprintf(r.e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
 		return nil, nil, nil, exitTrouble
 	}
-	return f, args, closeState, exitOK
+	return state.Frontier, state.Seeds, func() { state.Close() }, exitOK
 }
 
 // crawler returns the Client and the Crawler of the flags, the octets
@@ -302,7 +287,7 @@ func (r *crawlRun) crawl(ctx context.Context, c *access.Client, cr *crawl.Crawle
 	r.st = crawlStats{received: &r.received, maxURLs: o.maxURLs, resumed: r.earlier > 0, start: time.Now()}
 	emit := func(ev crawl.Event) error {
 		if r.state != nil {
-			if err := r.state.record(ev); err != nil {
+			if err := writeJSON(r.state, eventRecord(ev)); err != nil {
 				return fmt.Errorf("--state %s: %w", o.state, err)
 			}
 		}
@@ -456,47 +441,23 @@ func (o *crawlOptions) resumeHint() string {
 	return "; --state " + o.state + " --resume goes on"
 }
 
-// openState opens the frontier of --state DIR and returns it with the
-// seeds to crawl: args, or, resuming with none, those DIR keeps. A
+// openState opens the crawl kept in --state DIR (crawl.OpenState) with
+// the seeds to crawl: args, or, resuming with none, those DIR keeps. A
 // crawl DIR holds is gone on with only when --resume says so: it is
-// never overwritten, nor resumed by mistake. It returns a nil frontier
-// and the exit status on failure.
-func (o *crawlOptions) openState(e *env, args []string) (*crawl.BoltFrontier, []string, int) {
-	fail := func(err error) (*crawl.BoltFrontier, []string, int) {
-		fmt.Fprintf(e.stderr, "locator crawl: --state: %s\n", printable.String(err.Error()))
-		return nil, nil, exitTrouble
-	}
-	if err := os.MkdirAll(o.state, 0o700); err != nil {
-		return fail(err)
-	}
-	path := filepath.Join(o.state, stateFrontier)
-	seedsPath := filepath.Join(o.state, stateSeeds)
-	_, err := os.Lstat(path)
-	exists := err == nil
-	if exists && !o.resume {
-		return fail(fmt.Errorf("%s holds a crawl already: --resume goes on with it; remove it to begin anew", o.state))
-	}
-	if o.resume && len(args) == 0 {
-		b, err := readStateFile(seedsPath, maxStateSeeds)
-		if err != nil {
-			return fail(fmt.Errorf("no seeds kept in %s (%w): give the URLs", o.state, err))
-		}
-		args = strings.Fields(string(b))
-	}
-	if !exists || len(args) > 0 {
-		if err := replaceStateFile(seedsPath, []byte(strings.Join(args, "\n")+"\n")); err != nil {
-			return fail(err)
-		}
-	}
-	f, err := crawl.OpenBolt(path)
+// never overwritten, nor resumed by mistake. Its errors say what to do.
+func (o *crawlOptions) openState(args []string) (*crawl.State, error) {
+	st, err := crawl.OpenState(o.state, args, o.resume)
 	var de *crawl.DamagedError
-	if errors.As(err, &de) {
-		return fail(damagedState(o.state, stateFrontier, de))
+	var se *crawl.SeedsError
+	switch {
+	case errors.Is(err, crawl.ErrStateKept):
+		return nil, fmt.Errorf("%s holds a crawl already: --resume goes on with it; remove it to begin anew", o.state)
+	case errors.As(err, &se):
+		return nil, fmt.Errorf("no seeds kept in %s (%w): give the URLs", o.state, se.Err)
+	case errors.As(err, &de):
+		return nil, damagedState(o.state, crawl.StateFrontier, de)
 	}
-	if err != nil {
-		return fail(err)
-	}
-	return f, args, exitOK
+	return st, err
 }
 
 // client returns the access.Client the crawl fetches with: the scheme

@@ -22,7 +22,7 @@ func TestCrawlStateDamaged(t *testing.T) {
 	if code == exitTrouble || code == exitFailed {
 		t.Fatalf("first run: exit %d\n%s", code, errs)
 	}
-	whole, err := os.ReadFile(filepath.Join(state, stateFrontier))
+	whole, err := os.ReadFile(filepath.Join(state, crawl.StateFrontier))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestCrawlStateDamaged(t *testing.T) {
 	clear(zeroed[2*4096 : 6*4096])
 	for name, b := range map[string][]byte{"cut short": whole[:len(whole)/2], "pages zeroed": zeroed, "cut to nothing but a page": whole[:4096]} {
 		t.Run(name, func(t *testing.T) {
-			if err := os.WriteFile(filepath.Join(state, stateFrontier), b, 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(state, crawl.StateFrontier), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Truncate(s.log, 0); err != nil {
@@ -56,7 +56,7 @@ func TestCrawlStateDamaged(t *testing.T) {
 func TestCrawlStateSymlinks(t *testing.T) {
 	s := startCrawlSite(t, false)
 	seed := "http://" + s.http + "/"
-	for _, name := range []string{stateEvents, stateSeeds, stateFrontier} {
+	for _, name := range []string{crawl.StateEvents, crawl.StateSeeds, crawl.StateFrontier} {
 		t.Run(name, func(t *testing.T) {
 			state := filepath.Join(t.TempDir(), "state")
 			if err := os.Mkdir(state, 0o700); err != nil {
@@ -70,12 +70,12 @@ func TestCrawlStateSymlinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := []string{"crawl", "--delay", "0", "--depth", "0", "--state", state}
-			if name == stateFrontier {
+			if name == crawl.StateFrontier {
 				args = append(args, "--resume") // a frontier there is one to go on with
 			}
 			code, _, errs := runCLI(t, "", append(args, seed)...)
 			switch name {
-			case stateSeeds:
+			case crawl.StateSeeds:
 				if code != exitOK {
 					t.Errorf("exit %d, want 0:\n%s", code, errs)
 				}

@@ -100,18 +100,17 @@ type getOptions struct {
 	views, printURL         bool
 	view                    string
 	answers                 answerList
-	reqOpts                 *access.Options     // each request's values (client)
-	head                    bool                // --head
-	writeOut                writeOut            // -w, --write-out
-	retry                   int                 // --retry
-	retryMaxTime            time.Duration       // --retry-max-time
-	sleep                   func(time.Duration) // tests: the wait before a retry; nil time.Sleep
-	progressAfter           time.Duration       // 0: one second
-	forceProgress, noPrompt bool                // tests
-	noProgress              bool                // -s
-	clock                   clock               // tests: --limit-rate's time; nil the real one
-	warc                    *warcFlags          // --warc, --warc-max-size, --warc-dedup
-	fromWARC                fileList            // --from-warc
+	reqOpts                 *access.Options // each request's values (client)
+	head                    bool            // --head
+	writeOut                writeOut        // -w, --write-out
+	retry                   int             // --retry
+	retryMaxTime            time.Duration   // --retry-max-time
+	progressAfter           time.Duration   // 0: one second
+	forceProgress, noPrompt bool            // tests
+	noProgress              bool            // -s
+	clock                   clock           // tests: --limit-rate's time; nil the real one
+	warc                    *warcFlags      // --warc, --warc-max-size, --warc-dedup
+	fromWARC                fileList        // --from-warc
 }
 
 func runGet(e *env, args []string, o *getOptions) int {
@@ -439,37 +438,26 @@ const maxBackoff = 10 * time.Minute
 // its wait included; --max-time bounds each try, as curl's does. A try
 // that wrote an octet of the object is never followed by another.
 func (o *getOptions) tries(e *env, c *access.Client, j job, r *report) int {
-	start := time.Now()
-	wait := time.Second
-	if o.retryDelay > 0 {
-		wait = o.retryDelay
-	}
-	for n := 0; ; n++ {
-		r.reset(j.u)
-		t := o.once(e, c, j, r)
-		last := t.msg == "" || !t.transient || t.delivered || n >= o.retry ||
-			o.retryMaxTime > 0 && time.Since(start)+wait > o.retryMaxTime
-		if !last {
-			left := o.retry - n
+	var t try
+	retry := access.Retry{Times: o.retry, Wait: time.Second, MaxWait: maxBackoff, Within: o.retryMaxTime,
+		Notify: func(wait time.Duration, left int) {
 			fmt.Fprintf(e.stderr, "locator get: %s; trying again in %v (%d %s left)\n", t.msg, wait, left, plural(left, "retry", "retries"))
-			if o.sleep != nil {
-				o.sleep(wait)
-			} else {
-				time.Sleep(wait)
-			}
-			if o.retryDelay == 0 {
-				wait = min(2*wait, maxBackoff)
-			}
-			continue
-		}
-		if o.head {
-			writeHeads(e.stdout, t.head, r)
-		}
-		if t.msg != "" {
-			fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
-		}
-		return t.code
+		}}
+	if o.retryDelay > 0 {
+		retry.Wait, retry.Fixed = o.retryDelay, true
 	}
+	retry.Do(context.Background(), func() bool {
+		r.reset(j.u)
+		t = o.once(e, c, j, r)
+		return t.msg != "" && t.transient && !t.delivered
+	})
+	if o.head {
+		writeHeads(e.stdout, t.head, r)
+	}
+	if t.msg != "" {
+		fmt.Fprintf(e.stderr, "locator get: %s\n", t.msg)
+	}
+	return t.code
 }
 
 func plural(n int, one, many string) string {

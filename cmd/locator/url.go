@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rfc1738/locator/internal/lines"
 	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/urledit"
 )
@@ -80,19 +81,6 @@ func (a *urlArgs) failed(status int, msg string) error {
 	return errors.New(msg)
 }
 
-// urlValue is a flag that takes a value.
-type urlValue func(string) error
-
-func (f urlValue) String() string     { return "" }
-func (f urlValue) Set(s string) error { return f(s) }
-
-// urlSwitch is a flag that takes none.
-type urlSwitch func() error
-
-func (f urlSwitch) String() string   { return "" }
-func (f urlSwitch) Set(string) error { return f() }
-func (f urlSwitch) IsBoolFlag() bool { return true }
-
 // urlFlags declares locator url's flags on fs, trurl's names with their
 // one-letter forms, and returns what they will hold once fs has parsed.
 func urlFlags(fs *flag.FlagSet) *urlArgs {
@@ -110,15 +98,21 @@ type urlFlagSet struct {
 	a  *urlArgs
 }
 
-// val declares the flags names (a comma list) taking the argument arg.
-func (u urlFlagSet) val(names, arg, usage string, f func(string) error) {
-	for _, n := range strings.Split(names, ",") {
-		u.fs.Var(urlValue(f), n, arg+"\x00"+usage)
+// val declares the flag name, and its one-letter name short unless "",
+// taking the argument usage names in backquotes, as the other
+// commands' flags do (flag.UnquoteUsage).
+func (u urlFlagSet) val(name, short, usage string, f func(string) error) {
+	u.fs.Func(name, usage, f)
+	if short != "" {
+		u.fs.Func(short, "the same as --"+name, f)
 	}
 }
 
-// sw declares the switch name.
-func (u urlFlagSet) sw(name, usage string, f func() error) { u.fs.Var(urlSwitch(f), name, usage) }
+// sw declares the switch name; a value given it ("--json=false") is
+// not read, as trurl has none.
+func (u urlFlagSet) sw(name, usage string, f func() error) {
+	u.fs.BoolFunc(name, usage, func(string) error { return f() })
+}
 
 // once refuses a second --name.
 func (u urlFlagSet) once(has *bool, name string) error {
@@ -132,11 +126,11 @@ func (u urlFlagSet) once(has *bool, name string) error {
 // urlInputFlags declares the URLs worked on: --url, --url-file.
 func (u urlFlagSet) urlInputFlags() {
 	a := u.a
-	u.val("url", "URL", "a URL to work on, as if given as an argument (one without a scheme is guessed unless --no-guess-scheme)", func(s string) error {
+	u.val("url", "", "a `URL` to work on, as if given as an argument (one without a scheme is guessed unless --no-guess-scheme)", func(s string) error {
 		a.urls = append(a.urls, s)
 		return nil
 	})
-	u.val("url-file,f", "FILE", "read URLs from FILE (- for standard input), one a line; blank lines skipped, trailing spaces and tabs and a CR removed; --url and URL arguments are then ignored", func(s string) error {
+	u.val("url-file", "f", "read URLs from `FILE` (- for standard input), one a line; blank lines skipped, trailing spaces and tabs and a CR removed; --url and URL arguments are then ignored", func(s string) error {
 		if err := u.once(&a.hasFile, "url-file"); err != nil {
 			return err
 		}
@@ -148,7 +142,7 @@ func (u urlFlagSet) urlInputFlags() {
 // urlEditFlags declares the edits of components: --append, --set, --iterate, --max-urls, --redirect.
 func (u urlFlagSet) urlEditFlags() {
 	a := u.a
-	u.val("append,a", "path=SEG|query=PAIR", "append a path segment (encoded, after a \"/\") or a query pair key=value (each side encoded)", func(s string) error {
+	u.val("append", "a", "append a path segment or a query pair, `path=SEG|query=PAIR`: SEG encoded, after a \"/\"; PAIR key=value, each side encoded", func(s string) error {
 		switch {
 		case strings.HasPrefix(s, "path="):
 			a.ed.AppendPath = append(a.ed.AppendPath, s[5:])
@@ -159,7 +153,7 @@ func (u urlFlagSet) urlEditFlags() {
 		}
 		return nil
 	})
-	u.val("set,s", "COMPONENT[?][:]=VALUE", "set a component (scheme, user, password, options, host, port, path, query, fragment, zoneid) or a scheme's own part (typecode, selector, group, ...): = encodes VALUE, := takes it encoded, ?= sets it only when absent; an empty VALUE removes it", func(s string) error {
+	u.val("set", "s", "`COMPONENT[?][:]=VALUE` sets a component (scheme, user, password, options, host, port, path, query, fragment, zoneid) or a scheme's own part (typecode, selector, group, ...): = encodes VALUE, := takes it encoded, ?= sets it only when absent; an empty VALUE removes it", func(s string) error {
 		st, err := urledit.ParseSet(s)
 		if err != nil {
 			return a.failed(urlExitSet, err.Error())
@@ -167,7 +161,7 @@ func (u urlFlagSet) urlEditFlags() {
 		a.ed.Sets = append(a.ed.Sets, st)
 		return nil
 	})
-	u.val("iterate", "COMPONENT[:]=V1 V2...", "write the URL once with COMPONENT set to each value (separated by single spaces); several make every combination", func(s string) error {
+	u.val("iterate", "", "`COMPONENT[:]=V1 V2...` writes the URL once with COMPONENT set to each value (separated by single spaces); several make every combination", func(s string) error {
 		it, err := urledit.ParseIterate(s)
 		if err != nil {
 			return a.failed(urlExitIterate, err.Error())
@@ -175,7 +169,7 @@ func (u urlFlagSet) urlEditFlags() {
 		a.ed.Iterate = append(a.ed.Iterate, it)
 		return nil
 	})
-	u.val("max-urls", "N", "the combinations of --iterate's values at most, for each URL (10000, as get's globs; 0 is the default): more is refused, with status 11, before any URL is written", func(s string) error {
+	u.val("max-urls", "", "at most `N` combinations of --iterate's values for each URL (10000, as get's globs; 0 is the default): more is refused, with status 11, before any URL is written", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return a.failed(urlExitFlag, "--max-urls takes a number, not "+strconv.Quote(s))
@@ -183,7 +177,7 @@ func (u urlFlagSet) urlEditFlags() {
 		a.ed.MaxCombinations = n
 		return nil
 	})
-	u.val("redirect", "REF", "resolve REF against each URL (RFC 3986 §5) before the other edits", func(s string) error {
+	u.val("redirect", "", "resolve `REF` against each URL (RFC 3986 §5) before the other edits", func(s string) error {
 		if a.ed.Redirect != "" {
 			return a.failed(urlExitFlag, "only one --redirect is supported")
 		}
@@ -196,7 +190,7 @@ func (u urlFlagSet) urlEditFlags() {
 func (u urlFlagSet) urlQueryFlags() {
 	a := u.a
 	hasSep := false
-	u.val("query-separator", "C", "the octet that separates query pairs (default &)", func(s string) error {
+	u.val("query-separator", "", "the octet `C` that separates query pairs (default &)", func(s string) error {
 		if err := u.once(&hasSep, "query-separator"); err != nil {
 			return err
 		}
@@ -206,22 +200,22 @@ func (u urlFlagSet) urlQueryFlags() {
 		a.ed.Separator = s[0]
 		return nil
 	})
-	u.val("trim", "query=KEY", "remove the query pairs of KEY (without regard to case; KEY* a prefix, \\* a star)", func(s string) error {
+	u.val("trim", "", "`query=KEY` removes the query pairs of KEY (without regard to case; KEY* a prefix, \\* a star)", func(s string) error {
 		if !strings.HasPrefix(s, "query=") {
 			return a.failed(urlExitTrim, "Unsupported trim component: "+s)
 		}
 		a.ed.Trim = append(a.ed.Trim, s[6:])
 		return nil
 	})
-	u.val("qtrim", "KEY", "the same as --trim query=KEY", func(s string) error {
+	u.val("qtrim", "", "remove the query pairs of `KEY`, as --trim query=KEY does", func(s string) error {
 		a.ed.Trim = append(a.ed.Trim, s)
 		return nil
 	})
-	u.val("replace", "KEY[=VALUE]", "replace the first query pair of KEY (the others of KEY go); both sides encoded", func(s string) error {
+	u.val("replace", "", "`KEY[=VALUE]` replaces the first query pair of KEY (the others of KEY go); both sides encoded", func(s string) error {
 		a.ed.Replace = append(a.ed.Replace, s)
 		return nil
 	})
-	u.val("replace-append", "KEY[=VALUE]", "as --replace, and append the pair when the query has no KEY", func(s string) error {
+	u.val("replace-append", "", "`KEY[=VALUE]`: as --replace, and append the pair when the query has no KEY", func(s string) error {
 		a.ed.Replace, a.ed.ReplaceAppend = append(a.ed.Replace, s), true
 		return nil
 	})
@@ -230,7 +224,7 @@ func (u urlFlagSet) urlQueryFlags() {
 // urlOutputFlags declares what is written, and how: --get, --json and the switches.
 func (u urlFlagSet) urlOutputFlags() {
 	a := u.a
-	u.val("get,g", "FORMAT", "write FORMAT for each URL, {component} or [component] replaced (modifiers url: or :, default:, puny:, idn:, strict:, must:; {query:KEY}, {query-all:KEY}, {parts.NAME}; \\n \\t \\r \\\\ \\{ \\[)", func(s string) error {
+	u.val("get", "g", "write `FORMAT` for each URL, {component} or [component] replaced (modifiers url: or :, default:, puny:, idn:, strict:, must:; {query:KEY}, {query-all:KEY}, {parts.NAME}; \\n \\t \\r \\\\ \\{ \\[)", func(s string) error {
 		if err := u.once(&a.hasFormat, "get"); err != nil {
 			return err
 		}
@@ -273,16 +267,11 @@ func (u urlFlagSet) urlOutputFlags() {
 	})
 }
 
-// urlValueFlags are the flags that take a value, by every name.
-var urlValueFlags = map[string]bool{
-	"url": true, "url-file": true, "f": true, "append": true, "a": true, "set": true, "s": true,
-	"iterate": true, "redirect": true, "query-separator": true, "trim": true, "qtrim": true,
-	"replace": true, "replace-append": true, "get": true, "g": true, "max-urls": true,
-}
-
 // urlSplitArgs writes trurl's one-letter flags with their value attached
-// ("-shost=x", "-g{path}") as two arguments, for package flag.
-func urlSplitArgs(args []string) []string {
+// ("-shost=x", "-g{path}") as two arguments, for package flag, and
+// keeps the value after a flag of fs that takes one as it is, even when
+// it begins with "-".
+func urlSplitArgs(fs *flag.FlagSet, args []string) []string {
 	out := make([]string, 0, len(args)+4)
 	for i := 0; i < len(args); i++ {
 		s := args[i]
@@ -295,7 +284,7 @@ func urlSplitArgs(args []string) []string {
 		}
 		out = append(out, s)
 		name := strings.TrimLeft(s, "-")
-		if len(s) > 1 && s[0] == '-' && urlValueFlags[name] && i+1 < len(args) {
+		if f := fs.Lookup(name); len(s) > 1 && s[0] == '-' && f != nil && !isBool(f) && i+1 < len(args) {
 			out = append(out, args[i+1]) // its value, taken as it is
 			i++
 		}
@@ -309,10 +298,10 @@ func runURL(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("url", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	a := urlFlags(fs)
-	pos, err := parseInterspersed(fs, urlSplitArgs(args))
+	pos, err := parseInterspersed(fs, urlSplitArgs(fs, args))
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		urlHelp(stdout, fs)
+		commandHelp(stdout, commands["url"], fs)
 		return exitOK
 	case a.fail != nil:
 		return urlError(stderr, a.fail.status, a.fail.msg)
@@ -408,50 +397,25 @@ func (r *urlRun) all(stdin io.Reader) int {
 	return r.one("", true)
 }
 
-// urlMaxLine bounds a line of --url-file, as maxLine bounds one of
-// standard input for the other commands.
-const urlMaxLine = 1 << 20
-
 // lines edits each line of in as a URL, trurl's way: a CR before the
 // line's end and trailing spaces and tabs removed, empty lines skipped,
-// a line longer than urlMaxLine skipped with a note.
+// a line longer than maxLine (1 MiB) skipped with a note.
 func (r *urlRun) lines(in io.Reader) int {
-	br := bufio.NewReaderSize(in, 64<<10)
-	for n := 1; ; n++ {
-		line, long, err := readLine(br)
-		if long {
-			r.note(fmt.Sprintf("url-file line %d: longer than %d bytes; skipped", n, urlMaxLine))
-		} else if s := strings.TrimRight(strings.TrimSuffix(line, "\r"), " \t"); s != "" {
+	sc := lines.NewScanner(in, maxLine)
+	for sc.Scan() {
+		l := sc.Line()
+		if l.TooLong {
+			r.note(fmt.Sprintf("url-file line %d: longer than %d bytes; skipped", l.N, maxLine))
+		} else if s := strings.TrimRight(l.Text, " \t"); s != "" {
 			if st := r.one(s, false); st != exitOK {
 				return st
 			}
 		}
-		if err == io.EOF {
-			return exitOK
-		}
-		if err != nil {
-			return r.fatal(urlExitFile, "reading --url-file: "+err.Error())
-		}
 	}
-}
-
-// readLine reads one line without its "\n", holding at most urlMaxLine
-// octets of it; long reports a line that was longer.
-func readLine(br *bufio.Reader) (line string, long bool, err error) {
-	var b []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !long {
-			b = append(b, chunk...)
-			if len(b) > urlMaxLine+1 {
-				long, b = true, nil
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return string(bytes.TrimSuffix(b, []byte("\n"))), long, err
+	if err := sc.Err(); err != nil {
+		return r.fatal(urlExitFile, "reading --url-file: "+err.Error())
 	}
+	return exitOK
 }
 
 // one edits one input (none: build) and writes what it gives, each
@@ -611,29 +575,4 @@ func urlFlagError(w io.Writer, err error, args []string) int {
 		return urlError(w, urlExitFlag, "unknown option: "+given)
 	}
 	return urlError(w, urlExitFlag, s)
-}
-
-// urlShort are the one-letter names of flags, trurl's.
-var urlShort = map[string]string{"append": "a", "url-file": "f", "get": "g", "set": "s"}
-
-// urlHelp writes the command's usage and flags.
-func urlHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: locator url %s\n\n%s\n\nflags:\n", urlSynopsis, urlSummary)
-	fs.VisitAll(func(f *flag.Flag) {
-		if len(f.Name) == 1 {
-			return // with its long name
-		}
-		arg, usage, ok := strings.Cut(f.Usage, "\x00")
-		if !ok {
-			arg, usage = "", f.Usage
-		}
-		head := "  --" + f.Name
-		if s := urlShort[f.Name]; s != "" {
-			head = "  -" + s + ", --" + f.Name
-		}
-		if arg != "" {
-			head += " " + arg
-		}
-		fmt.Fprintf(w, "%s\n      %s\n", head, usage)
-	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -324,5 +325,29 @@ func TestURLCommandTable(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := do(&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}, fs.Args()); code != 0 || out.String() != "gopher://h/1/x 1\n" || errOut.Len() > 0 {
 		t.Errorf("exit %d, %q, %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestURLFileLines: --url-file's lines, read by the bounded line reader
+// the other commands use (internal/lines): CR LF and trailing blanks
+// removed, blank lines skipped, a line over 1 MiB skipped with a note
+// naming it, and the lines after it read.
+func TestURLFileLines(t *testing.T) {
+	long := "http://h/" + strings.Repeat("a", maxLine)
+	in := "http://a/ \t\r\n\n \nhttp://b/x\n" + long + "\nhttp://c/\r"
+	code, out, errs := runURLTest(in, "-f", "-")
+	if want := "http://a/\nhttp://b/x\nhttp://c/\n"; code != 0 || out != want {
+		t.Errorf("exit %d, stdout %q; want 0, %q", code, out, want)
+	}
+	if want := fmt.Sprintf("locator url: note: url-file line 5: longer than %d bytes; skipped\n", maxLine); errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	// A help that the other commands' help writer makes: no NUL of the
+	// old argument convention, each short name beside its long one.
+	for _, args := range [][]string{{"url", "--help"}, {"help", "url"}} {
+		code, out, _ = runCLI(t, "", args...)
+		if code != 0 || strings.Contains(out, "\x00") || !strings.Contains(out, "  -s, --set COMPONENT[?][:]=VALUE\n") {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
 	}
 }

@@ -1,0 +1,64 @@
+package access
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// A Retry says when a try that failed transiently (Transient,
+// Status.Transient) is made again: curl's --retry, --retry-delay and
+// --retry-max-time, and linkcheck's Retries and Backoff. The zero Retry
+// makes one try.
+type Retry struct {
+	// Times is how many tries may follow the first.
+	Times int
+	// Wait is the wait before the first retry; each next wait is twice
+	// the one before, at most MaxWait. 0: no wait.
+	Wait time.Duration
+	// Fixed makes every wait Wait (curl's --retry-delay).
+	Fixed bool
+	// MaxWait bounds each doubled wait (curl's ten minutes); 0 none.
+	MaxWait time.Duration
+	// Within bounds the time since the first try began in which a retry
+	// may begin, its wait included (curl's --retry-max-time); 0 none.
+	Within time.Duration
+	// Notify, when not nil, is told of each retry before its wait: the
+	// wait, and the retries left, this one included.
+	Notify func(wait time.Duration, left int)
+}
+
+// Do calls try, and again after a wait while try reports a failure
+// worth trying again (again true), ctx is not done and r allows
+// another try. A wait that ctx ends is followed by no try. Do returns
+// how many tries it made.
+func (r Retry) Do(ctx context.Context, try func() (again bool)) int {
+	start := time.Now()
+	wait := r.Wait
+	for n := 1; ; n++ {
+		if !try() || n > r.Times || ctx.Err() != nil ||
+			r.Within > 0 && time.Since(start)+wait > r.Within {
+			return n
+		}
+		if r.Notify != nil {
+			r.Notify(wait, r.Times-n+1)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+		if ctx.Err() != nil {
+			return n
+		}
+		if !r.Fixed {
+			if wait <= math.MaxInt64/2 {
+				wait *= 2
+			}
+			if r.MaxWait > 0 && wait > r.MaxWait {
+				wait = r.MaxWait
+			}
+		}
+	}
+}

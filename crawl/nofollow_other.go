@@ -1,5 +1,0 @@
-//go:build !unix
-
-package crawl
-
-const noFollow = 0
