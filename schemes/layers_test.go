@@ -20,7 +20,7 @@ var schemePackages = []string{"ftp", "http", "file", "gopher", "gophers", "gemin
 // or through another package of the module, so that a new scheme is one
 // new folder and one line here.
 func TestLayers(t *testing.T) {
-	for _, p := range []string{"access", "archive", "crawl", "linkcheck", "gateway", "urledit"} {
+	for _, p := range []string{"access", "archive", "crawl", "linkcheck", "gateway", "urledit", "wayback"} {
 		if path, bad := schemeDep(t, p); bad != "" {
 			t.Errorf("%s imports the scheme package %s (%s)", p, bad, strings.Join(path, " → "))
 		}
