@@ -213,6 +213,7 @@ func (o *getOptions) invalidGet() string {
 		return "--head asks what the server says of the object, --views which representations it offers: give one"
 	case o.head && o.continueAt.set:
 		return "--head retrieves no object to resume; -C takes one"
+	case o.warc == nil: // a test's options, without the WARC flags
 	case len(o.fromWARC) > 0 && (o.warc.file != "" || o.warc.wacz != ""):
 		return "--from-warc reads an archive, --warc writes one: give one"
 	case o.warc.file != "" && o.warc.wacz != "":
