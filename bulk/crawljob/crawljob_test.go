@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	scratch = dir
+	// t.TempDir lands here too: the servers that run as nobody (when
+	// the test runs as root) must reach the trees made under it.
+	os.Chmod(dir, 0o755)
 	os.Setenv("TMPDIR", dir)
 	code := ptest.MainRet(m)
 	os.RemoveAll(dir)
@@ -109,7 +112,7 @@ func startServers(t *testing.T) []string {
 		}
 	}
 	groot := t.TempDir()
-	for p, c := range map[string]string{"g/a.txt": "a\n", "g/sub/b.txt": "b\n", "g/sub/c.txt": "c\n", "other/x.txt": "x\n"} {
+	for p, c := range map[string]string{"menu/a.txt": "a\n", "menu/sub/b.txt": "b\n", "menu/sub/c.txt": "c\n", "other/x.txt": "x\n"} {
 		f := filepath.Join(groot, p)
 		os.MkdirAll(filepath.Dir(f), 0o755)
 		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
@@ -117,15 +120,16 @@ func startServers(t *testing.T) []string {
 		}
 	}
 	g := peer.Pygopherd(t, groot)
-	return []string{"http://" + n.Addr + "/site/p0.html", "gopher://" + g.Addr + "/1/g"}
+	return []string{"http://" + n.Addr + "/site/p0.html", "gopher://" + g.Addr + "/1/menu/"}
 }
 
-// commandLines runs `locator crawl --check --json` on seeds, one request
-// at a time, and returns its records but the summary, sorted, and the
-// summary.
-func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string]any) {
+// commandLines runs `locator crawl --check --json --warc` on seeds, one
+// request at a time, and returns its records but the summary, sorted,
+// the summary, and the URLs its WARC file captured (its index's).
+func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string]any, []string) {
 	t.Helper()
-	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth)}, seeds...)
+	warc := filepath.Join(t.TempDir(), "command.warc.gz")
+	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, seeds...)
 	cmd := exec.Command(cli(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -136,7 +140,28 @@ func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string
 	if err != nil {
 		t.Fatalf("locator crawl: %v\n%s", err, stderr.Bytes())
 	}
-	return splitSummary(t, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"))
+	lines, sum := splitSummary(t, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"))
+	return lines, sum, capturedURLs(t, warc+".cdxj")
+}
+
+// capturedURLs returns the distinct URLs of a CDXJ index, sorted.
+func capturedURLs(t *testing.T, index string) []string {
+	t.Helper()
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("%s: line %q", index, l)
+		}
+		urls = append(urls, e.URL)
+	}
+	slices.Sort(urls)
+	return slices.Compact(urls)
 }
 
 // splitSummary returns lines but the summary, sorted, and the summary
@@ -215,7 +240,7 @@ func options(seeds []string, out string) Options {
 // each URL once; its WARC files, one index over all.
 func TestCrawlIsCommand(t *testing.T) {
 	seeds := startServers(t)
-	want, wantSum := commandLines(t, 2, seeds)
+	want, wantSum, wantWARC := commandLines(t, 2, seeds)
 	out := filepath.Join(t.TempDir(), "out")
 	res, err := Run(context.Background(), options(seeds, out), prismRun)
 	if err != nil {
@@ -226,11 +251,17 @@ func TestCrawlIsCommand(t *testing.T) {
 	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
 		t.Errorf("summary %v, want %v", gotSum, wantSum)
 	}
+	if len(got) != 60 || gotSum["pages"] != 13.0 || gotSum["broken"] != 4.0 {
+		t.Errorf("%d records, summary %v; want 60 records, 13 pages, 4 broken (the site's)", len(got), gotSum)
+	}
 	if res.Rounds != 3 || res.Last.Unfetched != 0 {
 		t.Errorf("rounds %d, state %+v; want 3 rounds (depth 0, 1, 2), nothing unfetched", res.Rounds, res.Last)
 	}
 	checkDB(t, out, got)
 	checkWARC(t, out, got)
+	// robots.txt is asked for again in each round of the job: the
+	// URLs captured are the command's, not the number of captures.
+	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
 	t.Logf("%d records; summary %v", len(got), gotSum)
 }
 
@@ -335,7 +366,7 @@ func checkWARC(t *testing.T, out string, records []string) {
 // the command, as an uninterrupted run does.
 func TestCrawlResumes(t *testing.T) {
 	seeds := startServers(t)
-	want, wantSum := commandLines(t, 2, seeds)
+	want, wantSum, wantWARC := commandLines(t, 2, seeds)
 	out := filepath.Join(t.TempDir(), "out")
 	o := options(seeds, out)
 	o.Rounds = 1
@@ -360,4 +391,7 @@ func TestCrawlResumes(t *testing.T) {
 		t.Errorf("summary %v, want %v", gotSum, wantSum)
 	}
 	checkWARC(t, out, got)
+	// robots.txt is asked for again in each round of the job: the
+	// URLs captured are the command's, not the number of captures.
+	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
 }

@@ -53,7 +53,7 @@ func crawlMain(args []string) int {
 		return 2
 	}
 	flag.CommandLine.Parse(nil) // parsed: beam.Init asks
-	beam.Init() // after parsing: on a worker, this runs the worker and exits
+	beam.Init()                 // after parsing: on a worker, this runs the worker and exits
 	o.Seeds = fs.Args()
 	if seedsFile != "" {
 		f, err := os.Open(seedsFile)
