@@ -105,7 +105,7 @@ func ParseEntry(line []byte) (Entry, error) {
 		if err != nil {
 			return e, fmt.Errorf("fetched: %v", err)
 		}
-		if t.Format(time.RFC3339Nano) != e.Fetched {
+		if t.UTC().Format(time.RFC3339Nano) != e.Fetched {
 			return e, fmt.Errorf("fetched %q is not as written (RFC 3339, UTC)", e.Fetched)
 		}
 	}
