@@ -361,37 +361,52 @@ func checkWARC(t *testing.T, out string, records []string) {
 	}
 }
 
-// TestCrawlResumes: a crawl stopped after its first round (--rounds 1)
-// and run again goes on from its database and ends with the records of
-// the command, as an uninterrupted run does.
+// TestCrawlResumes: a crawl stopped after its first round (--rounds 1),
+// run again for a second, then killed in its third after the round's
+// files were written and before db/CURRENT was replaced, and run again,
+// goes on from its database and ends with the records of the command,
+// as an uninterrupted run does.
 func TestCrawlResumes(t *testing.T) {
 	seeds := startServers(t)
 	want, wantSum, wantWARC := commandLines(t, 2, seeds)
 	out := filepath.Join(t.TempDir(), "out")
 	o := options(seeds, out)
-	o.Rounds = 1
-	res, err := Run(context.Background(), o, prismRun)
+	ctx := context.Background()
+	for r := 1; r <= 2; r++ {
+		o.Rounds = r
+		res, err := Run(ctx, o, prismRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rounds != 1 || res.Last.Round != r || res.Last.Unfetched == 0 || res.Resumed != (r > 1) {
+			t.Fatalf("run %d: %+v", r, res)
+		}
+	}
+	// Round 3, its files written, its CURRENT not: a kill.
+	st, _, err := readState(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rounds != 1 || res.Last.Round != 1 || res.Last.Unfetched == 0 {
-		t.Fatalf("first run: %+v", res)
+	if _, err := runRound(ctx, o, st, prismRun); err != nil {
+		t.Fatal(err)
+	}
+	if now, _, _ := readState(out); now != st {
+		t.Fatalf("CURRENT %+v, want %+v", now, st)
 	}
 	o.Rounds = 0
-	res, err = Run(context.Background(), o, prismRun)
+	res, err := Run(ctx, o, prismRun)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Resumed || res.Rounds != 2 || res.Last.Round != 3 {
-		t.Errorf("second run: %+v, want resumed, 2 rounds more", res)
+	if !res.Resumed || res.Rounds != 1 || res.Last.Round != 3 {
+		t.Errorf("last run: %+v, want resumed, round 3 again", res)
 	}
 	got, gotSum := jobLines(t, out)
 	equalLines(t, "records", got, want)
 	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
 		t.Errorf("summary %v, want %v", gotSum, wantSum)
 	}
+	checkDB(t, out, got)
 	checkWARC(t, out, got)
-	// robots.txt is asked for again in each round of the job: the
-	// URLs captured are the command's, not the number of captures.
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
 }

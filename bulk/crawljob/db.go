@@ -9,6 +9,7 @@ package crawljob
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -160,25 +161,22 @@ func writeState(dir string, st State) error {
 	return replaceFile(filepath.Join(dir, "db", "CURRENT"), append(b, '\n'))
 }
 
-// replaceFile writes b to a new file beside path, then renames it over
-// path.
-func replaceFile(path string, b []byte) error {
+// replaceFile writes b to a new file beside path (a name of its own,
+// O_EXCL), synced, then renames it over path: a reader finds the old
+// file whole or the new one whole.
+func replaceFile(path string, b []byte) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
-	if cerr := f.Sync(); err == nil {
-		err = cerr
+	defer func() {
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}()
+	_, werr := f.Write(b)
+	if err = errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		return err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return os.Rename(f.Name(), path)
 }

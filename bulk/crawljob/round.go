@@ -3,6 +3,7 @@ package crawljob
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -196,6 +197,8 @@ type bundleRecorder struct {
 	err  error
 }
 
+// Record records rec in the bundle's file; the first failure is kept
+// for FinishBundle, which fails the bundle with it.
 func (r *bundleRecorder) Record(rec *access.Record) error {
 	r.mu.Lock()
 	w := r.w
@@ -203,14 +206,13 @@ func (r *bundleRecorder) Record(rec *access.Record) error {
 	if w == nil {
 		return nil
 	}
-	err := w.Record(rec)
-	if err != nil {
-		r.mu.Lock()
-		if r.err == nil {
-			r.err = err
-		}
-		r.mu.Unlock()
-	}
+	return r.keep(w.Record(rec))
+}
+
+func (r *bundleRecorder) keep(err error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.err = cmp.Or(r.err, err)
 	return err
 }
 
