@@ -19,15 +19,9 @@ type brokenLink struct {
 	status, err           string
 }
 
-// seedPlace is the place of a broken seed.
-const seedPlace = crawlrecord.SeedPlace
-
 // The records of `locator crawl --json`, one a line, told apart by
 // "event" (package crawlrecord: the bulk crawl writes them too).
 type (
-	crawlPageRecord    = crawlrecord.Page
-	crawlLinkRecord    = crawlrecord.Link
-	crawlCheckedRecord = crawlrecord.Checked
 	crawlBrokenRecord  = crawlrecord.Broken
 	crawlSummaryRecord = crawlrecord.Summary
 )

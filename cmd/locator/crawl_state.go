@@ -205,5 +205,5 @@ func replayEvents(in io.Reader, r *crawl.Report) (int, error) {
 }
 
 // stateRecord reads any record of the events file (the fields of
-// crawlPageRecord, crawlLinkRecord and crawlCheckedRecord).
+// crawlrecord.Page, Link and Checked).
 type stateRecord = crawlrecord.Any
