@@ -147,6 +147,11 @@ func runRound(ctx context.Context, o Options, st State, run Runner) (State, erro
 		return next, err
 	}
 	next.Unfetched = c["crawl_unfetched"]
+	if c["crawl_fetched"] == 0 {
+		// Every fetch was cut short (--round-timeout): another round
+		// would do the same.
+		return next, fmt.Errorf("no URL fetched (--round-timeout %v too short?)", o.RoundTimeout)
+	}
 	return next, nil
 }
 
@@ -294,7 +299,13 @@ func (f *fetchFn) ProcessElement(ctx context.Context, server string, items func(
 	wg.Wait()
 	for i, o := range outs {
 		if o.err != nil {
-			return fmt.Errorf("fetching %s: %w", list[i].URL, o.err)
+			// --round-timeout ended it: not reported, and unfetched
+			// still, for the next round (as Crawl leaves a page the
+			// end of its context cut short).
+			if ctx.Err() == nil {
+				return fmt.Errorf("fetching %s: %w", list[i].URL, o.err)
+			}
+			continue
 		}
 		var b bytes.Buffer
 		if err := octets.WriteLine(&b, crawlrecord.Of(o.page)); err != nil {
@@ -350,12 +361,13 @@ func (f *fetchFn) FinishBundle(_ func(string), _ func(string, Entry), emitWARC f
 // fetch applied; or, for a URL new to the database, the link that found
 // it first (the shallowest; of those, the least page).
 type mergeFn struct {
-	unfetched, added beam.Counter
+	unfetched, added, fetched beam.Counter
 }
 
 func (m *mergeFn) Setup() {
 	m.unfetched = beam.NewCounter("locator", "crawl_unfetched")
 	m.added = beam.NewCounter("locator", "crawl_new")
+	m.fetched = beam.NewCounter("locator", "crawl_fetched")
 }
 
 func (m *mergeFn) ProcessElement(ctx context.Context, url string, olds func(*Entry) bool, updates func(*Entry) bool, emit func(string)) {
@@ -386,6 +398,7 @@ func (m *mergeFn) ProcessElement(ctx context.Context, url string, olds func(*Ent
 	}
 	if fetched != nil {
 		cur.Status, cur.Fetched = fetched.Status, fetched.Fetched
+		m.fetched.Inc(ctx, 1)
 	}
 	if cur.Status == Unfetched {
 		m.unfetched.Inc(ctx, 1)
