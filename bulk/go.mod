@@ -24,6 +24,8 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.43.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.50.0 // indirect
 	github.com/aws/smithy-go v1.28.1 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	go.etcd.io/bbolt v1.5.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 )
 

@@ -663,28 +663,12 @@ func (cr *crawl) handle(r result) error {
 		return err
 	}
 	c := cr.c
-	depth := c.Depth
-	if depth == 0 {
-		depth = DefaultDepth
-	}
 	from := ""
 	for _, l := range r.links {
-		if l.URL != nil && l.Reason == "" {
-			// What a server sent may not name this machine's files
-			// (RFC 1738 §3.10, §6): refused, never fetched nor checked.
-			if err := access.Sent(r.page.URL, l.URL); err != nil {
-				l.Reason, l.Err = "policy", err
-			}
-		}
-		if l.URL != nil && l.Reason == "" {
-			l.Reason = cr.scope(l.URL)
-			d := r.page.Depth + 1
-			if l.Place.Element == "redirect" {
-				d-- // the same page, found elsewhere
-			}
-			if l.Reason == "" && depth >= 0 && d > depth {
-				l.Reason = "depth"
-			}
+		judged := l.URL != nil && l.Reason == ""
+		cr.judge(r.page, l) // page.go
+		if judged && l.Reason != "policy" {
+			d := LinkDepth(r.page.Depth, l)
 			if l.Reason == "" {
 				key := l.URL.String()
 				seen, err := cr.front.Seen(key)
@@ -709,12 +693,9 @@ func (cr *crawl) handle(r result) error {
 					l.Follow, l.First = true, true
 				}
 			}
-			switch l.Reason {
-			case "scope", "exclude", "include", "depth":
-				if c.Check {
-					if err := cr.checks.add(l.URL); err != nil {
-						return err
-					}
+			if c.Check && Checks(l.Reason) {
+				if err := cr.checks.add(l.URL); err != nil {
+					return err
 				}
 			}
 		}

@@ -79,9 +79,7 @@ type writeFn struct {
 // which the runner keeps only if the bundle commits.
 func (f *writeFn) ProcessElement(ctx context.Context, chunk string, _ func(string)) error {
 	if f.w == nil {
-		var id [8]byte
-		rand.Read(id[:])
-		f.temp = join(f.Dir, tempPrefix(f.Name)+hex.EncodeToString(id[:])+f.Ext)
+		f.temp = TempName(f.Dir, f.Name, f.Ext)
 		fs, err := filesystem.New(ctx, f.temp)
 		if err != nil {
 			return err
@@ -142,6 +140,20 @@ func (f *finalizeFn) ProcessElement(ctx context.Context, _ []byte, temps func(*s
 	for temps(&t) {
 		names = append(names, t)
 	}
+	return Finalize(ctx, f.Dir, f.Name, f.Ext, f.One, names, nil)
+}
+
+// Finalize is Write's last step, for a sink that writes its own
+// temporaries (dir/.tmp-name-RANDOM.ext, TempName): it renames the
+// committed temporaries to name-SSSSS-of-NNNNN.ext (one: the one file
+// name.ext), sorted, so that the names are dense, calling before (when
+// not nil) with each temporary and its final name first; removes what
+// else bears the name's pattern (failed attempts' temporaries, an
+// earlier run's files beyond the new count); and writes one empty file
+// when there is no temporary.
+func Finalize(ctx context.Context, dir, name, ext string, one bool, temps []string, before func(temp, final string) error) error {
+	f := &finalizeFn{Dir: dir, Name: name, Ext: ext, One: one}
+	names := slices.Clone(temps)
 	slices.Sort(names)
 	fs, err := filesystem.New(ctx, f.Dir)
 	if err != nil {
@@ -166,6 +178,11 @@ func (f *finalizeFn) ProcessElement(ctx context.Context, _ []byte, temps func(*s
 	default:
 		for i, name := range names {
 			to := f.final(i, n)
+			if before != nil {
+				if err := before(name, to); err != nil {
+					return err
+				}
+			}
 			if err := filesystem.Rename(ctx, fs, name, to); err != nil {
 				// A retried finalize finds its renames done.
 				if _, serr := fs.Size(ctx, to); serr != nil {
@@ -201,6 +218,19 @@ func (f *finalizeFn) ProcessElement(ctx context.Context, _ []byte, temps func(*s
 	}
 	return nil
 }
+
+// TempName returns a new temporary's name for Finalize:
+// dir/.tmp-name-RANDOM.ext.
+func TempName(dir, name, ext string) string {
+	var id [8]byte
+	rand.Read(id[:])
+	return join(dir, tempPrefix(name)+hex.EncodeToString(id[:])+ext)
+}
+
+// CheckOutput makes the output directory (local) and writes and
+// removes a probe file in it: an output that cannot be written fails
+// before any work.
+func CheckOutput(ctx context.Context, dir string) error { return checkOutput(ctx, dir) }
 
 // checkOutput makes the output directory (local) and writes and
 // removes a probe file in it: an output that cannot be written fails

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/crawl"
+	"github.com/rfc1738/locator/internal/crawlrecord"
 	"github.com/rfc1738/locator/internal/printable"
 )
 
@@ -24,17 +25,8 @@ import (
 // links of its page.
 func eachBroken(r *crawl.Report, fn func(b brokenLink, onPage int) error) error {
 	return r.EachBroken(func(b crawl.Broken, onPage int) error {
-		l := brokenLink{u: b.Link.URL}
-		if b.Failure != nil {
-			l.status, l.err = string(b.Failure.State), b.Failure.Text
-		}
-		if b.Link.From == nil {
-			u := access.Masked(b.Link.URL)
-			l.place, l.ref, l.url = seedPlace, u, u
-		} else {
-			l.page, l.place, l.ref, l.url = access.Masked(b.Link.From), b.Link.Place.String(), maskedText(b.Link.Ref), access.Masked(b.Link.URL)
-		}
-		return fn(l, onPage)
+		rec := crawlrecord.OfBroken(b)
+		return fn(brokenLink{u: b.Link.URL, page: rec.Page, place: rec.Place, ref: rec.Ref, url: rec.URL, status: rec.Status, err: rec.Error}, onPage)
 	})
 }
 

@@ -12,9 +12,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/crawl"
+	"github.com/rfc1738/locator/internal/crawlrecord"
 	"github.com/rfc1738/locator/internal/lines"
 	"github.com/rfc1738/locator/linkcheck"
 )
@@ -71,7 +71,7 @@ func replayEvents(in io.Reader, r *crawl.Report) (int, error) {
 		if l.TooLong || json.Unmarshal([]byte(l.Text), &rec) != nil {
 			continue
 		}
-		if ev := rec.event(); ev != nil {
+		if ev := rec.Rebuild(); ev != nil {
 			if _, ok := ev.(*crawl.Page); ok {
 				pages++
 			}
@@ -84,48 +84,5 @@ func replayEvents(in io.Reader, r *crawl.Report) (int, error) {
 }
 
 // stateRecord reads any record of the events file (the fields of
-// crawlPageRecord, crawlLinkRecord and crawlCheckedRecord).
-type stateRecord struct {
-	Event, URL, From, Status, Error string
-	Skipped                         string
-	Depth                           int
-	Place, Element, Attr, Name, Ref string
-	Line, Column                    int
-	Follow                          bool
-	Reason, Code, Text              string
-}
-
-// event rebuilds the event of rec, or nil. A failure is a
-// *crawl.Failure: its state and words, not its type, are kept, and the
-// report keeps the state recorded.
-func (rec *stateRecord) event() crawl.Event {
-	u, err := locator.Parse(rec.URL)
-	if err != nil && rec.Event != "link" {
-		return nil
-	}
-	failed := func() error {
-		switch access.State(rec.Status) {
-		case access.StateGone, access.StateRefused, access.StateError:
-			return &crawl.Failure{State: access.State(rec.Status), Text: rec.Error}
-		}
-		return nil
-	}
-	switch rec.Event {
-	case "page":
-		p := &crawl.Page{URL: u, Depth: rec.Depth, Skipped: rec.Skipped, Err: failed()}
-		if rec.From != "" {
-			p.From, _ = locator.Parse(rec.From)
-		}
-		return p
-	case "link":
-		from, err := locator.Parse(rec.From)
-		if err != nil || u == nil {
-			return nil // a link that names no URL is never broken
-		}
-		return &crawl.Link{From: from, URL: u, Ref: rec.Ref, Follow: rec.Follow, Reason: rec.Reason,
-			Place: crawl.Place{Element: rec.Element, Attr: rec.Attr, Name: rec.Name, Line: rec.Line, Column: rec.Column}}
-	case "checked":
-		return &crawl.Checked{URL: u, Status: &access.Status{State: access.State(rec.Status), Code: rec.Code, Text: rec.Text, URL: u, Err: failed()}}
-	}
-	return nil
-}
+// crawlrecord.Page, Link and Checked).
+type stateRecord = crawlrecord.Any

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/internal/crawlrecord"
 	"github.com/rfc1738/locator/internal/printable"
 	"github.com/rfc1738/locator/linkcheck"
 )
@@ -315,32 +316,7 @@ func probeLine(r probeRecord) string {
 // and nothing else changed, for output. An unparsable URL may carry a
 // password all the same: its text is masked by the same reading, up to
 // the last "@" before the first "/", "?" or "#" after "//".
-func maskedText(s string) string {
-	if u, err := locator.Parse(s); err == nil {
-		if !u.HasPassword() {
-			return s
-		}
-		in, off := u.Input(), u.Offset(locator.PasswordComponent)
-		return in[:off] + "****" + in[off+len(u.Password()):]
-	}
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return s
-	}
-	auth := s[i+3:]
-	if end := strings.IndexAny(auth, "/?#"); end >= 0 {
-		auth = auth[:end]
-	}
-	at := strings.LastIndexByte(auth, '@')
-	if at < 0 {
-		return s
-	}
-	colon := strings.IndexByte(auth[:at], ':')
-	if colon < 0 {
-		return s
-	}
-	return s[:i+3+colon+1] + "****" + s[i+3+at:]
-}
+func maskedText(s string) string { return crawlrecord.MaskedText(s) }
 
 func orDash(s string) string {
 	if s == "" {

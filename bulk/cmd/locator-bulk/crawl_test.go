@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCrawlBadInput: an unreadable --seeds, a seed that is not a URL,
+// an output under a file: exit 2, before any request (the seeds name a
+// port nothing listens on, and no output is made).
+func TestCrawlBadInput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, args := range [][]string{
+		{"--seeds", filepath.Join(dir, "none.txt"), "--output", filepath.Join(dir, "a")},
+		{"--output", filepath.Join(dir, "b"), "http://[::1"},
+		{"--output", filepath.Join(file, "out"), "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "c"), "--scope", "site", "http://127.0.0.1:1/"},
+	} {
+		if code := crawlMain(args); code != 2 {
+			t.Errorf("crawl %q: exit %d, want 2", args, code)
+		}
+	}
+	for _, d := range []string{"a", "b"} {
+		if _, err := os.Stat(filepath.Join(dir, d, "db")); err == nil {
+			t.Errorf("%s: a crawl was begun", d)
+		}
+	}
+}

@@ -1,0 +1,412 @@
+package crawljob
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/rfc1738/locator/bulk/job"
+	"github.com/rfc1738/locator/internal/peer"
+	_ "github.com/rfc1738/locator/schemes"
+)
+
+// scratch holds the binaries the tests build and the loopback workers'
+// leftovers (TMPDIR points here), removed at the end.
+var scratch string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "locator-bulk-crawl-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	scratch = dir
+	// t.TempDir lands here too: the servers that run as nobody (when
+	// the test runs as root) must reach the trees made under it.
+	os.Chmod(dir, 0o755)
+	os.Setenv("TMPDIR", dir)
+	code := ptest.MainRet(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var buildOnce sync.Once
+var cliPath string
+var cliErr error
+
+// cli is `locator` built from the repository root: the reference.
+func cli(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		cliPath = filepath.Join(scratch, "bin", "locator")
+		cmd := exec.Command("go", "build", "-o", cliPath, "./cmd/locator")
+		cmd.Dir = filepath.Join("..", "..")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			cliErr = fmt.Errorf("go build ./cmd/locator: %v\n%s", err, b)
+		}
+	})
+	if cliErr != nil {
+		t.Fatal(cliErr)
+	}
+	return cliPath
+}
+
+// prismRun runs a pipeline on prism in this process.
+func prismRun(ctx context.Context, p *beam.Pipeline) (map[string]int64, error) {
+	r, err := prism.Execute(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return job.Counters(r.Metrics()), nil
+}
+
+// sitePages is the pages of the generated site: a tree, page i linking
+// to pages 2i+1 and 2i+2, so that each page is first found on one page
+// (its parent) whatever the order of the fetches.
+const sitePages = 15
+
+// startServers serves the generated site with nginx (some links broken,
+// some out of scope) and a directory with pygopherd (a menu), and
+// returns the seeds: the site's index and the gopher menu.
+func startServers(t *testing.T) []string {
+	t.Helper()
+	root := t.TempDir()
+	n := peer.Nginx(t, root, peer.NginxConfig{HTTP: `types { text/html html; text/plain txt; }`, Connections: 16})
+	files := map[string]string{"outside/ok.html": "ok"}
+	for i := 0; i < sitePages; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "<!DOCTYPE html>\n<title>page %d</title>\n", i)
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < sitePages {
+				fmt.Fprintf(&b, "<a href=\"p%d.html\">child %d</a>\n", c, c)
+			}
+		}
+		b.WriteString("<a href=\"p0.html\">top</a>\n")
+		if i%4 == 1 {
+			fmt.Fprintf(&b, "<a href=\"missing-%d.html\">broken</a>\n", i)
+		}
+		if i%5 == 2 {
+			fmt.Fprintf(&b, "<a href=\"/outside/gone-%d.html\">out of scope, broken</a>\n", i)
+		}
+		if i == 3 {
+			b.WriteString("<a href=\"/outside/ok.html\">out of scope</a> <img src=\"/site/none.png\">\n")
+		}
+		files[fmt.Sprintf("site/p%d.html", i)] = b.String()
+	}
+	for p, c := range files {
+		f := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	groot := t.TempDir()
+	for p, c := range map[string]string{"menu/a.txt": "a\n", "menu/sub/b.txt": "b\n", "menu/sub/c.txt": "c\n", "other/x.txt": "x\n"} {
+		f := filepath.Join(groot, p)
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		if err := os.WriteFile(f, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := peer.Pygopherd(t, groot)
+	return []string{"http://" + n.Addr + "/site/p0.html", "gopher://" + g.Addr + "/1/menu/"}
+}
+
+// commandLines runs `locator crawl --check --json --warc` on seeds, one
+// request at a time, and returns its records but the summary, sorted,
+// the summary, and the URLs its WARC file captured (its index's).
+func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string]any, []string) {
+	t.Helper()
+	warc := filepath.Join(t.TempDir(), "command.warc.gz")
+	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, seeds...)
+	cmd := exec.Command(cli(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		err = nil // some links broken
+	}
+	if err != nil {
+		t.Fatalf("locator crawl: %v\n%s", err, stderr.Bytes())
+	}
+	lines, sum := splitSummary(t, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"))
+	return lines, sum, capturedURLs(t, warc+".cdxj")
+}
+
+// capturedURLs returns the distinct URLs of a CDXJ index, sorted.
+func capturedURLs(t *testing.T, index string) []string {
+	t.Helper()
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("%s: line %q", index, l)
+		}
+		urls = append(urls, e.URL)
+	}
+	slices.Sort(urls)
+	return slices.Compact(urls)
+}
+
+// splitSummary returns lines but the summary, sorted, and the summary
+// without its octets (the command counts every octet off the network,
+// the job each page's).
+func splitSummary(t *testing.T, lines []string) ([]string, map[string]any) {
+	t.Helper()
+	var out []string
+	var sum map[string]any
+	for _, l := range lines {
+		if strings.HasPrefix(l, `{"event":"summary"`) {
+			if err := json.Unmarshal([]byte(l), &sum); err != nil {
+				t.Fatal(err)
+			}
+			delete(sum, "octets")
+			continue
+		}
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out, sum
+}
+
+// jobLines reads what the job wrote: its events, its checks and its
+// report, sorted, and the summary.
+func jobLines(t *testing.T, out string) ([]string, map[string]any) {
+	t.Helper()
+	var all []string
+	names, _ := filepath.Glob(filepath.Join(out, "events", "*.ndjson"))
+	names = append(names, filepath.Join(out, "report.ndjson"))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, strings.Split(string(b), "\n")...)
+	}
+	return splitSummary(t, all)
+}
+
+func equalLines(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if slices.Equal(got, want) {
+		return
+	}
+	g, w := map[string]bool{}, map[string]bool{}
+	for _, s := range got {
+		g[s] = true
+	}
+	for _, s := range want {
+		w[s] = true
+	}
+	for _, s := range got {
+		if !w[s] {
+			t.Errorf("%s: unexpected %s", what, s)
+		}
+	}
+	for _, s := range want {
+		if !g[s] {
+			t.Errorf("%s: missing %s", what, s)
+		}
+	}
+	t.Errorf("%s: %d lines, want %d", what, len(got), len(want))
+}
+
+func options(seeds []string, out string) Options {
+	return Options{Seeds: seeds, Output: out, Depth: 2, Scope: "prefix", PerHost: 1, Check: true, WARC: true}
+}
+
+// TestCrawlIsCommand: the job's report and pages (page, link, checked
+// and broken records) equal `locator crawl --check --json` on the same
+// seeds, after sorting, over HTML (nginx) and a Gopher menu (pygopherd,
+// RFC 1436 §3.8); its summary too, but its octets. Its database holds
+// each URL once; its WARC files, one index over all.
+func TestCrawlIsCommand(t *testing.T) {
+	seeds := startServers(t)
+	want, wantSum, wantWARC := commandLines(t, 2, seeds)
+	out := filepath.Join(t.TempDir(), "out")
+	res, err := Run(context.Background(), options(seeds, out), prismRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	if len(got) != 60 || gotSum["pages"] != 13.0 || gotSum["broken"] != 4.0 {
+		t.Errorf("%d records, summary %v; want 60 records, 13 pages, 4 broken (the site's)", len(got), gotSum)
+	}
+	if res.Rounds != 3 || res.Last.Unfetched != 0 {
+		t.Errorf("rounds %d, state %+v; want 3 rounds (depth 0, 1, 2), nothing unfetched", res.Rounds, res.Last)
+	}
+	checkDB(t, out, got)
+	checkWARC(t, out, got)
+	// robots.txt is asked for again in each round of the job: the
+	// URLs captured are the command's, not the number of captures.
+	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+	t.Logf("%d records; summary %v", len(got), gotSum)
+}
+
+// checkDB: the database holds each page's URL once, fetched.
+func checkDB(t *testing.T, out string, records []string) {
+	t.Helper()
+	st, ok, err := readState(out)
+	if err != nil || !ok {
+		t.Fatalf("CURRENT: %v %v", ok, err)
+	}
+	dbFiles, _ := files(filepath.Join(out, "db", st.DB), "crawldb-*")
+	var urls []string
+	for _, f := range dbFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			e, err := ParseEntry([]byte(l))
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if e.Status == Unfetched {
+				t.Errorf("%s unfetched", e.URL)
+			}
+			urls = append(urls, e.URL)
+		}
+	}
+	var pages []string
+	for _, r := range records {
+		var p struct{ Event, URL string }
+		json.Unmarshal([]byte(r), &p)
+		if p.Event == "page" {
+			pages = append(pages, p.URL)
+		}
+	}
+	slices.Sort(urls)
+	slices.Sort(pages)
+	equalLines(t, "database", urls, pages)
+	if gens, _ := filepath.Glob(filepath.Join(out, "db", "db-*")); len(gens) != 1 {
+		t.Errorf("generations %v, want the last only", gens)
+	}
+}
+
+// checkWARC: each page fetched has a capture in index.cdxj, which names
+// the WARC files as they are, every one of them.
+func checkWARC(t *testing.T, out string, records []string) {
+	t.Helper()
+	dir := filepath.Join(out, "warc")
+	b, err := os.ReadFile(filepath.Join(dir, "index.cdxj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	captured := map[string]bool{}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if !slices.IsSorted(lines) {
+		t.Error("index.cdxj is not sorted")
+	}
+	for _, l := range lines {
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL, Filename string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("index line %q", l)
+		}
+		named[e.Filename] = true
+		captured[e.URL] = true
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	var names []string
+	for _, s := range shards {
+		names = append(names, filepath.Base(s))
+		if !named[filepath.Base(s)] {
+			t.Errorf("%s: no capture in the index", s)
+		}
+		if !strings.HasPrefix(filepath.Base(s), "round-") {
+			t.Errorf("%s: not a shard's final name", s)
+		}
+	}
+	for n := range named {
+		if !slices.Contains(names, n) {
+			t.Errorf("the index names %s, which is not there", n)
+		}
+	}
+	for _, r := range records {
+		var p struct{ Event, URL, Status string }
+		json.Unmarshal([]byte(r), &p)
+		if p.Event == "page" && p.Status == "ok" && strings.HasPrefix(p.URL, "http") && !captured[p.URL] {
+			t.Errorf("%s: fetched, not in the WARC index", p.URL)
+		}
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*")); len(leftovers) > 0 {
+		t.Errorf("temporaries left: %v", leftovers)
+	}
+}
+
+// TestCrawlResumes: a crawl stopped after its first round (--rounds 1),
+// run again for a second, then killed in its third after the round's
+// files were written and before db/CURRENT was replaced, and run again,
+// goes on from its database and ends with the records of the command,
+// as an uninterrupted run does.
+func TestCrawlResumes(t *testing.T) {
+	seeds := startServers(t)
+	want, wantSum, wantWARC := commandLines(t, 2, seeds)
+	out := filepath.Join(t.TempDir(), "out")
+	o := options(seeds, out)
+	ctx := context.Background()
+	for r := 1; r <= 2; r++ {
+		o.Rounds = r
+		res, err := Run(ctx, o, prismRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rounds != 1 || res.Last.Round != r || res.Last.Unfetched == 0 || res.Resumed != (r > 1) {
+			t.Fatalf("run %d: %+v", r, res)
+		}
+	}
+	// Round 3, its files written, its CURRENT not: a kill.
+	st, _, err := readState(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runRound(ctx, o, st, prismRun); err != nil {
+		t.Fatal(err)
+	}
+	if now, _, _ := readState(out); now != st {
+		t.Fatalf("CURRENT %+v, want %+v", now, st)
+	}
+	o.Rounds = 0
+	res, err := Run(ctx, o, prismRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Resumed || res.Rounds != 1 || res.Last.Round != 3 {
+		t.Errorf("last run: %+v, want resumed, round 3 again", res)
+	}
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	checkDB(t, out, got)
+	checkWARC(t, out, got)
+	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+}
