@@ -373,8 +373,8 @@ func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte,
 	return nil
 }
 
-// defaultMaxTrusted is a TrustStore's Max when it is 0.
-const defaultMaxTrusted = 10000
+// DefaultMaxTrusted is a TrustStore's Max when it is 0.
+const DefaultMaxTrusted = 10000
 
 // A TrustStore keeps the certificates trusted on first use (Gemini
 // §4.2) in memory, by serverKey, for as long as the process runs: the
@@ -422,7 +422,7 @@ func (s *TrustStore) check(server string, cert *x509.Certificate, now time.Time)
 	}
 	max := s.Max
 	if max <= 0 {
-		max = defaultMaxTrusted
+		max = DefaultMaxTrusted
 	}
 	if len(s.m) >= max {
 		return "", &KnownHostsError{Msg: "full: it holds " + strconv.Itoa(max) + " servers, so the certificate of " + server +
