@@ -113,7 +113,7 @@ func (r *Row) field(i int) *string {
 	return [...]*string{&r.URL, &r.Mime, &r.Status, &r.Digest, &r.Length, &r.Offset, &r.Filename, &r.Date}[i]
 }
 
-// Field returns the field named f (one of Fields), "" when the line has
+// Field returns the field named f (one of fields), "" when the line has
 // none.
 func (r *Row) Field(f string) string {
 	switch f {
@@ -165,7 +165,7 @@ func tsTime(ts string) time.Time {
 }
 
 // Query calls fn with each row of the index that q selects, in q's
-// order, at most q.Limit of them, having read at most MaxScan lines; it
+// order, at most q.Limit of them, having read at most maxScan lines; it
 // stops at fn's error or ctx's end, returning it.
 func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error {
 	lo, hi, err := ix.keyRange(q.prefix)
@@ -187,7 +187,7 @@ func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error
 		}
 		key, ts, _ := splitLine(line)
 		if ts < q.From || ts > q.To || !q.inDomain(key) {
-			return scanned < MaxScan, nil
+			return scanned < maxScan, nil
 		}
 		r, err := parseRow(line)
 		if err != nil {
@@ -195,14 +195,14 @@ func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error
 		}
 		for i := range q.Filters {
 			if !q.Filters[i].match(r) {
-				return scanned < MaxScan, nil
+				return scanned < maxScan, nil
 			}
 		}
 		if err := fn(r); err != nil {
 			return false, err
 		}
 		n++
-		return n < q.Limit && scanned < MaxScan, nil
+		return n < q.Limit && scanned < maxScan, nil
 	}
 	if q.Closest != "" {
 		return ix.closestOrder(br, lo, hi, q.Closest, visit)
@@ -315,7 +315,7 @@ func (rw *rowWriter) fields() []string {
 	if len(rw.q.Fields) > 0 {
 		return rw.q.Fields
 	}
-	return Fields
+	return fields
 }
 
 func (rw *rowWriter) write(r *Row) error {
