@@ -165,7 +165,7 @@ func tsTime(ts string) time.Time {
 }
 
 // Query calls fn with each row of the index that q selects, in q's
-// order, at most q.Limit of them, having read at most maxScan lines; it
+// order, at most q.Limit of them, having read at most MaxScan lines; it
 // stops at fn's error or ctx's end, returning it.
 func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error {
 	lo, hi, err := ix.keyRange(q.prefix)
@@ -187,7 +187,7 @@ func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error
 		}
 		key, ts, _ := splitLine(line)
 		if ts < q.From || ts > q.To || !q.inDomain(key) {
-			return scanned < maxScan, nil
+			return scanned < MaxScan, nil
 		}
 		r, err := parseRow(line)
 		if err != nil {
@@ -195,14 +195,14 @@ func (ix *Index) Query(ctx context.Context, q *Query, fn func(*Row) error) error
 		}
 		for i := range q.Filters {
 			if !q.Filters[i].match(r) {
-				return scanned < maxScan, nil
+				return scanned < MaxScan, nil
 			}
 		}
 		if err := fn(r); err != nil {
 			return false, err
 		}
 		n++
-		return n < q.Limit && scanned < maxScan, nil
+		return n < q.Limit && scanned < MaxScan, nil
 	}
 	if q.Closest != "" {
 		return ix.closestOrder(br, lo, hi, q.Closest, visit)

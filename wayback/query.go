@@ -17,10 +17,10 @@ const (
 	// MaxRows bounds the rows one query returns: a larger limit, or
 	// none, is taken as MaxRows.
 	MaxRows = 100000
-	// maxScan bounds the index lines one query examines (a filter
+	// MaxScan bounds the index lines one query examines (a filter
 	// that matches few of many lines), so that a query's time is
 	// bounded whatever its filters.
-	maxScan = 2000000
+	MaxScan = 2000000
 	// maxFilters bounds a query's filters, maxFilterLen each one's
 	// octets.
 	maxFilters   = 16
