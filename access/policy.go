@@ -32,7 +32,7 @@ type Policy struct {
 	Named []netip.Addr
 }
 
-// BadPort reports whether port is one of the ports of other well-known
+// badPort reports whether port is one of the ports of other well-known
 // services. RFC 1738 §6: "a URL
 // with a port number other than the default for the scheme ... may cause
 // a client to send data to a service that is not expecting it (for
@@ -40,7 +40,7 @@ type Policy struct {
 // this list (the "bad ports" of the WHATWG Fetch standard) for that
 // reason. A URL whose port is in the list and is not its scheme's
 // default is refused unless Policy.AllowPorts names it.
-func BadPort(port int) bool {
+func badPort(port int) bool {
 	for _, b := range badPorts {
 		if b == port {
 			return true
@@ -66,7 +66,7 @@ func (p *Policy) check(u *locator.URL, info Info) error {
 	masked := Masked(u)
 	if u.HasPort() && u.Port() != "" {
 		port := u.EffectivePort()
-		if port != info.DefaultPort && BadPort(port) && !p.allowsPort(port) {
+		if port != info.DefaultPort && badPort(port) && !p.allowsPort(port) {
 			return &PolicyError{URL: masked, Offset: u.Offset(locator.PortComponent), Rule: "RFC 1738 §6",
 				Reason: "port " + strconv.Itoa(port) + " belongs to another service and is not " + u.Scheme() + "'s default (" + strconv.Itoa(info.DefaultPort) + "); allow it explicitly to connect"}
 		}

@@ -273,8 +273,8 @@ func (s *Spool) Close() error {
 	return nil
 }
 
-// MaxRecordDialogue bounds the dialogue kept with a record.
-const MaxRecordDialogue = 1 << 20
+// maxRecordDialogue bounds the dialogue kept with a record.
+const maxRecordDialogue = 1 << 20
 
 // A Capture gathers one request's record while its scheme client
 // carries it out. All its methods may be called on a nil *Capture,
@@ -383,7 +383,7 @@ func (c *Capture) SetAddr(a net.Addr) {
 
 func (c *Capture) logLine(line string) {
 	c.mu.Lock()
-	if c.dial.Len()+len(line) <= MaxRecordDialogue {
+	if c.dial.Len()+len(line) <= maxRecordDialogue {
 		c.dial.WriteString(line)
 	}
 	c.mu.Unlock()

@@ -171,7 +171,7 @@ func (r *Request) DialSame(ctx context.Context, ctrl net.Conn, port int) (net.Co
 // checkPort refuses a port of another service (RFC 1738 §6's caution)
 // unless it is the scheme's default or Policy.AllowPorts lists it.
 func (r *Request) checkPort(host string, port int) error {
-	if port != r.info.DefaultPort && BadPort(port) && !r.Client.Policy.allowsPort(port) {
+	if port != r.info.DefaultPort && badPort(port) && !r.Client.Policy.allowsPort(port) {
 		return &PolicyError{URL: Masked(r.URL), Rule: "RFC 1738 §6",
 			Reason: "port " + strconv.Itoa(port) + " of " + host + " belongs to another service and is not " + r.URL.Scheme() + "'s default (" + strconv.Itoa(r.info.DefaultPort) + "); allow it explicitly to connect"}
 	}

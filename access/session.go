@@ -52,8 +52,8 @@ type Sessioner interface {
 // IdleTimeout without traffic, one probe every SessionProbeInterval, and
 // the connection is given up after SessionProbeCount unanswered probes.
 const (
-	SessionProbeInterval = 15 * time.Second
-	SessionProbeCount    = 4
+	sessionProbeInterval = 15 * time.Second
+	sessionProbeCount    = 4
 )
 
 // DialSession connects as Dial does (policy on the address, the connect
@@ -78,7 +78,7 @@ func (r *Request) DialSession(ctx context.Context, host string, port int) (net.C
 	}
 	if tc, ok := ic.Conn.(*net.TCPConn); ok {
 		tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: r.Client.idleTimeout(),
-			Interval: SessionProbeInterval, Count: SessionProbeCount})
+			Interval: sessionProbeInterval, Count: sessionProbeCount})
 	}
 	return &sessionConn{ic}, nil
 }

@@ -17,8 +17,8 @@ func WithTime(ctx context.Context, t time.Time) context.Context {
 	return context.WithValue(ctx, atKey{}, t)
 }
 
-// TimeFrom returns the time WithTime put in ctx.
-func TimeFrom(ctx context.Context) (time.Time, bool) {
+// timeFrom returns the time WithTime put in ctx.
+func timeFrom(ctx context.Context) (time.Time, bool) {
 	t, ok := ctx.Value(atKey{}).(time.Time)
 	return t, ok
 }

@@ -524,7 +524,7 @@ func (r *Reader) Lookup(ctx context.Context, u *locator.URL) (*access.Record, er
 	}
 	// The latest first, or the closest to the time asked for (WithTime).
 	order := make([]*capture, 0, len(same))
-	if at, ok := TimeFrom(ctx); ok {
+	if at, ok := timeFrom(ctx); ok {
 		order = byDistance(same, at)
 	} else {
 		for i := len(same) - 1; i >= 0; i-- {

@@ -65,17 +65,17 @@ const (
 	DefaultTimeout      = 10 * time.Minute
 	DefaultConnect      = 20 * time.Second
 	DefaultIdle         = 60 * time.Second
-	DefaultMaxRedirects = 5
+	defaultMaxRedirects = 5 // the gateway's Client: not a Config field
 )
 
 // Bounds on a client's connection (HTTPServer): the request head must
-// arrive within HeaderTimeout of the connection's first octet (or of the
+// arrive within headerTimeout of the connection's first octet (or of the
 // end of the previous request), and a connection idle between two
-// requests longer than KeepAliveTimeout is closed, so that neither a
+// requests longer than keepAliveTimeout is closed, so that neither a
 // slow head nor a silent keep-alive connection holds a slot for long.
 const (
-	HeaderTimeout    = 5 * time.Second
-	KeepAliveTimeout = 15 * time.Second
+	headerTimeout    = 5 * time.Second
+	keepAliveTimeout = 15 * time.Second
 )
 
 // Config says how a Server behaves. The zero value is usable: each zero
@@ -255,16 +255,16 @@ func (s *Server) connect(ctx context.Context, network, addr string) (net.Conn, e
 }
 
 // HTTPServer returns an http.Server for s on addr with its bounds on
-// the request head and on time (HeaderTimeout, KeepAliveTimeout); serve
+// the request head and on time (headerTimeout, keepAliveTimeout); serve
 // it on s.LimitListener, which it tells which connections are idle.
 func (s *Server) HTTPServer(addr string) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           s,
 		MaxHeaderBytes:    4 * s.cfg.MaxTarget,
-		ReadHeaderTimeout: HeaderTimeout,
+		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       time.Minute,
-		IdleTimeout:       KeepAliveTimeout,
+		IdleTimeout:       keepAliveTimeout,
 		ConnState:         s.idle.state,
 	}
 }
@@ -642,7 +642,7 @@ func (s *Server) newClient(archive access.Archive) *access.Client {
 		IdleTimeout:    s.cfg.IdleTimeout,
 		MaxSize:        s.cfg.MaxSize,
 		MaxEntries:     s.cfg.MaxEntries,
-		MaxRedirects:   DefaultMaxRedirects,
+		MaxRedirects:   defaultMaxRedirects,
 		Policy:         s.policy(),
 		Resolver:       s.cfg.Resolver,
 		Archive:        archive,

@@ -26,8 +26,8 @@ import (
 //     idle, the newcomer waits, and the next ones in the kernel's
 //     backlog, until one closes.
 //
-// A connection that sends no request head within HeaderTimeout, or
-// stays idle between requests longer than KeepAliveTimeout, is closed
+// A connection that sends no request head within headerTimeout, or
+// stays idle between requests longer than keepAliveTimeout, is closed
 // by the http.Server HTTPServer returns; Config.MaxConns bounds the
 // requests being served, not the connections open.
 func (s *Server) LimitListener(l net.Listener, n int) net.Listener {

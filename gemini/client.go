@@ -21,19 +21,19 @@ import (
 )
 
 func init() {
-	access.Register("gemini", access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+	access.Register("gemini", access.Info{DefaultPort: defaultPort}, func() access.Fetcher { return new(Client) })
 }
 
-// DefaultMediaType is the media type of a 2x response whose META is
+// defaultMediaType is the media type of a 2x response whose META is
 // empty (Gemini §3.2.2).
-const DefaultMediaType = "text/gemini; charset=utf-8"
+const defaultMediaType = "text/gemini; charset=utf-8"
 
 // Client follows gemini URLs for package access: it connects through
 // access.Request.Dial, completes a TLS handshake over that connection
 // (the host name in SNI, in ASCII), trusts the server's certificate on
 // first use (Gemini §4.2), presents a client certificate when the server
 // asks for one and Certificate gives it (Gemini §4.3), sends the request
-// line (Gemini §2) and reads the response header (ReadHeader) and, for
+// line (Gemini §2) and reads the response header (readResponseHeader) and, for
 // status 2x, the body, bounded by the access.Client's MaxSize.
 //
 // It records each Get's exchange when the access.Client has a Recorder
@@ -50,7 +50,7 @@ const DefaultMediaType = "text/gemini; charset=utf-8"
 type Client struct {
 	// KnownHosts is the file of certificates trusted on first use;
 	// "" is DefaultKnownHosts(). Each is kept under its server's
-	// ServerKey: the host's spellings (case, escapes, IDNA, a final ".",
+	// serverKey: the host's spellings (case, escapes, IDNA, a final ".",
 	// an IPv4-mapped IPv6 address) are one server.
 	KnownHosts string
 	// Trust, when not nil, keeps the certificates trusted on first use
@@ -95,7 +95,7 @@ func (c *Client) Confined() access.Fetcher {
 // Check refuses, before any connection, a URL that is not a gemini URL
 // with a host and a valid port, one with a user or password (Gemini
 // §1.2: the server would receive it on the request line), and one whose
-// request would be longer than MaxRequest octets (Gemini §2), at the
+// request would be longer than maxRequest octets (Gemini §2), at the
 // offset of its input where it passes the limit.
 func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	refuse := func(off int, rule, reason string) error {
@@ -146,7 +146,7 @@ func (c *Client) knownFile() string {
 // connection positioned at the body, and the client certificate the
 // request presented.
 type reply struct {
-	Header
+	header
 	br   *bufio.Reader
 	conn net.Conn
 	cert string // the fingerprint of the client certificate presented, "" for none
@@ -186,14 +186,14 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 				return errors.New("the server presented no certificate")
 			}
 			cert := cs.PeerCertificates[0]
-			fp := Fingerprint(cert)
+			fp := fingerprint(cert)
 			if c.Insecure {
 				note = "certificate " + fp + " not checked (insecure)"
 				return nil
 			}
 			var v verdict
 			var err error
-			if key := ServerKey(pl.Host, pl.Port); c.Trust != nil {
+			if key := serverKey(pl.Host, pl.Port); c.Trust != nil {
 				v, err = c.Trust.check(key, cert, time.Now())
 			} else {
 				v, err = c.known.check(c.knownFile(), key, cert, time.Now())
@@ -261,19 +261,19 @@ func (c *Client) exchange(ctx context.Context, u *locator.URL, req *access.Reque
 		conn.Close()
 		return nil, err
 	}
-	return &reply{Header: h, br: br, conn: conn, cert: presented}, nil
+	return &reply{header: h, br: br, conn: conn, cert: presented}, nil
 }
 
-// readHeader reads a response header from br (ReadHeader) and logs it; a
+// readHeader reads a response header from br (readResponseHeader) and logs it; a
 // header that breaks Gemini §3.1 is an *access.ProtocolError.
-func readHeader(u *locator.URL, req *access.Request, br *bufio.Reader) (Header, error) {
-	h, err := ReadHeader(br)
+func readHeader(u *locator.URL, req *access.Request, br *bufio.Reader) (header, error) {
+	h, err := readResponseHeader(br)
 	if err != nil {
 		var he *HeaderError
 		if errors.As(err, &he) || errors.Is(err, ErrNoHeader) {
-			return Header{}, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
+			return header{}, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
 		}
-		return Header{}, err
+		return header{}, err
 	}
 	if h.Meta == "" {
 		req.Received(strconv.Itoa(h.Status))
@@ -283,7 +283,7 @@ func readHeader(u *locator.URL, req *access.Request, br *bufio.Reader) (Header, 
 	return h, nil
 }
 
-// fingerprintDER is Fingerprint of a certificate's DER encoding.
+// fingerprintDER is fingerprint of a certificate's DER encoding.
 func fingerprintDER(der []byte) string {
 	d := sha256.Sum256(der)
 	return "SHA256:" + hex.EncodeToString(d[:])
@@ -308,16 +308,16 @@ func (e *CertificateChoiceError) Unwrap() error { return e.Err }
 // is the fingerprint of the client certificate the request presented,
 // "" for none; replayed says the response is a recorded one, of which
 // that is not known.
-func refusal(u *locator.URL, command string, h Header, cert string, replayed bool) error {
+func refusal(u *locator.URL, command string, h header, cert string, replayed bool) error {
 	var rule string
 	switch h.Class() {
-	case Input:
+	case input:
 		rule = "Gemini §3.2.1: the server asks for input, META its prompt; send it as the URL's search part (" + requestURL(u) + "?...)"
-	case TempFailure:
+	case tempFailure:
 		rule = "Gemini §3.2.4: a temporary failure; the same request may succeed later"
-	case PermFailure:
+	case permFailure:
 		rule = "Gemini §3.2.5: a permanent failure"
-	case CertRequired:
+	case certRequired:
 		rule = certRule(h.Status, cert, replayed)
 	}
 	return &access.ServerError{URL: access.Masked(u), Command: command, Code: strconv.Itoa(h.Status), Text: h.Meta, Rule: rule}
@@ -350,7 +350,7 @@ func certRule(status int, cert string, replayed bool) string {
 
 // redirect returns the *access.Redirect a 3x response asks for, or a
 // *access.ProtocolError when META names no URL.
-func redirect(u *locator.URL, h Header) error {
+func redirect(u *locator.URL, h header) error {
 	if h.Meta == "" {
 		return &access.ProtocolError{URL: access.Masked(u), Msg: "status " + strconv.Itoa(h.Status) + " (redirect) without a URL in META (Gemini §3.2.3)"}
 	}
@@ -359,7 +359,7 @@ func redirect(u *locator.URL, h Header) error {
 
 // Fetch retrieves the object u names. Status 2x is the object: its Body
 // the octets after the header until the server closes the connection,
-// bounded by MaxSize, its MediaType META (DefaultMediaType when empty),
+// bounded by MaxSize, its MediaType META (defaultMediaType when empty),
 // its Size unknown (-1). 1x asks for input (Gemini §3.2.1): when Answers
 // or Ask gives it, the same URL is asked for once more, in the same
 // Fetch (not a redirection), its search part replaced by the input
@@ -391,14 +391,14 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	var shown *locator.URL // the URL answered, when it may be shown
-	if r.Class() == Input {
+	if r.Class() == input {
 		r.conn.Close()
-		v, ok, err := c.answer(req, r.Header)
+		v, ok, err := c.answer(req, r.header)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, refusal(u, requestURL(u), r.Header, r.cert, false)
+			return nil, refusal(u, requestURL(u), r.header, r.cert, false)
 		}
 		secret := r.Status == 11
 		au, err := withInput(u, v)
@@ -422,22 +422,22 @@ func (c *Client) Fetch(ctx context.Context, u *locator.URL, req *access.Request)
 			return nil, err
 		}
 	}
-	return respond(u, req, r.Header, r.br, r.conn, shown, r.cert, false)
+	return respond(u, req, r.header, r.br, r.conn, shown, r.cert, false)
 }
 
 // respond is what Fetch and Replay make of a response header h other
 // than an input answered: for 2x the Resource whose Body is the rest of
 // br (closing rest when closed), for 3x an *access.Redirect, else the
 // refusal. shown is the Resource's URL when it is not u.
-func respond(u *locator.URL, req *access.Request, h Header, br *bufio.Reader, rest io.Closer, shown *locator.URL, cert string, replayed bool) (*access.Resource, error) {
+func respond(u *locator.URL, req *access.Request, h header, br *bufio.Reader, rest io.Closer, shown *locator.URL, cert string, replayed bool) (*access.Resource, error) {
 	switch h.Class() {
-	case Success:
+	case success:
 		mt := h.Meta
 		if mt == "" {
-			mt = DefaultMediaType
+			mt = defaultMediaType
 		}
 		return &access.Resource{Body: req.Limit(&body{Reader: br, rest: rest}), MediaType: mt, Size: -1, URL: shown}, nil
-	case Redirect:
+	case redirectClass:
 		rest.Close()
 		return nil, redirect(u, h)
 	}
@@ -492,7 +492,7 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 	if err != nil {
 		return nil, err
 	}
-	if h.Class() != Input {
+	if h.Class() != input {
 		return respond(u, req, h, br, noClose{}, nil, "", true)
 	}
 	v, ok, err := c.answer(req, h)
@@ -524,7 +524,7 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 	if rec.Request == nil {
 		return nil, unanswered("the record gives no request, so which answer it holds is unknown")
 	}
-	sent, err := io.ReadAll(io.LimitReader(rec.Request.Reader(), 2*(MaxRequest+2)+1))
+	sent, err := io.ReadAll(io.LimitReader(rec.Request.Reader(), 2*(maxRequest+2)+1))
 	if err != nil {
 		return nil, err
 	}
@@ -548,7 +548,7 @@ func (c *Client) ReplayRecord(ctx context.Context, u *locator.URL, req *access.R
 // else from the request's Ask (access.Question Kind "Ask", or "AskP"
 // and Secret for status 11, SENSITIVE INPUT). ok is false when none
 // gives it.
-func (c *Client) answer(req *access.Request, h Header) (v string, ok bool, err error) {
+func (c *Client) answer(req *access.Request, h header) (v string, ok bool, err error) {
 	var answers map[string]string
 	var ask func(access.Question) (string, error)
 	if req != nil {
@@ -649,13 +649,13 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 		return nil, err
 	}
 	r.conn.Close()
-	h := r.Header
+	h := r.header
 	st := &access.Status{Code: strconv.Itoa(h.Status), Text: h.Meta, Command: requestURL(u), Size: -1, URL: u}
 	switch h.Class() {
-	case Success:
+	case success:
 		st.State = access.StateOK
 		return st, nil
-	case Redirect:
+	case redirectClass:
 		return nil, redirect(u, h)
 	}
 	st.Err = refusal(u, st.Command, h, r.cert, false)
@@ -664,7 +664,7 @@ func (c *Client) Probe(ctx context.Context, u *locator.URL, req *access.Request)
 		st.State = access.StateGone
 	default:
 		st.State = access.StateRefused
-		st.Transient = h.Class() == TempFailure
+		st.Transient = h.Class() == tempFailure
 	}
 	return st, nil
 }

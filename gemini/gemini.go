@@ -5,10 +5,9 @@
 // (v0.16.1; "Gemini §N" below). It has the shape of the other scheme
 // packages: the decoded structure (URL: Parse and From read it, Build
 // writes it), the rules Parse applies, the exchange a URL stands for
-// (Plan), the client package access follows it with (Client), the reader
-// of the response header (ReadHeader) and the readers of a text/gemini
-// document (Lines, every line by its type, for a renderer; Links, its
-// links, for a crawler).
+// (Plan), and the client package access follows it with (Client), which
+// reads text/gemini documents for a renderer and a crawler as
+// access.Lines.
 //
 // # Registration (RFC 1738 §4)
 //
@@ -60,7 +59,7 @@
 // Trust. Servers mostly present self-signed certificates. The client
 // trusts a server's certificate on first use (Gemini §4.2): it keeps the
 // SHA-256 fingerprint of the certificate and its expiry date per server
-// (ServerKey: the host as a resolver reads it, whatever its spelling, and
+// (serverKey: the host as a resolver reads it, whatever its spelling, and
 // the port) in a known-hosts file, or in memory (TrustStore, a
 // gateway's), and refuses a certificate that differs from the one kept
 // while that one has not expired, naming both fingerprints. Either store
@@ -72,8 +71,8 @@
 // independent servers; Debian ships servers (molly-brown, which the
 // tests of this package run) and clients. A gateway in the sense of §4
 // (package gateway) hands a Gemini object to the clients of http;
-// Lines reads what an HTML rendering of a text/gemini document needs,
-// Links what a crawler follows.
+// lines reads what an HTML rendering of a text/gemini document needs,
+// links what a crawler follows.
 //
 // # Structure
 //
@@ -102,13 +101,13 @@ import (
 	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// DefaultPort is the port a gemini URL means when it names none (Gemini
+// defaultPort is the port a gemini URL means when it names none (Gemini
 // §1.2).
-const DefaultPort = 1965
+const defaultPort = 1965
 
-// MaxRequest bounds the URL of a request, in octets, CR LF not counted
+// maxRequest bounds the URL of a request, in octets, CR LF not counted
 // (Gemini §2: "The <URL> is ... of maximum length 1024 bytes").
-const MaxRequest = 1024
+const maxRequest = 1024
 
 // A URL is what a gemini URL says, decoded. Parse and From read one;
 // Build writes it back.
@@ -170,7 +169,7 @@ func segments(u *locator.URL) []string {
 //
 // It fails with a *locator.SchemeError when the host is empty or the
 // host or port holds a character §3.1 does not allow there, or when the
-// URL would be longer than MaxRequest octets and so could not be asked
+// URL would be longer than maxRequest octets and so could not be asked
 // for (field "url", rule "request", the offset where it passes the
 // limit); and with a *locator.BuildError when what it wrote does not
 // conform to RFC 1738 (an IPv6 host is written in brackets, RFC 2732).
@@ -186,8 +185,8 @@ func (g *URL) Build() (string, error) {
 	hostAt := urlbuild.WriteHostport(&b, g.Host, g.Port)
 	urlbuild.WriteHPath(&b, g.Segments, g.Search, g.HasSearch)
 	s := b.String()
-	if len(s) > MaxRequest {
-		return "", schemeError("url", MaxRequest, "request", "the URL is "+strconv.Itoa(len(s))+" octets; a Gemini request's URL is at most "+strconv.Itoa(MaxRequest)+" (Gemini §2)")
+	if len(s) > maxRequest {
+		return "", schemeError("url", maxRequest, "request", "the URL is "+strconv.Itoa(len(s))+" octets; a Gemini request's URL is at most "+strconv.Itoa(maxRequest)+" (Gemini §2)")
 	}
 	if err := urlbuild.CheckBuilt("gemini", s, hostAt, g.Host, g.Port); err != nil {
 		return "", err

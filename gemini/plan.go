@@ -96,7 +96,7 @@ func requestURL(u *locator.URL) string {
 }
 
 // requestLen returns the length of the request URL for u, as sent, and
-// the offset in u.Input() of the octet where it passes MaxRequest
+// the offset in u.Input() of the octet where it passes maxRequest
 // (meaningful when the length does): the octet of the input that is
 // sent as the first octet past the limit, or the host's first when that
 // octet is in a host rewritten in ASCII.
@@ -104,26 +104,26 @@ func requestLen(u *locator.URL) (n, off int) {
 	r, _ := request(u)
 	base := u.Offset(locator.SchemeComponent)
 	switch {
-	case r.ascii == r.host || MaxRequest < r.hostAt:
-		off = base + MaxRequest
-	case MaxRequest < r.hostAt+len(r.ascii):
+	case r.ascii == r.host || maxRequest < r.hostAt:
+		off = base + maxRequest
+	case maxRequest < r.hostAt+len(r.ascii):
 		off = u.Offset(locator.HostComponent)
 	default:
-		off = base + MaxRequest - len(r.ascii) + len(r.host)
+		off = base + maxRequest - len(r.ascii) + len(r.host)
 	}
 	return len(r.url), off
 }
 
 // A RequestError says that a URL cannot be asked for: its request would
-// be longer than MaxRequest octets (Gemini §2). Offset is the octet of
+// be longer than maxRequest octets (Gemini §2). Offset is the octet of
 // the URL's input at which it passes the limit.
 type RequestError struct {
 	Length int // the request URL's length in octets
-	Offset int // in the URL's input, where MaxRequest is passed
+	Offset int // in the URL's input, where maxRequest is passed
 }
 
 func (e *RequestError) Error() string {
-	return "the request URL is " + strconv.Itoa(e.Length) + " octets, over Gemini's limit of " + strconv.Itoa(MaxRequest) +
+	return "the request URL is " + strconv.Itoa(e.Length) + " octets, over Gemini's limit of " + strconv.Itoa(maxRequest) +
 		", which it passes at offset " + strconv.Itoa(e.Offset) + " (Gemini §2)"
 }
 
@@ -131,7 +131,7 @@ func (e *RequestError) Error() string {
 // is sent, with a *locator.SchemeError when u is not a gemini URL with a
 // host (one that has an ASCII form) and a port from 1 to 65535, and with
 // a *RequestError when the request, as sent, would be longer than
-// MaxRequest octets.
+// maxRequest octets.
 func NewPlan(u *locator.URL) (*Plan, error) {
 	if _, err := From(u); err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func NewPlan(u *locator.URL) (*Plan, error) {
 	if err != nil {
 		return nil, schemeError("host", 0, "host", err.Error())
 	}
-	pl := &Plan{Host: r.ascii, Port: DefaultPort}
+	pl := &Plan{Host: r.ascii, Port: defaultPort}
 	if u.HasPort() {
 		n, err := strconv.Atoi(u.Port())
 		if err != nil || n < 1 || n > 65535 {
@@ -152,7 +152,7 @@ func NewPlan(u *locator.URL) (*Plan, error) {
 		pl.Port = n
 	}
 	s := r.url
-	if n, off := requestLen(u); n > MaxRequest {
+	if n, off := requestLen(u); n > maxRequest {
 		return nil, &RequestError{Length: n, Offset: off}
 	}
 	if i := strings.IndexAny(s, "\r\n\x00"); i >= 0 {

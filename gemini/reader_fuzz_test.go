@@ -15,19 +15,19 @@ import (
 // the header is the octets before the first LF, which end in CR, within
 // 2+1+MaxMeta+2 octets; two digits, the first 1 to 6, then nothing or a
 // space and at most MaxMeta octets.
-func wantHeader(b []byte) (Header, bool) {
+func wantHeader(b []byte) (header, bool) {
 	i := bytes.IndexByte(b, '\n')
 	if i < 1 || i > maxHeader-1 || b[i-1] != '\r' {
-		return Header{}, false
+		return header{}, false
 	}
 	line := b[:i-1]
 	if len(line) < 2 || !digit(line[0]) || !digit(line[1]) || line[0] < '1' || line[0] > '6' {
-		return Header{}, false
+		return header{}, false
 	}
-	h := Header{Status: int(line[0]-'0')*10 + int(line[1]-'0')}
+	h := header{Status: int(line[0]-'0')*10 + int(line[1]-'0')}
 	if len(line) > 2 {
-		if line[2] != ' ' || len(line)-3 > MaxMeta {
-			return Header{}, false
+		if line[2] != ' ' || len(line)-3 > maxMeta {
+			return header{}, false
 		}
 		h.Meta = string(line[3:])
 	}
@@ -42,15 +42,15 @@ func FuzzReadHeader(f *testing.F) {
 	for _, s := range []string{
 		"20 text/gemini\r\nbody", "20\r\n", "20 \r\n", "51 Not found!\r\n", "31 gemini://h/x/\r\n",
 		"70 x\r\n", "2x y\r\n", "200 OK\r\n", "20 text/gemini\n", "20 text/gemini", "", "\r\n",
-		"20 " + strings.Repeat("a", MaxMeta) + "\r\n", "20 " + strings.Repeat("a", MaxMeta+1) + "\r\n",
-		"20 " + strings.Repeat("a", 2*MaxMeta), "10 a\rb\r\n", "6",
+		"20 " + strings.Repeat("a", maxMeta) + "\r\n", "20 " + strings.Repeat("a", maxMeta+1) + "\r\n",
+		"20 " + strings.Repeat("a", 2*maxMeta), "10 a\rb\r\n", "6",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := bytes.NewReader(b)
 		br := bufio.NewReaderSize(r, 16)
-		h, err := ReadHeader(br)
+		h, err := readResponseHeader(br)
 		consumed := len(b) - r.Len() - br.Buffered()
 		want, ok := wantHeader(b)
 		if ok != (err == nil) {
@@ -69,7 +69,7 @@ func FuzzReadHeader(f *testing.F) {
 		if h != want {
 			t.Fatalf("%q: header %+v, want %+v", b, h, want)
 		}
-		if c := h.Class(); c < Input || c > CertRequired || len(h.Meta) > MaxMeta {
+		if c := h.Class(); c < input || c > certRequired || len(h.Meta) > maxMeta {
 			t.Fatalf("%q: header %+v out of range", b, h)
 		}
 		if consumed != bytes.IndexByte(b, '\n')+1 {
@@ -81,8 +81,8 @@ func FuzzReadHeader(f *testing.F) {
 // wantLinks is Links's rule written plainly over the whole document:
 // lines split at LF (a CR before it dropped), "```" toggling
 // preformatted text, "=>" beginning a link outside it.
-func wantLinks(doc []byte) []Link {
-	var out []Link
+func wantLinks(doc []byte) []link {
+	var out []link
 	pre := false
 	for i, line := range bytes.Split(doc, []byte("\n")) {
 		if i == bytes.Count(doc, []byte("\n")) && len(line) == 0 {
@@ -104,7 +104,7 @@ func wantLinks(doc []byte) []Link {
 		if ref == "" {
 			continue
 		}
-		out = append(out, Link{Line: i + 1, Ref: ref})
+		out = append(out, link{Line: i + 1, Ref: ref})
 	}
 	return out
 }
@@ -127,29 +127,29 @@ func FuzzLinks(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		var got []Link
-		err := Links(bytes.NewReader(doc), base, func(l Link) error {
+		var got []link
+		err := links(bytes.NewReader(doc), base, func(l link) error {
 			got = append(got, l)
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Lines: one per line end, and one for a last line without one,
+		// lines: one per line end, and one for a last line without one,
 		// numbered from 1; a link line exactly where Links found one.
 		nlines, links := 0, 0
-		if err := Lines(bytes.NewReader(doc), base, func(l Line) error {
+		if err := lines(bytes.NewReader(doc), base, func(l line) error {
 			nlines++
 			if l.Number != nlines {
 				t.Fatalf("%q: line %d numbered %d", doc, nlines, l.Number)
 			}
-			if l.Type == LinkLine {
+			if l.Type == linkLine {
 				if links >= len(got) || got[links].Line != l.Number {
 					t.Fatalf("%q: Lines has a link at line %d Links has not", doc, l.Number)
 				}
 				links++
 			}
-			if l.Type == HeadingLine && (l.Level < 1 || l.Level > 3) {
+			if l.Type == headingLine && (l.Level < 1 || l.Level > 3) {
 				t.Fatalf("%q: heading level %d", doc, l.Level)
 			}
 			return nil

@@ -153,7 +153,7 @@ func TestRecordReplay(t *testing.T) {
 		}
 	}
 
-	// Input answered (10): the record is both exchanges, the request
+	// input answered (10): the record is both exchanges, the request
 	// for the URL and the request with the answer, the prompt and the
 	// answered response; a replay with the same answer gives the live
 	// Resource, one without an answer or with another the refusal.

@@ -26,7 +26,7 @@ func FuzzReplay(f *testing.F) {
 	for _, s := range []string{
 		"20 text/gemini\r\n# hi\n=> /x\n", "20\r\n", "20 a/b\r\n" + strings.Repeat("x", 100), "31 gemini://h/b\r\n", "30\r\n",
 		"10 Name?\r\n", "11 Pass\r\n", "44 slow\r\n", "51 Not found!\r\n", "60 cert\r\n", "61\r\n", "65 expired\r\n",
-		"", "2", "70 x\r\n", "20 x\n", "20 " + strings.Repeat("m", MaxMeta+1) + "\r\n",
+		"", "2", "70 x\r\n", "20 x\n", "20 " + strings.Repeat("m", maxMeta+1) + "\r\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -50,7 +50,7 @@ func FuzzReplay(f *testing.F) {
 		}
 		rest := b[bytes.IndexByte(b, '\n')+1:]
 		switch h.Class() {
-		case Success:
+		case success:
 			if err != nil || res == nil || res.Body == nil || res.Size != -1 || res.MediaType == "" || h.Meta != "" && res.MediaType != h.Meta {
 				t.Fatalf("%q: %+v %v", b, res, err)
 			}
@@ -60,7 +60,7 @@ func FuzzReplay(f *testing.F) {
 			if !bytes.Equal(body, want) || (len(rest) > maxSize) != errors.Is(err, access.ErrTooLarge) {
 				t.Fatalf("%q: body %q %v, want %q", b, body, err, want)
 			}
-		case Redirect:
+		case redirectClass:
 			var rd *access.Redirect
 			switch {
 			case h.Meta == "" && !errors.As(err, &pe):
@@ -98,7 +98,7 @@ func FuzzPlan(f *testing.F) {
 		pl, err := NewPlan(u)
 		var re *RequestError
 		if errors.As(err, &re) {
-			if re.Length <= MaxRequest || re.Offset < 0 || re.Offset >= len(u.Input()) {
+			if re.Length <= maxRequest || re.Offset < 0 || re.Offset >= len(u.Input()) {
 				t.Fatalf("%q: %+v", s, re)
 			}
 			return
@@ -107,7 +107,7 @@ func FuzzPlan(f *testing.F) {
 			return
 		}
 		line := pl.Request[:len(pl.Request)-2]
-		if len(line) > MaxRequest || !bytes.HasSuffix(pl.Request, []byte("\r\n")) || bytes.ContainsAny(line, "\r\n\x00") {
+		if len(line) > maxRequest || !bytes.HasSuffix(pl.Request, []byte("\r\n")) || bytes.ContainsAny(line, "\r\n\x00") {
 			t.Fatalf("%q: request %q", s, pl.Request)
 		}
 		if international(u.Host()) {
@@ -183,7 +183,7 @@ func FuzzReplayRecord(f *testing.F) {
 		var want outcome
 		h, ok := wantHeader(response)
 		switch {
-		case ok && h.Class() == Input && h.Status != 11 && string(request) == "gemini://example.org/q\r\n"+answered:
+		case ok && h.Class() == input && h.Status != 11 && string(request) == "gemini://example.org/q\r\n"+answered:
 			// Any 1x but SENSITIVE INPUT is answered (Gemini §3.2.1: a
 			// status the client does not know is read by its first digit).
 			rest := response[bytes.IndexByte(response, '\n')+1:]
@@ -193,7 +193,7 @@ func FuzzReplayRecord(f *testing.F) {
 			}
 		default:
 			want = read(c.Replay(context.Background(), u, (&access.Request{Client: ac, URL: u}).WithOptions(answers), bytes.NewReader(response)))
-			if ok && h.Class() == Input {
+			if ok && h.Class() == input {
 				// The refusal's Rule says why the record gave no answer.
 				got.err, _, _ = strings.Cut(got.err, "; the archive does not give")
 			}

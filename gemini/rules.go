@@ -11,7 +11,7 @@ func init() {
 	// The core does not know gemini: it is told how to split its URLs
 	// (§3.1's Internet syntax with http's path and search, default port
 	// 1965), then given the rules.
-	locator.RegisterSyntax("gemini", locator.Syntax{DefaultPort: DefaultPort, Internet: true, Search: true, Hierarchical: true})
+	locator.RegisterSyntax("gemini", locator.Syntax{DefaultPort: defaultPort, Internet: true, Search: true, Hierarchical: true})
 	locator.Register("gemini", rules{})
 }
 
@@ -20,7 +20,7 @@ func init() {
 type rules struct{}
 
 // Check reports what Gemini §1.2 and §2 forbid beyond the generic
-// grammar: a user or password, and a request longer than MaxRequest
+// grammar: a user or password, and a request longer than maxRequest
 // octets. A URL without "//" or a host the core reports already
 // (ip-schemepart, host), as for every Internet scheme.
 func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
@@ -28,8 +28,8 @@ func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
 	if u.HasUser() {
 		add(u.Offset(locator.UserComponent), "geminiurl", "a gemini URL has no user or password (Gemini §1.2: the userinfo subcomponent is NOT allowed)")
 	}
-	if n, off := requestLen(u); n > MaxRequest {
-		add(off, "request", "the request URL is "+strconv.Itoa(n)+" octets and passes Gemini's limit of "+strconv.Itoa(MaxRequest)+" here (Gemini §2): no server is asked for it")
+	if n, off := requestLen(u); n > maxRequest {
+		add(off, "request", "the request URL is "+strconv.Itoa(n)+" octets and passes Gemini's limit of "+strconv.Itoa(maxRequest)+" here (Gemini §2): no server is asked for it")
 	}
 	return r
 }

@@ -22,12 +22,12 @@ import (
 	"github.com/rfc1738/locator/internal/dest"
 )
 
-// MaxKnownHosts bounds the growth of the known-hosts file, in octets: a
+// maxKnownHosts bounds the growth of the known-hosts file, in octets: a
 // certificate of a new server that would make it larger is not
 // remembered (that connection is refused: nothing can be trusted on
 // first use). A full file, or a larger one written by hand, still
 // trusts the servers it holds: it is read a line at a time, never whole.
-const MaxKnownHosts = 1 << 20
+const maxKnownHosts = 1 << 20
 
 // maxKnownLine bounds a line of the known-hosts file: a host name (255
 // octets at most, RFC 1034 §3.1), a port, a fingerprint and a time fit
@@ -45,11 +45,11 @@ func DefaultKnownHosts() string {
 	return filepath.Join(d, "locator", "known_hosts")
 }
 
-// Fingerprint returns the fingerprint a known-hosts file keeps of a
+// fingerprint returns the fingerprint a known-hosts file keeps of a
 // certificate: "SHA256:" and the SHA-256 digest of its DER encoding in
 // lower-case hex (the digest molly-brown and other Gemini servers name
 // client certificates by).
-func Fingerprint(cert *x509.Certificate) string {
+func fingerprint(cert *x509.Certificate) string {
 	d := sha256.Sum256(cert.Raw)
 	return "SHA256:" + hex.EncodeToString(d[:])
 }
@@ -61,7 +61,7 @@ func Fingerprint(cert *x509.Certificate) string {
 // new certificate), the line for the server in File is removed and the
 // new certificate is trusted on the next use.
 type CertificateError struct {
-	Server string    // host:port, as ServerKey writes it
+	Server string    // host:port, as serverKey writes it
 	File   string    // the known-hosts file; "" for a TrustStore
 	Line   int       // the line of File that holds Known
 	Known  string    // the fingerprint trusted since first use
@@ -80,7 +80,7 @@ func (e *CertificateError) Error() string {
 
 // A KnownHostsError says that the known-hosts file cannot be used: it
 // cannot be read or written, holds a line this client does not write, or
-// is full (a new server would make it larger than MaxKnownHosts, or a
+// is full (a new server would make it larger than maxKnownHosts, or a
 // TrustStore holds its Max servers).
 type KnownHostsError struct {
 	File string // "" for a TrustStore
@@ -106,7 +106,7 @@ func (e *KnownHostsError) Error() string {
 
 func (e *KnownHostsError) Unwrap() error { return e.Err }
 
-// ServerKey returns the key under which the certificate of the server at
+// serverKey returns the key under which the certificate of the server at
 // host and port is trusted: the host as dest.Name reads it (escapes
 // decoded, RFC 1738 §2.2; a name with non-ASCII characters as its
 // A-labels, IDNA; lower case, §3.1: host names are case-insensitive;
@@ -116,7 +116,7 @@ func (e *KnownHostsError) Unwrap() error { return e.Err }
 // "[::ffff:127.0.0.1]" and "127.0.0.1" are one. A name and its address
 // stay two servers: trust on first use is given to the name a person
 // wrote (Gemini §4.2), which DNS may map to another address tomorrow.
-func ServerKey(host string, port int) string {
+func serverKey(host string, port int) string {
 	// Final dots and brackets, in any order ("[::1].", "[]."), until
 	// none is left: the key read back (lineKey) is then the same.
 	for {
@@ -142,7 +142,7 @@ func ServerKey(host string, port int) string {
 }
 
 // lineKey returns the key of the server a known-hosts line names, as
-// ServerKey writes it: a line written by an earlier version under
+// serverKey writes it: a line written by an earlier version under
 // another spelling of the host is the same server's.
 func lineKey(s string) string {
 	h, p, err := net.SplitHostPort(s)
@@ -153,7 +153,7 @@ func lineKey(s string) string {
 	if err != nil || n < 0 || n > 65535 {
 		return s
 	}
-	return ServerKey(h, n)
+	return serverKey(h, n)
 }
 
 // keyable reports whether a line can hold the key server: it is made of
@@ -190,7 +190,7 @@ const (
 	renewed  verdict = "the known certificate has expired: the new one trusted and remembered"
 )
 
-// check trusts cert for server (a ServerKey) on first use, or when it is
+// check trusts cert for server (a serverKey) on first use, or when it is
 // the known one, or when the known one has expired (then the new one
 // replaces it); otherwise it returns a *CertificateError. The file is
 // read a line at a time: a server it holds is judged whatever the
@@ -209,7 +209,7 @@ func (k *knownHosts) check(file, server string, cert *x509.Certificate, now time
 	if !keyable(server) {
 		return "", &KnownHostsError{File: file, Msg: "the server " + strconv.Quote(server) + " is not a host and port a line can hold"}
 	}
-	got := Fingerprint(cert)
+	got := fingerprint(cert)
 	entry := server + " " + got + " " + cert.NotAfter.UTC().Format(time.RFC3339) + "\n"
 	sc, err := scanKnown(file, server, got, now)
 	if err != nil {
@@ -237,8 +237,8 @@ func (k *knownHosts) check(file, server string, cert *x509.Certificate, now time
 			return line
 		}, "")
 	}
-	if sc.size+int64(len(entry))+1 > MaxKnownHosts {
-		return "", &KnownHostsError{File: file, Msg: "full: the certificate of " + server + " would make it larger than " + strconv.Itoa(MaxKnownHosts) +
+	if sc.size+int64(len(entry))+1 > maxKnownHosts {
+		return "", &KnownHostsError{File: file, Msg: "full: the certificate of " + server + " would make it larger than " + strconv.Itoa(maxKnownHosts) +
 			" octets, so it cannot be trusted on first use; the servers it holds are still trusted"}
 	}
 	return firstUse, rewriteKnown(file, sc.size, nil, entry)
@@ -326,7 +326,7 @@ func eachLine(file string, r io.Reader, fn func(n int, line []byte) error) error
 // edit nil keeps every line) and then add, copied a line at a time. A
 // file that does not end its last line gets a "\n" before add. size is
 // the file's length as scanned, which the new one may pass only up to
-// MaxKnownHosts.
+// maxKnownHosts.
 func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte, add string) error {
 	err := atomicfile.Write(file, 0o600, func(w io.Writer) error {
 		var written int64
@@ -358,8 +358,8 @@ func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte,
 			}
 			err = write([]byte(add))
 		}
-		if err == nil && written > max(size, MaxKnownHosts) {
-			err = &KnownHostsError{File: file, Msg: "full: larger than " + strconv.Itoa(MaxKnownHosts) + " octets"}
+		if err == nil && written > max(size, maxKnownHosts) {
+			err = &KnownHostsError{File: file, Msg: "full: larger than " + strconv.Itoa(maxKnownHosts) + " octets"}
 		}
 		return err
 	})
@@ -377,7 +377,7 @@ func rewriteKnown(file string, size int64, edit func(n int, line []byte) []byte,
 const DefaultMaxTrusted = 10000
 
 // A TrustStore keeps the certificates trusted on first use (Gemini
-// §4.2) in memory, by ServerKey, for as long as the process runs: the
+// §4.2) in memory, by serverKey, for as long as the process runs: the
 // store of a gateway, whose requests come from other people, who must
 // not fill or decide the operator's own known-hosts file. It holds at
 // most Max servers (DefaultMaxTrusted when 0): when full, a new server
@@ -409,7 +409,7 @@ func (s *TrustStore) Len() int {
 func (s *TrustStore) check(server string, cert *x509.Certificate, now time.Time) (verdict, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	got := Fingerprint(cert)
+	got := fingerprint(cert)
 	if t, ok := s.m[server]; ok {
 		switch {
 		case t.fp == got:

@@ -19,7 +19,7 @@ import (
 // FuzzKnownHosts reads a known-hosts file of any content for a server of
 // any spelling (Gemini §4.2): check never panics, fails only with a
 // *KnownHostsError or a *CertificateError, never grows the file past
-// MaxKnownHosts, and a certificate it trusts is known on the next check,
+// maxKnownHosts, and a certificate it trusts is known on the next check,
 // under the server's key (ServerKey, which its own output keeps:
 // RFC 1738 §3.1's host read once is read the same again).
 func FuzzKnownHosts(f *testing.F) {
@@ -34,7 +34,7 @@ func FuzzKnownHosts(f *testing.F) {
 		f.Fatal(err)
 	}
 	cert, _ := x509.ParseCertificate(der)
-	fp := Fingerprint(cert)
+	fp := fingerprint(cert)
 	f.Add("", "127.0.0.1", 1965)
 	f.Add("127.0.0.1:1965 "+fp+" 2027-01-01T00:00:00Z\n", "[::ffff:127.0.0.1]", 1965)
 	f.Add("# c\n[::FFFF:127.0.0.1]:1965 SHA256:00 2026-01-01T00:00:00Z\nlocalhost:1965 SHA256:00 2026-01-01T00:00:00Z", "%31%32%37.0.0.1", 1965)
@@ -43,7 +43,7 @@ func FuzzKnownHosts(f *testing.F) {
 	f.Add(strings.Repeat("a", 2000), "ⓛocalhost", 70)
 	f.Fuzz(func(t *testing.T, content, host string, port int) {
 		port &= 0xffff
-		key := ServerKey(host, port)
+		key := serverKey(host, port)
 		if lineKey(key) != key {
 			t.Fatalf("ServerKey(%q, %d) = %q, read back as %q", host, port, key, lineKey(key))
 		}
@@ -57,7 +57,7 @@ func FuzzKnownHosts(f *testing.F) {
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		if len(after) > max(len(content), MaxKnownHosts) {
+		if len(after) > max(len(content), maxKnownHosts) {
 			t.Fatalf("the file grew to %d octets", len(after))
 		}
 		if err != nil {

@@ -294,7 +294,7 @@ func (x *exchange) send(ctx context.Context, req *access.Request, request []byte
 //   - a Gopher0 reply (RFC 1436): a menu (types 1 and 7) is a listing,
 //     read up to the "." line or the connection's close (pygopherd sends
 //     no "."); a text item (type 0) is delivered as sent, up to the
-//     close, a "." line right before the close removed (see TextReader);
+//     close, a "." line right before the close removed (see textReader);
 //     any other item is streamed as sent. A reply that is one type 3
 //     menu line, with its four TAB-separated fields (or UMN gopherd's
 //     line to "error.host"), is an *access.ServerError; a reply without
@@ -378,7 +378,7 @@ var _ access.Replayer = (*Client)(nil)
 // (the octets Fetch read from the connection, see access.Replayer), as
 // Fetch reads a live one, without any connection: a menu is a listing
 // of every item, a text item is the octets recorded, a "." line at
-// their end removed (see TextReader), a Gopher+ reply is read by its header (an attribute reply, "!"
+// their end removed (see textReader), a Gopher+ reply is read by its header (an attribute reply, "!"
 // or "$", is a listing of its items), and an error item, a Gopher+
 // error or an item that is not retrieved (a session, a "URL:" link) is
 // the error or *access.Redirect Fetch returns. A reply that breaks the
@@ -434,7 +434,7 @@ func (x *exchange) read(conn io.Closer, br *bufio.Reader, req *access.Request, m
 		if err != nil && len(hdr) == 0 {
 			return nil, x.replyErr(err, masked, "no reply")
 		}
-		if h, herr := ParseReplyHeader(strings.TrimRight(string(hdr), "\r\n")); ok && herr == nil {
+		if h, herr := parseReplyHeader(strings.TrimRight(string(hdr), "\r\n")); ok && herr == nil {
 			br.Discard(len(hdr))
 			req.Received(strings.TrimRight(string(hdr), "\r\n"))
 			return x.readPlus(conn, br, req, masked, command, h)
@@ -455,13 +455,13 @@ func (x *exchange) read(conn io.Closer, br *bufio.Reader, req *access.Request, m
 	case "1", "7":
 		return x.menu(bufio.NewReader(bounded(br, req, 0)), conn, req, masked), nil
 	case "0":
-		return &access.Resource{Body: req.Limit(&closer{NewTextReader(br), conn}), MediaType: "text/plain", Size: -1}, nil
+		return &access.Resource{Body: req.Limit(&closer{newTextReader(br), conn}), MediaType: "text/plain", Size: -1}, nil
 	}
 	return &access.Resource{Body: req.Limit(&closer{br, conn}), MediaType: x.mediaType(""), Size: -1}, nil
 }
 
 // readPlus reads a Gopher+ reply whose header is h.
-func (x *exchange) readPlus(conn io.Closer, br *bufio.Reader, req *access.Request, masked, command string, h ReplyHeader) (*access.Resource, error) {
+func (x *exchange) readPlus(conn io.Closer, br *bufio.Reader, req *access.Request, masked, command string, h replyHeader) (*access.Resource, error) {
 	body := dataReader(br, h)
 	if !h.OK {
 		return nil, x.plusError(body, req, masked, command)
@@ -526,10 +526,10 @@ func (x *exchange) plusError(body io.Reader, req *access.Request, masked, comman
 	return se
 }
 
-// MaxAttributes bounds the octets of an attribute reply when the
+// maxAttributes bounds the octets of an attribute reply when the
 // access.Client's MaxSize does not: attributes are a compact list
 // (Gopher+ §2.5), and every line of them is held in memory.
-const MaxAttributes = 16 << 20
+const maxAttributes = 16 << 20
 
 // bounded returns r limited to req.MaxSize() octets, or to def when
 // MaxSize is 0 and def is not; past it a read fails with
@@ -606,11 +606,11 @@ func (m *menuReader) next() (access.Entry, error) {
 // reply to "!" or "$", Gopher+ §2.5, §2.7, or a directory's
 // "application/gopher+-menu" view): one entry per item, read item by
 // item as the caller asks. One item's lines are held at a time, at most
-// MaxAttributes octets and MaxEntries lines; the whole reply at most
-// MaxSize (MaxAttributes when MaxSize is 0). Closing the listing closes
+// maxAttributes octets and MaxEntries lines; the whole reply at most
+// MaxSize (maxAttributes when MaxSize is 0). Closing the listing closes
 // conn.
 func (x *exchange) attributeListing(body io.Reader, conn io.Closer, req *access.Request, masked string) *access.Resource {
-	a := &attrReader{br: bufio.NewReader(bounded(body, req, MaxAttributes)), req: req, masked: masked}
+	a := &attrReader{br: bufio.NewReader(bounded(body, req, maxAttributes)), req: req, masked: masked}
 	l := access.NewListing(req.MaxEntries(), a.next, conn.Close)
 	return &access.Resource{Listing: l, Size: -1}
 }
@@ -668,8 +668,8 @@ func (a *attrReader) next() (access.Entry, error) {
 			}
 			a.first = a.n
 		}
-		if len(a.lines) == a.req.MaxEntries() || a.octets+len(line) > MaxAttributes {
-			return access.Entry{}, &access.ProtocolError{URL: a.masked, Msg: "the attributes of the item at line " + strconv.Itoa(a.first) + " have more than " + strconv.Itoa(a.req.MaxEntries()) + " lines (MaxEntries) or " + strconv.Itoa(MaxAttributes) + " octets (MaxAttributes); cut off"}
+		if len(a.lines) == a.req.MaxEntries() || a.octets+len(line) > maxAttributes {
+			return access.Entry{}, &access.ProtocolError{URL: a.masked, Msg: "the attributes of the item at line " + strconv.Itoa(a.first) + " have more than " + strconv.Itoa(a.req.MaxEntries()) + " lines (MaxEntries) or " + strconv.Itoa(maxAttributes) + " octets (maxAttributes); cut off"}
 		}
 		a.lines = append(a.lines, line)
 		a.octets += len(line)
@@ -700,9 +700,9 @@ func (a *attrReader) item() (access.Entry, error) {
 
 // readAttributes reads the attribute blocks in body: at most
 // MaxEntries lines, each at most MaxLine octets, the whole at most
-// MaxSize (MaxAttributes when MaxSize is 0).
+// MaxSize (maxAttributes when MaxSize is 0).
 func readAttributes(body io.Reader, req *access.Request, masked string) ([]Attributes, error) {
-	br := bufio.NewReader(bounded(body, req, MaxAttributes))
+	br := bufio.NewReader(bounded(body, req, maxAttributes))
 	var lines []string
 	for {
 		line, err := access.ReadLine(br, req.MaxLine())
@@ -876,7 +876,7 @@ func (x *exchange) attributes(ctx context.Context, req *access.Request, masked, 
 	if err != nil && len(hdr) == 0 {
 		return nil, x.replyErr(err, masked, "no reply")
 	}
-	h, herr := ParseReplyHeader(strings.TrimRight(string(hdr), "\r\n"))
+	h, herr := parseReplyHeader(strings.TrimRight(string(hdr), "\r\n"))
 	if !ok || herr != nil {
 		if it, isErr := errorReply(br, req.MaxLine()); isErr {
 			return nil, &access.ServerError{URL: masked, Command: strings.TrimRight(string(x.line(cmd)), "\r\n"), Code: "3", Text: it.Display}

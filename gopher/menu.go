@@ -98,9 +98,9 @@ func ParseMenuLine(line string) (Item, error) {
 	return it, nil
 }
 
-// Kind returns the access entry type of an item type: what it is for a
+// kind returns the access entry type of an item type: what it is for a
 // person (RFC 1436 §3.8 and the types Gopher+ §2.9 and common use add).
-func Kind(t byte) string {
+func kind(t byte) string {
 	switch t {
 	case '1':
 		return access.TypeDirectory
@@ -163,11 +163,11 @@ func (it Item) URL() (string, error) {
 }
 
 // Entry returns the listing entry of it: its URL (see URL), its display
-// string, the access type (Kind; "link" for a URL: item), and under
+// string, the access type (kind; "link" for a URL: item), and under
 // parts the item's own fields. An item whose URL cannot be written keeps
 // URL "" and says why under parts["error"].
 func (it Item) Entry() access.Entry {
-	e := access.Entry{Name: it.Display, Type: Kind(it.Type), Size: -1}
+	e := access.Entry{Name: it.Display, Type: kind(it.Type), Size: -1}
 	e.Parts = map[string]any{"gophertype": string(it.Type)}
 	if it.Type != 'i' && it.Type != '3' {
 		e.Parts["selector"] = it.Selector

@@ -56,7 +56,7 @@ func FuzzReplyHeader(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		h, err := ParseReplyHeader(line)
+		h, err := parseReplyHeader(line)
 		if err != nil {
 			var re *ReplyError
 			if !errors.As(err, &re) {
@@ -196,7 +196,7 @@ func FuzzTextReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		want := textOf(in)
 		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in)), iotest.HalfReader(strings.NewReader(in))} {
-			got, err := io.ReadAll(NewTextReader(r))
+			got, err := io.ReadAll(newTextReader(r))
 			if !bytes.Equal(got, []byte(want)) || err != nil {
 				t.Fatalf("%q: %q, %v; want %q", in, got, err, want)
 			}

@@ -119,26 +119,26 @@ func TestItemEntry(t *testing.T) {
 func TestParseReplyHeader(t *testing.T) {
 	for _, c := range []struct {
 		line string
-		want ReplyHeader
+		want replyHeader
 		err  string
 	}{
-		{"+37", ReplyHeader{true, 37}, ""},
-		{"+0", ReplyHeader{true, 0}, ""},
-		{"+-1", ReplyHeader{true, -1}, ""},
-		{"+-2", ReplyHeader{true, -2}, ""},
-		{"--1", ReplyHeader{false, -1}, ""},
-		{"--2", ReplyHeader{false, -2}, ""},
-		{"-12", ReplyHeader{false, 12}, ""},
-		{"+5340 ", ReplyHeader{true, 5340}, ""},
-		{"", ReplyHeader{}, "0 Gopher+ §2.3"},
-		{"Hello", ReplyHeader{}, "0 Gopher+ §2.3"},
-		{"+", ReplyHeader{OK: true}, "1 Gopher+ §2.3"},
-		{"+-3", ReplyHeader{OK: true}, "1 Gopher+ §2.3"},
-		{"+12a", ReplyHeader{OK: true}, "1 Gopher+ §2.3"},
-		{"+1234567890123456789", ReplyHeader{OK: true}, "1 Gopher+ §2.3"},
-		{"+INFO: 0x\ts\th\t70", ReplyHeader{OK: true}, "1 Gopher+ §2.3"},
+		{"+37", replyHeader{true, 37}, ""},
+		{"+0", replyHeader{true, 0}, ""},
+		{"+-1", replyHeader{true, -1}, ""},
+		{"+-2", replyHeader{true, -2}, ""},
+		{"--1", replyHeader{false, -1}, ""},
+		{"--2", replyHeader{false, -2}, ""},
+		{"-12", replyHeader{false, 12}, ""},
+		{"+5340 ", replyHeader{true, 5340}, ""},
+		{"", replyHeader{}, "0 Gopher+ §2.3"},
+		{"Hello", replyHeader{}, "0 Gopher+ §2.3"},
+		{"+", replyHeader{OK: true}, "1 Gopher+ §2.3"},
+		{"+-3", replyHeader{OK: true}, "1 Gopher+ §2.3"},
+		{"+12a", replyHeader{OK: true}, "1 Gopher+ §2.3"},
+		{"+1234567890123456789", replyHeader{OK: true}, "1 Gopher+ §2.3"},
+		{"+INFO: 0x\ts\th\t70", replyHeader{OK: true}, "1 Gopher+ §2.3"},
 	} {
-		got, err := ParseReplyHeader(c.line)
+		got, err := parseReplyHeader(c.line)
 		if got != c.want || errString(err) != c.err {
 			t.Errorf("ParseReplyHeader(%q) = %+v, %q; want %+v, %q", c.line, got, errString(err), c.want, c.err)
 		}
@@ -183,7 +183,7 @@ func TestTextReader(t *testing.T) {
 			name string
 			f    func(io.Reader) io.Reader
 		}{{"whole", func(r io.Reader) io.Reader { return r }}, {"one octet", iotest.OneByteReader}, {"half", iotest.HalfReader}} {
-			got, err := io.ReadAll(NewTextReader(wrap.f(strings.NewReader(c.in))))
+			got, err := io.ReadAll(newTextReader(wrap.f(strings.NewReader(c.in))))
 			gotErr := ""
 			if err != nil {
 				gotErr = err.Error()

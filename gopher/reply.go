@@ -10,10 +10,10 @@ import (
 	"github.com/rfc1738/locator/access"
 )
 
-// A ReplyHeader is the first line of a Gopher+ reply (Gopher+ §2.3):
+// A replyHeader is the first line of a Gopher+ reply (Gopher+ §2.3):
 // "+" for success or "-" for an error, then the data's length: N octets
 // follow, -1 the data ends with a lone "." line, -2 at the close.
-type ReplyHeader struct {
+type replyHeader struct {
 	OK     bool
 	Length int64 // >= 0, -1 or -2
 }
@@ -31,17 +31,17 @@ func (e *ReplyError) Error() string {
 	return "gopher: reply header: offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + ": " + e.Message
 }
 
-// ParseReplyHeader reads a Gopher+ reply header line (CR LF removed).
+// parseReplyHeader reads a Gopher+ reply header line (CR LF removed).
 // The error, a *ReplyError, names the offset and the rule.
-func ParseReplyHeader(line string) (ReplyHeader, error) {
+func parseReplyHeader(line string) (replyHeader, error) {
 	bad := func(off int, msg string) error {
 		return &ReplyError{Offset: off, Rule: "Gopher+ §2.3", Message: msg}
 	}
 	line = strings.TrimRight(line, " ")
 	if line == "" {
-		return ReplyHeader{}, bad(0, "an empty line is no Gopher+ reply header (+N, +-1, +-2, -N, --1, --2)")
+		return replyHeader{}, bad(0, "an empty line is no Gopher+ reply header (+N, +-1, +-2, -N, --1, --2)")
 	}
-	var h ReplyHeader
+	var h replyHeader
 	switch line[0] {
 	case '+':
 		h.OK = true
@@ -68,15 +68,15 @@ func ParseReplyHeader(line string) (ReplyHeader, error) {
 // dataReader returns the data of a reply whose header is h, read from
 // br: exactly h.Length octets (a shorter stream fails with
 // io.ErrUnexpectedEOF; what a server sends after them, such as UMN
-// gopherd's ".", is not read), the data read as a TextReader reads a
+// gopherd's ".", is not read), the data read as a textReader reads a
 // text, up to a "." line the close follows (-1), or everything up to the
 // close (-2).
-func dataReader(br *bufio.Reader, h ReplyHeader) io.Reader {
+func dataReader(br *bufio.Reader, h replyHeader) io.Reader {
 	switch {
 	case h.Length >= 0:
 		return &exactReader{r: br, left: h.Length}
 	case h.Length == -1:
-		return NewTextReader(br)
+		return newTextReader(br)
 	}
 	return br
 }
@@ -104,7 +104,7 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// A TextReader reads a text item or a "+-1" data block (RFC 1436 §3.8,
+// A textReader reads a text item or a "+-1" data block (RFC 1436 §3.8,
 // Gopher+ §2.3) as servers send it: every octet, line ends included,
 // up to the close. A lone "." line (CR LF or LF ended) is the end of the
 // text, and removed, only when the server closes the connection right
@@ -115,23 +115,23 @@ func (e *exactReader) Read(p []byte) (int, error) {
 // file as it is, UMN gopherd 3.0 the file and then a "." line). Undoing
 // it would change the text, and ending at any "." line would cut a Perl
 // format or a Markdown file short.
-type TextReader struct {
+type textReader struct {
 	br   *bufio.Reader
 	bol  bool // at the beginning of a line
 	done bool
 	err  error
 }
 
-// NewTextReader returns a TextReader reading from r.
-func NewTextReader(r io.Reader) *TextReader {
+// newTextReader returns a textReader reading from r.
+func newTextReader(r io.Reader) *textReader {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	return &TextReader{br: br, bol: true}
+	return &textReader{br: br, bol: true}
 }
 
-func (t *TextReader) Read(p []byte) (int, error) {
+func (t *textReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		if t.done {
@@ -201,7 +201,7 @@ func dotLine(b []byte) int {
 // finish ends the text at the stream's end or error: the close, with or
 // without a "." line before it, is the end (pygopherd and gophernicus
 // send none).
-func (t *TextReader) finish(err error) {
+func (t *textReader) finish(err error) {
 	t.done = true
 	if err == nil || errors.Is(err, io.EOF) {
 		t.err = io.EOF

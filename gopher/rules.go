@@ -82,8 +82,8 @@ func (rules) Parts(u *locator.URL) any {
 	return pt
 }
 
-// Types names the gophertypes of RFC 1436 §3.8, for people.
-var Types = map[string]string{
+// types names the gophertypes of RFC 1436 §3.8, for people.
+var types = map[string]string{
 	"0": "text file",
 	"1": "directory (menu)",
 	"2": "CSO phone-book server",
@@ -108,7 +108,7 @@ func (rules) Explain(u *locator.URL) string {
 		return ""
 	}
 	var b strings.Builder
-	what := Types[g.Type]
+	what := types[g.Type]
 	if what == "" {
 		what = "a type RFC 1436 does not name"
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	access.Register(Scheme, access.Info{DefaultPort: DefaultPort}, func() access.Fetcher { return new(Client) })
+	access.Register(scheme, access.Info{DefaultPort: defaultPort}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows gophers URLs for package access: it is a gopher.Client
@@ -73,11 +73,11 @@ func (c *Client) gopher() *gopher.Client {
 type NotTLSError struct {
 	URL   string // the URL followed, password masked
 	Addr  string // host:port connected to
-	Reply string // what the server sent first, up to its first line end, at most MaxReply octets
+	Reply string // what the server sent first, up to its first line end, at most maxReply octets
 }
 
-// MaxReply bounds NotTLSError.Reply.
-const MaxReply = 256
+// maxReply bounds NotTLSError.Reply.
+const maxReply = 256
 
 func (e *NotTLSError) Error() string {
 	return e.protocolError().Error()
@@ -149,7 +149,7 @@ func (c *Client) connect(ctx context.Context, req *access.Request, host string, 
 	// connection returned here, above TLS, under the protocol
 	// "gophers": the gopher client taps that connection and records
 	// under the protocol the capture was first asked for with.
-	req.Capture(access.RecordExchange, Scheme)
+	req.Capture(access.RecordExchange, scheme)
 	return &closeNotify{Conn: tc, rec: rec, url: access.Masked(req.URL)}, nil
 }
 
@@ -176,7 +176,7 @@ func (c *closeNotify) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// A recorder keeps the first MaxReply octets read from its connection
+// A recorder keeps the first maxReply octets read from its connection
 // during the handshake (crypto/tls reads ahead of the record header it
 // rejects, and a server that is not TLS is shown by what it sent), and
 // whether the stream ended under TLS: after a close_notify crypto/tls
@@ -184,7 +184,7 @@ func (c *closeNotify) Read(p []byte) (int, error) {
 type recorder struct {
 	net.Conn
 	first []byte
-	done  bool // MaxReply octets kept, or the handshake is over
+	done  bool // maxReply octets kept, or the handshake is over
 	eof   bool // the stream ended (without close_notify, which TLS reads first)
 }
 
@@ -194,9 +194,9 @@ func (r *recorder) Read(p []byte) (int, error) {
 		r.eof = true
 	}
 	if !r.done {
-		k := min(n, MaxReply-len(r.first))
+		k := min(n, maxReply-len(r.first))
 		r.first = append(r.first, p[:k]...)
-		r.done = len(r.first) == MaxReply
+		r.done = len(r.first) == maxReply
 	}
 	return n, err
 }
@@ -212,24 +212,24 @@ func handshakeError(err error, rec *recorder, masked, addr string) error {
 		// The rest of the first line, for the message: the connection
 		// is given up either way, so a short wait.
 		rec.Conn.SetReadDeadline(time.Now().Add(time.Second))
-		return &NotTLSError{URL: masked, Addr: addr, Reply: PlainReply(rec.first, rec.Conn)}
+		return &NotTLSError{URL: masked, Addr: addr, Reply: plainReply(rec.first, rec.Conn)}
 	}
 	return &TLSError{URL: masked, Addr: addr, Err: err}
 }
 
-// PlainReply returns what a server that does not speak TLS sent first:
+// plainReply returns what a server that does not speak TLS sent first:
 // head (the octets crypto/tls read before it gave up) and what r holds
-// after them, up to the first LF (kept) and at most MaxReply octets in
-// all. It reads at most MaxReply-len(head) octets from r, none when head
+// after them, up to the first LF (kept) and at most maxReply octets in
+// all. It reads at most maxReply-len(head) octets from r, none when head
 // holds an LF.
-func PlainReply(head []byte, r io.Reader) string {
-	b := make([]byte, 0, MaxReply)
-	b = append(b, head[:min(len(head), MaxReply)]...)
+func plainReply(head []byte, r io.Reader) string {
+	b := make([]byte, 0, maxReply)
+	b = append(b, head[:min(len(head), maxReply)]...)
 	if i := strings.IndexByte(string(b), '\n'); i >= 0 {
 		return string(b[:i+1])
 	}
-	br := bufio.NewReaderSize(io.LimitReader(r, int64(MaxReply-len(b))), 64)
-	for len(b) < MaxReply {
+	br := bufio.NewReaderSize(io.LimitReader(r, int64(maxReply-len(b))), 64)
+	for len(b) < maxReply {
 		c, err := br.ReadByte()
 		if err != nil {
 			break
@@ -253,7 +253,7 @@ type relabel struct {
 }
 
 func newRelabel(u *locator.URL) (*relabel, error) {
-	if u.Scheme() != Scheme {
+	if u.Scheme() != scheme {
 		return nil, &access.PolicyError{URL: access.Masked(u), Rule: "gophersurl", Reason: "scheme is " + strconv.Quote(u.Scheme()) + ", not gophers"}
 	}
 	gu, delta, err := asGopher(u)

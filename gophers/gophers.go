@@ -71,12 +71,12 @@ import (
 	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// DefaultPort is the port a gophers URL means when it names none:
+// defaultPort is the port a gophers URL means when it names none:
 // Gopher's 70, as curl's gophers (PORT_GOPHER) has it.
-const DefaultPort = gopher.DefaultPort
+const defaultPort = gopher.DefaultPort
 
-// Scheme is the scheme's name.
-const Scheme = "gophers"
+// scheme is the scheme's name.
+const scheme = "gophers"
 
 // URL is a gophers URL's decoded structure: a gopher URL's (see
 // gopher.URL) reached over TLS.
@@ -86,7 +86,7 @@ type URL struct {
 
 // schemeError is the *locator.SchemeError of a gophers URL's field.
 func schemeError(field string, off int, rule, msg string) *locator.SchemeError {
-	return &locator.SchemeError{Scheme: Scheme, Field: field, Offset: off, Rule: rule, Message: msg}
+	return &locator.SchemeError{Scheme: scheme, Field: field, Offset: off, Rule: rule, Message: msg}
 }
 
 // Parse reads s with locator.Parse and returns its gophers structure. The
@@ -98,7 +98,7 @@ func Parse(s string) (*URL, error) { return urlbuild.Parse(s, From) }
 // when u is not a gophers URL, with a *locator.SchemeError of field
 // "url".
 func From(u *locator.URL) (*URL, error) {
-	if u.Scheme() != Scheme {
+	if u.Scheme() != scheme {
 		return nil, schemeError("url", 0, "gophersurl", "scheme is "+strconv.Quote(u.Scheme())+", not gophers")
 	}
 	gu, _, err := asGopher(u)
@@ -138,9 +138,9 @@ func (g *URL) Build() (string, error) {
 		var be *locator.BuildError
 		switch {
 		case errors.As(err, &se):
-			se.Scheme = Scheme
+			se.Scheme = scheme
 		case errors.As(err, &be):
-			be.Scheme = Scheme
+			be.Scheme = scheme
 			be.URL = withScheme(be.URL)
 		}
 		return "", err
@@ -151,7 +151,7 @@ func (g *URL) Build() (string, error) {
 // withScheme writes the gopher URL s with the prefix "gophers".
 func withScheme(s string) string {
 	if rest, ok := strings.CutPrefix(s, "gopher:"); ok {
-		return Scheme + ":" + rest
+		return scheme + ":" + rest
 	}
 	return s
 }
@@ -174,7 +174,7 @@ func (g *URL) Plan() (*Plan, error) {
 	if err != nil {
 		var se *locator.SchemeError
 		if errors.As(err, &se) {
-			se.Scheme = Scheme
+			se.Scheme = scheme
 		}
 		return nil, err
 	}

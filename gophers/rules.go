@@ -11,8 +11,8 @@ func init() {
 	// The core splits a gophers URL as a gopher one (RFC 1738 §3.4):
 	// "//" hostport, no "?" search (a "?" is part of the selector), and
 	// the %09 and CR LF of the gopher-path judged by the rules below.
-	locator.RegisterSyntax(Scheme, locator.Syntax{DefaultPort: DefaultPort, Internet: true, Delims: "\t\r\n"})
-	locator.Register(Scheme, rules{})
+	locator.RegisterSyntax(scheme, locator.Syntax{DefaultPort: defaultPort, Internet: true, Delims: "\t\r\n"})
+	locator.Register(scheme, rules{})
 }
 
 // gopherRules are package gopher's rules, which judge a gophers URL's

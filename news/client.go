@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	access.Register("news", access.Info{DefaultPort: DefaultPort, Methods: nntp.Methods}, func() access.Fetcher { return new(Client) })
+	access.Register("news", access.Info{DefaultPort: defaultPort, Methods: nntp.Methods}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows news URLs for package access, over NNTP (RFC 977, RFC
@@ -83,7 +83,7 @@ func (c *Client) Destination(u *locator.URL) (host string, ok bool) {
 // the URL, else c.Server.
 func (c *Client) server(u *locator.URL, n *URL) (host string, port int, err error) {
 	if n.HasHost && n.Host != "" {
-		port = DefaultPort
+		port = defaultPort
 		if n.Port != "" {
 			port, err = strconv.Atoi(n.Port)
 			if err != nil || port < 1 || port > 65535 {
@@ -106,7 +106,7 @@ func SplitServer(s string) (host string, port int, err error) {
 	bad := func(why string) (string, int, error) {
 		return "", 0, &access.PolicyError{Rule: "server", Reason: "the configured news server " + strconv.Quote(s) + " is not host[:port]: " + why}
 	}
-	host, port = s, DefaultPort
+	host, port = s, defaultPort
 	switch {
 	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
 		host = s[1 : len(s)-1]

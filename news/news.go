@@ -36,11 +36,11 @@ import (
 	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// DefaultPort is the NNTP port (RFC 977) a plan uses when the URL names
-// no port; SecurePort is snews's (draft-gilman §3).
+// defaultPort is the NNTP port (RFC 977) a plan uses when the URL names
+// no port; securePort is snews's (draft-gilman §3).
 const (
-	DefaultPort = 119
-	SecurePort  = 563
+	defaultPort = 119
+	securePort  = 563
 )
 
 // URL is a news URL's decoded structure. Exactly one of Group, Article and
@@ -104,9 +104,9 @@ func From(u *locator.URL) (*URL, error) {
 	return n, nil
 }
 
-// CheckGroup reports the first octet of name that group (§5) does not
+// checkGroup reports the first octet of name that group (§5) does not
 // allow, as a *locator.SchemeError (field "group"), or nil.
-func CheckGroup(name string) error {
+func checkGroup(name string) error {
 	if name == "" {
 		return &locator.SchemeError{Scheme: "news", Field: "group", Rule: "group", Message: "the group name is empty"}
 	}
@@ -200,7 +200,7 @@ func init() {
 // Build writes n as a correctly encoded news URL: news:group, news:id@host
 // or news:*, or with Host set draft-gilman's news://host[:port]/... (then
 // it does not conform to RFC 1738 alone). The group must satisfy
-// CheckGroup; an article may be given with or without its "<" ">", its
+// checkGroup; an article may be given with or without its "<" ">", its
 // unique part is encoded as needed (and may hold no CR, LF or NUL, RFC
 // 1036 §2.1.5) and its host must be a hostname or hostnumber. The error
 // is a *locator.SchemeError naming the field at fault and the offset in
@@ -249,7 +249,7 @@ func (n *URL) Build() (string, error) {
 	case n.All:
 		b.WriteByte('*')
 	case n.Group != "":
-		if err := CheckGroup(n.Group); err != nil {
+		if err := checkGroup(n.Group); err != nil {
 			return "", err
 		}
 		b.WriteString(n.Group)

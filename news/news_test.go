@@ -370,7 +370,7 @@ func view(u *locator.URL) string {
 	}
 	s := fmt.Sprintf("from %#v\n", *n)
 	if n.Group != "" {
-		s += fmt.Sprintf("group %v\n", CheckGroup(n.Group))
+		s += fmt.Sprintf("group %v\n", checkGroup(n.Group))
 	}
 	if p, err := n.Plan(); err != nil {
 		s += "plan: " + err.Error() + "\n"

@@ -35,9 +35,9 @@ type Plan struct {
 // "n-m", which is no single exchange; the error is a
 // *locator.SchemeError naming the field at fault.
 func (n *URL) Plan() (*Plan, error) {
-	p := &Plan{Host: n.Host, Port: DefaultPort}
+	p := &Plan{Host: n.Host, Port: defaultPort}
 	if n.Scheme == "snews" {
-		p.Port, p.TLS = SecurePort, true
+		p.Port, p.TLS = securePort, true
 	}
 	if n.Port != "" {
 		v, err := strconv.Atoi(n.Port)
@@ -57,7 +57,7 @@ func (n *URL) Plan() (*Plan, error) {
 		}
 		p.Commands = []string{"ARTICLE <" + a + ">"}
 	case n.Group != "":
-		if err := CheckGroup(n.Group); err != nil {
+		if err := checkGroup(n.Group); err != nil {
 			return nil, err
 		}
 		p.Commands = []string{"GROUP " + n.Group}

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	locator.RegisterSyntax("snews", locator.Syntax{DefaultPort: SecurePort})
+	locator.RegisterSyntax("snews", locator.Syntax{DefaultPort: securePort})
 	locator.Register("news", newsRules{})
 	locator.Register("snews", rules{})
 }

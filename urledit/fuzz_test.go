@@ -107,7 +107,7 @@ func checkResult(t *testing.T, r *Result) {
 		if _, _, err := r.Expand("{url}{scheme}{user}{password}{options}{host}{port}{path}{query}{fragment}{zoneid}{query:a}{query-all:a}", view); err != nil {
 			t.Fatalf("%q: %v", u.String(), err)
 		}
-		for _, name := range Parts(u.Scheme()) {
+		for _, name := range parts(u.Scheme()) {
 			if _, _, _, err := r.Part(name, view); err != nil {
 				t.Fatalf("%q part %s: %v", u.String(), name, err)
 			}

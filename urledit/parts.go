@@ -25,9 +25,9 @@ func editor(scheme string) locator.PartEditor {
 	return pe
 }
 
-// Parts returns the names of the scheme's own parts, in the order its
+// parts returns the names of the scheme's own parts, in the order its
 // package's URL type holds them; nil for a scheme without any.
-func Parts(scheme string) []string {
+func parts(scheme string) []string {
 	if pe := editor(scheme); pe != nil {
 		return pe.PartNames()
 	}
@@ -36,7 +36,7 @@ func Parts(scheme string) []string {
 
 // has reports whether name is one of the parts of scheme.
 func has(scheme, name string) bool {
-	return slices.Contains(Parts(scheme), name)
+	return slices.Contains(parts(scheme), name)
 }
 
 // partKnown reports whether name is a part of some scheme.
@@ -55,7 +55,7 @@ func noPart(kind Kind, scheme, name string) error {
 }
 
 func partList(scheme string) string {
-	if p := Parts(scheme); p != nil {
+	if p := parts(scheme); p != nil {
 		return strings.Join(p, ", ")
 	}
 	return "none beyond the generic components"

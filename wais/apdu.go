@@ -30,10 +30,10 @@ import (
 
 // PDU types (wais-protspec.txt Appendix B; zutil.h).
 const (
-	PDUInit           = 20
-	PDUInitResponse   = 21
-	PDUSearch         = 22
-	PDUSearchResponse = 23
+	pduInit           = 20
+	pduInitResponse   = 21
+	pduSearch         = 22
+	pduSearchResponse = 23
 )
 
 // Data tags: Z39.50-1988's (zutil.h) and WAIS's (wais-protspec.txt §5.1,
@@ -239,7 +239,7 @@ func (e *encoder) fixed(v int64, n int) {
 }
 
 // apdu wraps body (the PDU type and the fields counted by the
-// Header-Length-Indicator) and the user information after it.
+// header-Length-Indicator) and the user information after it.
 func apdu(body, userInfo []byte) []byte {
 	out := make([]byte, 0, 2+len(body)+len(userInfo))
 	out = append(out, byte(len(body)>>8), byte(len(body)))
@@ -247,20 +247,20 @@ func apdu(body, userInfo []byte) []byte {
 	return append(out, userInfo...)
 }
 
-// Init is the Init APDU (wais-protspec.txt §2.1 and B.1; zprot.c
+// initRequest is the Init APDU (wais-protspec.txt §2.1 and B.1; zprot.c
 // writeInitAPDU): the client will search, not present nor delete
 // ("The Options field must always have 0="will not use" for the Delete
 // facility"), and takes messages of up to maxMessage octets.
-type Init struct {
+type initRequest struct {
 	MessageSize           int64 // Preferred-Message-Size and Maximum-Record-Size
 	ImplementationName    string
 	ImplementationVersion string
 }
 
 // Encode writes the APDU (without the 25-octet header).
-func (m *Init) Encode() []byte {
+func (m *initRequest) Encode() []byte {
 	var e encoder
-	e.fixed(PDUInit, 1)
+	e.fixed(pduInit, 1)
 	e.bytes(tagProtocolVersion, []byte{0x80}) // version 1 (zutil.c writeProtocolVersion)
 	e.bytes(tagOptions, []byte{0x80})         // search; present, delete, access and resource control off
 	e.num(tagPreferredMessageSize, m.MessageSize)
@@ -274,9 +274,9 @@ func (m *Init) Encode() []byte {
 	return apdu(e.b, nil)
 }
 
-// InitResponse is the Init-Response APDU (wais-protspec.txt §2.2, B.2;
+// initReply is the Init-Response APDU (wais-protspec.txt §2.2, B.2;
 // zprot.c readInitResponseAPDU).
-type InitResponse struct {
+type initReply struct {
 	Accepted              bool
 	PreferredMessageSize  int64
 	MaximumRecordSize     int64
@@ -303,13 +303,13 @@ func readHead(name string, b []byte, want int) (*decoder, []byte, error) {
 	return &decoder{apdu: name, b: b[3 : 2+n], off: 3}, b[2+n:], nil
 }
 
-// ParseInitResponse reads an Init-Response APDU.
-func ParseInitResponse(b []byte) (*InitResponse, error) {
-	d, _, err := readHead("InitResponse", b, PDUInitResponse)
+// parseInitResponse reads an Init-Response APDU.
+func parseInitResponse(b []byte) (*initReply, error) {
+	d, _, err := readHead("InitResponse", b, pduInitResponse)
 	if err != nil {
 		return nil, err
 	}
-	r := &InitResponse{PreferredMessageSize: -1, MaximumRecordSize: -1}
+	r := &initReply{PreferredMessageSize: -1, MaximumRecordSize: -1}
 	res, err := d.fixed(1, "Result")
 	if err != nil {
 		return nil, err
@@ -344,9 +344,9 @@ func ParseInitResponse(b []byte) (*InitResponse, error) {
 	return r, nil
 }
 
-// ElementSetDocumentText is the element set name of a text retrieval
+// elementSetDocumentText is the element set name of a text retrieval
 // (wprot.h ES_DocumentText).
-const ElementSetDocumentText = "Document Text"
+const elementSetDocumentText = "Document Text"
 
 // A Search is the Search APDU (wais-protspec.txt §3.1, B.3; zprot.c
 // writeSearchAPDU) in one of WAIS's two uses: a relevance-feedback
@@ -373,7 +373,7 @@ type Search struct {
 // Encode writes the APDU (without the 25-octet header).
 func (m *Search) Encode() []byte {
 	var e encoder
-	e.fixed(PDUSearch, 1)
+	e.fixed(pduSearch, 1)
 	if m.Retrieve {
 		// The values freeWAIS's client sends (ui.c generate_retrieval_apdu).
 		e.fixed(10, 3) // Small-Set-Upper-Bound
@@ -385,7 +385,7 @@ func (m *Search) Encode() []byte {
 		e.str(tagQueryType, "1")
 		// One <database, element set> pair: " " 0x1F "Document Text"
 		// (zprot.c writeSearchAPDU's ES_DELIMITER_1).
-		e.str(tagElementSetNames, " \x1f"+ElementSetDocumentText)
+		e.str(tagElementSetNames, " \x1f"+elementSetDocumentText)
 		e.bytes(tagReferenceID, []byte("3"))
 		body := e.b
 		var q encoder
@@ -427,11 +427,11 @@ func (m *Search) Encode() []byte {
 	return apdu(body, u.b)
 }
 
-// A DocHeader is one document of a search response: a Document-Header,
+// A docHeader is one document of a search response: a Document-Header,
 // -Short-Header or -Long-Header element set (wais-protspec.txt §4.3,
 // §4.5, §4.7; wprot.c readWAISDocumentHeader). A number the server did
 // not send is -1.
-type DocHeader struct {
+type docHeader struct {
 	Group          string // "header", "short-header", "long-header"
 	DocID          []byte
 	VersionNumber  int64
@@ -446,55 +446,55 @@ type DocHeader struct {
 	OriginCity     string
 }
 
-// A DocText is a Document-Text element set (§4.4; wprot.c
+// A docText is a Document-Text element set (§4.4; wprot.c
 // readWAISDocumentText).
-type DocText struct {
+type docText struct {
 	DocID         []byte
 	VersionNumber int64
 	Text          []byte
 }
 
-// A Diagnostic is a database diagnostic record (Z39.50-1988 Appendix D;
+// A diagnostic is a database diagnostic record (Z39.50-1988 Appendix D;
 // zutil.c readDiag): a two-character code ("SF" present request out of
 // range, "S1" permanent system error, ...) and its text.
-type Diagnostic struct {
+type diagnostic struct {
 	Code      string
 	AddInfo   string
 	Surrogate bool
 }
 
-func (d Diagnostic) String() string {
+func (d diagnostic) String() string {
 	if d.AddInfo == "" {
 		return d.Code
 	}
 	return d.Code + " " + d.AddInfo
 }
 
-// A SearchResponse is the Search-Response APDU with its WAIS user
+// A searchReply is the Search-Response APDU with its WAIS user
 // information (wais-protspec.txt §3.2, B.4; zprot.c
 // readSearchResponseAPDU, wprot.c readSearchResponseInfo).
-type SearchResponse struct {
+type searchReply struct {
 	Status           int64
 	ResultCount      int64
 	RecordsReturned  int64
 	NextResultSetPos int64
 	SeedWordsUsed    string
-	Headers          []DocHeader
-	Texts            []DocText
-	Diagnostics      []Diagnostic
+	Headers          []docHeader
+	Texts            []docText
+	Diagnostics      []diagnostic
 	// Others counts the Headlines and Codes element sets, which this
 	// client does not use.
 	Others int
 }
 
-// ParseSearchResponse reads a Search-Response APDU (its length is bounded
+// parseSearchResponse reads a Search-Response APDU (its length is bounded
 // by the reader of the message, before it is allocated).
-func ParseSearchResponse(b []byte) (*SearchResponse, error) {
-	d, ui, err := readHead("SearchResponse", b, PDUSearchResponse)
+func parseSearchResponse(b []byte) (*searchReply, error) {
+	d, ui, err := readHead("SearchResponse", b, pduSearchResponse)
 	if err != nil {
 		return nil, err
 	}
-	r := &SearchResponse{}
+	r := &searchReply{}
 	if r.Status, err = d.fixed(1, "Search-Status"); err != nil {
 		return nil, err
 	}
@@ -576,27 +576,27 @@ func ParseSearchResponse(b []byte) (*SearchResponse, error) {
 // writeDiag: "diagnostics (as per Appendix D) have a very weird
 // format"): tag 28, a two-octet length L, the two-character code, L-3
 // octets of text, the surrogate flag, and 0x1D (end of record).
-func (d *decoder) diagnostic() (Diagnostic, error) {
+func (d *decoder) diagnostic() (diagnostic, error) {
 	at := d.i
 	if _, err := d.compressed("tag"); err != nil {
-		return Diagnostic{}, err
+		return diagnostic{}, err
 	}
 	l, err := d.fixed(2, "diagnostic record length")
 	if err != nil {
-		return Diagnostic{}, err
+		return diagnostic{}, err
 	}
 	if l < 3 {
-		return Diagnostic{}, d.fail(at, "diagnostic record length %d (at least 3: code and surrogate flag)", l)
+		return diagnostic{}, d.fail(at, "diagnostic record length %d (at least 3: code and surrogate flag)", l)
 	}
 	if int64(len(d.b)-d.i) < l+1 {
-		return Diagnostic{}, d.fail(at, "diagnostic record of %d octets, %d left", l+1, len(d.b)-d.i)
+		return diagnostic{}, d.fail(at, "diagnostic record of %d octets, %d left", l+1, len(d.b)-d.i)
 	}
 	v := d.b[d.i : d.i+int(l)+1]
 	d.i += int(l) + 1
 	if v[l] != 0x1d {
-		return Diagnostic{}, d.fail(at, "diagnostic record does not end in 0x1D (end of record)")
+		return diagnostic{}, d.fail(at, "diagnostic record does not end in 0x1D (end of record)")
 	}
-	return Diagnostic{Code: string(v[:2]), AddInfo: strings.TrimRight(string(v[2:l-1]), "\x00"), Surrogate: v[l-1] == 1}, nil
+	return diagnostic{Code: string(v[:2]), AddInfo: strings.TrimRight(string(v[2:l-1]), "\x00"), Surrogate: v[l-1] == 1}, nil
 }
 
 var groupNames = map[int]string{
@@ -605,8 +605,8 @@ var groupNames = map[int]string{
 	tagDocumentLongHeaderGrp:  "long-header",
 }
 
-func (d *decoder) docHeader(group int) (DocHeader, error) {
-	h := DocHeader{Group: groupNames[group], VersionNumber: -1, Score: -1, BestMatch: -1, DocumentLength: -1, Lines: -1}
+func (d *decoder) docHeader(group int) (docHeader, error) {
+	h := docHeader{Group: groupNames[group], VersionNumber: -1, Score: -1, BestMatch: -1, DocumentLength: -1, Lines: -1}
 	seenID := false
 	for !d.done() {
 		tag, val, at, err := d.element()
@@ -663,8 +663,8 @@ func (d *decoder) docHeader(group int) (DocHeader, error) {
 	return h, nil
 }
 
-func (d *decoder) docText() (DocText, error) {
-	t := DocText{VersionNumber: -1}
+func (d *decoder) docText() (docText, error) {
+	t := docText{VersionNumber: -1}
 	seenText := false
 	for !d.done() {
 		tag, val, at, err := d.element()

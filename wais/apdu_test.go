@@ -30,7 +30,7 @@ func TestParseHeader(t *testing.T) {
 		{"0000000148z2wais", 0, 16},
 	}
 	for _, tc := range cases {
-		h, err := ParseHeader([]byte(tc.in))
+		h, err := parseHeader([]byte(tc.in))
 		if tc.off < 0 {
 			if err != nil || h.Length != tc.length {
 				t.Errorf("%q: %+v %v", tc.in, h, err)
@@ -42,7 +42,7 @@ func TestParseHeader(t *testing.T) {
 			t.Errorf("%q: error %v, want one at offset %d", tc.in, err, tc.off)
 		}
 	}
-	if got := string(AppendHeader(nil, 148)); got != "0000000148z2wais        0" {
+	if got := string(appendHeader(nil, 148)); got != "0000000148z2wais        0" {
 		t.Errorf("AppendHeader = %q", got)
 	}
 }
@@ -77,7 +77,7 @@ func TestCompressed(t *testing.T) {
 // the Header-Length-Indicator, PDU-Type 20, Protocol-Version and Options
 // bitmaps, the two sizes, the implementation's name and version.
 func TestInitEncode(t *testing.T) {
-	got := (&Init{MessageSize: 1024, ImplementationName: "x", ImplementationVersion: "1"}).Encode()
+	got := (&initRequest{MessageSize: 1024, ImplementationName: "x", ImplementationVersion: "1"}).Encode()
 	want := "\x00\x15" + "\x14" + "\x03\x01\x80" + "\x04\x01\x80" + "\x05\x02\x04\x00" + "\x06\x02\x04\x00" + "\x09\x01x" + "\x0a\x011"
 	if string(got) != want {
 		t.Errorf("Init:\n got %q\nwant %q", got, want)
@@ -97,12 +97,12 @@ func TestSearchEncode(t *testing.T) {
 }
 
 func TestParseInitResponse(t *testing.T) {
-	r, err := ParseInitResponse(initResponse(true, 100000))
+	r, err := parseInitResponse(initResponse(true, 100000))
 	if err != nil || !r.Accepted || r.MaximumRecordSize != 100000 || r.ImplementationName != "hostile" {
 		t.Errorf("%+v %v", r, err)
 	}
-	for _, bad := range [][]byte{nil, {0, 1}, {0, 5, PDUInitResponse, 1}, {0, 1, PDUInit}, {0, 3, PDUInitResponse, 1, 0x05}} {
-		if _, err := ParseInitResponse(bad); err == nil {
+	for _, bad := range [][]byte{nil, {0, 1}, {0, 5, pduInitResponse, 1}, {0, 1, pduInit}, {0, 3, pduInitResponse, 1, 0x05}} {
+		if _, err := parseInitResponse(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -128,7 +128,7 @@ func TestParseSearchResponse(t *testing.T) {
 	elems.bytes(tagDocumentHeaderGroup, h.b)
 	elems.b = append(elems.b, textGroup([]byte("id2"), []byte("text"))...)
 	elems.b = append(elems.b, diagRecord("SF", "Request out of range")...)
-	r, err := ParseSearchResponse(searchResponse(3, elems.b))
+	r, err := parseSearchResponse(searchResponse(3, elems.b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,10 +137,10 @@ func TestParseSearchResponse(t *testing.T) {
 	}
 	d := r.Headers[0]
 	if string(d.DocID) != "\x01\x02id" || d.Score != 999 || d.DocumentLength != 70000 || d.Lines != 12 || d.BestMatch != -1 ||
-		strings.Join(d.Types, ",") != "TEXT,HTML" || d.Date != "19931001" || Headline(d.Headline) != "word here" {
+		strings.Join(d.Types, ",") != "TEXT,HTML" || d.Date != "19931001" || headline(d.Headline) != "word here" {
 		t.Errorf("header %+v", d)
 	}
-	if string(r.Texts[0].Text) != "text" || r.Diagnostics[0] != (Diagnostic{Code: "SF", AddInfo: "Request out of range", Surrogate: true}) {
+	if string(r.Texts[0].Text) != "text" || r.Diagnostics[0] != (diagnostic{Code: "SF", AddInfo: "Request out of range", Surrogate: true}) {
 		t.Errorf("text %+v diagnostic %+v", r.Texts[0], r.Diagnostics[0])
 	}
 	// Every octet cut off the end is an error, never a panic, but at the
@@ -149,7 +149,7 @@ func TestParseSearchResponse(t *testing.T) {
 	full := searchResponse(3, elems.b)
 	own := 2 + int(full[0])<<8 + int(full[1])
 	for n := range len(full) {
-		if _, err := ParseSearchResponse(full[:n]); (err == nil) != (n == own) {
+		if _, err := parseSearchResponse(full[:n]); (err == nil) != (n == own) {
 			t.Errorf("cut to %d of %d octets (own fields end at %d): error %v", n, len(full), own, err)
 		}
 	}
@@ -196,7 +196,7 @@ func TestParseDocPath(t *testing.T) {
 			t.Errorf("%q → %s → %+v %v", id, s, r, err)
 		}
 	}
-	es, err := ParseDocID(fields)
+	es, err := parseDocID(fields)
 	if err != nil || len(es) != 2 || es[1].Tag != 3 || string(es[1].Value) != "a b;c" {
 		t.Errorf("ParseDocID: %+v %v", es, err)
 	}
@@ -209,7 +209,7 @@ func TestHelpers(t *testing.T) {
 		"\x1bp001Para\r\n":        "Para",
 		"\x01\x02 x \x7f":         " x ",
 	} {
-		if got := Headline(in); got != want {
+		if got := headline(in); got != want {
 			t.Errorf("Headline(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -219,16 +219,16 @@ func TestHelpers(t *testing.T) {
 		"0":        {},
 		"19931341": {},
 	} {
-		if got := ParseDate(in); !got.Equal(want) {
+		if got := parseDate(in); !got.Equal(want) {
 			t.Errorf("ParseDate(%q) = %v", in, got)
 		}
 	}
 	for in, want := range map[string]string{"gopher+protocol": "gopher protocol", "a%2Bb": "a+b", "a%20b": "a b"} {
-		if got := SearchWords(in); got != want {
+		if got := searchWords(in); got != want {
 			t.Errorf("SearchWords(%q) = %q", in, got)
 		}
 	}
-	if MediaType("TEXT") != "text/plain" || MediaType("WSRC") != "application/x-wais-source" {
+	if mediaType("TEXT") != "text/plain" || mediaType("WSRC") != "application/x-wais-source" {
 		t.Error("MediaType")
 	}
 }

@@ -17,12 +17,12 @@ import (
 )
 
 func init() {
-	access.Register("wais", access.Info{DefaultPort: DefaultPort, Resume: true}, func() access.Fetcher { return new(Client) })
+	access.Register("wais", access.Info{DefaultPort: defaultPort, Resume: true}, func() access.Fetcher { return new(Client) })
 }
 
 // Client follows WAIS URLs (RFC 1738 §3.9) for package access, speaking
 // the WAIS protocol over TCP: Z39.50-1988 APDUs with WAIS's elements,
-// each behind a 25-octet header (Header), on one connection per URL:
+// each behind a 25-octet header (header), on one connection per URL:
 //
 //   - wais://host:port/database?search: Init, then a Search of the
 //     search words (a relevance-feedback query, wais-protspec.txt §3.1 and
@@ -68,25 +68,25 @@ func (c *Client) search(req *access.Request) string {
 
 // Limits of the client.
 const (
-	// ChunkSize is the number of octets asked for in one text retrieval.
+	// chunkSize is the number of octets asked for in one text retrieval.
 	// freeWAIS's server answers in a buffer of 100000 octets
 	// (ir/server.h BUFSZ) and its waissearch asks for 10000.
-	ChunkSize = 32 << 10
-	// MaxMessage bounds one reply message (the header's msg_len) before
+	chunkSize = 32 << 10
+	// maxMessage bounds one reply message (the header's msg_len) before
 	// anything is allocated for it; a document's octets are bounded by
 	// the access.Client's MaxSize besides.
-	MaxMessage = 1 << 20
-	// MaxDocuments bounds the documents one search asks for
+	maxMessage = 1 << 20
+	// maxDocuments bounds the documents one search asks for
 	// (Max-Documents-Retrieved, wais-protspec.txt §5; waissearch asks
 	// for 40); the access.Client's MaxEntries lowers it.
-	MaxDocuments = 100
+	maxDocuments = 100
 	// retrievalSlack is what a text reply holds besides the text: the
 	// APDU's fields, the docid (echoed) and the element tags.
 	retrievalSlack = 64 << 10
 )
 
-// Implementation names the client in its Init APDU.
-const Implementation = "locator"
+// implementation names the client in its Init APDU.
+const implementation = "locator"
 
 func policy(u *locator.URL, off int, rule, reason string) error {
 	return &access.PolicyError{URL: access.Masked(u), Offset: off, Rule: rule, Reason: reason}
@@ -136,10 +136,10 @@ func (c *Client) Check(u *locator.URL, req *access.Request) error {
 	return nil
 }
 
-// SearchWords returns the seed words a search URL sends: its search
+// searchWords returns the seed words a search URL sends: its search
 // decoded, a "+" written as such (not %2B) read as the space between
 // words, as the 1993 draft wrote them (search = xalphas [ + search ]).
-func SearchWords(rawSearch string) string {
+func searchWords(rawSearch string) string {
 	parts := strings.Split(rawSearch, "+")
 	for i, p := range parts {
 		parts[i] = locator.Decode(p)
@@ -176,7 +176,7 @@ func (c *Client) Replay(ctx context.Context, u *locator.URL, req *access.Request
 	if err != nil {
 		return nil, &access.ProtocolError{URL: access.Masked(u), Msg: err.Error()}
 	}
-	cn := &conn{u: u, req: req, chunk: ChunkSize, r: response, w: io.Discard}
+	cn := &conn{u: u, req: req, chunk: chunkSize, r: response, w: io.Discard}
 	if err := cn.init(); err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (c *Client) follow(cn *conn, u *locator.URL, w *URL) (*access.Resource, err
 		}
 		return cn.retrieve(ref.Database, ref.DocID, typ)
 	case u.HasSearch() && (w.Search != "" || c.search(cn.req) == ""):
-		return cn.search(w.Database, SearchWords(u.Search()))
+		return cn.search(w.Database, searchWords(u.Search()))
 	case c.search(cn.req) != "":
 		return cn.search(w.Database, c.search(cn.req))
 	}
@@ -209,7 +209,7 @@ func (c *Client) follow(cn *conn, u *locator.URL, w *URL) (*access.Resource, err
 }
 
 func countElements(id []byte) int {
-	es, _ := ParseDocID(id)
+	es, _ := parseDocID(id)
 	return len(es)
 }
 
@@ -222,7 +222,7 @@ type conn struct {
 	u     *locator.URL
 	req   *access.Request
 	chunk int64
-	hdr   [HeaderLen]byte
+	hdr   [headerLen]byte
 }
 
 func (c *conn) Close() error {
@@ -253,7 +253,7 @@ func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, erro
 	if req.Offset() == 0 {
 		nc = req.Capture(access.RecordExchange, "wais").Conn(nc)
 	}
-	c := &conn{nc: nc, r: nc, w: nc, u: u, req: req, chunk: ChunkSize}
+	c := &conn{nc: nc, r: nc, w: nc, u: u, req: req, chunk: chunkSize}
 	if err := c.init(); err != nil {
 		return nil, err
 	}
@@ -263,28 +263,28 @@ func dial(ctx context.Context, u *locator.URL, req *access.Request) (*conn, erro
 // init exchanges Init (wais-protspec.txt §2.2); it closes c on an error.
 func (c *conn) init() error {
 	u, req := c.u, c.req
-	init := &Init{MessageSize: MaxMessage, ImplementationName: Implementation, ImplementationVersion: "1"}
+	init := &initRequest{MessageSize: maxMessage, ImplementationName: implementation, ImplementationVersion: "1"}
 	apdu := init.Encode()
-	req.Sent(fmt.Sprintf("Init (PDU %d, %d octets): search, message size %d, implementation %q", PDUInit, len(apdu), init.MessageSize, init.ImplementationName))
-	b, err := c.roundTrip(apdu, MaxMessage, "Init")
+	req.Sent(fmt.Sprintf("Init (PDU %d, %d octets): search, message size %d, implementation %q", pduInit, len(apdu), init.MessageSize, init.ImplementationName))
+	b, err := c.roundTrip(apdu, maxMessage, "Init")
 	if err != nil {
 		c.Close()
 		return err
 	}
-	r, err := ParseInitResponse(b)
+	r, err := parseInitResponse(b)
 	if err != nil {
 		c.Close()
 		return c.protocol("Init", err)
 	}
 	req.Received(fmt.Sprintf("InitResponse (PDU %d, %d octets): %s, message size %d, record size %d, %s %s",
-		PDUInitResponse, len(b), map[bool]string{true: "accepted", false: "rejected"}[r.Accepted],
+		pduInitResponse, len(b), map[bool]string{true: "accepted", false: "rejected"}[r.Accepted],
 		r.PreferredMessageSize, r.MaximumRecordSize, r.ImplementationName, r.ImplementationVersion))
 	if !r.Accepted {
 		c.Close()
 		return &access.ServerError{URL: access.Masked(u), Command: "Init", Code: "rejected", Text: "the server declined service (Init-Response Result 0, wais-protspec.txt §2.2)"}
 	}
 	// A server that takes smaller records gets smaller chunks.
-	if m := r.MaximumRecordSize; m > 0 && m < ChunkSize+4096 {
+	if m := r.MaximumRecordSize; m > 0 && m < chunkSize+4096 {
 		c.chunk = max(m-4096, 512)
 	}
 	return nil
@@ -297,7 +297,7 @@ func (c *conn) protocol(apdu string, err error) error {
 // roundTrip sends one APDU behind its header and reads the reply's
 // header and APDU, refusing before allocating a reply longer than limit.
 func (c *conn) roundTrip(apdu []byte, limit int64, what string) ([]byte, error) {
-	msg := AppendHeader(make([]byte, 0, HeaderLen+len(apdu)), len(apdu))
+	msg := appendHeader(make([]byte, 0, headerLen+len(apdu)), len(apdu))
 	msg = append(msg, apdu...)
 	if _, err := c.w.Write(msg); err != nil {
 		return nil, fmt.Errorf("wais: sending %s to %s: %w", what, c.peer(), err)
@@ -305,7 +305,7 @@ func (c *conn) roundTrip(apdu []byte, limit int64, what string) ([]byte, error) 
 	if _, err := io.ReadFull(c.r, c.hdr[:]); err != nil {
 		return nil, c.readError(what, "the reply's header", err)
 	}
-	h, err := ParseHeader(c.hdr[:])
+	h, err := parseHeader(c.hdr[:])
 	if err != nil {
 		return nil, c.protocol(what, err)
 	}
@@ -328,14 +328,14 @@ func (c *conn) readError(what, part string, err error) error {
 
 // searchResponse sends a Search, logged as desc, and reads its
 // Search-Response.
-func (c *conn) searchResponse(s *Search, desc string, limit int64, what string) (*SearchResponse, error) {
+func (c *conn) searchResponse(s *Search, desc string, limit int64, what string) (*searchReply, error) {
 	apdu := s.Encode()
-	c.req.Sent(fmt.Sprintf("Search (PDU %d, %d octets): %s", PDUSearch, len(apdu), desc))
+	c.req.Sent(fmt.Sprintf("Search (PDU %d, %d octets): %s", pduSearch, len(apdu), desc))
 	b, err := c.roundTrip(apdu, limit, what)
 	if err != nil {
 		return nil, err
 	}
-	r, err := ParseSearchResponse(b)
+	r, err := parseSearchResponse(b)
 	if err != nil {
 		return nil, c.protocol(what, err)
 	}
@@ -353,19 +353,19 @@ func (c *conn) searchResponse(s *Search, desc string, limit int64, what string) 
 	if r.SeedWordsUsed != "" {
 		parts = append(parts, fmt.Sprintf("seed words used %q", r.SeedWordsUsed))
 	}
-	c.req.Received(fmt.Sprintf("SearchResponse (PDU %d, %d octets): %s", PDUSearchResponse, len(b), strings.Join(parts, ", ")))
+	c.req.Received(fmt.Sprintf("SearchResponse (PDU %d, %d octets): %s", pduSearchResponse, len(b), strings.Join(parts, ", ")))
 	return r, nil
 }
 
 func (c *conn) maxDocs() int64 {
-	return int64(min(c.req.MaxEntries()+1, MaxDocuments))
+	return int64(min(c.req.MaxEntries()+1, maxDocuments))
 }
 
 // search runs a relevance-feedback search and lists its documents.
 func (c *conn) search(db, words string) (*access.Resource, error) {
 	defer c.Close()
 	s := &Search{Database: db, SeedWords: words, MaxDocs: c.maxDocs()}
-	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, seed words %q, max documents %d", db, words, s.MaxDocs), MaxMessage, "Search")
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, seed words %q, max documents %d", db, words, s.MaxDocs), maxMessage, "Search")
 	if err != nil {
 		return nil, err
 	}
@@ -373,8 +373,8 @@ func (c *conn) search(db, words string) (*access.Resource, error) {
 		d := r.Diagnostics[0]
 		return nil, &access.ServerError{URL: access.Masked(c.u), Command: fmt.Sprintf("Search %q in %q", words, db), Code: d.Code, Text: d.AddInfo}
 	}
-	// The results are one Search-Response message, at most MaxMessage
-	// octets and MaxDocuments headers (constants): they are read whole
+	// The results are one Search-Response message, at most maxMessage
+	// octets and maxDocuments headers (constants): they are read whole
 	// and handed out from memory.
 	var entries []access.Entry
 	truncated := false
@@ -392,12 +392,12 @@ func (c *conn) search(db, words string) (*access.Resource, error) {
 	return &access.Resource{Listing: access.ListingOf(entries, truncated, c.req.MaxEntries()), Size: -1}, nil
 }
 
-// DocType is the type a document is retrieved as when its header names
+// docType is the type a document is retrieved as when its header names
 // none (freeWAIS's waissearch: "TEXT").
-const DocType = "TEXT"
+const docType = "TEXT"
 
-func (c *conn) entry(db string, h DocHeader) (access.Entry, error) {
-	typ := DocType
+func (c *conn) entry(db string, h docHeader) (access.Entry, error) {
+	typ := docType
 	if len(h.Types) > 0 && h.Types[0] != "" {
 		typ = h.Types[0]
 	}
@@ -427,15 +427,15 @@ func (c *conn) entry(db string, h DocHeader) (access.Entry, error) {
 	if h.Group != "header" {
 		parts["element_set"] = h.Group
 	}
-	return access.Entry{URL: s, Name: Headline(h.Headline), Type: access.TypeFile, Size: h.DocumentLength, Modified: ParseDate(h.Date), Parts: parts}, nil
+	return access.Entry{URL: s, Name: headline(h.Headline), Type: access.TypeFile, Size: h.DocumentLength, Modified: parseDate(h.Date), Parts: parts}, nil
 }
 
-// Headline returns a headline as a person reads it, as freeWAIS's
+// headline returns a headline as a person reads it, as freeWAIS's
 // clients show it (ir/ui.c trim_junk): the server's markers removed
 // (ESC "(" or ESC ")" around a term, ESC and four octets for a
 // paragraph), CR and LF removed, and what is not printable at either end
 // removed.
-func Headline(s string) string {
+func headline(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -462,11 +462,11 @@ func Headline(s string) string {
 	return t
 }
 
-// ParseDate reads a header's Date, "yyyymmdd" or the older "yymmdd" of
+// parseDate reads a header's Date, "yyyymmdd" or the older "yymmdd" of
 // the 1990 specification's example (wais-protspec.txt B.4: "A Date
 // element should actually be yyyymmdd"); anything else is the zero time
 // (the text stays in the entry's parts).
-func ParseDate(s string) time.Time {
+func parseDate(s string) time.Time {
 	for _, layout := range []string{"20060102", "060102"} {
 		if len(s) == len(layout) {
 			if t, err := time.Parse(layout, s); err == nil {
@@ -477,10 +477,10 @@ func ParseDate(s string) time.Time {
 	return time.Time{}
 }
 
-// MediaType returns the media type of a WAIS document type: the types
+// mediaType returns the media type of a WAIS document type: the types
 // freeWAIS's indexer writes, else the one its name suggests as a file
 // extension.
-func MediaType(typ string) string {
+func mediaType(typ string) string {
 	switch strings.ToUpper(typ) {
 	case "TEXT", "TEXT-FTP":
 		return "text/plain"
@@ -505,14 +505,14 @@ func MediaType(typ string) string {
 // which is retrieved as a document.
 func (c *conn) source(db string) (*access.Resource, error) {
 	s := &Search{Database: db, SeedWords: "", MaxDocs: 10}
-	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, no seed words (the source description), max documents %d", db, s.MaxDocs), MaxMessage, "Search")
+	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 3, no seed words (the source description), max documents %d", db, s.MaxDocs), maxMessage, "Search")
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
 	for _, h := range r.Headers {
 		if len(h.Types) > 0 && h.Types[0] == "WSRC" {
-			c.req.Notef("the source description is the WSRC document %q", Headline(h.Headline))
+			c.req.Notef("the source description is the WSRC document %q", headline(h.Headline))
 			return c.retrieve(db, h.DocID, "WSRC")
 		}
 	}
@@ -545,7 +545,7 @@ func (c *conn) retrieve(db string, docID []byte, typ string) (*access.Resource, 
 		c.Close()
 		return nil, err
 	}
-	res := &access.Resource{Body: c.req.Limit(d), MediaType: MediaType(typ), Size: -1, Offset: off}
+	res := &access.Resource{Body: c.req.Limit(d), MediaType: mediaType(typ), Size: -1, Offset: off}
 	if off > 0 && d.done && len(d.buf) == 0 {
 		if err := d.atEnd(); err != nil {
 			c.Close()
@@ -589,7 +589,7 @@ func (d *docReader) Close() error { return d.c.Close() }
 
 // chunk asks for the octets [start, end) of the document and returns
 // the text and the diagnostics of the reply.
-func (d *docReader) chunk(start, end int64) ([]byte, []Diagnostic, error) {
+func (d *docReader) chunk(start, end int64) ([]byte, []diagnostic, error) {
 	c := d.c
 	s := &Search{Database: d.db, Retrieve: true, DocID: d.docID, DocType: d.typ, Start: start, End: end}
 	r, err := c.searchResponse(s, fmt.Sprintf("database %q, query type 1, retrieve docid of %d octets, type %q, bytes %d-%d",

@@ -1,7 +1,7 @@
 package wais
 
 // Fuzz targets for every reader of the client: the message header, the
-// Init-Response and Search-Response APDUs (with the WAIS user
+// initRequest-Response and Search-Response APDUs (with the WAIS user
 // information: document headers, texts, diagnostic records), the docid,
 // and the document path (wpath) codec. None may panic; each checks what
 // it can of its result.
@@ -19,14 +19,14 @@ func FuzzParseHeader(f *testing.F) {
 	f.Add([]byte("       148Z2DowQuest    x"))
 	f.Add([]byte("9999999999z2wais      u 0"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h, err := ParseHeader(b)
+		h, err := parseHeader(b)
 		if err != nil {
 			return
 		}
-		if h.Length < 0 || h.Length > 9999999999 || h.Type != MsgZ3950 {
+		if h.Length < 0 || h.Length > 9999999999 || h.Type != msgZ3950 {
 			t.Fatalf("%q: %+v", b, h)
 		}
-		back, err := ParseHeader(AppendHeader(nil, int(h.Length)))
+		back, err := parseHeader(appendHeader(nil, int(h.Length)))
 		if err != nil || back.Length != h.Length {
 			t.Fatalf("%q: length %d does not round-trip: %+v %v", b, h.Length, back, err)
 		}
@@ -36,9 +36,9 @@ func FuzzParseHeader(f *testing.F) {
 func FuzzParseInitResponse(f *testing.F) {
 	f.Add(initResponse(true, 100000))
 	f.Add(initResponse(false, 5000))
-	f.Add([]byte{0, 1, PDUInitResponse})
+	f.Add([]byte{0, 1, pduInitResponse})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := ParseInitResponse(b)
+		r, err := parseInitResponse(b)
 		if err == nil && (r.MaximumRecordSize < -1 || r.PreferredMessageSize < -1) {
 			t.Fatalf("%q: %+v", b, r)
 		}
@@ -60,7 +60,7 @@ func FuzzParseSearchResponse(f *testing.F) {
 	f.Add(searchResponse(1, diagRecord("SF", "Request out of range")))
 	f.Add(searchResponse(0, nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := ParseSearchResponse(b)
+		r, err := parseSearchResponse(b)
 		if err != nil {
 			return
 		}
@@ -70,7 +70,7 @@ func FuzzParseSearchResponse(f *testing.F) {
 			if h.Score < -1 || h.DocumentLength < -1 {
 				t.Fatalf("%q: header %+v", b, h)
 			}
-			Headline(h.Headline)
+			headline(h.Headline)
 		}
 		for _, x := range r.Texts {
 			n += len(x.Text)
@@ -90,7 +90,7 @@ func FuzzParseDocID(f *testing.F) {
 	f.Add([]byte("\x01\x08vm:21210\x03\x05a b;c\x07\x01\x00"))
 	f.Add([]byte("\x81"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		es, err := ParseDocID(b)
+		es, err := parseDocID(b)
 		if err != nil {
 			return
 		}

@@ -28,11 +28,11 @@ func hostile(t *testing.T, handle func(c net.Conn)) string {
 
 // readRequest reads one message (header and APDU) from c.
 func readRequest(c net.Conn) ([]byte, error) {
-	var h [HeaderLen]byte
+	var h [headerLen]byte
 	if _, err := io.ReadFull(c, h[:]); err != nil {
 		return nil, err
 	}
-	hd, err := ParseHeader(h[:])
+	hd, err := parseHeader(h[:])
 	if err != nil {
 		return nil, err
 	}
@@ -41,13 +41,13 @@ func readRequest(c net.Conn) ([]byte, error) {
 	return b, err
 }
 
-func message(apdu []byte) []byte { return append(AppendHeader(nil, len(apdu)), apdu...) }
+func message(apdu []byte) []byte { return append(appendHeader(nil, len(apdu)), apdu...) }
 
 // initResponse is an Init-Response APDU as freeWAIS writes one (zprot.c
 // writeInitResponseAPDU).
 func initResponse(accept bool, recordSize int64) []byte {
 	var e encoder
-	e.fixed(PDUInitResponse, 1)
+	e.fixed(pduInitResponse, 1)
 	if accept {
 		e.fixed(1, 1)
 	} else {
@@ -65,7 +65,7 @@ func initResponse(accept bool, recordSize int64) []byte {
 // information elems (wprot.c writeSearchResponseInfo).
 func searchResponse(records int64, elems []byte) []byte {
 	var e encoder
-	e.fixed(PDUSearchResponse, 1)
+	e.fixed(pduSearchResponse, 1)
 	e.fixed(0, 1)
 	e.fixed(0, 3)
 	e.fixed(records, 3)
@@ -160,11 +160,11 @@ func TestFailurePaths(t *testing.T) {
 		}, 0, access.Failed, false, "closed the connection"},
 		{"wrong PDU type", "demo?x", func(c net.Conn) {
 			readRequest(c)
-			c.Write(message([]byte{0, 1, PDUSearchResponse}))
+			c.Write(message([]byte{0, 1, pduSearchResponse}))
 		}, 0, access.Failed, false, "PDU-Type 23, expected 21"},
 		{"Header-Length-Indicator past the end", "demo?x", func(c net.Conn) {
 			readRequest(c)
-			c.Write(message([]byte{0, 9, PDUInitResponse, 1}))
+			c.Write(message([]byte{0, 9, pduInitResponse, 1}))
 		}, 0, access.Failed, false, "Header-Length-Indicator 9"},
 		{"Init rejected", "demo?x", func(c net.Conn) {
 			readRequest(c)

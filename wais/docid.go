@@ -31,7 +31,7 @@ import (
 //     its number the element's tag and its value the element's octets
 //     percent-encoded. Read too.
 
-// DocIDForm names the way a URL wrote its docid.
+// The values of DocRef.Form: how a URL wrote its docid.
 const (
 	FormOpaque = "rfc1738" // the wpath is the docid's octets, encoded
 	FormLength = "cern"    // wtype/length/fields, CERN libwww and Lynx
@@ -75,7 +75,7 @@ func ParseDocPath(path string) (*DocRef, error) {
 		k++
 	}
 	if k > 0 && k < 19 && k < len(wpath) && wpath[k] == '/' {
-		if fs, err := DocFields(wpath[k+1:]); err == nil {
+		if fs, err := docFields(wpath[k+1:]); err == nil {
 			id, err := docIDFromFields(fs)
 			if err != nil {
 				return nil, schemeError("path", j+1+k+1, "wpath", err.Error())
@@ -86,7 +86,7 @@ func ParseDocPath(path string) (*DocRef, error) {
 			return r, nil
 		}
 	}
-	if fs, err := DocFields(wpath); err == nil {
+	if fs, err := docFields(wpath); err == nil {
 		id, err := docIDFromFields(fs)
 		if err != nil {
 			return nil, schemeError("path", j+1, "wpath", err.Error())
@@ -104,7 +104,7 @@ func ParseDocPath(path string) (*DocRef, error) {
 // docIDFromFields writes numbered fields as the docid's elements: each
 // its number as the tag and its value as the octets (ir/docid.c
 // anyFromDocID; zutil.c writeAny).
-func docIDFromFields(fs []DocField) ([]byte, error) {
+func docIDFromFields(fs []docField) ([]byte, error) {
 	var b []byte
 	for _, f := range fs {
 		if f.Number >= 1<<28 {
@@ -120,27 +120,27 @@ func docIDFromFields(fs []DocField) ([]byte, error) {
 	return b, nil
 }
 
-// A DocIDElement is one element of a docid in freeWAIS's layout (tags 1
+// A docIDElement is one element of a docid in freeWAIS's layout (tags 1
 // original server, 2 original database, 3 original local id, 4–6 the
 // distributor's, 7 copyright disposition; ir/docid.c, wais-doc-ids.txt).
-type DocIDElement struct {
+type docIDElement struct {
 	Tag   int
 	Value []byte
 }
 
-// ParseDocID reads a docid as freeWAIS writes it, a sequence of tagged
+// parseDocID reads a docid as freeWAIS writes it, a sequence of tagged
 // elements. Another server's docid need not have this layout; the error
 // then says where it stops being one. The docid itself is always sent
 // back as it came.
-func ParseDocID(id []byte) ([]DocIDElement, error) {
+func parseDocID(id []byte) ([]docIDElement, error) {
 	d := &decoder{apdu: "docid", b: id}
-	var es []DocIDElement
+	var es []docIDElement
 	for !d.done() {
 		tag, val, _, err := d.element()
 		if err != nil {
 			return nil, err
 		}
-		es = append(es, DocIDElement{Tag: tag, Value: val})
+		es = append(es, docIDElement{Tag: tag, Value: val})
 	}
 	return es, nil
 }

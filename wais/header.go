@@ -5,24 +5,24 @@ import (
 	"strconv"
 )
 
-// HeaderLen is the length of the header that precedes every WAIS message
+// headerLen is the length of the header that precedes every WAIS message
 // on the wire: 25 printable octets (freeWAIS-sf ir/wmessage.h,
 // HEADER_LENGTH; the WAIS Protocol Users Manual wais-waisprot.txt §2.0
 // calls the message under it the APDU).
-const HeaderLen = 25
+const headerLen = 25
 
-// Header fields' values (freeWAIS-sf ir/wmessage.h).
+// header fields' values (freeWAIS-sf ir/wmessage.h).
 const (
-	MsgZ3950       = 'z' // msg_type: a Z39.50 APDU follows
-	MsgACK         = 'a'
-	MsgNAK         = 'n'
-	HeaderVersion  = '2' // hdr_vers
-	NoCompression  = ' '
-	NoEncoding     = ' '
+	msgZ3950       = 'z' // msg_type: a Z39.50 APDU follows
+	msgACK         = 'a'
+	msgNAK         = 'n'
+	headerVersion  = '2' // hdr_vers
+	noCompression  = ' '
+	noEncoding     = ' '
 	headerChecksum = '0' // msg_checksum: freeWAIS writes '0' (its XOR is "NOTUSEDYET")
 )
 
-// A Header is the 25-octet WAIS message header (freeWAIS-sf ir/wmessage.h,
+// A header is the 25-octet WAIS message header (freeWAIS-sf ir/wmessage.h,
 // struct wais_header):
 //
 //	octets  0–9   msg_len     the length of the message that follows, decimal, "%010ld"
@@ -35,7 +35,7 @@ const (
 //
 // The letters are read case-insensitively ("The characters in the header
 // are case insensitive", wmessage.h).
-type Header struct {
+type header struct {
 	Length      int64
 	Type        byte
 	Version     byte
@@ -63,15 +63,15 @@ func lower(c byte) byte {
 	return c
 }
 
-// ParseHeader reads a 25-octet WAIS message header. The length is ten
+// parseHeader reads a 25-octet WAIS message header. The length is ten
 // decimal digits (a space before the first digit is read as freeWAIS's
 // atol reads it); a message this client cannot take — another type than
 // 'z', compression or an encoding, another header version — is an error
 // naming the octet.
-func ParseHeader(b []byte) (Header, error) {
-	var h Header
-	if len(b) != HeaderLen {
-		return h, &HeaderError{Offset: len(b), Msg: fmt.Sprintf("a header is %d octets, got %d", HeaderLen, len(b))}
+func parseHeader(b []byte) (header, error) {
+	var h header
+	if len(b) != headerLen {
+		return h, &HeaderError{Offset: len(b), Msg: fmt.Sprintf("a header is %d octets, got %d", headerLen, len(b))}
 	}
 	i := 0
 	for i < 10 && b[i] == ' ' {
@@ -94,34 +94,34 @@ func ParseHeader(b []byte) (Header, error) {
 	h.Encoding = lower(b[23])
 	h.Checksum = b[24]
 	switch {
-	case h.Type != MsgZ3950:
+	case h.Type != msgZ3950:
 		return h, &HeaderError{Offset: 10, Msg: fmt.Sprintf("msg_type %q: only 'z' (a Z39.50 APDU) is a reply", b[10])}
-	case h.Version != HeaderVersion:
+	case h.Version != headerVersion:
 		return h, &HeaderError{Offset: 11, Msg: fmt.Sprintf("hdr_vers %q, not '2'", b[11])}
-	case h.Compression != NoCompression:
+	case h.Compression != noCompression:
 		return h, &HeaderError{Offset: 22, Msg: fmt.Sprintf("compression %q is not supported (only ' ', none)", b[22])}
-	case h.Encoding != NoEncoding:
+	case h.Encoding != noEncoding:
 		return h, &HeaderError{Offset: 23, Msg: fmt.Sprintf("encoding %q is not supported (only ' ', none)", b[23])}
 	}
 	return h, nil
 }
 
-// AppendHeader appends the header of a Z39.50 message of n octets, as
+// appendHeader appends the header of a Z39.50 message of n octets, as
 // the freeWAIS client writes it: the length as "%010d", 'z', '2', the
 // server name "wais" padded to ten octets, no compression, no encoding,
 // checksum '0'.
-func AppendHeader(dst []byte, n int) []byte {
-	var b [HeaderLen]byte
+func appendHeader(dst []byte, n int) []byte {
+	var b [headerLen]byte
 	s := strconv.Itoa(n)
 	for i := range 10 {
 		b[i] = '0'
 	}
 	copy(b[10-len(s):10], s)
-	b[10] = MsgZ3950
-	b[11] = HeaderVersion
+	b[10] = msgZ3950
+	b[11] = headerVersion
 	copy(b[12:22], "wais      ")
-	b[22] = NoCompression
-	b[23] = NoEncoding
+	b[22] = noCompression
+	b[23] = noEncoding
 	b[24] = headerChecksum
 	return append(dst, b[:]...)
 }

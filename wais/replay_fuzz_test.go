@@ -26,7 +26,7 @@ func FuzzReplay(f *testing.F) {
 	msg := func(apdus ...[]byte) []byte {
 		var b []byte
 		for _, a := range apdus {
-			b = AppendHeader(b, len(a))
+			b = appendHeader(b, len(a))
 			b = append(b, a...)
 		}
 		return b

@@ -43,7 +43,7 @@ func (rules) Check(u *locator.URL, r locator.Report) locator.Report {
 			j += i + 1
 			uchars(i+1, j, "wtype")
 			wpath := p[j+1:]
-			if _, err := DocFields(wpath); err == nil {
+			if _, err := docFields(wpath); err == nil {
 				add(base+j+1, "wpath", "draft 03's wpath of fields (digits \"=\" value \";\") writes '=' and ';' unencoded; RFC 1738's wpath = *uchar encodes them")
 			} else {
 				for k := j + 1; k < len(p); k++ {
@@ -103,7 +103,7 @@ func (rules) Explain(u *locator.URL) string {
 	}
 	port := w.Port
 	if port == "" {
-		port = strconv.Itoa(DefaultPort)
+		port = strconv.Itoa(defaultPort)
 	}
 	hostport := ""
 	if u.HasAuthority() { // a host is written only after "//"
@@ -116,7 +116,7 @@ func (rules) Explain(u *locator.URL) string {
 		s := "The document of WAIS type " + strconv.Quote(w.WType) + " with document-id " + strconv.Quote(w.WPath) +
 			" in database " + db + at + ": the client retrieves it by that opaque id, which only the server that issued it may decompose (RFC 1738 §3.9)."
 		if _, _, wpath, _ := splitPath(u.Path()); wpath != "" {
-			if fs, err := DocFields(wpath); err == nil {
+			if fs, err := docFields(wpath); err == nil {
 				s += " The id is written in draft 03's numbered-field form (" + strconv.Itoa(len(fs)) + " fields)."
 			}
 		}

@@ -10,7 +10,7 @@
 // *[ uchar | ";" | ":" | "@" | "&" | "=" ]. The wpath is the WAIS
 // document-id, "treated opaquely" (§3.9). Draft 03's wpath of numbered
 // fields, digits "=" value ";" ..., writes ";" and "=" unencoded; it is
-// read (DocFields) and reported as the draft form.
+// read (docFields) and reported as the draft form.
 //
 // Parts (the JSON "parts") are {database, search} or {database, wtype,
 // wpath}, decoded: database is always present (it may be empty), search
@@ -28,8 +28,8 @@ import (
 	"github.com/rfc1738/locator/internal/urlbuild"
 )
 
-// DefaultPort is the port a WAIS URL means when it names none (§3.9).
-const DefaultPort = 210
+// defaultPort is the port a WAIS URL means when it names none (§3.9).
+const defaultPort = 210
 
 // URL is a WAIS URL's decoded structure.
 type URL struct {
@@ -109,22 +109,22 @@ func searchOK(c byte) bool {
 	return locator.IsUchar(c) || c == ';' || c == ':' || c == '@' || c == '&' || c == '='
 }
 
-// A DocField is one numbered field of draft 03's wpath: "The wpath of a
+// A docField is one numbered field of draft 03's wpath: "The wpath of a
 // WAIS URL consists of encoded fields of the WAIS identifier ... the
 // identifier field number is the digits before the equals sign, and the
 // field contents follow, encoded in the conventional encoding, terminated
 // by ";"" (wpath = digits "=" path ";" [ wpath ]).
-type DocField struct {
+type docField struct {
 	Number int
 	Value  string // decoded
 }
 
-// DocFields reads an encoded wpath in draft 03's field form. It fails,
+// docFields reads an encoded wpath in draft 03's field form. It fails,
 // with a *locator.SchemeError of field "wpath" naming the offset, when
 // wpath is not in that form (an RFC 1738 wpath is opaque and need not
 // be).
-func DocFields(wpath string) ([]DocField, error) {
-	var fs []DocField
+func docFields(wpath string) ([]docField, error) {
+	var fs []docField
 	if wpath == "" {
 		return nil, schemeError("wpath", 0, "wpath", "empty: draft 03's wpath is one or more digits \"=\" value \";\"")
 	}
@@ -145,7 +145,7 @@ func DocFields(wpath string) ([]DocField, error) {
 			return nil, schemeError("wpath", len(wpath), "wpath", "draft 03's wpath field value is terminated by \";\"")
 		}
 		end += j + 1
-		fs = append(fs, DocField{Number: n, Value: locator.Decode(wpath[j+1 : end])})
+		fs = append(fs, docField{Number: n, Value: locator.Decode(wpath[j+1 : end])})
 		i = end + 1
 	}
 	return fs, nil

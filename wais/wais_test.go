@@ -95,12 +95,12 @@ func TestParts(t *testing.T) {
 }
 
 func TestDocFields(t *testing.T) {
-	fs, err := DocFields("0=a%20b;12=c;")
-	if want := []DocField{{0, "a b"}, {12, "c"}}; err != nil || !reflect.DeepEqual(fs, want) {
+	fs, err := docFields("0=a%20b;12=c;")
+	if want := []docField{{0, "a b"}, {12, "c"}}; err != nil || !reflect.DeepEqual(fs, want) {
 		t.Errorf("DocFields = %v, %v; want %v", fs, err, want)
 	}
 	for _, bad := range []string{"", "abc", "1=a", "=a;", "1a;", "99999999999999999999=a;"} {
-		if fs, err := DocFields(bad); err == nil {
+		if fs, err := docFields(bad); err == nil {
 			t.Errorf("DocFields(%q) = %v, want an error", bad, fs)
 		} else if se, ok := err.(*locator.SchemeError); !ok || se.Scheme != "wais" || se.Field != "wpath" {
 			t.Errorf("DocFields(%q) error %T %v, want a *locator.SchemeError of wais field wpath", bad, err, err)

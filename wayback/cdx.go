@@ -113,7 +113,7 @@ func (r *Row) field(i int) *string {
 	return [...]*string{&r.URL, &r.Mime, &r.Status, &r.Digest, &r.Length, &r.Offset, &r.Filename, &r.Date}[i]
 }
 
-// Field returns the field named f (one of Fields), "" when the line has
+// Field returns the field named f (one of fields), "" when the line has
 // none.
 func (r *Row) Field(f string) string {
 	switch f {
@@ -315,7 +315,7 @@ func (rw *rowWriter) fields() []string {
 	if len(rw.q.Fields) > 0 {
 		return rw.q.Fields
 	}
-	return Fields
+	return fields
 }
 
 func (rw *rowWriter) write(r *Row) error {

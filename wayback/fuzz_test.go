@@ -31,7 +31,7 @@ func FuzzCDXQuery(f *testing.F) {
 		if err != nil {
 			return
 		}
-		q, err := ParseQuery(v)
+		q, err := parseQuery(v)
 		if err != nil {
 			if _, ok := err.(*QueryError); !ok {
 				t.Fatalf("%q: %T %v", raw, err, err)

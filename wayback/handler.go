@@ -97,7 +97,7 @@ func (h *Handler) fail(w http.ResponseWriter, code int, msg string) {
 
 // cdx answers the CDX server API.
 func (h *Handler) cdx(w http.ResponseWriter, r *http.Request, v url.Values) {
-	q, err := ParseQuery(v)
+	q, err := parseQuery(v)
 	if err != nil {
 		h.fail(w, http.StatusBadRequest, err.Error())
 		return

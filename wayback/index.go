@@ -32,8 +32,8 @@ import (
 	"github.com/rfc1738/locator/archive"
 )
 
-// MaxLine bounds a CDXJ line's octets.
-const MaxLine = 64 << 10
+// maxLine bounds a CDXJ line's octets.
+const maxLine = 64 << 10
 
 // A Source is one archive file's CDXJ index, sorted (pywb's CDXJ:
 // "key timestamp {json}" lines; lines beginning with "!" are ignored).
@@ -200,7 +200,7 @@ func (c *cursor) next() ([]byte, error) {
 	for {
 		line, err := c.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			return nil, &IndexError{Source: c.name, Line: c.n + 1, Msg: fmt.Sprintf("a line longer than %d octets", MaxLine)}
+			return nil, &IndexError{Source: c.name, Line: c.n + 1, Msg: fmt.Sprintf("a line longer than %d octets", maxLine)}
 		}
 		if err != nil && (err != io.EOF || len(line) == 0) {
 			if err == io.EOF {

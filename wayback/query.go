@@ -21,10 +21,10 @@ const (
 	// that matches few of many lines), so that a query's time is
 	// bounded whatever its filters.
 	MaxScan = 2000000
-	// MaxFilters bounds a query's filters, MaxFilterLen each one's
+	// maxFilters bounds a query's filters, maxFilterLen each one's
 	// octets.
-	MaxFilters   = 16
-	MaxFilterLen = 1024
+	maxFilters   = 16
+	maxFilterLen = 1024
 )
 
 // A MatchType says which keys a query's URL matches (pywb's matchType).
@@ -39,8 +39,8 @@ const (
 
 var matchNames = map[string]MatchType{"exact": Exact, "prefix": Prefix, "host": Host, "domain": Domain}
 
-// Fields are the fields of a CDX row, in pywb's order.
-var Fields = []string{"urlkey", "timestamp", "url", "mime", "status", "digest", "length", "offset", "filename"}
+// fields are the fields of a CDX row, in pywb's order.
+var fields = []string{"urlkey", "timestamp", "url", "mime", "status", "digest", "length", "offset", "filename"}
 
 // A Query is a parsed CDX server query (pywb's CDX server API).
 type Query struct {
@@ -81,10 +81,10 @@ func (e *QueryError) Error() string {
 	return fmt.Sprintf("wayback: %s=%q: %s", e.Param, v, e.Msg)
 }
 
-// ParseQuery reads a CDX query's parameters (pywb's CDX server API).
+// parseQuery reads a CDX query's parameters (pywb's CDX server API).
 // The url may carry pywb's wildcards: "*.example.com" is matchType
 // domain, "example.com/path/*" prefix; without a scheme it is http.
-func ParseQuery(v url.Values) (*Query, error) {
+func parseQuery(v url.Values) (*Query, error) {
 	q := &Query{From: "00000000000000", To: "99999999999999", Limit: MaxRows, Output: "cdxj"}
 	raw := v.Get("url")
 	if raw == "" {
@@ -164,14 +164,14 @@ func ParseQuery(v url.Values) (*Query, error) {
 	if fl != "" {
 		for f := range strings.SplitSeq(fl, ",") {
 			if !isField(f) {
-				return nil, &QueryError{"fl", fl, fmt.Sprintf("%q is not a field (%s)", f, strings.Join(Fields, ", "))}
+				return nil, &QueryError{"fl", fl, fmt.Sprintf("%q is not a field (%s)", f, strings.Join(fields, ", "))}
 			}
 			q.Fields = append(q.Fields, f)
 		}
 	}
 	filters := v["filter"]
-	if len(filters) > MaxFilters {
-		return nil, &QueryError{"filter", filters[MaxFilters], fmt.Sprintf("more than %d filters", MaxFilters)}
+	if len(filters) > maxFilters {
+		return nil, &QueryError{"filter", filters[maxFilters], fmt.Sprintf("more than %d filters", maxFilters)}
 	}
 	for _, s := range filters {
 		f, err := parseFilter(s)
@@ -184,7 +184,7 @@ func ParseQuery(v url.Values) (*Query, error) {
 }
 
 func isField(f string) bool {
-	for _, g := range Fields {
+	for _, g := range fields {
 		if f == g {
 			return true
 		}
@@ -339,8 +339,8 @@ func (q *Query) inDomain(key string) bool {
 // parseFilter reads "[!][=|~]field:expression" (pywb).
 func parseFilter(s string) (Filter, error) {
 	var f Filter
-	if len(s) > MaxFilterLen {
-		return f, fmt.Errorf("longer than %d octets", MaxFilterLen)
+	if len(s) > maxFilterLen {
+		return f, fmt.Errorf("longer than %d octets", maxFilterLen)
 	}
 	if strings.HasPrefix(s, "!") {
 		f.Negate, s = true, s[1:]
@@ -353,7 +353,7 @@ func parseFilter(s string) (Filter, error) {
 		return f, fmt.Errorf("not [!][=|~]field:expression")
 	}
 	if !isField(field) {
-		return f, fmt.Errorf("%q is not a field (%s)", field, strings.Join(Fields, ", "))
+		return f, fmt.Errorf("%q is not a field (%s)", field, strings.Join(fields, ", "))
 	}
 	f.Field, f.Value = field, val
 	if f.Mode == '~' {

@@ -59,7 +59,7 @@ func TestParseQuery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := ParseQuery(v)
+		q, err := parseQuery(v)
 		if err != nil {
 			t.Errorf("%s: %v", c.q, err)
 			continue
@@ -103,12 +103,12 @@ func TestParseQueryErrors(t *testing.T) {
 		{"url=example.com&filter=size:1", "filter"},
 		{"url=example.com&filter=~url:(", "filter"},
 		{"url=example.com&filter=~url:" + url.QueryEscape("((((a{100}){100}){100}){100})"), "filter"},
-		{"url=example.com&filter=url:" + strings.Repeat("a", MaxFilterLen+1), "filter"},
-		{"url=example.com" + strings.Repeat("&filter=url:a", MaxFilters+1), "filter"},
+		{"url=example.com&filter=url:" + strings.Repeat("a", maxFilterLen+1), "filter"},
+		{"url=example.com" + strings.Repeat("&filter=url:a", maxFilters+1), "filter"},
 		{"url=http://[bad", "url"},
 	} {
 		v, _ := url.ParseQuery(c.q)
-		_, err := ParseQuery(v)
+		_, err := parseQuery(v)
 		var qe *QueryError
 		if !errors.As(err, &qe) || qe.Param != c.param {
 			t.Errorf("%s: %v, want a *QueryError of %s", c.q, err, c.param)
@@ -190,7 +190,7 @@ func TestQueryRows(t *testing.T) {
 		{"url=gopher://other.org/&matchType=domain", "J"},
 	} {
 		v, _ := url.ParseQuery(c.q)
-		q, err := ParseQuery(v)
+		q, err := parseQuery(v)
 		if err != nil {
 			t.Fatalf("%s: %v", c.q, err)
 		}
@@ -220,7 +220,7 @@ func TestWriteRows(t *testing.T) {
 		{"url=gopher://user@example.com:7070/1/&output=text", "gopher://user@example.com:7070/1/ 20150101000000 gopher://user@example.com:7070/1/ - - sha1:K 10 100 a.warc.gz\n"},
 	} {
 		v, _ := url.ParseQuery(c.q)
-		q, err := ParseQuery(v)
+		q, err := parseQuery(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +245,7 @@ func TestOpenBadIndex(t *testing.T) {
 		{"com,a)/ 2014x {}\n", 1},
 		{"com,a)/ 2014 not-json\n", 1},
 		{"com,b)/ 2014 {}\ncom,a)/ 2014 {}\n", 2},
-		{"com,a)/ 2014 {\"url\":\"" + strings.Repeat("x", MaxLine) + "\"}\n", 1},
+		{"com,a)/ 2014 {\"url\":\"" + strings.Repeat("x", maxLine) + "\"}\n", 1},
 	} {
 		_, err := Open(Source{Name: "x", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c.text)), nil }})
 		var ie *IndexError
@@ -339,7 +339,7 @@ func TestClosestShortTimestamp(t *testing.T) {
 	ix := openTest(t)
 	for _, c := range []struct{ closest, want string }{{"2016", "CBA"}, {"201506", "BCA"}, {"2014", "ABC"}, {"20151231", "CBA"}} {
 		v, _ := url.ParseQuery("url=example.com&sort=closest&closest=" + c.closest)
-		q, err := ParseQuery(v)
+		q, err := parseQuery(v)
 		if err != nil {
 			t.Fatal(err)
 		}
