@@ -112,6 +112,27 @@ func (h *Handler) cdx(w http.ResponseWriter, r *http.Request, v url.Values) {
 
 // targetURL reads the URL of a path (pywb: http:// when it names no
 // scheme).
+// capturesOf reads target as a URL and finds the index lines of its
+// captures, [lo, hi); when it cannot, or there is none, it answers w
+// (400, 500 or 404) and reports false.
+func (h *Handler) capturesOf(w http.ResponseWriter, target string) (u *locator.URL, orig string, lo, hi int, ok bool) {
+	u, orig, err := targetURL(target)
+	if err != nil {
+		h.fail(w, http.StatusBadRequest, "Not a URL: "+err.Error())
+		return nil, "", 0, 0, false
+	}
+	lo, hi, err = h.captures(u)
+	if err != nil {
+		h.fail(w, http.StatusInternalServerError, err.Error())
+		return nil, "", 0, 0, false
+	}
+	if lo == hi {
+		h.fail(w, http.StatusNotFound, "The collection holds no capture of this URL.")
+		return nil, "", 0, 0, false
+	}
+	return u, orig, lo, hi, true
+}
+
 func targetURL(target string) (*locator.URL, string, error) {
 	if !hasScheme(target) {
 		target = "http://" + target
@@ -204,18 +225,8 @@ func (h *Handler) mementoLinks(r *http.Request, orig string, lo, hi, c int) (str
 // redirect_to_exact, Memento pattern 2.1's URI-M); else the memento,
 // with Memento-Datetime and Link (RFC 7089 §2.1.1, §2.1.3).
 func (h *Handler) memento(w http.ResponseWriter, r *http.Request, ts, target string) {
-	u, orig, err := targetURL(target)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, "Not a URL: "+err.Error())
-		return
-	}
-	lo, hi, err := h.captures(u)
-	if err != nil {
-		h.fail(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	if lo == hi {
-		h.fail(w, http.StatusNotFound, "The collection holds no capture of this URL.")
+	_, orig, lo, hi, ok := h.capturesOf(w, target)
+	if !ok {
 		return
 	}
 	padded, _ := padTimestamp(ts, '0')
@@ -317,18 +328,8 @@ func (h *Handler) timemap(w http.ResponseWriter, r *http.Request, kind, target s
 		h.fail(w, http.StatusNotFound, "A TimeMap is timemap/link/URL, timemap/json/URL or timemap/cdxj/URL.")
 		return
 	}
-	u, orig, err := targetURL(target)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, "Not a URL: "+err.Error())
-		return
-	}
-	lo, hi, err := h.captures(u)
-	if err != nil {
-		h.fail(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	if lo == hi {
-		h.fail(w, http.StatusNotFound, "The collection holds no capture of this URL.")
+	_, orig, lo, hi, ok := h.capturesOf(w, target)
+	if !ok {
 		return
 	}
 	hi = min(hi, lo+MaxRows)
