@@ -8,14 +8,19 @@
 // stateful DoFn (hostFn), which Beam runs for one key at a time: its
 // state holds the key's queue of distinct URLs, the answers given, and
 // the inputs waiting for an answer; a processing-time timer begins each
-// round of at most PerHost probes, Delay after the previous round ended;
-// another (its tag a URL) brings a transient failure back into the queue
-// after linkcheck's backoff. No DoFn sleeps: a worker holds a key only
-// while its round's probes are under way.
+// round of at most PerHost probes, Delay after the previous round ended,
+// and collects the round's answers; another (its tag a URL) brings a
+// transient failure back into the queue after linkcheck's backoff. No
+// DoFn sleeps or waits for a probe: a round's probes run on goroutines
+// of the worker's process while it serves other keys, so that a server
+// that stalls holds up its own key only.
 package probe
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -155,8 +160,10 @@ type task struct {
 
 // clock is a destination's queue bounds and its next round.
 type clock struct {
-	Head, Tail int64 // the queue's tasks are Queue[Head], ..., Queue[Tail-1]
-	Next       int64 // the next round may begin then (Unix ns)
+	Head, Tail int64  // the queue's tasks are Queue[Head], ..., Queue[Tail-1]
+	Next       int64  // the next round may begin then (Unix ns)
+	Round      string // the round under way (its probes in flights), "" none
+	Poll       int64  // the wait before looking at the round again (ns)
 }
 
 func init() {
@@ -194,6 +201,7 @@ func Build(ctx context.Context, s beam.Scope, o Options) error {
 		Queue:    state.MakeMapState[int64, task]("queue"),
 		Waiting:  state.MakeMapState[string, []Item]("waiting"),
 		Retrying: state.MakeMapState[string, task]("retrying"),
+		InFlight: state.MakeValueState[[]task]("inflight"),
 		Answers:  state.MakeMapState[string, proberecord.Answer]("answers"),
 	}, keyed)
 	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered))
@@ -299,14 +307,23 @@ type hostFn struct {
 	Queue    state.Map[int64, task]                // the distinct URLs to probe, in order
 	Waiting  state.Map[string, []Item]             // by URL: the inputs its answer is for
 	Retrying state.Map[string, task]               // by URL: a task waiting for its Wake timer
+	InFlight state.Value[[]task]                   // the round under way's tasks
 	Answers  state.Map[string, proberecord.Answer] // by URL: the answers given, for repeats
 
 	c *linkcheck.Checker
 }
 
-func (f *hostFn) Setup() { f.c = f.Opts.checker() }
+// Setup takes the process's Checker for these options: a round's probes
+// may be collected by another instance of the DoFn than the one that
+// began them.
+func (f *hostFn) Setup() {
+	b, _ := json.Marshal(f.Opts)
+	c, _ := checkers.LoadOrStore(string(b), f.Opts.checker())
+	f.c = c.(*linkcheck.Checker)
+}
 
-func (f *hostFn) Teardown() { f.c.Client.CloseIdle() }
+// checkers are the process's Checkers, by their options (JSON).
+var checkers sync.Map
 
 // ProcessElement answers a repeat of a URL already probed at once, and
 // queues a URL not yet seen; a URL already queued waits with it.
@@ -347,8 +364,8 @@ func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, t task
 	return f.Clock.Write(sp, *c)
 }
 
-// OnTimer runs a round (tag "") or brings a URL back into the queue
-// (its tag).
+// OnTimer brings a URL back into the queue (its tag), or (tag "")
+// begins a round, or collects the round under way.
 func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
@@ -362,7 +379,19 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		if err := f.Retrying.Remove(sp, timer.Tag); err != nil {
 			return err
 		}
+		if c.Round != "" {
+			// A round is under way: the task waits in the queue for
+			// the next; its collection sets the timer.
+			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+				return err
+			}
+			c.Tail++
+			return f.Clock.Write(sp, c)
+		}
 		return f.enqueue(sp, tp, &c, t)
+	}
+	if c.Round != "" {
+		return f.collect(ctx, sp, tp, &c, emit)
 	}
 	if now := time.Now().UnixNano(); now < c.Next {
 		// Fired early (a runner may): the delay is kept all the same.
@@ -382,40 +411,98 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 			tasks = append(tasks, t)
 		}
 	}
-	type outcome struct {
-		st    *access.Status
-		tries int
-		again time.Duration
-		took  time.Duration
+	if len(tasks) == 0 {
+		return f.Clock.Write(sp, c)
 	}
-	outs := make([]outcome, len(tasks))
-	var wg sync.WaitGroup
+	// The round's probes run on goroutines of this process while the
+	// worker serves other keys; later firings collect them.
+	var id [8]byte
+	rand.Read(id[:])
+	c.Round, c.Poll = hex.EncodeToString(id[:]), int64(2*time.Millisecond)
 	for i := range tasks {
 		t := &tasks[i]
 		if t.Begun == 0 {
 			t.Begun = time.Now().UnixNano()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in, _ := proberecord.Input(t.Text, false)
-			begun := time.Unix(0, t.Begun)
-			o := &outs[i]
-			if in.URL == nil { // cannot be: parseFn keyed it as a URL
-				o.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
-				return
-			}
-			o.st, o.tries, o.again = f.c.Once(ctx, in.URL, begun, t.Tries)
-			o.took = time.Since(begun)
-		}()
+		fl := &flight{done: make(chan struct{})}
+		flights.Store(c.Round+"\x00"+t.URL, fl)
+		in, _ := proberecord.Input(t.Text, false)
+		go fl.run(f.c, in, time.Unix(0, t.Begun), t.Tries)
 	}
-	wg.Wait()
+	if err := f.InFlight.Write(sp, tasks); err != nil {
+		return err
+	}
+	f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
+	return f.Clock.Write(sp, c)
+}
+
+// flights are the probes under way in this process, by round and URL.
+var flights sync.Map // string → *flight
+
+// A flight is one probe under way on a goroutine.
+type flight struct {
+	done  chan struct{}
+	st    *access.Status
+	tries int
+	again time.Duration
+	took  time.Duration
+	ended time.Time
+}
+
+func (fl *flight) run(c *linkcheck.Checker, in linkcheck.Input, begun time.Time, tries int) {
+	defer close(fl.done)
+	if in.URL == nil { // cannot be: parseFn keyed it as a URL
+		fl.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
+	} else {
+		// Not the bundle's context: the probe outlives the callback
+		// that began it; its own limits bound it.
+		fl.st, fl.tries, fl.again = c.Once(context.Background(), in.URL, begun, tries)
+	}
+	fl.ended = time.Now()
+	fl.took = fl.ended.Sub(begun)
+}
+
+// collect ends the round under way when all its probes have: their
+// answers written, a transient failure set to come back, the next round
+// set Delay after the last one ended. Until then it looks again, at
+// doubling intervals up to a quarter second. A probe this process does
+// not know (the key moved to another worker, which a runner may do
+// between two firings) goes back into the queue.
+func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provider, c *clock, emit func(string)) error {
+	tasks, _, err := f.InFlight.Read(sp)
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if v, ok := flights.Load(c.Round + "\x00" + t.URL); ok {
+			select {
+			case <-v.(*flight).done:
+				continue
+			default:
+			}
+			c.Poll = min(2*c.Poll, int64(250*time.Millisecond))
+			f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
+			return f.Clock.Write(sp, *c)
+		}
+	}
 	// Sessions are not kept between rounds: the connections a server
 	// sees are the round's, never more than PerHost.
 	f.c.Client.CloseIdle()
+	var ended time.Time
 	asked := false
-	for i, t := range tasks {
-		o := outs[i]
+	for _, t := range tasks {
+		v, ok := flights.LoadAndDelete(c.Round + "\x00" + t.URL)
+		if !ok {
+			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+				return err
+			}
+			c.Tail++
+			continue
+		}
+		o := v.(*flight)
+		if o.ended.After(ended) {
+			ended = o.ended
+		}
 		if o.tries > 0 && o.st.State != access.StatePolicy {
 			asked = true // a connection was made, or tried
 		}
@@ -445,11 +532,15 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 			return err
 		}
 	}
+	if err := f.InFlight.Clear(sp); err != nil {
+		return err
+	}
+	c.Round = ""
 	if asked && f.Opts.Delay > 0 {
-		c.Next = time.Now().Add(f.Opts.Delay).UnixNano()
+		c.Next = ended.Add(f.Opts.Delay).UnixNano()
 	}
 	if c.Head < c.Tail {
 		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
 	}
-	return f.Clock.Write(sp, c)
+	return f.Clock.Write(sp, *c)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -215,6 +217,7 @@ func comparable(t *testing.T, recs []string) []string {
 // request is one line of the nginx log: its host, connection, and when
 // it began and ended (nginx's clock, milliseconds).
 type request struct {
+	index      int // its line in the log, from 0
 	host       string
 	conn       string
 	begin, end int64
@@ -229,8 +232,8 @@ func readLog(t *testing.T, log string) map[string][]request {
 	defer f.Close()
 	by := map[string][]request{}
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r request
+	for i := 0; sc.Scan(); i++ {
+		r := request{index: i}
 		var msec, dur float64
 		if _, err := fmt.Sscanf(sc.Text(), "%s %s %f %f", &r.host, &r.conn, &msec, &dur); err != nil {
 			t.Fatalf("log line %q: %v", sc.Text(), err)
@@ -245,9 +248,12 @@ func readLog(t *testing.T, log string) map[string][]request {
 // TestProbeLoopback runs the pipeline on prism in-process against nginx
 // on 20 loopback addresses: the records equal `locator probe --json`'s
 // on the same input (sorted, ms and the extract record's place left
-// out), and nginx's log shows, for each host, never more than PerHost
-// connections open at once and never less than Delay between the end of
-// a request and the beginning of a later one (docs/bulk.md).
+// out), and nginx's log shows, for each host, never more than --per-host
+// 2 connections open at once; a second run at --per-host 1 --delay
+// 100ms, never less than the delay between the end of a request and the
+// beginning of the next (at --per-host 2 the probes of a round begin
+// together, and the log cannot tell a round's second probe from the
+// next round's first).
 func TestProbeLoopback(t *testing.T) {
 	peer.Require(t, "/usr/sbin/nginx")
 	root := t.TempDir()
@@ -258,7 +264,7 @@ func TestProbeLoopback(t *testing.T) {
 	o := Defaults()
 	o.Inputs = []string{in}
 	o.Output = filepath.Join(t.TempDir(), "out")
-	o.PerHost, o.Delay = 2, 100*time.Millisecond
+	o.PerHost, o.Delay = 2, 0
 	o.Block = 4 << 10 // several ranges: several workers read
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(context.Background(), s, o); err != nil {
@@ -330,9 +336,41 @@ func TestProbeLoopback(t *testing.T) {
 		if most := mostAtOnce(reqs); most > o.PerHost {
 			t.Errorf("%s: %d connections at once, want at most %d", host, most, o.PerHost)
 		}
-		if gap, ok := leastGap(reqs, o.Delay.Milliseconds()/2); ok && gap < o.Delay.Milliseconds()-2 {
-			t.Errorf("%s: %d ms between the end of a request and a later one, want at least %v (less 2 ms of nginx's rounding)", host, gap, o.Delay)
+	}
+
+	// One at a time, 100 ms apart.
+	before := 0
+	for _, reqs := range readLog(t, log) {
+		before += len(reqs)
+	}
+	small := urlSet(t, root, port, closedPort(t), 200)
+	o.Inputs, o.Output = []string{small}, filepath.Join(t.TempDir(), "out")
+	o.PerHost, o.Delay = 1, 100*time.Millisecond
+	p, s = beam.NewPipelineWithRoot()
+	if err := Build(context.Background(), s, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ptest.RunWithMetrics(p); err != nil {
+		t.Fatal(err)
+	}
+	if recs := readRecords(t, o.Output); len(recs) != 222 {
+		t.Errorf("second run: %d records, want 222; missing: %v", len(recs), missing(t, small, recs))
+	}
+	seen := 0
+	for host, reqs := range readLog(t, log) {
+		seen += len(reqs)
+		reqs = slices.DeleteFunc(reqs, func(r request) bool { return r.index < before })
+		if most := mostAtOnce(reqs); most > 1 {
+			t.Errorf("%s: %d connections at once, want 1", host, most)
 		}
+		if gap, ok := leastGap(reqs); ok && gap < o.Delay.Milliseconds()-2 {
+			t.Errorf("%s: %d ms between the end of a request and the next, want at least %v (less 2 ms of nginx's rounding)", host, gap, o.Delay)
+		}
+	}
+	// 200 URLs, 20 on a closed port (no request), 20 repeats (no
+	// request): 180 requests.
+	if seen-before != 180 {
+		t.Errorf("second run: nginx logged %d requests, want 180", seen-before)
 	}
 }
 
@@ -374,16 +412,13 @@ func mostAtOnce(reqs []request) int {
 }
 
 // leastGap is the least time between the end of a request and the
-// beginning of one of a later round that began after it ended; ok false
-// when there is none. The probes of a round begin together (within
-// microseconds, or the scheduler's noise): a request that began less
-// than apart after another is of its round, and one of them may end
-// before the other begins.
-func leastGap(reqs []request, apart int64) (int64, bool) {
+// beginning of one that began after it ended; ok false when there is
+// none.
+func leastGap(reqs []request) (int64, bool) {
 	least, ok := int64(0), false
 	for _, a := range reqs {
 		for _, b := range reqs {
-			if b.begin >= a.end && b.begin-a.begin >= apart {
+			if b.begin >= a.end && a.index != b.index {
 				if g := b.begin - a.end; !ok || g < least {
 					least, ok = g, true
 				}
@@ -391,4 +426,90 @@ func leastGap(reqs []request, apart int64) (int64, bool) {
 		}
 	}
 	return least, ok
+}
+
+// TestStallHoldsOnlyItsKey: a host that accepts and never answers (a
+// hostile listener of our own: no real server does it on purpose) holds
+// up its own key only. While its probes wait for --idle-timeout, nginx
+// serves every request of the 20 other hosts: when the stalled
+// connections end, nginx's log is complete.
+func TestStallHoldsOnlyItsKey(t *testing.T) {
+	peer.Require(t, "/usr/sbin/nginx")
+	root := t.TempDir()
+	port, log := nginxOn20(t, root)
+	in := urlSet(t, root, port, closedPort(t), 200)
+
+	var mu sync.Mutex
+	var atEnd []int // nginx's log lines when each stalled connection ended
+	stall := peer.Hostile(t, func(c net.Conn) {
+		io.Copy(io.Discard, c) // never answers; returns when the client gives up
+		b, _ := os.ReadFile(log)
+		mu.Lock()
+		atEnd = append(atEnd, bytes.Count(b, []byte("\n")))
+		mu.Unlock()
+	})
+	f, err := os.OpenFile(in, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "http://%s/a\nhttp://%s/b\n", stall, stall)
+	f.Close()
+
+	o := Defaults()
+	o.Inputs = []string{in}
+	o.Output = filepath.Join(t.TempDir(), "out")
+	o.Idle, o.Retries = 8*time.Second, 0
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(context.Background(), s, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ptest.RunWithMetrics(p); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, o.Output)
+	stalled := 0
+	for _, r := range recs {
+		if strings.Contains(r, `"url":"http://`+stall+`/`) {
+			stalled++
+			if !strings.Contains(r, `"status":"error"`) {
+				t.Errorf("stalled URL's record: %s", r)
+			}
+		}
+	}
+	b, _ := os.ReadFile(log)
+	total := bytes.Count(b, []byte("\n"))
+	mu.Lock()
+	defer mu.Unlock()
+	if stalled != 2 || len(atEnd) != 2 {
+		t.Fatalf("%d records and %d connections of the stalled host, want 2 and 2", stalled, len(atEnd))
+	}
+	for _, n := range atEnd {
+		if n != total {
+			t.Errorf("a stalled connection ended when nginx had served %d of its %d requests: the other hosts waited for it", n, total)
+		}
+	}
+}
+
+// missing returns the inputs of file in that no record of recs is for.
+func missing(t *testing.T, file string, recs []string) []string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]int{}
+	for _, r := range recs {
+		var m struct{ URL string }
+		json.Unmarshal([]byte(r), &m)
+		have[m.URL]++
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "http") {
+			if have[l] == 0 {
+				out = append(out, l)
+			}
+			have[l]--
+		}
+	}
+	return out
 }
