@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +33,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/timers"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/rfc1738/locator/access"
@@ -175,13 +178,27 @@ func init() {
 	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, Item, func(string), error](&hostFn{})
 }
 
+// NoDynamicSplits is the experiment that stops prism splitting a bundle
+// under way. Prism v2.77.0 splits the bundles of every stage, the
+// stateful one's too, and on a split it frees the keys of the elements
+// split off although the primary part still runs with the same keys
+// (engine.stageState.splitBundle): a later bundle of such a key may then
+// run beside it with the key's state stale (a queue seen as absent, its
+// writes then overwritten), and URLs were lost.
+const NoDynamicSplits = "prism_disable_sdf_split"
+
 // Build adds the pipeline to s. It checks first (a *job.ConfigError),
 // before any network work: the options, every input (each pattern must
 // name files, each file must open), and the output directory, which
-// must take a file (one written and removed).
+// must take a file (one written and removed). It adds NoDynamicSplits
+// to the job's experiments (jobopts.Experiments); other runners ignore
+// it.
 func Build(ctx context.Context, s beam.Scope, o Options) error {
 	if err := o.check(); err != nil {
 		return &job.ConfigError{What: "options", Err: err}
+	}
+	if !slices.Contains(jobopts.GetExperiments(), NoDynamicSplits) {
+		*jobopts.Experiments = strings.Join(append(jobopts.GetExperiments(), NoDynamicSplits), ",")
 	}
 	for _, in := range o.Inputs {
 		if err := readable(ctx, in); err != nil {
