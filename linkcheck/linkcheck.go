@@ -278,7 +278,7 @@ func (s *schedule) run(ctx context.Context, u *locator.URL, p *probe) {
 		close(p.done)
 		return
 	}
-	key := s.c.destination(u)
+	key := s.c.Destination(u)
 	var granted <-chan struct{}
 	var cancel func() bool
 	if key != "" {
@@ -327,50 +327,91 @@ func (c *Checker) client() *access.Client {
 	return c.Client
 }
 
-// destination is the key of the server a probe of u talks to: its host
-// (dest.Name: any port, however the name is written); for a URL that
-// names none, the server its scheme's client would ask (a news URL's
-// configured news server, RFC 1738 §3.6: access.Client.Destination);
-// "" (no bound) for a URL that names no server (file, mailto).
-func (c *Checker) destination(u *locator.URL) string {
+// Destination is the key of the server a probe of u talks to, the one
+// PerDest bounds: its host (internal/dest.Name: any port, however the
+// name is written); for a URL that names none, the server its scheme's
+// client would ask (access.Client.Destination: a news URL's configured
+// news server, RFC 1738 §3.6); "" (no bound) for a URL that names no
+// server (file, mailto). A scheduler of its own (a pipeline keyed by destination) keys by
+// it, so that its politeness is the Checker's.
+func (c *Checker) Destination(u *locator.URL) string {
 	return c.client().Destination(u)
 }
 
 // probe probes u under MaxTime, trying again after a transient failure,
-// after Backoff, then twice as long, ... A probe that MaxTime ended
-// says so: its error is a *MaxTimeError, not the read or the dial it cut
-// short.
+// after Backoff, then twice as long, ... (Once, its waits on a timer).
 func (c *Checker) probe(ctx context.Context, u *locator.URL) (*access.Status, int) {
+	begun := time.Now()
+	tries := 0
+	for {
+		st, n, again := c.Once(ctx, u, begun, tries)
+		tries = n
+		if again <= 0 {
+			return st, tries
+		}
+		t := time.NewTimer(again)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return st, tries
+		}
+	}
+}
+
+// Once makes one try of u's probe, the one after tries earlier tries of
+// a probe begun at begun, and says what comes next: again, the wait
+// before the next try, when the answer is transient (Status.Transient),
+// Retries allow one more and MaxTime (counted from begun) leaves time to
+// begin it; 0 when st is the answer. It returns the tries made so far,
+// this one included (0 for a mailto URL judged by its syntax). An
+// answer MaxTime cut short says so: its error is a *MaxTimeError. Check
+// waits between tries on a timer; a scheduler of its own (a pipeline's
+// timers) calls Once again after the wait, so that no worker sleeps.
+func (c *Checker) Once(ctx context.Context, u *locator.URL, begun time.Time, tries int) (st *access.Status, n int, again time.Duration) {
 	cancel := context.CancelFunc(func() {})
+	var deadline time.Time
 	if c.MaxTime > 0 {
-		ctx, cancel = context.WithTimeout(ctx, c.MaxTime)
+		deadline = begun.Add(c.MaxTime)
+		ctx, cancel = context.WithDeadline(ctx, deadline)
 	}
 	defer cancel()
-	client := c.client()
-	var st *access.Status
-	syntax := false
-	tries := access.Retry{Times: c.Retries, Wait: c.Backoff}.Do(ctx, func() bool {
-		first := st == nil
-		st = client.Probe(ctx, u)
-		if first {
-			if s := syntaxOnly(u, st); s != nil {
-				st, syntax = s, true
-				return false
-			}
+	st = c.client().Probe(ctx, u)
+	n = tries + 1
+	if n == 1 {
+		if s := syntaxOnly(u, st); s != nil {
+			return s, 0, 0
 		}
-		return st.Transient
-	})
-	if syntax {
-		return st, 0
+	}
+	if st.Transient && n <= c.Retries && ctx.Err() == nil {
+		again = c.Backoff << (n - 1)
+		if again <= 0 {
+			again = 1 // no backoff: try again at once
+		}
+		if deadline.IsZero() || time.Now().Add(again).Before(deadline) {
+			return st, n, again
+		}
+		// The wait would outlast MaxTime: the answer is this one, as
+		// when the deadline passes during the wait.
+		return c.expire(st, u, n), n, 0
 	}
 	if st.State == access.StateError && c.MaxTime > 0 && expired(ctx) {
-		about := u
-		if st.URL != nil {
-			about = st.URL // the last URL a redirection led to
-		}
-		st.Err = &MaxTimeError{URL: access.Masked(about), Max: c.MaxTime, Tries: tries, Err: st.Err}
+		st = c.expire(st, u, n)
 	}
-	return st, tries
+	return st, n, 0
+}
+
+// expire marks st, an error, as cut short by MaxTime.
+func (c *Checker) expire(st *access.Status, u *locator.URL, tries int) *access.Status {
+	if st.State != access.StateError {
+		return st
+	}
+	about := u
+	if st.URL != nil {
+		about = st.URL // the last URL a redirection led to
+	}
+	st.Err = &MaxTimeError{URL: access.Masked(about), Max: c.MaxTime, Tries: tries, Err: st.Err}
+	return st
 }
 
 // expired says whether ctx's deadline has passed.

@@ -403,13 +403,13 @@ func TestDestination(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.destination(u); got != want {
+		if got := c.Destination(u); got != want {
 			t.Errorf("%s: %q, want %q", in, got, want)
 		}
 	}
 	var none Checker
 	u, _ := locator.Parse("news:comp.lang.go")
-	if got := none.destination(u); got != "" {
+	if got := none.Destination(u); got != "" {
 		t.Errorf("news without a server: %q, want none", got)
 	}
 }

@@ -84,7 +84,7 @@ func (o *Options) Validate(ctx context.Context) error {
 		return fail("--output %s: the crawl database's CURRENT is replaced by a local rename; give a local directory", o.Output)
 	}
 	if err := job.CheckOutput(ctx, o.Output); err != nil {
-		return fail("--output %s: %v", o.Output, err)
+		return fail("--%v", err) // job.ConfigError: "output DIR: ..."
 	}
 	for _, d := range []string{"db", "events", "warc"} {
 		if err := os.MkdirAll(filepath.Join(o.Output, d), 0o755); err != nil {

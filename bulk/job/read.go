@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/filter"
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/bulk/internal/ranges"
 	"github.com/rfc1738/locator/file"
@@ -275,4 +277,43 @@ func documentURL(name string) string {
 		return ""
 	}
 	return u
+}
+
+// ReadLines adds to s the reading of the job's inputs (file names or
+// glob patterns: local, gs://, s3://; gzip detected), one URL a line, as
+// Build reads --format lines: plain files in ranges of block bytes read
+// in parallel, batches of batch lines, blank lines skipped. It returns
+// the batches ([]string, each line as read) and the dead letters
+// (DeadLetter: a pattern that matches nothing, a file that cannot be
+// read, a line over MaxLine). Other pipelines over URL lists (the probe
+// pipeline) read their inputs with it.
+func ReadLines(s beam.Scope, inputs []string, batch int, block int64) (batches, dead beam.PCollection) {
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
+	if block <= 0 {
+		block = DefaultBlock
+	}
+	names, badGlobs := beam.ParDo2(s, expandFn, beam.CreateList(s, inputs))
+	files, badFiles := beam.ParDo2(s, statFn, beam.Reshuffle(s, filter.Distinct(s, names)))
+	batches, bad := beam.ParDo2(s, &readFn{Format: Lines, Sample: 1, Batch: batch, Block: block}, files)
+	return batches, beam.Flatten(s, badGlobs, badFiles, bad)
+}
+
+// DeadLetters writes dead letters (DeadLetter) to dir as
+// deadletter-SSSSS-of-NNNNN.ndjson, one NDJSON object each (source, line,
+// offset, reason, text), counted by the dead_letters counter.
+func DeadLetters(s beam.Scope, dir string, dead beam.PCollection) {
+	lines, _ := beam.ParDo2(s, deadLine, dead)
+	Write(s, dir, "deadletter", ".ndjson", lines)
+}
+
+// CheckOutput makes the output directory dir (a local one) and writes
+// and removes a probe file in it: an output that cannot be written
+// fails before any work (a *ConfigError).
+func CheckOutput(ctx context.Context, dir string) error {
+	if err := checkOutput(ctx, dir); err != nil {
+		return &ConfigError{What: "output " + dir, Err: err}
+	}
+	return nil
 }

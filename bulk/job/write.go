@@ -227,11 +227,6 @@ func TempName(dir, name, ext string) string {
 	return join(dir, tempPrefix(name)+hex.EncodeToString(id[:])+ext)
 }
 
-// CheckOutput makes the output directory (local) and writes and
-// removes a probe file in it: an output that cannot be written fails
-// before any work.
-func CheckOutput(ctx context.Context, dir string) error { return checkOutput(ctx, dir) }
-
 // checkOutput makes the output directory (local) and writes and
 // removes a probe file in it: an output that cannot be written fails
 // before any work.

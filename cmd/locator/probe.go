@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,10 +15,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
-	"github.com/rfc1738/locator/internal/crawlrecord"
 	"github.com/rfc1738/locator/internal/printable"
+	"github.com/rfc1738/locator/internal/proberecord"
 	"github.com/rfc1738/locator/linkcheck"
 )
 
@@ -74,23 +72,9 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	return func(e *env, args []string) int { return runProbe(e, args, &o) }
 }
 
-// probeRecord is one line of `locator probe --json`.
-type probeRecord struct {
-	URL      string `json:"url"`
-	Status   string `json:"status"`
-	Code     string `json:"code,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Command  string `json:"command,omitempty"`
-	Size     *int64 `json:"size,omitempty"`
-	Approx   bool   `json:"size_approx,omitempty"` // size is the server's estimate (Gopher+)
-	Modified string `json:"modified,omitempty"`
-	Listing  bool   `json:"listing,omitempty"`
-	Final    string `json:"final,omitempty"`
-	Error    string `json:"error,omitempty"`
-	Archived string `json:"archived,omitempty"` // --archive's closest capture, /web/TIMESTAMP/URL
-	Tries    int    `json:"tries"`
-	MS       int64  `json:"ms"`
-}
+// probeRecord is one line of `locator probe --json` (shared with the
+// bulk pipeline: internal/proberecord).
+type probeRecord = proberecord.Record
 
 func runProbe(e *env, args []string, o *probeOptions) int {
 	if msg := o.validate(args); msg != "" {
@@ -136,11 +120,11 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 	err = checker.Check(context.Background(), inputs, func(r linkcheck.Result) error {
 		var rec probeRecord
 		if r.URL == nil {
-			rec = probeRecord{URL: maskedText(r.Text), Status: string(access.StateError), Error: inputError(r.Input)}
+			rec = proberecord.NotURL(r.Input)
 			worst = exitTrouble
 			counts[access.StateError]++
 		} else {
-			rec = record(r)
+			rec = proberecord.Of(r)
 			counts[r.Status.State]++
 			if r.Status.State != access.StateOK {
 				worst = max(worst, exitNegative)
@@ -223,61 +207,8 @@ var errStopped = errors.New("probe: stopped")
 // probeInput is one input line or argument: a URL, or the NDJSON record
 // of `locator extract --json` (its "url").
 func probeInput(it item) linkcheck.Input {
-	in := linkcheck.Input{Text: strings.TrimSpace(it.text)}
-	if it.line > 0 && strings.HasPrefix(in.Text, "{") {
-		var rec struct {
-			URL *string `json:"url"`
-		}
-		if jerr := json.Unmarshal([]byte(in.Text), &rec); jerr != nil || rec.URL == nil {
-			in.Err = errors.New(`a JSON line without a "url" string`)
-			return in
-		}
-		in.Text = *rec.URL
-	}
-	in.URL, in.Err = locator.Parse(in.Text)
+	in, _ := proberecord.Input(it.text, it.line > 0)
 	return in
-}
-
-// inputError says why in is not a URL. The message may quote the input:
-// quoted masked, as the output shows it.
-func inputError(in linkcheck.Input) string {
-	msg := message(in.Err)
-	if m := maskedText(in.Text); m != in.Text {
-		msg = strings.ReplaceAll(msg, in.Text, m)
-	}
-	return msg
-}
-
-// record is the output record of r: every URL in it with its password
-// masked (access.Masked).
-func record(r linkcheck.Result) probeRecord {
-	st := r.Status
-	text := r.Text
-	rec := probeRecord{URL: maskedText(text), Status: string(st.State), Code: st.Code, Text: st.Text, Command: st.Command, Listing: st.Listing, Tries: r.Tries, MS: r.Elapsed.Milliseconds()}
-	if st.Size >= 0 {
-		n := st.Size
-		rec.Size, rec.Approx = &n, st.SizeApprox
-	}
-	if !st.Modified.IsZero() {
-		rec.Modified = st.Modified.UTC().Format(time.RFC3339)
-	}
-	if st.URL != nil && st.URL.String() != text {
-		if u, err := locator.Parse(text); err != nil || u.String() != st.URL.String() {
-			rec.Final = access.Masked(st.URL)
-		}
-	}
-	if st.Err != nil && st.State != access.StateOK {
-		var mt *linkcheck.MaxTimeError
-		if errors.As(st.Err, &mt) {
-			rec.Error = fmt.Sprintf("the probe exceeded its maximum time (--max-time %v)", mt.Max)
-			if mt.Tries > 1 {
-				rec.Error += fmt.Sprintf(" in %d tries", mt.Tries)
-			}
-		} else {
-			rec.Error = strings.TrimPrefix(message(st.Err), access.Masked(st.URL)+": ")
-		}
-	}
-	return rec
 }
 
 // probeLine is the readable line of a record: status, code, the URL,
@@ -311,12 +242,9 @@ func probeLine(r probeRecord) string {
 	return b.String()
 }
 
-// maskedText is s, a URL as given, with the password of its
-// "//user:password@host" part written as "****" (as access.Masked does)
-// and nothing else changed, for output. An unparsable URL may carry a
-// password all the same: its text is masked by the same reading, up to
-// the last "@" before the first "/", "?" or "#" after "//".
-func maskedText(s string) string { return crawlrecord.MaskedText(s) }
+// maskedText is s, a URL as given, its password masked
+// (proberecord.MaskedText).
+func maskedText(s string) string { return proberecord.MaskedText(s) }
 
 func orDash(s string) string {
 	if s == "" {

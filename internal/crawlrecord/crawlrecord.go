@@ -12,6 +12,7 @@ import (
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
 	"github.com/rfc1738/locator/crawl"
+	"github.com/rfc1738/locator/internal/proberecord"
 )
 
 // The records, one a line, told apart by "event".
@@ -135,7 +136,7 @@ func Of(ev crawl.Event) any {
 			Links: ev.Links, Tries: ev.Tries, Error: msg}
 	case *crawl.Link:
 		r := Link{Event: "link", From: access.Masked(ev.From), Place: ev.Place.String(), Element: ev.Place.Element, Attr: ev.Place.Attr,
-			Name: ev.Place.Name, Line: ev.Place.Line, Column: ev.Place.Column, Ref: MaskedText(ev.Ref), URL: maskedURL(ev.URL),
+			Name: ev.Place.Name, Line: ev.Place.Line, Column: ev.Place.Column, Ref: proberecord.MaskedText(ev.Ref), URL: maskedURL(ev.URL),
 			Follow: ev.Follow, Reason: ev.Reason}
 		if ev.Err != nil {
 			r.Error = Message(ev.Err)
@@ -165,7 +166,7 @@ func OfBroken(b crawl.Broken) Broken {
 		u := access.Masked(b.Link.URL)
 		r.Place, r.Ref, r.URL = SeedPlace, u, u
 	} else {
-		r.Page, r.Place, r.Ref, r.URL = access.Masked(b.Link.From), b.Link.Place.String(), MaskedText(b.Link.Ref), access.Masked(b.Link.URL)
+		r.Page, r.Place, r.Ref, r.URL = access.Masked(b.Link.From), b.Link.Place.String(), proberecord.MaskedText(b.Link.Ref), access.Masked(b.Link.URL)
 	}
 	return r
 }
@@ -184,38 +185,6 @@ func finalURL(p *crawl.Page) string {
 		return ""
 	}
 	return access.Masked(p.Final)
-}
-
-// MaskedText is s, a URL as given, with the password of its
-// "//user:password@host" part written as "****" (as access.Masked does)
-// and nothing else changed, for output. An unparsable URL may carry a
-// password all the same: its text is masked by the same reading, up to
-// the last "@" before the first "/", "?" or "#" after "//".
-func MaskedText(s string) string {
-	if u, err := locator.Parse(s); err == nil {
-		if !u.HasPassword() {
-			return s
-		}
-		in, off := u.Input(), u.Offset(locator.PasswordComponent)
-		return in[:off] + "****" + in[off+len(u.Password()):]
-	}
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return s
-	}
-	auth := s[i+3:]
-	if end := strings.IndexAny(auth, "/?#"); end >= 0 {
-		auth = auth[:end]
-	}
-	at := strings.LastIndexByte(auth, '@')
-	if at < 0 {
-		return s
-	}
-	colon := strings.IndexByte(auth[:at], ':')
-	if colon < 0 {
-		return s
-	}
-	return s[:i+3+colon+1] + "****" + s[i+3+at:]
 }
 
 // Any reads any record of page, link or checked (their fields), to

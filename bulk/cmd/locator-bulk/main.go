@@ -1,11 +1,27 @@
-// Command locator-bulk judges many URLs with Apache Beam: every URL of
-// its inputs gets the record `locator parse --json` gives it, written
-// to NDJSON files, with a dead-letter output for lines it could not
-// read, the groups of equivalent URLs, and a summary (docs/bulk.md).
+// Command locator-bulk runs the library's operations on many URLs with
+// Apache Beam (docs/bulk.md). Its subcommands:
 //
-//	locator-bulk --input 'urls/*.txt.gz' --output out/ [--format lines|ndjson|text]
+// judge (the default when the first argument is a flag): every URL of
+// its inputs gets the record `locator parse --json` gives it, written to
+// NDJSON files, with a dead-letter output for lines it could not read,
+// the groups of equivalent URLs, and a summary.
+//
+//	locator-bulk [judge] --input 'urls/*.txt.gz' --output out/ [--format lines|ndjson|text]
 //	    [--problems_only] [--sample F] [--top N] [--group auto|combine|bucket]
 //	    [--batch N] [--block_size BYTES]
+//
+// probe: every input (a URL a line, or `locator extract --json`
+// records) gets the record `locator probe --json` gives it, the servers
+// asked politely per destination whatever the number of workers
+// (probe.go).
+//
+//	locator-bulk probe --input urls.txt --output out/ [--per-host N] [--delay D]
+//	    [--retries N] [--backoff D] [--max-time D] [--allow-host R] [--deny-host R] ...
+//
+// crawl: a crawl in rounds over a crawl database, as Nutch does it; its
+// report as `locator crawl --check --json` writes it (crawl.go).
+//
+//	locator-bulk crawl --seeds seeds.txt --output out/ [--rounds N] [--top N] [--depth N] [--scope S] ...
 //
 // It runs on prism in-process by default; on any portable runner
 // (Flink, Spark, Dataflow, a prism job server) with
@@ -53,6 +69,27 @@ func flagValue(name string) string {
 }
 
 func main() {
+	args := os.Args[1:]
+	cmd := "judge"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "judge":
+		os.Exit(judgeMain(args))
+	case "probe":
+		os.Exit(probeMain(args))
+	case "crawl":
+		os.Exit(crawlMain(args))
+	default:
+		fmt.Fprintf(os.Stderr, "locator-bulk: unknown command %q (judge, probe, crawl)\n", cmd)
+		os.Exit(2)
+	}
+}
+
+// judgeMain runs the judging job with the arguments after its name and
+// returns the exit status.
+func judgeMain(args []string) int {
 	var o job.Options
 	var in inputs
 	var group string
@@ -67,14 +104,16 @@ func main() {
 	flag.IntVar(&o.Buckets, "buckets", job.DefaultBuckets, "keys of --group=bucket")
 	flag.IntVar(&o.Batch, "batch", job.DefaultBatch, "lines per element")
 	flag.Int64Var(&o.Block, "block_size", job.DefaultBlock, "bytes per range of a plain input file read in parallel")
-	flag.Parse()
+	if err := flag.CommandLine.Parse(args); err != nil {
+		return 2
+	}
 	beam.Init() // after flag.Parse: on a worker, this runs the worker and exits
 	o.Inputs = in
 
 	runner, endpoint := flagValue("runner"), flagValue("endpoint")
 	if err := job.CheckRunner(o.Output, runner, endpoint); err != nil {
 		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
-		os.Exit(2)
+		return 2
 	}
 	switch group {
 	case "auto":
@@ -89,24 +128,25 @@ func main() {
 	p, s := beam.NewPipelineWithRoot()
 	if err := job.Build(ctx, s, o); err != nil {
 		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
-		os.Exit(2)
+		return 2
 	}
 	res, err := beamx.RunWithMetrics(ctx, p)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "locator-bulk: %v\n", err)
-		os.Exit(1)
+		return 1
 	}
 	if res == nil {
-		return // a runner that reports no metrics
+		return 0 // a runner that reports no metrics
 	}
 	c := job.Counters(res.Metrics())
 	if len(c) == 0 {
-		return
+		return 0
 	}
 	fmt.Fprintf(os.Stderr, "locator-bulk: %d files read, %d URLs read, %d judged, %d conforming, %d dead letters\n",
 		c["files_read"], c["urls_read"], c["urls_judged"], c["urls_conforming"], c["dead_letters"])
 	if c["files_read"] == 0 {
 		fmt.Fprintln(os.Stderr, "locator-bulk: no input could be read (see the dead letters)")
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

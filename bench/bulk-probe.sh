@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# bench/bulk-probe.sh — the probe pipeline (`locator-bulk probe`, prism
+# in-process) beside the command it must equal, `locator probe --json -`,
+# on the same URLS URLs (default 5,000) over 20 hosts: one nginx
+# listening on 127.0.0.2 … 127.0.0.21 (all this machine), a fifth of the
+# URLs broken (half a missing file: gone; half a port where nothing
+# listens: an error), every tenth given twice. Both run at the same
+# politeness, --per-host PER (default 2), and the command's default
+# --jobs 16 (the pipeline has no such bound: prism runs as many keys at
+# once as it has bundles). In each of ROUNDS rounds (default 3) the
+# command and the pipeline run one after the other; the figures printed
+# are the medians (wall, CPU = user + system, peak RSS) and the
+# pipeline's wall time over the command's. After the first round the
+# records are compared (sorted, "ms" left out: it is a measurement).
+#
+#   bash bench/bulk-probe.sh [ROUNDS] [URLS] [PER]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+urls=${2:-5000}
+per=${3:-2}
+D=$(mktemp -d)
+cleanup() {
+	[[ -f $D/nginx/nginx.pid ]] && kill -QUIT "$(cat "$D/nginx/nginx.pid")" 2>/dev/null || true
+	sleep 0.5
+	rm -rf "$D"
+}
+trap cleanup EXIT
+export TMPDIR=$D # prism's loopback workers leave empty files in $TMPDIR
+go build -o "$D/locator" ./cmd/locator
+(cd bulk && go build -o "$D/locator-bulk" ./cmd/locator-bulk)
+
+# nginx on the 20 addresses, one port.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$D/nginx" "$D/root"
+listen="listen 127.0.0.1:$port;"
+for i in $(seq 2 21); do listen="$listen listen 127.0.0.$i:$port;"; done
+user=""
+[[ $(id -u) == 0 ]] && user="user root root;"
+cat >"$D/nginx/nginx.conf" <<EOF
+daemon on; master_process on; worker_processes 1; $user
+pid $D/nginx/nginx.pid; error_log $D/nginx/error.log;
+events { worker_connections 1024; }
+http { access_log off;
+  client_body_temp_path $D/nginx/body; proxy_temp_path $D/nginx/proxy;
+  fastcgi_temp_path $D/nginx/fastcgi; uwsgi_temp_path $D/nginx/uwsgi; scgi_temp_path $D/nginx/scgi;
+  server { $listen root $D/root; }
+}
+EOF
+/usr/sbin/nginx -p "$D/nginx" -c "$D/nginx/nginx.conf"
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+
+# The URLs: host i mod 20; in every block of 100 the fifth 20..39 broken.
+for i in $(seq 0 $((urls - 1))); do
+	h=127.0.0.$((i % 20 + 2))
+	if (((i / 20) % 5 == 1)); then
+		if ((i % 2 == 0)); then
+			u="http://$h:$port/missing-$i.txt"
+		else
+			u="http://$h:$closed/f$i.txt"
+		fi
+	else
+		head -c $((i % 97)) /dev/zero | tr '\0' x >"$D/root/f$i.txt"
+		u="http://$h:$port/f$i.txt"
+	fi
+	echo "$u"
+	((i % 10 == 0)) && echo "$u"
+done >"$D/urls.txt"
+lines=$(wc -l <"$D/urls.txt")
+echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds, $lines lines ($urls distinct URLs, 20 hosts), --per-host $per"
+
+# measure NAME CMD... appends "wall cpu rss_kb" of one run to $D/NAME.
+measure() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$D/time" "$@" >/dev/null 2>"$D/$name.err" || {
+		local rc=$?
+		# locator probe exits 1 when a URL is not there
+		[[ $name == cli && $rc == 1 ]] || { echo "bench: $name exited $rc" >&2; tail -5 "$D/$name.err" >&2; exit 1; }
+	}
+	tail -1 "$D/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$D/$name"
+}
+
+for r in $(seq "$rounds"); do
+	rm -rf "$D/out"
+	measure cli sh -c "'$D/locator' probe --json --per-host $per - <'$D/urls.txt' >'$D/cli.ndjson'"
+	measure job "$D/locator-bulk" probe --input="$D/urls.txt" --output="$D/out" --per-host "$per"
+	echo "round $r: cli $(tail -1 "$D/cli")  job $(tail -1 "$D/job")  (wall s, cpu s, rss KB)"
+	if [[ $r == 1 ]]; then
+		jq -c 'del(.ms)' "$D/cli.ndjson" | LC_ALL=C sort >"$D/cli.sorted"
+		cat "$D"/out/records-*.ndjson | jq -c 'del(.ms)' | LC_ALL=C sort >"$D/job.sorted"
+		if cmp -s "$D/job.sorted" "$D/cli.sorted"; then
+			echo "records: equal ($(wc -l <"$D/cli.sorted") lines, sorted, ms left out)"
+		else
+			echo "records: DIFFER"
+			diff "$D/job.sorted" "$D/cli.sorted" | head -5
+			exit 1
+		fi
+	fi
+done
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for n in cli job; do
+	echo "$n median: wall $(cut -d' ' -f1 "$D/$n" | median) s, cpu $(cut -d' ' -f2 "$D/$n" | median) s, rss $(cut -d' ' -f3 "$D/$n" | median) KB"
+done
+cw=$(cut -d' ' -f1 "$D/cli" | median)
+jw=$(cut -d' ' -f1 "$D/job" | median)
+echo "wall time, pipeline over command: $(awk -v j="$jw" -v c="$cw" 'BEGIN {printf "%.2f", j / c}')x"

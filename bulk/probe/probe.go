@@ -1,0 +1,563 @@
+// Package probe is `locator probe` as an Apache Beam pipeline: each
+// input URL gets the record `locator probe --json` gives it, and the
+// servers are asked as politely as the command asks them, however many
+// workers share the work (docs/bulk.md).
+//
+// The inputs are keyed by destination (linkcheck.Checker.Destination:
+// the server, by name, any port) and each destination is served by one
+// stateful DoFn (hostFn), which Beam runs for one key at a time: its
+// state holds the key's queue of distinct URLs, the answers given, and
+// the inputs waiting for an answer; a processing-time timer begins each
+// round of at most PerHost probes, Delay after the previous round ended,
+// and collects the round's answers; another (its tag a URL) brings a
+// transient failure back into the queue after linkcheck's backoff. No
+// DoFn sleeps or waits for a probe: a round's probes run on goroutines
+// of the worker's process while it serves other keys, so that a server
+// that stalls holds up its own key only.
+package probe
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/timers"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/rfc1738/locator/access"
+	"github.com/rfc1738/locator/bulk/job"
+	"github.com/rfc1738/locator/ftp"
+	"github.com/rfc1738/locator/gemini"
+	lochttp "github.com/rfc1738/locator/http"
+	"github.com/rfc1738/locator/internal/octets"
+	"github.com/rfc1738/locator/internal/proberecord"
+	"github.com/rfc1738/locator/linkcheck"
+	"github.com/rfc1738/locator/news"
+	"github.com/rfc1738/locator/nntp"
+)
+
+// Options are the pipeline's settings: those of `locator probe` that
+// bear on the answers, and the politeness.
+type Options struct {
+	Inputs []string // file names or glob patterns: local, gs://, s3://; gzip detected
+	Output string   // directory: records-*.ndjson, deadletter-*.ndjson
+
+	PerHost int           // probes under way at once to one destination (linkcheck.DefaultPerDest)
+	Delay   time.Duration // least time between the end of a round of probes to a destination and the next round
+	Retries int           // tries again after a transient failure
+	Backoff time.Duration // the first wait before trying again; each next one twice as long
+
+	MaxTime    time.Duration // one URL's probe, its retries and waits included; 0 none
+	Connect    time.Duration // access.Client.ConnectTimeout
+	Idle       time.Duration // access.Client.IdleTimeout
+	MaxRedirs  int           // access.Client.MaxRedirects, as --max-redirs (0: none followed)
+	Allow      []string      // --allow-host rules (access.ParseRules)
+	Deny       []string      // --deny-host rules
+	AllowPorts []int         // --allow-port
+
+	Batch int   // lines per element read (job.DefaultBatch)
+	Block int64 // bytes per range of a plain input file (job.DefaultBlock)
+}
+
+// Defaults returns the options `locator probe` has when no flag is
+// given.
+func Defaults() Options {
+	return Options{PerHost: linkcheck.DefaultPerDest, Retries: 2, Backoff: 500 * time.Millisecond,
+		MaxTime: 30 * time.Second, Connect: 10 * time.Second, Idle: 15 * time.Second, MaxRedirs: access.DefaultMaxRedirects}
+}
+
+// check says what is wrong with o, as the command's usage errors do.
+func (o *Options) check() error {
+	switch {
+	case len(o.Inputs) == 0:
+		return fmt.Errorf("no input")
+	case o.Output == "":
+		return fmt.Errorf("no output directory")
+	case o.PerHost <= 0 || o.Retries < 0 || o.Backoff < 0 || o.Delay < 0:
+		return fmt.Errorf("--per-host must be positive; --retries, --backoff and --delay not negative")
+	case o.MaxTime < 0 || o.Connect < 0 || o.Idle < 0 || o.MaxRedirs < 0:
+		return fmt.Errorf("--max-time, --connect-timeout, --idle-timeout and --max-redirs must not be negative")
+	}
+	if _, err := access.ParseRules(o.Allow); err != nil {
+		return fmt.Errorf("--allow-host: %v", err)
+	}
+	if _, err := access.ParseRules(o.Deny); err != nil {
+		return fmt.Errorf("--deny-host: %v", err)
+	}
+	return nil
+}
+
+// checker is the Checker of a worker: the Client `locator probe` makes
+// from the same settings (its scheme clients, limits and policy), and
+// linkcheck's retry rules.
+func (o *Options) checker() *linkcheck.Checker {
+	allow, _ := access.ParseRules(o.Allow) // checked in Build
+	deny, _ := access.ParseRules(o.Deny)
+	c := &access.Client{
+		Policy: access.Policy{AllowPorts: o.AllowPorts, Allow: allow, Deny: deny},
+		Schemes: map[string]access.Fetcher{"ftp": &ftp.Client{}, "news": &news.Client{}, "nntp": &nntp.Client{},
+			"http": &lochttp.Client{}, "gemini": &gemini.Client{}},
+		ConnectTimeout: o.Connect,
+		IdleTimeout:    o.Idle,
+		MaxRedirects:   o.MaxRedirs,
+		MaxSize:        1 << 20, // a menu or a listing the fallback reads
+	}
+	if o.MaxRedirs == 0 {
+		c.MaxRedirects = -1
+	}
+	return &linkcheck.Checker{Client: c, PerDest: o.PerHost, Retries: o.Retries, Backoff: o.Backoff, MaxTime: o.MaxTime}
+}
+
+// Metrics: Beam counters in namespace "locator", summed over workers:
+// the distinct URLs probed, the records by status (a repeat and an input
+// that is not a URL, an error, count too, as in the command's summary
+// line), and the tries again.
+var (
+	counters = map[access.State]beam.Counter{
+		access.StateOK:      beam.NewCounter("locator", "ok"),
+		access.StateGone:    beam.NewCounter("locator", "gone"),
+		access.StateRefused: beam.NewCounter("locator", "refused"),
+		access.StateError:   beam.NewCounter("locator", "error"),
+		access.StatePolicy:  beam.NewCounter("locator", "policy"),
+	}
+	probed  = beam.NewCounter("locator", "probed")
+	retried = beam.NewCounter("locator", "retried")
+)
+
+func count(ctx context.Context, st string) {
+	if c, ok := counters[access.State(st)]; ok {
+		c.Inc(ctx, 1)
+	}
+}
+
+// Item is one input that is a URL, keyed by its destination.
+type Item struct {
+	URL  string // the URL as the parser writes it back: inputs with the same URL share a probe
+	Text string // the input as given (the "url" of an extract record)
+	// The place `locator extract --json` found it (HasPos), else zero.
+	HasPos bool
+	File   string
+	Line   int
+	Column int
+	Offset int64
+}
+
+// task is one distinct URL in its destination's queue.
+type task struct {
+	URL, Text string
+	Tries     int   // tries made
+	Begun     int64 // when the first try began (Unix ns); 0 not yet
+}
+
+// clock is a destination's queue bounds and its next round.
+type clock struct {
+	Head, Tail int64  // the queue's tasks are Queue[Head], ..., Queue[Tail-1]
+	Next       int64  // the next round may begin then (Unix ns)
+	Round      string // the round under way (its probes in flights), "" none
+	Poll       int64  // the wait before looking at the round again (ns)
+}
+
+func init() {
+	for _, t := range []any{Item{}, task{}, clock{}, proberecord.Answer{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	register.DoFn4x0[context.Context, []string, func(string), func(string, Item)](&parseFn{})
+	register.Emitter2[string, Item]()
+	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, Item, func(string), error](&hostFn{})
+}
+
+// NoDynamicSplits is the experiment that stops prism splitting a bundle
+// under way. Prism v2.77.0 splits the bundles of every stage, the
+// stateful one's too, and on a split it frees the keys of the elements
+// split off although the primary part still runs with the same keys
+// (engine.stageState.splitBundle): a later bundle of such a key may then
+// run beside it with the key's state stale (a queue seen as absent, its
+// writes then overwritten), and URLs were lost.
+const NoDynamicSplits = "prism_disable_sdf_split"
+
+// Build adds the pipeline to s. It checks first (a *job.ConfigError),
+// before any network work: the options, every input (each pattern must
+// name files, each file must open), and the output directory, which
+// must take a file (one written and removed). It adds NoDynamicSplits
+// to the job's experiments (jobopts.Experiments); other runners ignore
+// it.
+func Build(ctx context.Context, s beam.Scope, o Options) error {
+	if err := o.check(); err != nil {
+		return &job.ConfigError{What: "options", Err: err}
+	}
+	if !slices.Contains(jobopts.GetExperiments(), NoDynamicSplits) {
+		*jobopts.Experiments = strings.Join(append(jobopts.GetExperiments(), NoDynamicSplits), ",")
+	}
+	for _, in := range o.Inputs {
+		if err := readable(ctx, in); err != nil {
+			return &job.ConfigError{What: "input " + in, Err: err}
+		}
+	}
+	if err := job.CheckOutput(ctx, o.Output); err != nil {
+		return err
+	}
+	s = s.Scope("probe")
+	batches, dead := job.ReadLines(s, o.Inputs, o.Batch, o.Block)
+	notURLs, keyed := beam.ParDo2(s, &parseFn{Opts: o}, batches)
+	answered := beam.ParDo(s, &hostFn{
+		Opts:     o,
+		Wake:     timers.InProcessingTime("wake"),
+		Clock:    state.MakeValueState[clock]("clock"),
+		Queue:    state.MakeMapState[int64, task]("queue"),
+		Waiting:  state.MakeMapState[string, []Item]("waiting"),
+		Retrying: state.MakeMapState[string, task]("retrying"),
+		InFlight: state.MakeValueState[[]task]("inflight"),
+		Answers:  state.MakeMapState[string, proberecord.Answer]("answers"),
+	}, keyed)
+	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered))
+	job.DeadLetters(s, o.Output, dead)
+	return nil
+}
+
+// readable says why the pattern in names no file, or a file of it cannot
+// be opened.
+func readable(ctx context.Context, in string) error {
+	fs, err := filesystem.New(ctx, in)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	names, err := fs.List(ctx, in)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("no file matches")
+	}
+	for _, n := range names {
+		rc, err := fs.OpenRead(ctx, n)
+		if err != nil {
+			return err
+		}
+		var b [1]byte
+		_, err = rc.Read(b[:])
+		rc.Close()
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("%s: %v", n, err)
+		}
+	}
+	return nil
+}
+
+// parseFn reads each input line as the command does (a URL, or an
+// extract record): an input that is not a URL gets its record at once;
+// a URL goes to its destination's key. A URL with no destination (file,
+// mailto) is a key of its own: nothing bounds it, as in linkcheck.
+type parseFn struct {
+	Opts Options
+	c    *linkcheck.Checker
+}
+
+func (f *parseFn) Setup() { f.c = f.Opts.checker() }
+
+func (f *parseFn) ProcessElement(ctx context.Context, batch []string, rec func(string), emit func(string, Item)) {
+	for _, text := range batch {
+		in, pos := proberecord.Input(text, true)
+		if in.URL == nil {
+			count(ctx, string(access.StateError))
+			rec(recordLine(proberecord.NotURL(in), pos))
+			continue
+		}
+		it := Item{URL: in.URL.String(), Text: in.Text}
+		if pos != nil {
+			it.HasPos, it.File, it.Line, it.Column, it.Offset = true, pos.File, pos.Line, pos.Column, pos.Offset
+		}
+		key := f.c.Destination(in.URL)
+		if key == "" {
+			key = "\x00" + it.URL
+		}
+		emit(key, it)
+	}
+}
+
+// recordLine is the NDJSON line of rec, byte for byte the command's,
+// with the extract record's place after it when there is one.
+func recordLine(rec proberecord.Record, pos *proberecord.Position) string {
+	b, err := octets.Line(rec)
+	if err != nil {
+		panic(err) // a Record of strings and numbers always marshals
+	}
+	if pos != nil {
+		p, err := octets.Line(pos)
+		if err != nil {
+			panic(err)
+		}
+		b = append(append(b[:len(b)-1], ','), p[1:]...)
+	}
+	return string(b) + "\n"
+}
+
+func (it Item) record(a proberecord.Answer) string {
+	var pos *proberecord.Position
+	if it.HasPos {
+		pos = &proberecord.Position{File: it.File, Line: it.Line, Column: it.Column, Offset: it.Offset}
+	}
+	return recordLine(a.Record(it.Text), pos)
+}
+
+// hostFn serves one destination (its key) as the package comment says.
+type hostFn struct {
+	Opts Options
+
+	// Wake begins the next round (tag "") or brings a URL back (tag: the
+	// URL). One family: prism v2.77.0 never fires the timers of a DoFn
+	// with two processing-time families (TestPrismTimerFamilies).
+	Wake     timers.ProcessingTime
+	Clock    state.Value[clock]                    // the queue's bounds, the next round
+	Queue    state.Map[int64, task]                // the distinct URLs to probe, in order
+	Waiting  state.Map[string, []Item]             // by URL: the inputs its answer is for
+	Retrying state.Map[string, task]               // by URL: a task waiting for its Wake timer
+	InFlight state.Value[[]task]                   // the round under way's tasks
+	Answers  state.Map[string, proberecord.Answer] // by URL: the answers given, for repeats
+
+	c *linkcheck.Checker
+}
+
+// Setup takes the process's Checker for these options: a round's probes
+// may be collected by another instance of the DoFn than the one that
+// began them.
+func (f *hostFn) Setup() {
+	b, _ := json.Marshal(f.Opts)
+	c, _ := checkers.LoadOrStore(string(b), f.Opts.checker())
+	f.c = c.(*linkcheck.Checker)
+}
+
+// checkers are the process's Checkers, by their options (JSON).
+var checkers sync.Map
+
+// ProcessElement answers a repeat of a URL already probed at once, and
+// queues a URL not yet seen; a URL already queued waits with it.
+func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, it Item, emit func(string)) error {
+	if a, ok, err := f.Answers.Get(sp, it.URL); err != nil {
+		return err
+	} else if ok {
+		count(ctx, a.State)
+		emit(it.record(a))
+		return nil
+	}
+	waiting, queued, err := f.Waiting.Get(sp, it.URL)
+	if err != nil {
+		return err
+	}
+	if err := f.Waiting.Put(sp, it.URL, append(waiting, it)); err != nil {
+		return err
+	}
+	if queued {
+		return nil
+	}
+	c, _, err := f.Clock.Read(sp)
+	if err != nil {
+		return err
+	}
+	return f.enqueue(sp, tp, &c, task{URL: it.URL, Text: it.Text})
+}
+
+// enqueue puts t at the queue's end and sets the round timer.
+func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, t task) error {
+	if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+		return err
+	}
+	c.Tail++
+	// Set again even when set: the same time, or now when it has
+	// passed; a timer is never left to a flag that could be stale.
+	f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	return f.Clock.Write(sp, *c)
+}
+
+// OnTimer brings a URL back into the queue (its tag), or (tag "")
+// begins a round, or collects the round under way.
+func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string)) error {
+	c, _, err := f.Clock.Read(sp)
+	if err != nil {
+		return err
+	}
+	if timer.Tag != "" {
+		t, ok, err := f.Retrying.Get(sp, timer.Tag)
+		if err != nil || !ok {
+			return err
+		}
+		if err := f.Retrying.Remove(sp, timer.Tag); err != nil {
+			return err
+		}
+		if c.Round != "" {
+			// A round is under way: the task waits in the queue for
+			// the next; its collection sets the timer.
+			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+				return err
+			}
+			c.Tail++
+			return f.Clock.Write(sp, c)
+		}
+		return f.enqueue(sp, tp, &c, t)
+	}
+	if c.Round != "" {
+		return f.collect(ctx, sp, tp, &c, emit)
+	}
+	if now := time.Now().UnixNano(); now < c.Next {
+		// Fired early (a runner may): the delay is kept all the same.
+		f.Wake.Set(tp, time.Unix(0, c.Next))
+		return nil
+	}
+	var tasks []task
+	for ; c.Head < c.Tail && len(tasks) < f.Opts.PerHost; c.Head++ {
+		t, ok, err := f.Queue.Get(sp, c.Head)
+		if err != nil {
+			return err
+		}
+		if err := f.Queue.Remove(sp, c.Head); err != nil {
+			return err
+		}
+		if ok {
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return f.Clock.Write(sp, c)
+	}
+	// The round's probes run on goroutines of this process while the
+	// worker serves other keys; later firings collect them.
+	var id [8]byte
+	rand.Read(id[:])
+	c.Round, c.Poll = hex.EncodeToString(id[:]), int64(2*time.Millisecond)
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Begun == 0 {
+			t.Begun = time.Now().UnixNano()
+		}
+		fl := &flight{done: make(chan struct{})}
+		flights.Store(c.Round+"\x00"+t.URL, fl)
+		in, _ := proberecord.Input(t.Text, false)
+		go fl.run(f.c, in, time.Unix(0, t.Begun), t.Tries)
+	}
+	if err := f.InFlight.Write(sp, tasks); err != nil {
+		return err
+	}
+	f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
+	return f.Clock.Write(sp, c)
+}
+
+// flights are the probes under way in this process, by round and URL.
+var flights sync.Map // string → *flight
+
+// A flight is one probe under way on a goroutine.
+type flight struct {
+	done  chan struct{}
+	st    *access.Status
+	tries int
+	again time.Duration
+	took  time.Duration
+	ended time.Time
+}
+
+func (fl *flight) run(c *linkcheck.Checker, in linkcheck.Input, begun time.Time, tries int) {
+	defer close(fl.done)
+	if in.URL == nil { // cannot be: parseFn keyed it as a URL
+		fl.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
+	} else {
+		// Not the bundle's context: the probe outlives the callback
+		// that began it; its own limits bound it.
+		fl.st, fl.tries, fl.again = c.Once(context.Background(), in.URL, begun, tries)
+	}
+	fl.ended = time.Now()
+	fl.took = fl.ended.Sub(begun)
+}
+
+// collect ends the round under way when all its probes have: their
+// answers written, a transient failure set to come back, the next round
+// set Delay after the last one ended. Until then it looks again, at
+// doubling intervals up to a quarter second. A probe this process does
+// not know (the key moved to another worker, which a runner may do
+// between two firings) goes back into the queue.
+func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provider, c *clock, emit func(string)) error {
+	tasks, _, err := f.InFlight.Read(sp)
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if v, ok := flights.Load(c.Round + "\x00" + t.URL); ok {
+			select {
+			case <-v.(*flight).done:
+				continue
+			default:
+			}
+			c.Poll = min(2*c.Poll, int64(250*time.Millisecond))
+			f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
+			return f.Clock.Write(sp, *c)
+		}
+	}
+	// Sessions are not kept between rounds: the connections a server
+	// sees are the round's, never more than PerHost.
+	f.c.Client.CloseIdle()
+	var ended time.Time
+	asked := false
+	for _, t := range tasks {
+		v, ok := flights.LoadAndDelete(c.Round + "\x00" + t.URL)
+		if !ok {
+			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+				return err
+			}
+			c.Tail++
+			continue
+		}
+		o := v.(*flight)
+		if o.ended.After(ended) {
+			ended = o.ended
+		}
+		if o.tries > 0 && o.st.State != access.StatePolicy {
+			asked = true // a connection was made, or tried
+		}
+		if o.again > 0 {
+			retried.Inc(ctx, 1)
+			t.Tries = o.tries
+			if err := f.Retrying.Put(sp, t.URL, t); err != nil {
+				return err
+			}
+			f.Wake.Set(tp, time.Now().Add(o.again), timers.WithTag(t.URL))
+			continue
+		}
+		a := proberecord.AnswerOf(o.st, o.tries, o.took)
+		probed.Inc(ctx, 1)
+		if err := f.Answers.Put(sp, t.URL, a); err != nil {
+			return err
+		}
+		waiting, _, err := f.Waiting.Get(sp, t.URL)
+		if err != nil {
+			return err
+		}
+		for _, it := range waiting {
+			count(ctx, a.State)
+			emit(it.record(a))
+		}
+		if err := f.Waiting.Remove(sp, t.URL); err != nil {
+			return err
+		}
+	}
+	if err := f.InFlight.Clear(sp); err != nil {
+		return err
+	}
+	c.Round = ""
+	if asked && f.Opts.Delay > 0 {
+		c.Next = ended.Add(f.Opts.Delay).UnixNano()
+	}
+	if c.Head < c.Tail {
+		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	}
+	return f.Clock.Write(sp, *c)
+}
