@@ -76,6 +76,51 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 // bulk pipeline: internal/proberecord).
 type probeRecord = proberecord.Record
 
+// probeTally writes each probe's record (--json or a line) as it is
+// ready, and counts them for the summary and the exit status.
+type probeTally struct {
+	o             *probeOptions
+	w             *bufio.Writer
+	bar           *probeBar
+	arch          *archivedLinks
+	counts        map[access.State]int
+	worst         int
+	lines, probed int
+}
+
+func (t *probeTally) emit(r linkcheck.Result) error {
+	var rec probeRecord
+	if r.URL == nil {
+		rec = proberecord.NotURL(r.Input)
+		t.worst = exitTrouble
+		t.counts[access.StateError]++
+	} else {
+		rec = proberecord.Of(r)
+		t.counts[r.Status.State]++
+		if r.Status.State != access.StateOK {
+			t.worst = max(t.worst, exitNegative)
+			rec.Archived = t.arch.url(r.URL)
+		}
+		if !r.Repeat {
+			t.probed++
+		}
+	}
+	t.lines++
+	var err error
+	if t.o.json {
+		err = writeJSON(t.w, rec)
+	} else {
+		_, err = io.WriteString(t.w, probeLine(rec))
+	}
+	t.bar.add()
+	if err == nil && r.Flush {
+		// Nothing more is ready: what is written goes out now, not held
+		// back behind a slow server.
+		err = t.w.Flush()
+	}
+	return err
+}
+
 func runProbe(e *env, args []string, o *probeOptions) int {
 	if msg := o.validate(args); msg != "" {
 		return usageError(e, "probe", msg)
@@ -112,56 +157,22 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		}, nil)
 	}
 
-	w := bufio.NewWriter(e.stdout)
-	bar := newProbeBar(&locked, o)
-	counts := map[access.State]int{}
-	worst := exitOK
-	lines, probed := 0, 0
-	err = checker.Check(context.Background(), inputs, func(r linkcheck.Result) error {
-		var rec probeRecord
-		if r.URL == nil {
-			rec = proberecord.NotURL(r.Input)
-			worst = exitTrouble
-			counts[access.StateError]++
-		} else {
-			rec = proberecord.Of(r)
-			counts[r.Status.State]++
-			if r.Status.State != access.StateOK {
-				worst = max(worst, exitNegative)
-				rec.Archived = arch.url(r.URL)
-			}
-			if !r.Repeat {
-				probed++
-			}
-		}
-		lines++
-		var err error
-		if o.json {
-			err = writeJSON(w, rec)
-		} else {
-			_, err = io.WriteString(w, probeLine(rec))
-		}
-		bar.add()
-		if err == nil && r.Flush {
-			// Nothing more is ready: what is written goes out now,
-			// not held back behind a slow server.
-			err = w.Flush()
-		}
-		return err
-	})
+	t := &probeTally{o: o, w: bufio.NewWriter(e.stdout), bar: newProbeBar(&locked, o), arch: arch, counts: map[access.State]int{}, worst: exitOK}
+	w, bar, counts := t.w, t.bar, t.counts
+	err = checker.Check(context.Background(), inputs, t.emit)
 	if err == nil {
 		err = w.Flush()
 	}
 	bar.finish()
 	if err != nil {
-		return finish(e, "probe", worst, exitOK, err) // a write error: exitTrouble
+		return finish(e, "probe", t.worst, exitOK, err) // a write error: exitTrouble
 	}
 	if inErr != nil {
-		return finish(e, "probe", worst, status, inErr)
+		return finish(e, "probe", t.worst, status, inErr)
 	}
 	fmt.Fprintf(stderr, "locator probe: %d URLs (%d distinct probed): %d ok, %d gone, %d refused, %d error, %d policy\n",
-		lines, probed, counts[access.StateOK], counts[access.StateGone], counts[access.StateRefused], counts[access.StateError], counts[access.StatePolicy])
-	return max(worst, status)
+		t.lines, t.probed, counts[access.StateOK], counts[access.StateGone], counts[access.StateRefused], counts[access.StateError], counts[access.StatePolicy])
+	return max(t.worst, status)
 }
 
 // validate says what is wrong with the flags and arguments, or "".
