@@ -142,7 +142,7 @@ func ParseScope(name string) (Scope, error) {
 // must not change while it crawls.
 type Crawler struct {
 	// Client fetches (nil: a Client with the defaults). Its http and
-	// https requests name the crawler (UserAgent(Agent)) unless its
+	// https requests name the crawler (userAgent(Agent)) unless its
 	// Schemes name a client of their own for http or https.
 	Client *access.Client
 	// Agent is the product token matched against robots.txt's
@@ -558,7 +558,7 @@ func namedPolicy(ctx context.Context, c *access.Client, seeds []*locator.URL) ac
 // UserAgent returns the User-Agent a Crawler's HTTP requests send:
 // its product token agent (RFC 9309 §2.2.1: the token robots.txt is
 // matched against "SHOULD be a substring" of it) and what it is.
-func UserAgent(agent string) string {
+func userAgent(agent string) string {
 	if agent == "" {
 		agent = DefaultAgent
 	}
@@ -584,7 +584,7 @@ func copyClient(c *access.Client) *access.Client {
 }
 
 // withHTTP returns a Client with c's settings (nil: the defaults) whose
-// requests name the crawler (UserAgent) where a scheme's client can name
+// requests name the crawler (userAgent) where a scheme's client can name
 // the program that makes them (access.AgentNamer: http and https), unless
 // c names a client of its own for that scheme: the one place a crawl's
 // User-Agent is set, which a program replaces by giving its own client.
@@ -599,7 +599,7 @@ func withHTTP(c *access.Client, agent string) *access.Client {
 		}
 		if f, err := n.Fetcher(s); err == nil {
 			if a, ok := f.(access.AgentNamer); ok {
-				n.Schemes[s] = a.WithAgent(UserAgent(agent))
+				n.Schemes[s] = a.WithAgent(userAgent(agent))
 			}
 		}
 	}

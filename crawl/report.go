@@ -29,12 +29,12 @@ import (
 
 // reportBatch bounds the records a Report holds in memory before it
 // writes them to its file, and the records it reads at a time;
-// ReportMemory the octets of the records it holds in memory before it
+// reportMemory the octets of the records it holds in memory before it
 // has a file, unless Report.MaxMemory says otherwise (the report of a
 // crawl of some ten thousand pages needs none).
 const (
 	reportBatch  = 4096
-	ReportMemory = 8 << 20
+	reportMemory = 8 << 20
 )
 
 var (
@@ -177,7 +177,7 @@ type Report struct {
 	// temporary directory (os.TempDir).
 	Dir string
 	// MaxMemory is the octets of records held in memory before the
-	// report moves them to its file; 0 is ReportMemory.
+	// report moves them to its file; 0 is reportMemory.
 	MaxMemory int
 
 	// mem holds the buckets (name → key → value) until they pass
@@ -373,7 +373,7 @@ func (r *Report) put(p reportPut) error {
 		}
 		limit := r.MaxMemory
 		if limit <= 0 {
-			limit = ReportMemory
+			limit = reportMemory
 		}
 		if r.memSize > limit {
 			return r.spill()
@@ -992,7 +992,7 @@ type Target struct {
 	URL *locator.URL
 	// Failure is what became of the URL; for a file URL on a page of
 	// another scheme, access.StatePolicy: it names a file of each
-	// reader's own machine, never this one's to judge (FileSyntax).
+	// reader's own machine, never this one's to judge (fileSyntax).
 	Failure Failure
 	// Fetched says the crawl fetched the URL; else it was checked, or,
 	// refused by policy, neither.
@@ -1080,7 +1080,7 @@ func (r *Report) EachTarget(places int, policy bool, fn func(t *Target) error) e
 			}
 			f := cur.Failure
 			if fileOnOtherPage(string(u), l[1]) {
-				f = Failure{State: access.StatePolicy, Text: fileOnPage + FileSyntax(cur.URL)}
+				f = Failure{State: access.StatePolicy, Text: fileOnPage + fileSyntax(cur.URL)}
 			}
 			if policy != (f.State == access.StatePolicy) || !policy && !f.broken() {
 				continue
@@ -1118,10 +1118,10 @@ func fileOnOtherPage(u, from string) bool {
 // asked for.
 const fileOnPage = "a file URL on a page of another scheme names a file of each reader's own machine (RFC 1738 §3.10): not looked for on this one; "
 
-// FileSyntax says whether the file URL u is written as RFC 1738 §3.10
+// fileSyntax says whether the file URL u is written as RFC 1738 §3.10
 // and §5 (fileurl) have it: all that can be judged of one found on a
 // page of another scheme, as LinkChecker judges such a link.
-func FileSyntax(u *locator.URL) string {
+func fileSyntax(u *locator.URL) string {
 	for _, p := range u.Problems() {
 		if p.Severity >= locator.Violation {
 			return "its syntax: " + p.String()

@@ -334,7 +334,7 @@ func TestReportMemory(t *testing.T) {
 }
 
 // reportHeapMB bounds the heap TestReportMemory's report grows by: its
-// records in memory (ReportMemory) and a batch read, with room for the
+// records in memory (reportMemory) and a batch read, with room for the
 // collector's lag.
 const reportHeapMB = 48
 

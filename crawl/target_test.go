@@ -100,7 +100,7 @@ func TestFileSyntax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := FileSyntax(u); got != want {
+		if got := fileSyntax(u); got != want {
 			t.Errorf("%s: %q, want %q", in, got, want)
 		}
 	}

@@ -22,8 +22,8 @@
 //     refused connection, a name that does not resolve or a 5yz never.
 //
 // Its memory is bounded by constants, never by how many inputs there
-// are: it reads at most Window inputs (and the few in hand) ahead of the
-// oldest one not yet reported, and remembers the answers of the last Remember distinct URLs
+// are: it reads at most window inputs (and the few in hand) ahead of the
+// oldest one not yet reported, and remembers the answers of the last remember distinct URLs
 // for the repeats that follow them.
 package linkcheck
 
@@ -48,16 +48,16 @@ const (
 
 // Bounds on a Checker's memory.
 const (
-	// Window is how many inputs a Checker reads ahead of the oldest one
+	// window is how many inputs a Checker reads ahead of the oldest one
 	// it has not reported: the probes it may have under way or waiting,
 	// and the answers it holds until their turn.
-	Window = 1024
-	// Remember is how many distinct URLs a Checker keeps the answer of,
+	window = 1024
+	// remember is how many distinct URLs a Checker keeps the answer of,
 	// the most recently given first, so that a repeat is not probed
 	// again. Repeats in a document stand close together (a link's
-	// address and its text); one given again after Remember other URLs
+	// address and its text); one given again after remember other URLs
 	// is probed again.
-	Remember = 1 << 14
+	remember = 1 << 14
 )
 
 // A Checker probes URLs as the package comment says. The zero value is
@@ -168,7 +168,7 @@ func (p *pending) ready() bool {
 
 // Check probes the URLs of inputs and calls emit with each input's
 // Result, in input order, from the goroutine that called Check. inputs
-// is read on another goroutine, at most Window inputs ahead of emit.
+// is read on another goroutine, at most window inputs ahead of emit.
 // When emit returns an error, or ctx ends, Check ends the probes under
 // way, waits for them and returns that error; inputs is then read no
 // further (its yield returns false the next time it is called).
@@ -176,11 +176,11 @@ func (c *Checker) Check(ctx context.Context, inputs iter.Seq[Input], emit func(R
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := c.start()
-	queue := make(chan *pending, Window)
+	queue := make(chan *pending, window)
 	cut := false // the reader stopped before the inputs' end
 	go func() {
 		defer close(queue)
-		seen := newRecent(Remember)
+		seen := newRecent(remember)
 		for in := range inputs {
 			pe := &pending{in: in}
 			if in.URL != nil {

@@ -25,11 +25,11 @@ func notURLs(n int, read *atomic.Int64) iter.Seq[Input] {
 }
 
 // TestWindow: while the first result waits to be taken, the Checker
-// reads Window inputs ahead and no further, however many there are;
+// reads window inputs ahead and no further, however many there are;
 // then every input is reported once, in order.
 func TestWindow(t *testing.T) {
 	var read atomic.Int64
-	const n = 5 * Window
+	const n = 5 * window
 	release := make(chan struct{})
 	next := 0
 	var c Checker
@@ -47,14 +47,14 @@ func TestWindow(t *testing.T) {
 		})
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for read.Load() < Window+3 && time.Now().Before(deadline) {
+	for read.Load() < window+3 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // room to read too far, if it would
-	if got := read.Load(); got != Window+3 {
+	if got := read.Load(); got != window+3 {
 		// The first input is in emit's hands, the second looked at
-		// (is it ready?), Window are queued and one waits to be.
-		t.Errorf("%d inputs read while the first is held, want %d", got, Window+3)
+		// (is it ready?), window are queued and one waits to be.
+		t.Errorf("%d inputs read while the first is held, want %d", got, window+3)
 	}
 	close(release)
 	if err := <-errc; err != nil {
@@ -72,7 +72,7 @@ func TestEmitError(t *testing.T) {
 	stop := errors.New("stop")
 	seen := 0
 	var c Checker
-	err := c.Check(context.Background(), notURLs(100*Window, &read), func(r Result) error {
+	err := c.Check(context.Background(), notURLs(100*window, &read), func(r Result) error {
 		if seen++; seen == 3 {
 			return stop
 		}
@@ -82,8 +82,8 @@ func TestEmitError(t *testing.T) {
 		t.Fatalf("Check = %v after %d results", err, seen)
 	}
 	// At most: the three emitted, the fourth taken to see whether it is
-	// ready, Window in the queue and one in the reader's hand.
-	if got := read.Load(); got > 3+1+Window+1 {
+	// ready, window in the queue and one in the reader's hand.
+	if got := read.Load(); got > 3+1+window+1 {
 		t.Errorf("%d inputs read after emit failed at the third", got)
 	}
 }
@@ -94,7 +94,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	seen := 0
 	var c Checker
-	err := c.Check(ctx, notURLs(100*Window, &read), func(r Result) error {
+	err := c.Check(ctx, notURLs(100*window, &read), func(r Result) error {
 		if seen++; seen == 2 {
 			cancel()
 		}
@@ -105,7 +105,7 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestRecent: the Remember most recent distinct URLs are remembered; a
+// TestRecent: the remember most recent distinct URLs are remembered; a
 // URL given again becomes the most recent.
 func TestRecent(t *testing.T) {
 	r := newRecent(3)

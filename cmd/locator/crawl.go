@@ -462,7 +462,7 @@ func (o *crawlOptions) openState(args []string) (*crawl.State, error) {
 
 // client returns the access.Client the crawl fetches with: the scheme
 // clients the flags configure. It names no http client: the crawler's
-// own names it in its User-Agent (crawl.UserAgent).
+// own names it in its User-Agent (crawl.Crawler.Agent).
 func (o *crawlOptions) client(e *env) (*access.Client, error) {
 	schemes, err := o.schemes("http")
 	if err != nil {
