@@ -7,7 +7,7 @@
 # repository. A test whose server is absent skips with a one-line reason,
 # so `go test ./...` alone passes too.
 #
-#   FUZZTIME=5s   time per fuzz target in the short pass (0 to skip it)
+#   FUZZTIME=2s   time per fuzz target in the short pass (0 to skip it)
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v go >/dev/null 2>&1; then
@@ -89,7 +89,7 @@ go test -count=1 ./...
 # testdata/fuzz and looks briefly for shallow new ones. Each package's
 # fuzzing test binary is built once (go test -c -fuzz), not once per
 # target, and two targets run at a time, one worker each (2 cores).
-fuzztime=${FUZZTIME:-5s}
+fuzztime=${FUZZTIME:-2s}
 if [[ $fuzztime != 0 ]]; then
 	bins=$(mktemp -d)
 	trap 'rm -rf "$bins"' EXIT
