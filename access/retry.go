@@ -28,16 +28,41 @@ type Retry struct {
 	Notify func(wait time.Duration, left int)
 }
 
+// Next says whether r allows a try after the n-th (n ≥ 1), when
+// elapsed has passed since the first try began, and the wait before
+// it. A scheduler of its own (a pipeline's timers) asks Next where Do
+// would wait.
+func (r Retry) Next(n int, elapsed time.Duration) (wait time.Duration, ok bool) {
+	if n > r.Times {
+		return 0, false
+	}
+	wait = r.Wait
+	for i := 1; i < n && !r.Fixed; i++ {
+		if wait <= math.MaxInt64/2 {
+			wait *= 2
+		}
+		if r.MaxWait > 0 && wait > r.MaxWait {
+			wait = r.MaxWait
+		}
+	}
+	if r.Within > 0 && elapsed+wait > r.Within {
+		return 0, false
+	}
+	return wait, true
+}
+
 // Do calls try, and again after a wait while try reports a failure
 // worth trying again (again true), ctx is not done and r allows
-// another try. A wait that ctx ends is followed by no try. Do returns
-// how many tries it made.
+// another try (Next). A wait that ctx ends is followed by no try. Do
+// returns how many tries it made.
 func (r Retry) Do(ctx context.Context, try func() (again bool)) int {
 	start := time.Now()
-	wait := r.Wait
 	for n := 1; ; n++ {
-		if !try() || n > r.Times || ctx.Err() != nil ||
-			r.Within > 0 && time.Since(start)+wait > r.Within {
+		if !try() || ctx.Err() != nil {
+			return n
+		}
+		wait, ok := r.Next(n, time.Since(start))
+		if !ok {
 			return n
 		}
 		if r.Notify != nil {
@@ -51,14 +76,6 @@ func (r Retry) Do(ctx context.Context, try func() (again bool)) int {
 		}
 		if ctx.Err() != nil {
 			return n
-		}
-		if !r.Fixed {
-			if wait <= math.MaxInt64/2 {
-				wait *= 2
-			}
-			if r.MaxWait > 0 && wait > r.MaxWait {
-				wait = r.MaxWait
-			}
 		}
 	}
 }

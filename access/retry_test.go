@@ -70,3 +70,28 @@ func TestRetryContext(t *testing.T) {
 		t.Errorf("cancelled in the wait: Do = %d, %d tries", n, made)
 	}
 }
+
+// Next gives a scheduler the wait Do would make after the n-th try, and
+// says when no try may follow: past Times, or when the wait would end
+// past Within.
+func TestRetryNext(t *testing.T) {
+	ms := time.Millisecond
+	r := access.Retry{Times: 3, Wait: ms, MaxWait: 3 * ms, Within: 10 * ms}
+	for _, tc := range []struct {
+		n       int
+		elapsed time.Duration
+		wait    time.Duration
+		ok      bool
+	}{
+		{1, 0, ms, true},
+		{2, 0, 2 * ms, true},
+		{3, 0, 3 * ms, true}, // doubled to 4, capped at 3
+		{4, 0, 0, false},     // past Times
+		{3, 7 * ms, 3 * ms, true},
+		{3, 8 * ms, 0, false}, // the wait would end past Within
+	} {
+		if wait, ok := r.Next(tc.n, tc.elapsed); wait != tc.wait || ok != tc.ok {
+			t.Errorf("Next(%d, %v) = %v, %v; want %v, %v", tc.n, tc.elapsed, wait, ok, tc.wait, tc.ok)
+		}
+	}
+}

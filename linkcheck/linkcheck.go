@@ -342,21 +342,20 @@ func (c *Checker) Destination(u *locator.URL) string {
 // after Backoff, then twice as long, ... (Once, its waits on a timer).
 func (c *Checker) probe(ctx context.Context, u *locator.URL) (*access.Status, int) {
 	begun := time.Now()
+	var st *access.Status
 	tries := 0
-	for {
-		st, n, again := c.Once(ctx, u, begun, tries)
-		tries = n
-		if again <= 0 {
-			return st, tries
-		}
-		t := time.NewTimer(again)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return st, tries
-		}
-	}
+	c.retry().Do(ctx, func() bool {
+		var again time.Duration
+		st, tries, again = c.Once(ctx, u, begun, tries)
+		return again > 0
+	})
+	return st, tries
+}
+
+// retry is c's Retries, Backoff and MaxTime as an access.Retry: the one
+// rule of when to try again, for Check's waits and for Once's answer.
+func (c *Checker) retry() access.Retry {
+	return access.Retry{Times: c.Retries, Wait: c.Backoff, Within: c.MaxTime}
 }
 
 // Once makes one try of u's probe, the one after tries earlier tries of
@@ -370,10 +369,8 @@ func (c *Checker) probe(ctx context.Context, u *locator.URL) (*access.Status, in
 // timers) calls Once again after the wait, so that no worker sleeps.
 func (c *Checker) Once(ctx context.Context, u *locator.URL, begun time.Time, tries int) (st *access.Status, n int, again time.Duration) {
 	cancel := context.CancelFunc(func() {})
-	var deadline time.Time
 	if c.MaxTime > 0 {
-		deadline = begun.Add(c.MaxTime)
-		ctx, cancel = context.WithDeadline(ctx, deadline)
+		ctx, cancel = context.WithDeadline(ctx, begun.Add(c.MaxTime))
 	}
 	defer cancel()
 	st = c.client().Probe(ctx, u)
@@ -384,12 +381,8 @@ func (c *Checker) Once(ctx context.Context, u *locator.URL, begun time.Time, tri
 		}
 	}
 	if st.Transient && n <= c.Retries && ctx.Err() == nil {
-		again = c.Backoff << (n - 1)
-		if again <= 0 {
-			again = 1 // no backoff: try again at once
-		}
-		if deadline.IsZero() || time.Now().Add(again).Before(deadline) {
-			return st, n, again
+		if again, ok := c.retry().Next(n, time.Since(begun)); ok {
+			return st, n, max(again, 1) // no backoff: try again at once
 		}
 		// The wait would outlast MaxTime: the answer is this one, as
 		// when the deadline passes during the wait.
