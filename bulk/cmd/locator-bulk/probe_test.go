@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -42,9 +43,9 @@ var (
 	bins  = map[string]string{}
 )
 
-// binary builds pkg (relative to dir, or an import path) once per test
+// goBinary builds pkg (relative to dir, or an import path) once per test
 // binary into scratch and returns its path.
-func binary(t *testing.T, dir, pkg string) string {
+func goBinary(t *testing.T, dir, pkg string) string {
 	t.Helper()
 	binMu.Lock()
 	defer binMu.Unlock()
@@ -65,7 +66,7 @@ func binary(t *testing.T, dir, pkg string) string {
 // returns its port and log; it is killed by its process id when t ends.
 func jobServer(t *testing.T) (port, log string) {
 	t.Helper()
-	prism := binary(t, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	prism := goBinary(t, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism")
 	log = filepath.Join(t.TempDir(), "prism.log")
 	lf, err := os.Create(log)
 	if err != nil {
@@ -148,7 +149,7 @@ func freePort(t *testing.T) int {
 // command) on in with args and returns its records.
 func commandRecords(t *testing.T, in string, args ...string) []string {
 	t.Helper()
-	bin := binary(t, filepath.Join("..", "..", ".."), "./cmd/locator")
+	bin := goBinary(t, filepath.Join("..", "..", ".."), "./cmd/locator")
 	f, err := os.Open(in)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +233,7 @@ func TestProbeJobServer(t *testing.T) {
 		t.Skip("-short: building the job and prism binaries is left out")
 	}
 	start := time.Now()
-	bin := binary(t, filepath.Join("..", ".."), "./cmd/locator-bulk")
+	bin := goBinary(t, filepath.Join("..", ".."), "./cmd/locator-bulk")
 	port, log := jobServer(t)
 	root := t.TempDir()
 	ng := peer.Nginx(t, root, peer.NginxConfig{Connections: 512})
@@ -281,7 +282,7 @@ func lines(name string) int {
 // (/tmp/bin*/worker, a place boot fixes) are removed.
 func processEnv(t *testing.T, semi string) string {
 	t.Helper()
-	boot := binary(t, ".", "github.com/apache/beam/sdks/v2/go/container")
+	boot := goBinary(t, ".", "github.com/apache/beam/sdks/v2/go/container")
 	wrapper := filepath.Join(t.TempDir(), "boot.sh")
 	script := `#!/bin/sh
 for a; do
@@ -381,22 +382,16 @@ func TestProbeWorkerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: building the job, prism and boot binaries is left out")
 	}
-	bin := binary(t, filepath.Join("..", ".."), "./cmd/locator-bulk")
-	t.Run("mid-probe", func(t *testing.T) {
-		killWorker(t, bin, func(out string, requests int) bool { return requests >= 30 })
-	})
-	t.Run("mid-write", func(t *testing.T) {
-		killWorker(t, bin, func(out string, _ int) bool {
-			temps, _ := filepath.Glob(filepath.Join(out, ".tmp-records-*"))
-			return len(temps) > 0
-		})
-	})
+	bin := goBinary(t, filepath.Join("..", ".."), "./cmd/locator-bulk")
+	t.Run("mid-probe", func(t *testing.T) { killWorker(t, bin, false) })
+	t.Run("mid-write", func(t *testing.T) { killWorker(t, bin, true) })
 }
 
 // killWorker runs the job of TestProbeWorkerKilled, kills its worker
-// when now (given the output directory and the requests nginx has
-// served) says so, and checks the killed run's output and a run again.
-func killWorker(t *testing.T, bin string, now func(out string, requests int) bool) {
+// once nginx has served 30 requests or, midWrite, as soon as a
+// temporary of the records is created, and checks the killed run's
+// output and a run again.
+func killWorker(t *testing.T, bin string, midWrite bool) {
 	begin := time.Now()
 	port, log := jobServer(t)
 	root, ngDir := t.TempDir(), t.TempDir()
@@ -411,7 +406,22 @@ func killWorker(t *testing.T, bin string, now func(out string, requests int) boo
 		"--worker_binary=" + bin, "--input=" + in, "--output=" + out, "--per-host=1", "--delay=20ms"}
 	want := commandRecords(t, in, "--per-host", "1")
 
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writing := created(t, out, ".tmp-records-")
 	before := lines(access) // nginx's readiness check
+	now := func() bool {
+		if !midWrite {
+			return lines(access)-before >= 30
+		}
+		select {
+		case <-writing:
+			return true
+		default:
+			return false
+		}
+	}
 	run := start(t, bin, args...)
 	worker, workers := 0, map[int]bool{}
 	for i, deadline := 0, time.Now().Add(3*time.Minute); ; i++ {
@@ -428,7 +438,7 @@ func killWorker(t *testing.T, bin string, now func(out string, requests int) boo
 				}
 			}
 		}
-		if worker != 0 && now(out, lines(access)-before) {
+		if worker != 0 && now() {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -472,7 +482,16 @@ func killWorker(t *testing.T, bin string, now func(out string, requests int) boo
 		t.Logf("the killed run's finalize had run: %q", finals)
 		sameRecords(t, outputRecords(t, out), want)
 	}
-	t.Logf("the killed run left %d temporaries", len(temps))
+	var sizes []int64
+	for _, f := range temps {
+		if fi, err := os.Stat(f); err == nil {
+			sizes = append(sizes, fi.Size())
+		}
+	}
+	t.Logf("the killed run left %d temporaries, of %v bytes", len(temps), sizes)
+	if midWrite && len(temps) == 0 {
+		t.Errorf("killed mid-write, the run left no temporary")
+	}
 
 	// Again, on the same output.
 	again := start(t, bin, args...)
@@ -489,4 +508,42 @@ func killWorker(t *testing.T, bin string, now func(out string, requests int) boo
 		t.Errorf("temporaries left after the run again: %q", left)
 	}
 	t.Logf("took %v, %v to the killed run's end", time.Since(begin).Round(time.Millisecond), killed.Round(time.Millisecond))
+}
+
+// created returns a channel closed when a file whose name begins with
+// prefix is created in dir (inotify: the test acts within the moment).
+func created(t *testing.T, dir, prefix string) <-chan struct{} {
+	t.Helper()
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(fd), "inotify")
+	if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_CREATE); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	ch := make(chan struct{})
+	go func() {
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := f.Read(buf)
+			if err != nil {
+				return
+			}
+			// struct inotify_event: wd, mask, cookie, len, then len bytes of name.
+			for off := 0; off+syscall.SizeofInotifyEvent <= n; {
+				size := int(binary.NativeEndian.Uint32(buf[off+12:]))
+				end := min(off+syscall.SizeofInotifyEvent+size, n)
+				name := strings.TrimRight(string(buf[off+syscall.SizeofInotifyEvent:end]), "\x00")
+				if strings.HasPrefix(name, prefix) {
+					close(ch)
+					return
+				}
+				off = end
+			}
+		}
+	}()
+	return ch
 }
