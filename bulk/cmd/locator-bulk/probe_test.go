@@ -74,6 +74,9 @@ func jobServer(t *testing.T) (port, log string) {
 	}
 	srv := exec.Command(prism, "--job_port=0", "--serve_http=false", "--log_kind=text")
 	srv.Stdout, srv.Stderr = lf, lf
+	// The PROCESS environment's boot, prism's child, writes
+	// pipeline_options.json in its working directory.
+	srv.Dir = t.TempDir()
 	if err := srv.Start(); err != nil {
 		lf.Close()
 		t.Fatal(err)
