@@ -62,6 +62,17 @@ func ReadyMenu(c net.Conn) error {
 // when the test runs as root). root is made readable by every user.
 func Pygopherd(t testing.TB, root string) *Server {
 	t.Helper()
+	return PygopherdOn(t, Host, root)
+}
+
+// PygopherdOn is Pygopherd listening on host, a loopback address
+// (127.0.0.1 or another of 127/8), and naming host in its menus. Its
+// log (logmethod = file) is its standard output, the Server's Output:
+// a line a request, "client [Protocol/Handler]: selector", written when
+// the request has been read and its handler chosen, with neither a time
+// nor the address the client reached (hence one instance an address).
+func PygopherdOn(t testing.TB, host, root string) *Server {
+	t.Helper()
 	Require(t, "/usr/sbin/pygopherd")
 	conf, err := os.ReadFile("/etc/pygopherd/pygopherd.conf")
 	if err != nil {
@@ -72,6 +83,7 @@ func Pygopherd(t testing.TB, root string) *Server {
 	return Start(t, Spec{
 		Name:    "pygopherd",
 		Program: "/usr/sbin/pygopherd",
+		Host:    host,
 		Args: func(port int) ([]string, error) {
 			c := string(conf)
 			for _, r := range [][2]string{
@@ -80,8 +92,8 @@ func Pygopherd(t testing.TB, root string) *Server {
 				{"\nroot = /var/gopher\n", "\nroot = " + root + "\n"},
 				{"\npidfile = /var/run/pygopherd/pygopherd.pid\n", "\npidfile = " + filepath.Join(dir, "pygopherd.pid") + "\n"},
 				{"\nlogmethod = syslog\n", "\nlogmethod = file\n"},
-				{"\n# servername = gopher.example.com\n", "\nservername = 127.0.0.1\n"},
-				{"\n# interface = gopher.example.com\n", "\ninterface = 127.0.0.1\n"},
+				{"\n# servername = gopher.example.com\n", "\nservername = " + host + "\n"},
+				{"\n# interface = gopher.example.com\n", "\ninterface = " + host + "\n"},
 				{"\n#setuid = gopher\n", "\nsetuid = nobody\n"},
 				{"\n#setgid = gopher\n", "\nsetgid = nogroup\n"},
 			} {
