@@ -228,7 +228,7 @@ func TestServersOnOtherLoopback(t *testing.T) {
 		if i == 0 {
 			v = VsftpdOn(tb, host, "", nil)
 		} else {
-			g = PygopherdOn(tb, host, root)
+			g = PygopherdWith(tb, root, PygopherdOptions{Host: host, Threads: true})
 		}
 	})
 	if v.Host != host || g.Host != host {
