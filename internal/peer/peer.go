@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -365,3 +366,57 @@ func safeName(s string) string {
 		return r
 	}, s)
 }
+
+// Parallel runs start(tb, i) for i from 0 to n-1, each on a goroutine of
+// its own, and returns when all have returned: servers that each take a
+// while to answer (pygopherd's interpreter, on a busy machine) started
+// at once rather than one after another. tb is t for each of them, but
+// a Fatal or Skip ends only that goroutine (testing.T's would have to
+// run on the test's); once all have ended, the first failure fails t,
+// or else the first skip skips it. The servers started are stopped when
+// t ends, as Start's are.
+func Parallel(t testing.TB, n int, start func(tb testing.TB, i int)) {
+	t.Helper()
+	g := &goTB{TB: t}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start(g, i)
+		}()
+	}
+	wg.Wait()
+	if g.failed != "" {
+		t.Fatalf("%s", g.failed)
+	}
+	if g.skipped != "" {
+		t.Skipf("%s", g.skipped)
+	}
+}
+
+// goTB is the testing.TB of Parallel's goroutines: Fatal and Skip record
+// their message and end the goroutine.
+type goTB struct {
+	testing.TB
+	mu              sync.Mutex
+	failed, skipped string
+}
+
+func (g *goTB) end(skip bool, msg string) {
+	g.mu.Lock()
+	if skip && g.skipped == "" {
+		g.skipped = msg
+	} else if !skip && g.failed == "" {
+		g.failed = msg
+	}
+	g.mu.Unlock()
+	runtime.Goexit()
+}
+
+func (g *goTB) Fatal(args ...any)                 { g.end(false, fmt.Sprint(args...)) }
+func (g *goTB) Fatalf(format string, args ...any) { g.end(false, fmt.Sprintf(format, args...)) }
+func (g *goTB) FailNow()                          { g.end(false, "FailNow") }
+func (g *goTB) Skip(args ...any)                  { g.end(true, fmt.Sprint(args...)) }
+func (g *goTB) Skipf(format string, args ...any)  { g.end(true, fmt.Sprintf(format, args...)) }
+func (g *goTB) SkipNow()                          { g.end(true, "SkipNow") }

@@ -2,12 +2,15 @@ package peer
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -153,4 +156,128 @@ func TestStartFailures(t *testing.T) {
 	if msg := startFails(t, spec); !strings.Contains(msg, `first line "500 not yet", want "220 "`) {
 		t.Errorf("wrong greeting: %q", msg)
 	}
+}
+
+// TestParallel: servers started at once all answer and are stopped when
+// the test ends; one that fails to start fails the test, after the
+// others have started.
+func TestParallel(t *testing.T) {
+	var servers []*Server
+	t.Run("run", func(t *testing.T) {
+		var mu sync.Mutex
+		Parallel(t, 4, func(tb testing.TB, i int) {
+			s := Start(tb, self(t))
+			mu.Lock()
+			servers = append(servers, s)
+			mu.Unlock()
+		})
+		if len(servers) != 4 {
+			t.Fatalf("%d servers started, want 4", len(servers))
+		}
+		for _, s := range servers {
+			c, err := net.Dial("tcp", s.Addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+		}
+	})
+	for _, s := range servers {
+		select {
+		case <-s.done:
+		default:
+			t.Errorf("server pid %d still runs after its test ended", s.Pid())
+		}
+	}
+
+	f := &fatalTB{TB: t}
+	started := 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var mu sync.Mutex
+		Parallel(f, 3, func(tb testing.TB, i int) {
+			spec := self(t)
+			if i == 1 {
+				spec = self(t, "PEER_TEST_EXIT=1")
+			}
+			Start(tb, spec)
+			mu.Lock()
+			started++
+			mu.Unlock()
+		})
+		f.msg = "(Parallel returned)"
+	}()
+	<-done
+	if started != 2 || !strings.Contains(f.msg, "exited before answering") {
+		t.Errorf("%d started, message %q; want 2 and the failing server's", started, f.msg)
+	}
+}
+
+// TestServersOnOtherLoopback: vsftpd and pygopherd started on 127.0.0.3
+// (all this machine, another host to a client) answer there, vsftpd's
+// passive reply names that address (RFC 959 §4.1.2, PASV), and each
+// log records the request.
+func TestServersOnOtherLoopback(t *testing.T) {
+	const host = "127.0.0.3"
+	root := t.TempDir()
+	WriteFiles(t, root, map[string][]byte{"hello.txt": []byte("hello\n")})
+	var v *VsftpdServer
+	var g *Server
+	Parallel(t, 2, func(tb testing.TB, i int) {
+		if i == 0 {
+			v = VsftpdOn(tb, host, "", nil)
+		} else {
+			g = PygopherdWith(tb, root, PygopherdOptions{Host: host, Threads: true})
+		}
+	})
+	if v.Host != host || g.Host != host {
+		t.Fatalf("hosts %s, %s; want %s", v.Host, g.Host, host)
+	}
+	c, err := net.Dial("tcp", v.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	var pasv string
+	for _, cmd := range []string{"", "USER anonymous", "PASS x@", "PASV", "QUIT"} {
+		if cmd != "" {
+			fmt.Fprintf(c, "%s\r\n", cmd)
+		}
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		if cmd == "PASV" {
+			pasv = line
+		}
+	}
+	if !strings.Contains(pasv, "(127,0,0,3,") {
+		t.Errorf("PASV reply %q does not name %s", pasv, host)
+	}
+
+	gc, err := net.Dial("tcp", g.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprint(gc, "/hello.txt\r\n")
+	b, _ := io.ReadAll(gc)
+	gc.Close()
+	if string(b) != "hello\n" {
+		t.Errorf("pygopherd sent %q for /hello.txt", b)
+	}
+	// Each log is written by the server after it answered: wait for the
+	// lines, a few seconds at most.
+	var vlog, glog []byte
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		vlog, _ = os.ReadFile(v.Log)
+		glog, _ = os.ReadFile(g.Output)
+		if bytes.Contains(vlog, []byte(`"221 Goodbye."`)) && bytes.Contains(glog, []byte("]: /hello.txt")) {
+			return
+		}
+	}
+	t.Errorf("vsftpd's log:\n%s\npygopherd's log:\n%s", vlog, glog)
 }

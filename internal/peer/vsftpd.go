@@ -12,7 +12,7 @@ import (
 // every command and reply logged.
 const vsftpdConf = `listen=YES
 listen_ipv6=NO
-listen_address=127.0.0.1
+listen_address=%s
 listen_port=%d
 background=NO
 anonymous_enable=YES
@@ -22,7 +22,7 @@ write_enable=NO
 pasv_enable=YES
 pasv_min_port=%d
 pasv_max_port=%d
-pasv_address=127.0.0.1
+pasv_address=%s
 secure_chroot_dir=%s
 use_localtime=NO
 xferlog_enable=YES
@@ -37,7 +37,14 @@ ftpd_banner=locator test vsftpd
 type VsftpdServer struct {
 	*Server
 	Root string // the anonymous root
-	Log  string // the log of every command and reply
+	// Log is vsftpd's own log (log_ftp_protocol): a line for each
+	// connection, command and reply, "Mon Dec  7 21:36:06 2026 [pid N]
+	// ...", stamped to the second (UTC), appended by every session's
+	// process to one file.
+	Log string
+	// Xferlog is the wu-ftpd style transfer log (one line a completed
+	// transfer, to the second).
+	Xferlog string
 }
 
 // Vsftpd starts vsftpd (Debian's) on a free port of 127.0.0.1, serving
@@ -48,10 +55,19 @@ type VsftpdServer struct {
 // installed or the test does not run as root.
 func Vsftpd(t testing.TB, extra string, fill func(root string)) *VsftpdServer {
 	t.Helper()
+	return VsftpdOn(t, Host, extra, fill)
+}
+
+// VsftpdOn is Vsftpd listening on host, a loopback address (127.0.0.1,
+// or another of 127/8, which is all this machine on Linux), with its
+// passive-mode address host too: several instances on several
+// addresses are several hosts to a client.
+func VsftpdOn(t testing.TB, host, extra string, fill func(root string)) *VsftpdServer {
+	t.Helper()
 	Require(t, "vsftpd")
 	RequireRoot(t, "vsftpd")
 	dir := t.TempDir()
-	v := &VsftpdServer{Root: filepath.Join(dir, "ftproot"), Log: filepath.Join(dir, "vsftpd.log")}
+	v := &VsftpdServer{Root: filepath.Join(dir, "ftproot"), Log: filepath.Join(dir, "vsftpd.log"), Xferlog: filepath.Join(dir, "xferlog")}
 	if err := os.MkdirAll(v.Root, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +86,9 @@ func Vsftpd(t testing.TB, extra string, fill func(root string)) *VsftpdServer {
 	v.Server = Start(t, Spec{
 		Name:    "vsftpd",
 		Program: "vsftpd",
+		Host:    host,
 		Args: func(port int) ([]string, error) {
-			c := fmt.Sprintf(vsftpdConf, port, v.Root, first, last, empty, filepath.Join(dir, "xferlog"), v.Log) + extra
+			c := fmt.Sprintf(vsftpdConf, host, port, v.Root, first, last, host, empty, v.Xferlog, v.Log) + extra
 			return []string{conf}, os.WriteFile(conf, []byte(c), 0o600)
 		},
 		Ready: ReadyLine("220"),
