@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -409,4 +411,192 @@ func TestCrawlResumes(t *testing.T) {
 	checkDB(t, out, got)
 	checkWARC(t, out, got)
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+}
+
+var bulkOnce sync.Once
+var bulkPath string
+var bulkErr error
+
+// bulkCLI is `locator-bulk` built from this module: the job as a user
+// runs it, a process the test can kill.
+func bulkCLI(t *testing.T) string {
+	t.Helper()
+	bulkOnce.Do(func() {
+		bulkPath = filepath.Join(scratch, "bin", "locator-bulk")
+		cmd := exec.Command("go", "build", "-o", bulkPath, "./cmd/locator-bulk")
+		cmd.Dir = ".."
+		if b, err := cmd.CombinedOutput(); err != nil {
+			bulkErr = fmt.Errorf("go build ./cmd/locator-bulk: %v\n%s", err, b)
+		}
+	})
+	if bulkErr != nil {
+		t.Fatal(bulkErr)
+	}
+	return bulkPath
+}
+
+// crawlArgs are the arguments of `locator-bulk crawl` the killed-run
+// test gives: options(seeds, out)'s, with a delay that makes a round
+// last long enough to be killed in.
+func crawlArgs(out string, seeds []string) []string {
+	return append([]string{"crawl", "--output", out, "--depth", "2", "--scope", "prefix", "--per-host", "1",
+		"--delay", "0.5", "--check", "--warc"}, seeds...)
+}
+
+// runBulk runs `locator-bulk` with args to its end and fails the test
+// unless it exits 0.
+func runBulk(t *testing.T, args []string) {
+	t.Helper()
+	cmd := exec.Command(bulkCLI(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("locator-bulk %q: %v\n%s", args, err, stderr.Bytes())
+	}
+}
+
+// dbEntries returns the records of the database CURRENT names, sorted,
+// without their fetch times (each run fetches at its own time).
+func dbEntries(t *testing.T, out string) []string {
+	t.Helper()
+	st, ok, err := readState(out)
+	if err != nil || !ok {
+		t.Fatalf("%s: CURRENT: %v %v", out, ok, err)
+	}
+	names, _ := files(filepath.Join(out, "db", st.DB), "crawldb-*")
+	var lines []string
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			e, err := ParseEntry([]byte(l))
+			if err != nil {
+				t.Fatalf("%s: %v", n, err)
+			}
+			e.Fetched = ""
+			lines = append(lines, e.Line())
+		}
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// captures counts the captures index.cdxj names of each URL but
+// robots.txt (asked for once a round by each worker's Session, however
+// many the runner makes).
+func captures(t *testing.T, out string) map[string]int {
+	t.Helper()
+	index := filepath.Join(out, "warc", "index.cdxj")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("%s: line %q", index, l)
+		}
+		if !strings.HasSuffix(e.URL, "/robots.txt") {
+			n[e.URL]++
+		}
+	}
+	return n
+}
+
+// temporaries lists what under dir bears a temporary's name (a
+// bundle's .tmp-, a finalize's .idx-, replaceFile's .NAME-*.tmp).
+func temporaries(t *testing.T, dir string) []string {
+	t.Helper()
+	var left []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return left
+}
+
+// TestCrawlKilled: `locator-bulk crawl` killed (SIGKILL, by its pid)
+// in its second round, once a bundle of the round has begun its WARC
+// file, then run again with the same --output and seeds, ends with what
+// a run never killed writes: the same records and report (and
+// `locator crawl --check --json`'s), the same database, each page
+// captured as often in the WARC files, no record lost or written
+// twice, and no temporary left. prism (v2.77.0) does not retry a
+// failed bundle: running the job again is the recovery, from the last
+// round db/CURRENT names.
+func TestCrawlKilled(t *testing.T) {
+	seeds := startServers(t)
+	want, wantSum, _ := commandLines(t, 2, seeds)
+	whole := filepath.Join(t.TempDir(), "whole")
+	runBulk(t, crawlArgs(whole, seeds))
+
+	out := filepath.Join(t.TempDir(), "killed")
+	cmd := exec.Command(bulkCLI(t), crawlArgs(out, seeds)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// A bundle of round 2 has begun when its WARC temporary is there.
+	pattern := filepath.Join(out, "warc", ".tmp-round-00002-*.warc.gz")
+	for begun := false; !begun; {
+		select {
+		case err := <-exited:
+			t.Fatalf("the crawl ended (%v) before its second round was seen under way\n%s", err, stderr.Bytes())
+		case <-time.After(5 * time.Millisecond):
+			m, _ := filepath.Glob(pattern)
+			begun = len(m) > 0
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	st, ok, err := readState(out)
+	if err != nil || !ok || st.Round != 1 {
+		t.Fatalf("after the kill, CURRENT %+v (%v %v): want round 1, the round killed undone", st, ok, err)
+	}
+	left := temporaries(t, out)
+	if len(left) == 0 {
+		t.Fatal("the kill left no temporary of round 2: it did not land mid-round")
+	}
+	t.Logf("killed in round 2; left %d temporaries: %v", len(left), left)
+
+	runBulk(t, crawlArgs(out, seeds))
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records, against locator crawl", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	wholeLines, _ := jobLines(t, whole)
+	equalLines(t, "records, against a run not killed", got, wholeLines)
+	equalLines(t, "database", dbEntries(t, out), dbEntries(t, whole))
+	checkDB(t, out, got)
+	checkWARC(t, out, got)
+	if g, w := captures(t, out), captures(t, whole); !maps.Equal(g, w) {
+		t.Errorf("captures of each URL %v, want %v (a run not killed)", g, w)
+	}
+	if left := temporaries(t, out); len(left) > 0 {
+		t.Errorf("temporaries left: %v", left)
+	}
+	if len(got) != 60 {
+		t.Errorf("%d records, want the site's 60", len(got))
+	}
 }
