@@ -48,12 +48,15 @@ type Options struct {
 	PerHost          int
 	// Delay is --delay, DelaySet says it was given (it then holds
 	// whatever robots.txt's Crawl-delay says).
-	Delay        time.Duration
-	DelaySet     bool
-	NoRobots     bool
-	FollowText   bool
-	Check        bool
-	WARC         bool // write warc/ (a local Output)
+	Delay      time.Duration
+	DelaySet   bool
+	NoRobots   bool
+	FollowText bool
+	Check      bool
+	WARC       bool // write warc/ (a local Output)
+	// WACZ, when not "", is a WACZ file made, once the rounds are done,
+	// of every WARC file of warc/ (it implies WARC).
+	WACZ         string
 	Agent        string
 	RoundTimeout time.Duration // a round's fetches at most (0: none)
 }
@@ -76,6 +79,18 @@ func (o *Options) Validate(ctx context.Context) error {
 	}
 	if o.Output == "" {
 		return fail("--output: want a directory")
+	}
+	if o.WACZ != "" {
+		o.WARC = true
+		if strings.Contains(o.WACZ, "://") {
+			return fail("--wacz %s: want a local file (package archive writes files)", o.WACZ)
+		}
+		if fi, err := os.Stat(o.WACZ); err == nil && fi.IsDir() {
+			return fail("--wacz %s: a directory", o.WACZ)
+		}
+		if fi, err := os.Stat(filepath.Dir(o.WACZ)); err != nil || !fi.IsDir() {
+			return fail("--wacz %s: its directory %s is not there", o.WACZ, filepath.Dir(o.WACZ))
+		}
 	}
 	if o.WARC && strings.Contains(o.Output, "://") {
 		return fail("--warc: the WARC files are written to a local --output (package archive writes files)")

@@ -1,10 +1,13 @@
 package crawljob
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -18,6 +21,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/archive"
 	"github.com/rfc1738/locator/bulk/job"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/schemes"
@@ -244,7 +249,9 @@ func TestCrawlIsCommand(t *testing.T) {
 	seeds := startServers(t)
 	want, wantSum, wantWARC := commandLines(t, 2, seeds)
 	out := filepath.Join(t.TempDir(), "out")
-	res, err := Run(context.Background(), options(seeds, out), prismRun)
+	o := options(seeds, out)
+	o.WACZ = filepath.Join(t.TempDir(), "crawl.wacz")
+	res, err := Run(context.Background(), o, prismRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,6 +271,7 @@ func TestCrawlIsCommand(t *testing.T) {
 	// robots.txt is asked for again in each round of the job: the
 	// URLs captured are the command's, not the number of captures.
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+	checkWACZ(t, out, o.WACZ)
 	t.Logf("%d records; summary %v", len(got), gotSum)
 }
 
@@ -437,10 +445,10 @@ func bulkCLI(t *testing.T) string {
 
 // crawlArgs are the arguments of `locator-bulk crawl` the killed-run
 // test gives: options(seeds, out)'s, with a delay that makes a round
-// last long enough to be killed in.
+// last long enough to be killed in, and a WACZ beside out.
 func crawlArgs(out string, seeds []string) []string {
 	return append([]string{"crawl", "--output", out, "--depth", "2", "--scope", "prefix", "--per-host", "1",
-		"--delay", "0.5", "--check", "--warc"}, seeds...)
+		"--delay", "0.5", "--check", "--warc", "--wacz", out + ".wacz"}, seeds...)
 }
 
 // runBulk runs `locator-bulk` with args to its end and fails the test
@@ -536,7 +544,7 @@ func temporaries(t *testing.T, dir string) []string {
 // a run never killed writes: the same records and report (and
 // `locator crawl --check --json`'s), the same database, each page
 // captured as often in the WARC files, no record lost or written
-// twice, and no temporary left. prism (v2.77.0) does not retry a
+// twice, the same WACZ, and no temporary left. prism (v2.77.0) does not retry a
 // failed bundle: running the job again is the recovery, from the last
 // round db/CURRENT names.
 func TestCrawlKilled(t *testing.T) {
@@ -554,7 +562,8 @@ func TestCrawlKilled(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	// A bundle of round 2 has begun when its WARC temporary is there.
+	// A bundle of round 2 is under way when its WARC temporary holds a
+	// response: a request of the round made, its record written.
 	pattern := filepath.Join(out, "warc", ".tmp-round-00002-*.warc.gz")
 	for begun := false; !begun; {
 		select {
@@ -562,7 +571,9 @@ func TestCrawlKilled(t *testing.T) {
 			t.Fatalf("the crawl ended (%v) before its second round was seen under way\n%s", err, stderr.Bytes())
 		case <-time.After(5 * time.Millisecond):
 			m, _ := filepath.Glob(pattern)
-			begun = len(m) > 0
+			for _, f := range m {
+				begun = begun || holdsResponse(f)
+			}
 		}
 	}
 	if err := cmd.Process.Kill(); err != nil {
@@ -593,10 +604,129 @@ func TestCrawlKilled(t *testing.T) {
 	if g, w := captures(t, out), captures(t, whole); !maps.Equal(g, w) {
 		t.Errorf("captures of each URL %v, want %v (a run not killed)", g, w)
 	}
-	if left := temporaries(t, out); len(left) > 0 {
+	checkWACZ(t, out, out+".wacz")
+	if left := temporaries(t, filepath.Dir(out)); len(left) > 0 {
 		t.Errorf("temporaries left: %v", left)
 	}
 	if len(got) != 60 {
 		t.Errorf("%d records, want the site's 60", len(got))
 	}
+}
+
+// checkWACZ: the WACZ (WACZ 1.2) made of out's WARC files opens with
+// archive.Open without a problem and holds every capture warc/index.cdxj
+// names (Lookup finds each URL; as many keys), its archive/ the shards
+// as they are (stored: §Zip Compression), read whole by warcio and
+// Python's zipfile, and a page for each URL of the database fetched ok.
+func checkWACZ(t *testing.T, out, wacz string) {
+	t.Helper()
+	r, err := archive.Open(wacz)
+	if err != nil {
+		t.Fatalf("archive.Open(%s): %v", wacz, err)
+	}
+	defer r.Close()
+	if p := r.Problems(); len(p) > 0 {
+		t.Errorf("%s: problems %v", wacz, p)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "warc", "index.cdxj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		key, _, _ := strings.Cut(l, " ")
+		keys[key] = true
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("index line %q", l)
+		}
+		u, err := locator.Parse(e.URL)
+		if err != nil {
+			t.Fatalf("index URL %q: %v", e.URL, err)
+		}
+		if _, err := r.Lookup(context.Background(), u); err != nil {
+			t.Errorf("the WACZ: %s: %v", e.URL, err)
+		}
+	}
+	if _, n := r.Holdings(0); n != len(keys) {
+		t.Errorf("the WACZ holds %d keys, index.cdxj %d", n, len(keys))
+	}
+	shards, _ := filepath.Glob(filepath.Join(out, "warc", "round-*-of-*.warc.gz"))
+	var want []string
+	for _, s := range shards {
+		want = append(want, "archive/"+filepath.Base(s))
+	}
+	var got []string
+	for _, e := range peer.ZipEntries(t, wacz) {
+		if strings.HasPrefix(e.Name, "archive/") {
+			got = append(got, e.Name)
+			if e.Compress != 0 {
+				t.Errorf("%s compressed (%d)", e.Name, e.Compress)
+			}
+		}
+	}
+	if got != nil {
+		slices.Sort(got)
+		equalLines(t, "the WACZ's archive/", got, want)
+	}
+	inWACZ := peer.WarcioWACZ(t, "../../archive/testdata/warccheck.cjs", wacz)
+	direct := peer.Warcio(t, "../../archive/testdata/warccheck.cjs", shards...)
+	records := func(rs []peer.WarcioRecord) []string {
+		var out []string
+		for _, r := range rs {
+			if r.Error != "" || r.BlockOK == nil || !*r.BlockOK || r.PayloadOK != nil && !*r.PayloadOK {
+				t.Errorf("warcio: %+v", r)
+			}
+			out = append(out, r.Type+" "+r.URI+" "+fmt.Sprint(r.Length))
+		}
+		slices.Sort(out)
+		return out
+	}
+	equalLines(t, "warcio's records of the WACZ", records(inWACZ), records(direct))
+	zr, err := zip.OpenReader(wacz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	pf, err := zr.Open("pages/pages.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := io.ReadAll(pf)
+	var pages []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(pb), "\n"), "\n")[1:] {
+		var p struct{ URL, TS string }
+		if err := json.Unmarshal([]byte(l), &p); err != nil || p.TS == "" {
+			t.Errorf("pages.jsonl: %q", l)
+		}
+		pages = append(pages, p.URL)
+	}
+	slices.Sort(pages)
+	var ok []string
+	for _, l := range dbEntries(t, out) {
+		e, _ := ParseEntry([]byte(strings.TrimSuffix(l, "\n")))
+		if e.Status == "ok" {
+			ok = append(ok, e.URL)
+		}
+	}
+	equalLines(t, "the WACZ's pages", pages, ok)
+	t.Logf("WACZ: %d shards, %d index keys, %d warcio records, %d pages", len(shards), len(keys), len(inWACZ), len(pages))
+}
+
+// holdsResponse reports whether the WARC file being written at path
+// holds a whole response record (each record is a gzip member of its
+// own, written at once: the members read before the one being written).
+func holdsResponse(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return false
+	}
+	b, _ := io.ReadAll(io.LimitReader(zr, 16<<20))
+	return bytes.Contains(b, []byte("\r\nWARC-Type: response\r\n"))
 }

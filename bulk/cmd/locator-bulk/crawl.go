@@ -42,6 +42,7 @@ func crawlMain(args []string) int {
 	fs.BoolVar(&o.FollowText, "follow-text", false, "read the URLs of plain-text objects as links too")
 	fs.BoolVar(&o.Check, "check", false, "probe every link not followed once the rounds are done")
 	fs.BoolVar(&o.WARC, "warc", false, "write what is fetched to warc/ (one WARC file per bundle, round-RRRRR-SSSSS-of-NNNNN.warc.gz, and index.cdxj over all); a local --output")
+	fs.StringVar(&o.WACZ, "wacz", "", "once the rounds are done, make this WACZ file of every WARC file of warc/ (implies --warc; made again by a run that goes on)")
 	fs.DurationVar(&o.RoundTimeout, "round-timeout", 0, "a server's fetches of one round at most; those it cuts short stay unfetched for the next round (0: no bound)")
 	// Beam's own flags (--runner, --endpoint, ...) are read here too.
 	flag.CommandLine.VisitAll(func(f *flag.Flag) {
