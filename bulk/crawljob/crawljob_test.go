@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,12 +133,13 @@ func startServers(t *testing.T) []string {
 }
 
 // commandLines runs `locator crawl --check --json --warc` on seeds, one
-// request at a time, and returns its records but the summary, sorted,
+// request at a time, with flags more, and returns its records but the summary, sorted,
 // the summary, and the URLs its WARC file captured (its index's).
-func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string]any, []string) {
+func commandLines(t *testing.T, depth int, seeds []string, flags ...string) ([]string, map[string]any, []string) {
 	t.Helper()
 	warc := filepath.Join(t.TempDir(), "command.warc.gz")
-	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, seeds...)
+	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, flags...)
+	args = append(args, seeds...)
 	cmd := exec.Command(cli(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -729,4 +732,63 @@ func holdsResponse(path string) bool {
 	}
 	b, _ := io.ReadAll(io.LimitReader(zr, 16<<20))
 	return bytes.Contains(b, []byte("\r\nWARC-Type: response\r\n"))
+}
+
+// TestCrawlPolicy: a seed whose destination --deny-host refuses is a
+// page of status "policy" and no connection is made to it (a listener
+// of our own counts them); the crawl's records are `locator crawl
+// --deny-host`'s on the same seeds (RFC 1738 §6: a client's policy on
+// where it connects).
+func TestCrawlPolicy(t *testing.T) {
+	seeds := startServers(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	denied := "http://" + ln.Addr().String() + "/denied.html"
+	seeds = append(seeds, denied)
+	rule := ln.Addr().String()
+	want, wantSum, _ := commandLines(t, 2, seeds, "--deny-host", rule)
+	out := filepath.Join(t.TempDir(), "out")
+	o := options(seeds, out)
+	o.Deny = []string{rule}
+	if _, err := Run(context.Background(), o, prismRun); err != nil {
+		t.Fatal(err)
+	}
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	var status string
+	for _, l := range got {
+		var p struct{ Event, URL, Status string }
+		json.Unmarshal([]byte(l), &p)
+		if p.Event == "page" && p.URL == denied {
+			status = p.Status
+		}
+	}
+	if status != "policy" {
+		t.Errorf("%s: page status %q, want policy", denied, status)
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("%d connections to %s, which --deny-host refuses", n, rule)
+	}
+	if e := dbEntries(t, out); !slices.ContainsFunc(e, func(l string) bool {
+		return strings.Contains(l, `"url":"`+denied+`","status":"policy"`)
+	}) {
+		t.Errorf("the database: no policy record of %s", denied)
+	}
 }
