@@ -16,11 +16,12 @@ import (
 // stored as it is under archive/ (their base names distinct), index as
 // indexes/index.cdxj (a sorted CDXJ index of them naming each by its
 // base name, as MergeIndexes writes it), and the pages pages yields as
-// pages/pages.jsonl (a zero Time: now). It is how a job whose bundles
+// pages/pages.jsonl (a zero Time: now); an error pages yields ends it,
+// and path is left as it was. It is how a job whose bundles
 // each wrote a WARC file (bulk/crawljob) makes one WACZ of them all.
 // The file is written under a temporary name beside path, synced, and
 // renamed over path: path is the old file whole or the new one whole.
-func PackWACZ(path string, warcs []string, index string, pages iter.Seq[Page], opt WACZOptions) (err error) {
+func PackWACZ(path string, warcs []string, index string, pages iter.Seq2[Page, error], opt WACZOptions) (err error) {
 	seen := map[string]bool{}
 	for _, f := range warcs {
 		b := filepath.Base(f)
@@ -53,7 +54,10 @@ func PackWACZ(path string, warcs []string, index string, pages iter.Seq[Page], o
 	}()
 	pw := bufio.NewWriter(pf)
 	pw.WriteString(`{"format": "json-pages-1.0", "id": "pages", "title": "All Pages"}` + "\n")
-	for p := range pages {
+	for p, err := range pages {
+		if err != nil {
+			return err
+		}
 		if p.URL == nil {
 			continue
 		}

@@ -3,7 +3,6 @@ package crawljob
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,48 +128,52 @@ func packWACZ(o Options, st State, shards []string) error {
 	if err != nil {
 		return err
 	}
-	var perr error
-	pages := func(yield func(archive.Page) bool) {
+	pages := func(yield func(archive.Page, error) bool) {
 		for _, name := range dbFiles {
-			f, err := os.Open(name)
-			if err != nil {
-				perr = err
+			if !yieldPages(name, yield) {
 				return
 			}
-			br := bufio.NewReaderSize(f, 64<<10)
-			for n := 1; ; n++ {
-				line, err := readLine(br)
-				if len(line) > 0 {
-					e, err := ParseEntry(line)
-					if err != nil {
-						f.Close()
-						perr = &RecordError{File: name, Line: n, Rule: err.Error()}
-						return
-					}
-					if e.Status == "ok" {
-						u, _ := locator.Parse(e.URL) // ParseEntry parsed it
-						t, _ := time.Parse(time.RFC3339Nano, e.Fetched)
-						if !yield(archive.Page{URL: u, Time: t}) {
-							f.Close()
-							return
-						}
-					}
-				}
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					f.Close()
-					perr = fmt.Errorf("%s:%d: %w", name, n, err)
-					return
-				}
-			}
-			f.Close()
 		}
 	}
-	err = archive.PackWACZ(o.WACZ, shards, filepath.Join(o.Output, "warc", "index.cdxj"), pages,
+	return archive.PackWACZ(o.WACZ, shards, filepath.Join(o.Output, "warc", "index.cdxj"), pages,
 		archive.WACZOptions{Options: archive.Options{Software: "locator-bulk crawl"}})
-	return cmp.Or(perr, err)
+}
+
+// yieldPages yields a Page for each record of the database file name
+// fetched "ok", or the error that ends its reading; it reports whether
+// to go on.
+func yieldPages(name string, yield func(archive.Page, error) bool) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		yield(archive.Page{}, err)
+		return false
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			e, perr := ParseEntry(line)
+			if perr != nil {
+				yield(archive.Page{}, &RecordError{File: name, Line: n, Rule: perr.Error()})
+				return false
+			}
+			if e.Status == "ok" {
+				u, _ := locator.Parse(e.URL) // ParseEntry parsed it
+				t, _ := time.Parse(time.RFC3339Nano, e.Fetched)
+				if !yield(archive.Page{URL: u, Time: t}, nil) {
+					return false
+				}
+			}
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			yield(archive.Page{}, fmt.Errorf("%s:%d: %w", name, n, err))
+			return false
+		}
+	}
 }
 
 // checkTargetsFn keys by server the URL of each link a Crawler with
