@@ -223,7 +223,21 @@ func (w *WACZWriter) AddPage(p Page) error {
 	if title == "" {
 		title = info.title
 	}
-	url := access.Masked(p.URL)
+	b, err := pageLine(p.URL, ts, title)
+	if err != nil {
+		return err
+	}
+	w.npages++
+	if _, err := w.pagesBuf.Write(b); err != nil {
+		return &WriteError{File: w.pages.Name(), Err: err}
+	}
+	return nil
+}
+
+// pageLine is the line of pages/pages.jsonl of a page of URL u fetched
+// at ts (a WARC-Date), with its newline.
+func pageLine(u *locator.URL, ts, title string) ([]byte, error) {
+	url := access.Masked(u)
 	id := sha1.Sum([]byte(url + " " + ts))
 	line := struct {
 		ID    string `json:"id"`
@@ -232,14 +246,7 @@ func (w *WACZWriter) AddPage(p Page) error {
 		Title string `json:"title,omitempty"`
 	}{hex.EncodeToString(id[:8]), url, ts, title}
 	b, err := json.Marshal(line)
-	if err != nil {
-		return err
-	}
-	w.npages++
-	if _, err := w.pagesBuf.Write(append(b, '\n')); err != nil {
-		return &WriteError{File: w.pages.Name(), Err: err}
-	}
-	return nil
+	return append(b, '\n'), err
 }
 
 // Files returns the WARC files written so far, in the temporary
@@ -305,7 +312,16 @@ func (h *hashWriter) pkgResource(name string) pkgResource {
 }
 
 func (w *WACZWriter) writeZip() error {
-	bw := bufio.NewWriterSize(w.out, 1<<20)
+	files := w.w.Files()
+	index := func(dst io.Writer) error { return mergeIndexes(dst, files) }
+	return zipWACZ(w.out, w.opt, files, index, w.pages.Name())
+}
+
+// zipWACZ writes to out the WACZ of the WARC files files (stored, as
+// archive/BASE), the index index writes (indexes/index.cdxj), the file
+// pages (pages/pages.jsonl) and the datapackage files listing them.
+func zipWACZ(out io.Writer, opt WACZOptions, files []string, index func(io.Writer) error, pages string) error {
+	bw := bufio.NewWriterSize(out, 1<<20)
 	zw := zip.NewWriter(bw)
 	now := time.Now().UTC()
 	var res []pkgResource
@@ -332,19 +348,18 @@ func (w *WACZWriter) writeZip() error {
 			return err
 		}
 	}
-	files := w.w.Files()
 	for _, f := range files {
 		if err := entry("archive/"+filepath.Base(f), zip.Store, copyFile(f)); err != nil {
 			return err
 		}
 	}
-	if err := entry("indexes/index.cdxj", zip.Deflate, func(dst io.Writer) error { return mergeIndexes(dst, files) }); err != nil {
+	if err := entry("indexes/index.cdxj", zip.Deflate, index); err != nil {
 		return err
 	}
-	if err := entry("pages/pages.jsonl", zip.Deflate, copyFile(w.pages.Name())); err != nil {
+	if err := entry("pages/pages.jsonl", zip.Deflate, copyFile(pages)); err != nil {
 		return err
 	}
-	software := w.opt.Software
+	software := opt.Software
 	if software == "" {
 		software = "locator"
 	}
@@ -359,12 +374,12 @@ func (w *WACZWriter) writeZip() error {
 		Relation    *struct {
 			Requires []string `json:"requires"`
 		} `json:"relation,omitempty"`
-	}{Profile: "data-package", WACZVersion: waczVersion, Title: w.opt.Title,
+	}{Profile: "data-package", WACZVersion: waczVersion, Title: opt.Title,
 		Created: now.Format(time.RFC3339), Modified: now.Format(time.RFC3339), Software: software, Resources: res}
-	if len(w.opt.Requires) > 0 {
+	if len(opt.Requires) > 0 {
 		pkg.Relation = &struct {
 			Requires []string `json:"requires"`
-		}{w.opt.Requires}
+		}{opt.Requires}
 	}
 	pkgJSON, err := json.MarshalIndent(pkg, "", "  ")
 	if err != nil {

@@ -48,13 +48,22 @@ type Options struct {
 	PerHost          int
 	// Delay is --delay, DelaySet says it was given (it then holds
 	// whatever robots.txt's Crawl-delay says).
-	Delay        time.Duration
-	DelaySet     bool
-	NoRobots     bool
-	FollowText   bool
-	Check        bool
-	WARC         bool // write warc/ (a local Output)
-	Agent        string
+	Delay      time.Duration
+	DelaySet   bool
+	NoRobots   bool
+	FollowText bool
+	Check      bool
+	WARC       bool // write warc/ (a local Output)
+	// WACZ, when not "", is a WACZ file made, once the rounds are done,
+	// of every WARC file of warc/ (it implies WARC).
+	WACZ  string
+	Agent string
+	// Allow and Deny are --allow-host and --deny-host (access.ParseRules),
+	// AllowPorts --allow-port: the Client's Policy, as `locator crawl`'s.
+	// A URL outside it is a page or check of status "policy", with no
+	// connection.
+	Allow, Deny  []string
+	AllowPorts   []int
 	RoundTimeout time.Duration // a round's fetches at most (0: none)
 }
 
@@ -76,6 +85,18 @@ func (o *Options) Validate(ctx context.Context) error {
 	}
 	if o.Output == "" {
 		return fail("--output: want a directory")
+	}
+	if o.WACZ != "" {
+		o.WARC = true
+		if strings.Contains(o.WACZ, "://") {
+			return fail("--wacz %s: want a local file (package archive writes files)", o.WACZ)
+		}
+		if fi, err := os.Stat(o.WACZ); err == nil && fi.IsDir() {
+			return fail("--wacz %s: a directory", o.WACZ)
+		}
+		if fi, err := os.Stat(filepath.Dir(o.WACZ)); err != nil || !fi.IsDir() {
+			return fail("--wacz %s: its directory %s is not there", o.WACZ, filepath.Dir(o.WACZ))
+		}
 	}
 	if o.WARC && strings.Contains(o.Output, "://") {
 		return fail("--warc: the WARC files are written to a local --output (package archive writes files)")
@@ -130,7 +151,21 @@ func (o *Options) crawler() (*crawl.Crawler, []*locator.URL, error) {
 		}
 		seeds = append(seeds, u)
 	}
-	c := &crawl.Crawler{Client: &access.Client{}, Agent: o.Agent, Scope: scope, Include: inc, Exclude: exc,
+	allow, err := access.ParseRules(o.Allow)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--allow-host: %v", err)
+	}
+	deny, err := access.ParseRules(o.Deny)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--deny-host: %v", err)
+	}
+	for _, p := range o.AllowPorts {
+		if p < 1 || p > 65535 {
+			return nil, nil, fmt.Errorf("--allow-port %d: not a port", p)
+		}
+	}
+	client := &access.Client{Policy: access.Policy{AllowPorts: o.AllowPorts, Allow: allow, Deny: deny}}
+	c := &crawl.Crawler{Client: client, Agent: o.Agent, Scope: scope, Include: inc, Exclude: exc,
 		Depth: o.Depth, Jobs: max(o.PerHost, 1), PerHost: max(o.PerHost, 1), Delay: o.Delay, DelayFixed: o.DelaySet,
 		IgnoreRobots: o.NoRobots, FollowText: o.FollowText}
 	if o.Depth == 0 {

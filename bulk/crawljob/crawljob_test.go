@@ -1,21 +1,30 @@
 package crawljob
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/archive"
 	"github.com/rfc1738/locator/bulk/job"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/schemes"
@@ -124,12 +133,13 @@ func startServers(t *testing.T) []string {
 }
 
 // commandLines runs `locator crawl --check --json --warc` on seeds, one
-// request at a time, and returns its records but the summary, sorted,
+// request at a time, with flags more, and returns its records but the summary, sorted,
 // the summary, and the URLs its WARC file captured (its index's).
-func commandLines(t *testing.T, depth int, seeds []string) ([]string, map[string]any, []string) {
+func commandLines(t *testing.T, depth int, seeds []string, flags ...string) ([]string, map[string]any, []string) {
 	t.Helper()
 	warc := filepath.Join(t.TempDir(), "command.warc.gz")
-	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, seeds...)
+	args := append([]string{"crawl", "--check", "--json", "--jobs", "1", "--per-host", "1", "--depth", fmt.Sprint(depth), "--warc", warc}, flags...)
+	args = append(args, seeds...)
 	cmd := exec.Command(cli(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -242,7 +252,9 @@ func TestCrawlIsCommand(t *testing.T) {
 	seeds := startServers(t)
 	want, wantSum, wantWARC := commandLines(t, 2, seeds)
 	out := filepath.Join(t.TempDir(), "out")
-	res, err := Run(context.Background(), options(seeds, out), prismRun)
+	o := options(seeds, out)
+	o.WACZ = filepath.Join(t.TempDir(), "crawl.wacz")
+	res, err := Run(context.Background(), o, prismRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +274,7 @@ func TestCrawlIsCommand(t *testing.T) {
 	// robots.txt is asked for again in each round of the job: the
 	// URLs captured are the command's, not the number of captures.
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+	checkWACZ(t, out, o.WACZ)
 	t.Logf("%d records; summary %v", len(got), gotSum)
 }
 
@@ -409,4 +422,373 @@ func TestCrawlResumes(t *testing.T) {
 	checkDB(t, out, got)
 	checkWARC(t, out, got)
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
+}
+
+var bulkOnce sync.Once
+var bulkPath string
+var bulkErr error
+
+// bulkCLI is `locator-bulk` built from this module: the job as a user
+// runs it, a process the test can kill.
+func bulkCLI(t *testing.T) string {
+	t.Helper()
+	bulkOnce.Do(func() {
+		bulkPath = filepath.Join(scratch, "bin", "locator-bulk")
+		cmd := exec.Command("go", "build", "-o", bulkPath, "./cmd/locator-bulk")
+		cmd.Dir = ".."
+		if b, err := cmd.CombinedOutput(); err != nil {
+			bulkErr = fmt.Errorf("go build ./cmd/locator-bulk: %v\n%s", err, b)
+		}
+	})
+	if bulkErr != nil {
+		t.Fatal(bulkErr)
+	}
+	return bulkPath
+}
+
+// crawlArgs are the arguments of `locator-bulk crawl` the killed-run
+// test gives: options(seeds, out)'s, with a delay that makes a round
+// last long enough to be killed in, and a WACZ beside out.
+func crawlArgs(out string, seeds []string) []string {
+	return append([]string{"crawl", "--output", out, "--depth", "2", "--scope", "prefix", "--per-host", "1",
+		"--delay", "0.5", "--check", "--warc", "--wacz", out + ".wacz"}, seeds...)
+}
+
+// runBulk runs `locator-bulk` with args to its end and fails the test
+// unless it exits 0.
+func runBulk(t *testing.T, args []string) {
+	t.Helper()
+	cmd := exec.Command(bulkCLI(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("locator-bulk %q: %v\n%s", args, err, stderr.Bytes())
+	}
+}
+
+// dbEntries returns the records of the database CURRENT names, sorted,
+// without their fetch times (each run fetches at its own time).
+func dbEntries(t *testing.T, out string) []string {
+	t.Helper()
+	st, ok, err := readState(out)
+	if err != nil || !ok {
+		t.Fatalf("%s: CURRENT: %v %v", out, ok, err)
+	}
+	names, _ := files(filepath.Join(out, "db", st.DB), "crawldb-*")
+	var lines []string
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			e, err := ParseEntry([]byte(l))
+			if err != nil {
+				t.Fatalf("%s: %v", n, err)
+			}
+			e.Fetched = ""
+			lines = append(lines, e.Line())
+		}
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// captures counts the captures index.cdxj names of each URL but
+// robots.txt (asked for once a round by each worker's Session, however
+// many the runner makes).
+func captures(t *testing.T, out string) map[string]int {
+	t.Helper()
+	index := filepath.Join(out, "warc", "index.cdxj")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("%s: line %q", index, l)
+		}
+		if !strings.HasSuffix(e.URL, "/robots.txt") {
+			n[e.URL]++
+		}
+	}
+	return n
+}
+
+// temporaries lists what under dir bears a temporary's name (a
+// bundle's .tmp-, a finalize's .idx-, replaceFile's .NAME-*.tmp).
+func temporaries(t *testing.T, dir string) []string {
+	t.Helper()
+	var left []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return left
+}
+
+// TestCrawlKilled: `locator-bulk crawl` killed (SIGKILL, by its pid)
+// in its second round, once a bundle of the round has begun its WARC
+// file, then run again with the same --output and seeds, ends with what
+// a run never killed writes: the same records and report (and
+// `locator crawl --check --json`'s), the same database, each page
+// captured as often in the WARC files, no record lost or written
+// twice, the same WACZ, and no temporary left. prism (v2.77.0) does not retry a
+// failed bundle: running the job again is the recovery, from the last
+// round db/CURRENT names.
+func TestCrawlKilled(t *testing.T) {
+	seeds := startServers(t)
+	want, wantSum, _ := commandLines(t, 2, seeds)
+	whole := filepath.Join(t.TempDir(), "whole")
+	runBulk(t, crawlArgs(whole, seeds))
+
+	out := filepath.Join(t.TempDir(), "killed")
+	cmd := exec.Command(bulkCLI(t), crawlArgs(out, seeds)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// A bundle of round 2 is under way when its WARC temporary holds a
+	// response: a request of the round made, its record written.
+	pattern := filepath.Join(out, "warc", ".tmp-round-00002-*.warc.gz")
+	for begun := false; !begun; {
+		select {
+		case err := <-exited:
+			t.Fatalf("the crawl ended (%v) before its second round was seen under way\n%s", err, stderr.Bytes())
+		case <-time.After(5 * time.Millisecond):
+			m, _ := filepath.Glob(pattern)
+			for _, f := range m {
+				begun = begun || holdsResponse(f)
+			}
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	st, ok, err := readState(out)
+	if err != nil || !ok || st.Round != 1 {
+		t.Fatalf("after the kill, CURRENT %+v (%v %v): want round 1, the round killed undone", st, ok, err)
+	}
+	left := temporaries(t, out)
+	if len(left) == 0 {
+		t.Fatal("the kill left no temporary of round 2: it did not land mid-round")
+	}
+	t.Logf("killed in round 2; left %d temporaries: %v", len(left), left)
+
+	runBulk(t, crawlArgs(out, seeds))
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records, against locator crawl", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	wholeLines, _ := jobLines(t, whole)
+	equalLines(t, "records, against a run not killed", got, wholeLines)
+	equalLines(t, "database", dbEntries(t, out), dbEntries(t, whole))
+	checkDB(t, out, got)
+	checkWARC(t, out, got)
+	if g, w := captures(t, out), captures(t, whole); !maps.Equal(g, w) {
+		t.Errorf("captures of each URL %v, want %v (a run not killed)", g, w)
+	}
+	checkWACZ(t, out, out+".wacz")
+	if left := temporaries(t, filepath.Dir(out)); len(left) > 0 {
+		t.Errorf("temporaries left: %v", left)
+	}
+	if len(got) != 60 {
+		t.Errorf("%d records, want the site's 60", len(got))
+	}
+}
+
+// checkWACZ: the WACZ (WACZ 1.2) made of out's WARC files opens with
+// archive.Open without a problem and holds every capture warc/index.cdxj
+// names (Lookup finds each URL; as many keys), its archive/ the shards
+// as they are (stored: §Zip Compression), read whole by warcio and
+// Python's zipfile, and a page for each URL of the database fetched ok.
+func checkWACZ(t *testing.T, out, wacz string) {
+	t.Helper()
+	r, err := archive.Open(wacz)
+	if err != nil {
+		t.Fatalf("archive.Open(%s): %v", wacz, err)
+	}
+	defer r.Close()
+	if p := r.Problems(); len(p) > 0 {
+		t.Errorf("%s: problems %v", wacz, p)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "warc", "index.cdxj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		key, _, _ := strings.Cut(l, " ")
+		keys[key] = true
+		i := strings.IndexByte(l, '{')
+		var e struct{ URL string }
+		if i < 0 || json.Unmarshal([]byte(l[i:]), &e) != nil {
+			t.Fatalf("index line %q", l)
+		}
+		u, err := locator.Parse(e.URL)
+		if err != nil {
+			t.Fatalf("index URL %q: %v", e.URL, err)
+		}
+		if _, err := r.Lookup(context.Background(), u); err != nil {
+			t.Errorf("the WACZ: %s: %v", e.URL, err)
+		}
+	}
+	if _, n := r.Holdings(0); n != len(keys) {
+		t.Errorf("the WACZ holds %d keys, index.cdxj %d", n, len(keys))
+	}
+	shards, _ := filepath.Glob(filepath.Join(out, "warc", "round-*-of-*.warc.gz"))
+	var want []string
+	for _, s := range shards {
+		want = append(want, "archive/"+filepath.Base(s))
+	}
+	var got []string
+	for _, e := range peer.ZipEntries(t, wacz) {
+		if strings.HasPrefix(e.Name, "archive/") {
+			got = append(got, e.Name)
+			if e.Compress != 0 {
+				t.Errorf("%s compressed (%d)", e.Name, e.Compress)
+			}
+		}
+	}
+	if got != nil {
+		slices.Sort(got)
+		equalLines(t, "the WACZ's archive/", got, want)
+	}
+	inWACZ := peer.WarcioWACZ(t, "../../archive/testdata/warccheck.cjs", wacz)
+	direct := peer.Warcio(t, "../../archive/testdata/warccheck.cjs", shards...)
+	records := func(rs []peer.WarcioRecord) []string {
+		var out []string
+		for _, r := range rs {
+			if r.Error != "" || r.BlockOK == nil || !*r.BlockOK || r.PayloadOK != nil && !*r.PayloadOK {
+				t.Errorf("warcio: %+v", r)
+			}
+			out = append(out, r.Type+" "+r.URI+" "+fmt.Sprint(r.Length))
+		}
+		slices.Sort(out)
+		return out
+	}
+	equalLines(t, "warcio's records of the WACZ", records(inWACZ), records(direct))
+	zr, err := zip.OpenReader(wacz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	pf, err := zr.Open("pages/pages.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := io.ReadAll(pf)
+	var pages []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(pb), "\n"), "\n")[1:] {
+		var p struct{ URL, TS string }
+		if err := json.Unmarshal([]byte(l), &p); err != nil || p.TS == "" {
+			t.Errorf("pages.jsonl: %q", l)
+		}
+		pages = append(pages, p.URL)
+	}
+	slices.Sort(pages)
+	var ok []string
+	for _, l := range dbEntries(t, out) {
+		e, _ := ParseEntry([]byte(strings.TrimSuffix(l, "\n")))
+		if e.Status == "ok" {
+			ok = append(ok, e.URL)
+		}
+	}
+	equalLines(t, "the WACZ's pages", pages, ok)
+	t.Logf("WACZ: %d shards, %d index keys, %d warcio records, %d pages", len(shards), len(keys), len(inWACZ), len(pages))
+}
+
+// holdsResponse reports whether the WARC file being written at path
+// holds a whole response record (each record is a gzip member of its
+// own, written at once: the members read before the one being written).
+func holdsResponse(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return false
+	}
+	b, _ := io.ReadAll(io.LimitReader(zr, 16<<20))
+	return bytes.Contains(b, []byte("\r\nWARC-Type: response\r\n"))
+}
+
+// TestCrawlPolicy: a seed whose destination --deny-host refuses is a
+// page of status "policy" and no connection is made to it (a listener
+// of our own counts them); the crawl's records are `locator crawl
+// --deny-host`'s on the same seeds (RFC 1738 §6: a client's policy on
+// where it connects).
+func TestCrawlPolicy(t *testing.T) {
+	seeds := startServers(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	denied := "http://" + ln.Addr().String() + "/denied.html"
+	seeds = append(seeds, denied)
+	rule := ln.Addr().String()
+	want, wantSum, _ := commandLines(t, 2, seeds, "--deny-host", rule)
+	out := filepath.Join(t.TempDir(), "out")
+	o := options(seeds, out)
+	o.Deny = []string{rule}
+	if _, err := Run(context.Background(), o, prismRun); err != nil {
+		t.Fatal(err)
+	}
+	got, gotSum := jobLines(t, out)
+	equalLines(t, "records", got, want)
+	if fmt.Sprint(gotSum) != fmt.Sprint(wantSum) {
+		t.Errorf("summary %v, want %v", gotSum, wantSum)
+	}
+	var status string
+	for _, l := range got {
+		var p struct{ Event, URL, Status string }
+		json.Unmarshal([]byte(l), &p)
+		if p.Event == "page" && p.URL == denied {
+			status = p.Status
+		}
+	}
+	if status != "policy" {
+		t.Errorf("%s: page status %q, want policy", denied, status)
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("%d connections to %s, which --deny-host refuses", n, rule)
+	}
+	if e := dbEntries(t, out); !slices.ContainsFunc(e, func(l string) bool {
+		return strings.Contains(l, `"url":"`+denied+`","status":"policy"`)
+	}) {
+		t.Errorf("the database: no policy record of %s", denied)
+	}
 }

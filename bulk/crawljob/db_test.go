@@ -107,3 +107,25 @@ func TestBadInputBeforeNetwork(t *testing.T) {
 		t.Errorf("other seeds: %v", err)
 	}
 }
+
+// TestWACZDamagedDB: a record of the database that does not read ends
+// the WACZ's making with its file and line, and no WACZ is left (nor a
+// temporary): the pages would be wrong.
+func TestWACZDamagedDB(t *testing.T) {
+	out := t.TempDir()
+	gen := filepath.Join(out, "db", genName(1))
+	os.MkdirAll(gen, 0o755)
+	os.MkdirAll(filepath.Join(out, "warc"), 0o755)
+	good := Entry{URL: "http://127.0.0.1/a", Status: "ok", Fetched: "2026-01-02T03:04:05Z"}.Line()
+	os.WriteFile(filepath.Join(gen, "crawldb-00000-of-00001.ndjson"), []byte(good+`{"url":"http://127.0.0.1/b","status":"fetched"}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "warc", "index.cdxj"), nil, 0o644)
+	wacz := filepath.Join(t.TempDir(), "crawl.wacz")
+	err := packWACZ(Options{Output: out, WACZ: wacz}, State{Round: 1, DB: genName(1)}, nil)
+	var re *RecordError
+	if !errors.As(err, &re) || re.Line != 2 || !strings.Contains(re.Rule, "status") {
+		t.Fatalf("packWACZ: %v, want a RecordError of line 2's status", err)
+	}
+	if left, _ := os.ReadDir(filepath.Dir(wacz)); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+}

@@ -1,15 +1,18 @@
 package crawljob
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -88,7 +91,8 @@ func runReport(ctx context.Context, o Options, st State, run Runner) (map[string
 	}
 	if o.WARC {
 		wdir := filepath.Join(o.Output, "warc")
-		if _, err := doneRounds(wdir, "round-*-of-*.warc.gz", st); err != nil {
+		shards, err := doneRounds(wdir, "round-*-of-*.warc.gz", st)
+		if err != nil {
 			return nil, err
 		}
 		idx, err := doneRounds(wdir, "round-*.cdxj", st)
@@ -106,8 +110,70 @@ func runReport(ctx context.Context, o Options, st State, run Runner) (map[string
 		if err := replaceFile(filepath.Join(wdir, "index.cdxj"), b.Bytes()); err != nil {
 			return nil, err
 		}
+		if o.WACZ != "" {
+			if err := packWACZ(o, st, shards); err != nil {
+				return nil, fmt.Errorf("--wacz: %w", err)
+			}
+		}
 	}
 	return c, nil
+}
+
+// packWACZ makes o.WACZ of the WARC files of the rounds done (shards)
+// and warc/index.cdxj, its pages those of st's database fetched "ok",
+// at the time they were fetched. The WACZ replaces any before it (a
+// run that goes on makes it again).
+func packWACZ(o Options, st State, shards []string) error {
+	dbFiles, err := files(filepath.Join(o.Output, "db", st.DB), "crawldb-*-of-*.ndjson")
+	if err != nil {
+		return err
+	}
+	pages := func(yield func(archive.Page, error) bool) {
+		for _, name := range dbFiles {
+			if !yieldPages(name, yield) {
+				return
+			}
+		}
+	}
+	return archive.PackWACZ(o.WACZ, shards, filepath.Join(o.Output, "warc", "index.cdxj"), pages,
+		archive.WACZOptions{Options: archive.Options{Software: "locator-bulk crawl"}})
+}
+
+// yieldPages yields a Page for each record of the database file name
+// fetched "ok", or the error that ends its reading; it reports whether
+// to go on.
+func yieldPages(name string, yield func(archive.Page, error) bool) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		yield(archive.Page{}, err)
+		return false
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			e, perr := ParseEntry(line)
+			if perr != nil {
+				yield(archive.Page{}, &RecordError{File: name, Line: n, Rule: perr.Error()})
+				return false
+			}
+			if e.Status == "ok" {
+				u, _ := locator.Parse(e.URL) // ParseEntry parsed it
+				t, _ := time.Parse(time.RFC3339Nano, e.Fetched)
+				if !yield(archive.Page{URL: u, Time: t}, nil) {
+					return false
+				}
+			}
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			yield(archive.Page{}, fmt.Errorf("%s:%d: %w", name, n, err))
+			return false
+		}
+	}
 }
 
 // checkTargetsFn keys by server the URL of each link a Crawler with

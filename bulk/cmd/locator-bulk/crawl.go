@@ -26,6 +26,8 @@ import (
 func crawlMain(args []string) int {
 	var o crawljob.Options
 	var seedsFile, include, exclude string
+	var allow, deny inputs
+	var allowPorts ports
 	var delay float64
 	fs := flag.NewFlagSet("locator-bulk crawl", flag.ContinueOnError)
 	fs.StringVar(&o.Output, "output", "", "output directory: db/ (the crawl database), events/, report.ndjson, warc/")
@@ -42,6 +44,10 @@ func crawlMain(args []string) int {
 	fs.BoolVar(&o.FollowText, "follow-text", false, "read the URLs of plain-text objects as links too")
 	fs.BoolVar(&o.Check, "check", false, "probe every link not followed once the rounds are done")
 	fs.BoolVar(&o.WARC, "warc", false, "write what is fetched to warc/ (one WARC file per bundle, round-RRRRR-SSSSS-of-NNNNN.warc.gz, and index.cdxj over all); a local --output")
+	fs.Var(&allow, "allow-host", "destinations allowed, as locator crawl --allow-host (repeatable or a comma list); when given, only these")
+	fs.Var(&deny, "deny-host", "destinations refused, as locator crawl --deny-host (repeatable or a comma list)")
+	fs.Var(&allowPorts, "allow-port", "a port of another service that may be used all the same (RFC 1738 §6; repeatable or a comma list)")
+	fs.StringVar(&o.WACZ, "wacz", "", "once the rounds are done, make this WACZ file of every WARC file of warc/ (implies --warc; made again by a run that goes on)")
 	fs.DurationVar(&o.RoundTimeout, "round-timeout", 0, "a server's fetches of one round at most; those it cuts short stay unfetched for the next round (0: no bound)")
 	// Beam's own flags (--runner, --endpoint, ...) are read here too.
 	flag.CommandLine.VisitAll(func(f *flag.Flag) {
@@ -55,6 +61,7 @@ func crawlMain(args []string) int {
 	flag.CommandLine.Parse(nil) // parsed: beam.Init asks
 	beam.Init()                 // after parsing: on a worker, this runs the worker and exits
 	o.Seeds = fs.Args()
+	o.Allow, o.Deny, o.AllowPorts = allow, deny, allowPorts
 	if seedsFile != "" {
 		f, err := os.Open(seedsFile)
 		if err != nil {

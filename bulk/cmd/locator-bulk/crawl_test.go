@@ -7,7 +7,8 @@ import (
 )
 
 // TestCrawlBadInput: an unreadable --seeds, a seed that is not a URL,
-// an output under a file: exit 2, before any request (the seeds name a
+// an output under a file, a policy rule that does not read, a --wacz
+// in no directory or a directory: exit 2, before any request (the seeds name a
 // port nothing listens on, and no output is made).
 func TestCrawlBadInput(t *testing.T) {
 	dir := t.TempDir()
@@ -18,12 +19,17 @@ func TestCrawlBadInput(t *testing.T) {
 		{"--output", filepath.Join(dir, "b"), "http://[::1"},
 		{"--output", filepath.Join(file, "out"), "http://127.0.0.1:1/"},
 		{"--output", filepath.Join(dir, "c"), "--scope", "site", "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "d"), "--deny-host", "127.0.0.1:99999", "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "e"), "--allow-host", "[::1", "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "f"), "--allow-port", "0", "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "g"), "--wacz", filepath.Join(dir, "none", "crawl.wacz"), "http://127.0.0.1:1/"},
+		{"--output", filepath.Join(dir, "h"), "--wacz", dir, "http://127.0.0.1:1/"},
 	} {
 		if code := crawlMain(args); code != 2 {
 			t.Errorf("crawl %q: exit %d, want 2", args, code)
 		}
 	}
-	for _, d := range []string{"a", "b"} {
+	for _, d := range []string{"a", "b", "d", "e", "g", "h"} {
 		if _, err := os.Stat(filepath.Join(dir, d, "db")); err == nil {
 			t.Errorf("%s: a crawl was begun", d)
 		}
