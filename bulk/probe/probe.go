@@ -165,8 +165,9 @@ type task struct {
 type clock struct {
 	Head, Tail int64  // the queue's tasks are Queue[Head], ..., Queue[Tail-1]
 	Next       int64  // the next round may begin then (Unix ns)
-	Round      string // the round under way (its probes in flights), "" none
-	Poll       int64  // the wait before looking at the round again (ns)
+	Lease      string // the lease under way (in leases), "" none
+	Taken      int    // the lease's answers collected: a firing that fails is not counted
+	Poll       int64  // the last wait before looking at the lease again, its estimate passed (ns)
 }
 
 func init() {
@@ -312,27 +313,46 @@ func (it Item) record(a proberecord.Answer) string {
 	return recordLine(a.Record(it.Text), pos)
 }
 
+// Bounds of a worker process's runner (docs/bulk.md): they keep its
+// memory bounded by constants, whatever the number of keys.
+const (
+	// LeaseSize is the most tasks a key hands the runner at once.
+	LeaseSize = 256
+	// MaxUnderWay is the most probes under way at once in a process,
+	// all keys together, as the command's --jobs (whose default is 16).
+	MaxUnderWay = 64
+	// maxLeases is the most leases a process holds at once; a key
+	// that finds none free asks again later.
+	maxLeases = 1024
+)
+
+var (
+	leases    sync.Map // lease id → *lease: the leases of this process
+	leaseSlot = make(chan struct{}, maxLeases)
+	probeSlot = make(chan struct{}, MaxUnderWay)
+)
+
 // hostFn serves one destination (its key) as the package comment says.
 type hostFn struct {
 	Opts Options
 
-	// Wake begins the next round (tag "") or brings a URL back (tag: the
-	// URL). One family: prism v2.77.0 never fires the timers of a DoFn
-	// with two processing-time families (TestPrismTimerFamilies).
+	// Wake begins a lease or collects the one under way (tag ""), or
+	// brings a URL back (tag: the URL). One family: prism v2.77.0 never
+	// fires the timers of a DoFn with two processing-time families
+	// (TestPrismTimerFamilies).
 	Wake     timers.ProcessingTime
-	Clock    state.Value[clock]                    // the queue's bounds, the next round
+	Clock    state.Value[clock]                    // the queue's bounds, the next round, the lease
 	Queue    state.Map[int64, task]                // the distinct URLs to probe, in order
 	Waiting  state.Map[string, []Item]             // by URL: the inputs its answer is for
 	Retrying state.Map[string, task]               // by URL: a task waiting for its Wake timer
-	InFlight state.Value[[]task]                   // the round under way's tasks
+	InFlight state.Value[[]task]                   // the lease under way's tasks
 	Answers  state.Map[string, proberecord.Answer] // by URL: the answers given, for repeats
 
 	c *linkcheck.Checker
 }
 
-// Setup takes the process's Checker for these options: a round's probes
-// may be collected by another instance of the DoFn than the one that
-// began them.
+// Setup takes the process's Checker for these options: a lease may be
+// collected by another instance of the DoFn than the one that began it.
 func (f *hostFn) Setup() {
 	b, _ := json.Marshal(f.Opts)
 	c, _ := checkers.LoadOrStore(string(b), f.Opts.checker())
@@ -369,20 +389,24 @@ func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timer
 	return f.enqueue(sp, tp, &c, task{URL: it.URL, Text: it.Text})
 }
 
-// enqueue puts t at the queue's end and sets the round timer.
+// enqueue puts t at the queue's end and, when no lease is under way,
+// sets the timer that begins one. A lease under way has its collection
+// timer set (the same firing wrote both): its end takes the next lease,
+// and setting the timer again would only fire it sooner, for nothing.
 func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, t task) error {
 	if err := f.Queue.Put(sp, c.Tail, t); err != nil {
 		return err
 	}
 	c.Tail++
-	// Set again even when set: the same time, or now when it has
-	// passed; a timer is never left to a flag that could be stale.
-	f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	if c.Lease == "" {
+		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	}
 	return f.Clock.Write(sp, *c)
 }
 
 // OnTimer brings a URL back into the queue (its tag), or (tag "")
-// begins a round, or collects the round under way.
+// collects the lease under way and, the queue not empty and no lease
+// under way, begins the next.
 func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
@@ -396,32 +420,44 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		if err := f.Retrying.Remove(sp, timer.Tag); err != nil {
 			return err
 		}
-		if c.Round != "" {
-			// A round is under way: the task waits in the queue for
-			// the next; its collection sets the timer.
-			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
-				return err
-			}
-			c.Tail++
-			return f.Clock.Write(sp, c)
-		}
 		return f.enqueue(sp, tp, &c, t)
 	}
-	if c.Round != "" {
-		return f.collect(ctx, sp, tp, &c, emit)
+	if c.Lease != "" {
+		if err := f.collect(ctx, sp, &c, tp, emit); err != nil {
+			return err
+		}
+		if c.Lease != "" {
+			return f.Clock.Write(sp, c)
+		}
 	}
-	if now := time.Now().UnixNano(); now < c.Next {
-		// Fired early (a runner may): the delay is kept all the same.
-		f.Wake.Set(tp, time.Unix(0, c.Next))
+	if c.Head < c.Tail {
+		if err := f.begin(sp, tp, &c); err != nil {
+			return err
+		}
+	}
+	return f.Clock.Write(sp, c)
+}
+
+// begin hands the runner the key's next lease: the queue's first
+// LeaseSize tasks. When the process holds maxLeases already, it looks
+// again later.
+func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
+	select {
+	case leaseSlot <- struct{}{}:
+	default:
+		c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(250*time.Millisecond))
+		f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
 		return nil
 	}
 	var tasks []task
-	for ; c.Head < c.Tail && len(tasks) < f.Opts.PerHost; c.Head++ {
+	for ; c.Head < c.Tail && len(tasks) < LeaseSize; c.Head++ {
 		t, ok, err := f.Queue.Get(sp, c.Head)
 		if err != nil {
+			<-leaseSlot
 			return err
 		}
 		if err := f.Queue.Remove(sp, c.Head); err != nil {
+			<-leaseSlot
 			return err
 		}
 		if ok {
@@ -429,100 +465,162 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		}
 	}
 	if len(tasks) == 0 {
-		return f.Clock.Write(sp, c)
-	}
-	// The round's probes run on goroutines of this process while the
-	// worker serves other keys; later firings collect them.
-	var id [8]byte
-	rand.Read(id[:])
-	c.Round, c.Poll = hex.EncodeToString(id[:]), int64(2*time.Millisecond)
-	for i := range tasks {
-		t := &tasks[i]
-		if t.Begun == 0 {
-			t.Begun = time.Now().UnixNano()
-		}
-		fl := &flight{done: make(chan struct{})}
-		flights.Store(c.Round+"\x00"+t.URL, fl)
-		in, _ := proberecord.Input(t.Text, false)
-		go fl.run(f.c, in, time.Unix(0, t.Begun), t.Tries)
+		<-leaseSlot
+		return nil
 	}
 	if err := f.InFlight.Write(sp, tasks); err != nil {
+		<-leaseSlot
 		return err
 	}
-	f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
-	return f.Clock.Write(sp, c)
+	var id [8]byte
+	rand.Read(id[:])
+	c.Lease, c.Taken, c.Poll = hex.EncodeToString(id[:]), 0, 0
+	l := &lease{left: len(tasks), per: f.Opts.PerHost}
+	leases.Store(c.Lease, l)
+	go l.run(f.c, tasks, f.Opts.Delay, time.Unix(0, c.Next))
+	f.Wake.Set(tp, time.Now().Add(l.wait(c)))
+	return nil
 }
 
-// flights are the probes under way in this process, by round and URL.
-var flights sync.Map // string → *flight
+// A lease is a key's tasks probed on the runner, a goroutine of the
+// worker's process, while the worker serves other keys: in rounds of at
+// most PerHost probes begun together, each round Delay after the one
+// before ended, the connections closed after each round. Its answers
+// wait in done for the key's next timer firing.
+type lease struct {
+	per int // PerHost
 
-// A flight is one probe under way on a goroutine.
-type flight struct {
-	done  chan struct{}
+	mu       sync.Mutex
+	done     []outcome // the answers, in the order their rounds ended
+	left     int       // tasks whose round has not ended
+	finished bool      // every round has ended
+	next     time.Time // the next round after the last ended may begin then
+	rounds   int       // rounds ended
+	spent    time.Duration
+}
+
+// An outcome is one task's try, linkcheck.Checker.Once's answer.
+type outcome struct {
+	t     task
 	st    *access.Status
 	tries int
 	again time.Duration
 	took  time.Duration
-	ended time.Time
 }
 
-func (fl *flight) run(c *linkcheck.Checker, in linkcheck.Input, begun time.Time, tries int) {
-	defer close(fl.done)
-	if in.URL == nil { // cannot be: parseFn keyed it as a URL
-		fl.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
-	} else {
-		// Not the bundle's context: the probe outlives the callback
-		// that began it; its own limits bound it.
-		fl.st, fl.tries, fl.again = c.Once(context.Background(), in.URL, begun, tries)
+// run probes tasks in rounds, the first not before next.
+func (l *lease) run(c *linkcheck.Checker, tasks []task, delay time.Duration, next time.Time) {
+	for len(tasks) > 0 {
+		time.Sleep(time.Until(next))
+		round := tasks[:min(l.per, len(tasks))]
+		tasks = tasks[len(round):]
+		began := time.Now()
+		outs := make([]outcome, len(round))
+		ends := make([]time.Time, len(round))
+		var wg sync.WaitGroup
+		for i, t := range round {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				probeSlot <- struct{}{}
+				defer func() { <-probeSlot }()
+				if t.Begun == 0 {
+					t.Begun = time.Now().UnixNano()
+				}
+				o := outcome{t: t}
+				if in, _ := proberecord.Input(t.Text, false); in.URL == nil { // cannot be: parseFn keyed it as a URL
+					o.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
+				} else {
+					// Not a bundle's context: the probe outlives the
+					// firing that began it; its own limits bound it.
+					o.st, o.tries, o.again = c.Once(context.Background(), in.URL, time.Unix(0, t.Begun), t.Tries)
+				}
+				ends[i] = time.Now()
+				o.took = ends[i].Sub(time.Unix(0, t.Begun))
+				outs[i] = o
+			}()
+		}
+		wg.Wait()
+		// Sessions are not kept between rounds: the connections a
+		// server sees are the round's, never more than PerHost.
+		c.Client.CloseIdle()
+		ended, asked := began, false
+		for i, o := range outs {
+			ended = later(ended, ends[i])
+			if o.tries > 0 && o.st.State != access.StatePolicy {
+				asked = true // a connection was made, or tried
+			}
+		}
+		next = ended
+		if asked {
+			next = ended.Add(delay) // a round that asked no server costs no delay
+		}
+		l.mu.Lock()
+		l.done = append(l.done, outs...)
+		l.left -= len(round)
+		l.rounds++
+		l.spent += next.Sub(began)
+		l.finished, l.next = len(tasks) == 0, next
+		l.mu.Unlock()
 	}
-	fl.ended = time.Now()
-	fl.took = fl.ended.Sub(begun)
 }
 
-// collect ends the round under way when all its probes have: their
-// answers written, a transient failure set to come back, the next round
-// set Delay after the last one ended. Until then it looks again, at
-// doubling intervals up to a quarter second. A probe this process does
-// not know (the key moved to another worker, which a runner may do
-// between two firings) goes back into the queue.
-func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provider, c *clock, emit func(string)) error {
-	tasks, _, err := f.InFlight.Read(sp)
-	if err != nil {
-		return err
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
 	}
-	for _, t := range tasks {
-		if v, ok := flights.Load(c.Round + "\x00" + t.URL); ok {
-			select {
-			case <-v.(*flight).done:
-				continue
-			default:
-			}
-			c.Poll = min(2*c.Poll, int64(250*time.Millisecond))
-			f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
-			return f.Clock.Write(sp, *c)
+	return a
+}
+
+// take returns the answers after the first taken (the lease keeps them
+// all, at most LeaseSize: a firing that fails leaves the key's count
+// where it was, and the next takes them again), and whether the lease
+// has ended, with the time the key's next round may begin.
+func (l *lease) take(taken int) ([]outcome, bool, time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.done[min(taken, len(l.done)):len(l.done):len(l.done)], l.finished, l.next
+}
+
+// wait is the time until the key looks at its lease again: the time the
+// rounds left are expected to take (the mean of those ended, from the
+// last one's end), or once that has passed (or before any round ended)
+// c.Poll doubled, from 2 ms to a quarter second; never more than a
+// second, so that answers are written as they come. It sets c.Poll.
+func (l *lease) wait(c *clock) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rounds > 0 && l.left > 0 {
+		mean := l.spent / time.Duration(l.rounds)
+		rounds := time.Duration((l.left + l.per - 1) / l.per)
+		// The next round begins at l.next (or has begun); each takes
+		// about the mean, its delay after it included.
+		if est := time.Until(l.next.Add(mean * rounds)); est > 2*time.Millisecond {
+			c.Poll = 0
+			return min(est, time.Second)
 		}
 	}
-	// Sessions are not kept between rounds: the connections a server
-	// sees are the round's, never more than PerHost.
-	f.c.Client.CloseIdle()
-	var ended time.Time
-	asked := false
-	for _, t := range tasks {
-		v, ok := flights.LoadAndDelete(c.Round + "\x00" + t.URL)
-		if !ok {
-			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
-				return err
-			}
-			c.Tail++
-			continue
-		}
-		o := v.(*flight)
-		if o.ended.After(ended) {
-			ended = o.ended
-		}
-		if o.tries > 0 && o.st.State != access.StatePolicy {
-			asked = true // a connection was made, or tried
-		}
+	c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(250*time.Millisecond))
+	return time.Duration(c.Poll)
+}
+
+// collect writes the lease's answers given so far (a transient failure
+// set to come back on its timer instead) and, when the lease has ended,
+// ends it: the key's next round Delay after its last, c.Lease "".
+// Until then the timer is set again (lease.wait). A lease this process
+// does not know (the key moved to another worker, which a runner may do
+// between two firings) is ended too: its tasks not answered go back
+// into the queue.
+func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp timers.Provider, emit func(string)) error {
+	v, ok := leases.Load(c.Lease)
+	if !ok {
+		return f.requeue(sp, c)
+	}
+	l := v.(*lease)
+	outs, finished, next := l.take(c.Taken)
+	c.Taken += len(outs)
+	for _, o := range outs {
+		t := o.t
 		if o.again > 0 {
 			retried.Inc(ctx, 1)
 			t.Tries = o.tries
@@ -549,15 +647,43 @@ func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provi
 			return err
 		}
 	}
-	if err := f.InFlight.Clear(sp); err != nil {
+	if !finished {
+		f.Wake.Set(tp, time.Now().Add(l.wait(c)))
+		return nil
+	}
+	if _, ok := leases.LoadAndDelete(c.Lease); ok {
+		<-leaseSlot
+	}
+	c.Lease, c.Taken, c.Poll = "", 0, 0
+	c.Next = max(c.Next, next.UnixNano())
+	return f.InFlight.Clear(sp)
+}
+
+// requeue puts the tasks of the lease under way that have no answer and
+// are not waiting to be tried again back into the queue, and ends the
+// lease.
+func (f *hostFn) requeue(sp state.Provider, c *clock) error {
+	tasks, _, err := f.InFlight.Read(sp)
+	if err != nil {
 		return err
 	}
-	c.Round = ""
-	if asked && f.Opts.Delay > 0 {
-		c.Next = ended.Add(f.Opts.Delay).UnixNano()
+	for _, t := range tasks {
+		_, answered, err := f.Answers.Get(sp, t.URL)
+		if err != nil {
+			return err
+		}
+		_, retrying, err := f.Retrying.Get(sp, t.URL)
+		if err != nil {
+			return err
+		}
+		if answered || retrying {
+			continue
+		}
+		if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+			return err
+		}
+		c.Tail++
 	}
-	if c.Head < c.Tail {
-		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
-	}
-	return f.Clock.Write(sp, *c)
+	c.Lease, c.Taken, c.Poll = "", 0, 0
+	return f.InFlight.Clear(sp)
 }
