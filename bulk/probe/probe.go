@@ -142,9 +142,10 @@ func count(ctx context.Context, st string) {
 	}
 }
 
-// Item is one input that is a URL, keyed by its destination.
+// Item is one input that is a URL, keyed by the URL.
 type Item struct {
 	URL  string // the URL as the parser writes it back: inputs with the same URL share a probe
+	Dest string // its destination: the key of its probe
 	Text string // the input as given (the "url" of an extract record)
 	// The place `locator extract --json` found it (HasPos), else zero.
 	HasPos bool
@@ -154,9 +155,11 @@ type Item struct {
 	Offset int64
 }
 
-// task is one distinct URL in its destination's queue.
+// task is one distinct URL in its destination's queue, with the inputs
+// its answer is for.
 type task struct {
 	URL, Text string
+	Inputs    []Item
 	Tries     int   // tries made
 	Begun     int64 // when the first try began (Unix ns); 0 not yet
 }
@@ -176,7 +179,13 @@ func init() {
 	}
 	register.DoFn4x0[context.Context, []string, func(string), func(string, Item)](&parseFn{})
 	register.Emitter2[string, Item]()
-	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, Item, func(string), error](&hostFn{})
+	register.Function3x0(distinct)
+	register.Iter1[Item]()
+	register.Emitter2[string, task]()
+	register.Function3x0(chunk)
+	register.Iter1[task]()
+	register.Emitter2[string, []task]()
+	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, []task, func(string), error](&hostFn{})
 }
 
 // NoDynamicSplits is the experiment that stops prism splitting a bundle
@@ -211,17 +220,17 @@ func Build(ctx context.Context, s beam.Scope, o Options) error {
 	}
 	s = s.Scope("probe")
 	batches, dead := job.ReadLines(s, o.Inputs, o.Batch, o.Block)
-	notURLs, keyed := beam.ParDo2(s, &parseFn{Opts: o}, batches)
+	notURLs, byURL := beam.ParDo2(s, &parseFn{Opts: o}, batches)
+	tasks := beam.ParDo(s, distinct, beam.GroupByKey(s, byURL))
+	chunks := beam.ParDo(s, chunk, beam.GroupByKey(s, tasks))
 	answered := beam.ParDo(s, &hostFn{
 		Opts:     o,
 		Wake:     timers.InProcessingTime("wake"),
 		Clock:    state.MakeValueState[clock]("clock"),
-		Queue:    state.MakeMapState[int64, task]("queue"),
-		Waiting:  state.MakeMapState[string, []Item]("waiting"),
+		Queue:    state.MakeMapState[int64, []task]("queue"),
 		Retrying: state.MakeMapState[string, task]("retrying"),
 		InFlight: state.MakeValueState[[]task]("inflight"),
-		Answers:  state.MakeMapState[string, proberecord.Answer]("answers"),
-	}, keyed)
+	}, chunks)
 	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered))
 	job.DeadLetters(s, o.Output, dead)
 	return nil
@@ -259,8 +268,9 @@ func readable(ctx context.Context, in string) error {
 
 // parseFn reads each input line as the command does (a URL, or an
 // extract record): an input that is not a URL gets its record at once;
-// a URL goes to its destination's key. A URL with no destination (file,
-// mailto) is a key of its own: nothing bounds it, as in linkcheck.
+// a URL is keyed by itself, its destination with it. A URL with no
+// destination (file, mailto) is a destination of its own: nothing
+// bounds it, as in linkcheck.
 type parseFn struct {
 	Opts Options
 	c    *linkcheck.Checker
@@ -280,11 +290,44 @@ func (f *parseFn) ProcessElement(ctx context.Context, batch []string, rec func(s
 		if pos != nil {
 			it.HasPos, it.File, it.Line, it.Column, it.Offset = true, pos.File, pos.Line, pos.Column, pos.Offset
 		}
-		key := f.c.Destination(in.URL)
-		if key == "" {
-			key = "\x00" + it.URL
+		it.Dest = f.c.Destination(in.URL)
+		if it.Dest == "" {
+			it.Dest = "\x00" + it.URL
 		}
-		emit(key, it)
+		emit(it.URL, it)
+	}
+}
+
+// distinct makes the task of one distinct URL from the inputs that
+// give it (a GroupByKey by URL), keyed by its destination: the URL is
+// probed once and its answer is written for each of them.
+func distinct(u string, inputs func(*Item) bool, emit func(string, task)) {
+	var t task
+	var it Item
+	for inputs(&it) {
+		if t.Inputs == nil {
+			t.URL, t.Text = u, it.Text
+		}
+		t.Inputs = append(t.Inputs, it)
+	}
+	emit(t.Inputs[0].Dest, t)
+}
+
+// chunk cuts a destination's tasks (a GroupByKey by destination) into
+// elements of at most LeaseSize: the stateful stage's state operations
+// are a few per chunk, not per URL.
+func chunk(dest string, tasks func(*task) bool, emit func(string, []task)) {
+	var c []task
+	var t task
+	for tasks(&t) {
+		c = append(c, t)
+		if len(c) == LeaseSize {
+			emit(dest, c)
+			c = nil
+		}
+	}
+	if len(c) > 0 {
+		emit(dest, c)
 	}
 }
 
@@ -341,14 +384,13 @@ type hostFn struct {
 	// fires the timers of a DoFn with two processing-time families
 	// (TestPrismTimerFamilies).
 	Wake     timers.ProcessingTime
-	Clock    state.Value[clock]                    // the queue's bounds, the next round, the lease
-	Queue    state.Map[int64, task]                // the distinct URLs to probe, in order
-	Waiting  state.Map[string, []Item]             // by URL: the inputs its answer is for
-	Retrying state.Map[string, task]               // by URL: a task waiting for its Wake timer
-	InFlight state.Value[[]task]                   // the lease under way's tasks
-	Answers  state.Map[string, proberecord.Answer] // by URL: the answers given, for repeats
+	Clock    state.Value[clock]       // the queue's bounds, the next round, the lease
+	Queue    state.Map[int64, []task] // chunks of the distinct URLs to probe, in order
+	Retrying state.Map[string, task]  // by URL: a task waiting for its Wake timer
+	InFlight state.Value[[]task]      // the lease under way's tasks
 
-	c *linkcheck.Checker
+	c      *linkcheck.Checker
+	launch []func() // the leases begun in the bundle, run when it finishes
 }
 
 // Setup takes the process's Checker for these options: a lease may be
@@ -362,39 +404,29 @@ func (f *hostFn) Setup() {
 // checkers are the process's Checkers, by their options (JSON).
 var checkers sync.Map
 
-// ProcessElement answers a repeat of a URL already probed at once, and
-// queues a URL not yet seen; a URL already queued waits with it.
-func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, it Item, emit func(string)) error {
-	if a, ok, err := f.Answers.Get(sp, it.URL); err != nil {
-		return err
-	} else if ok {
-		count(ctx, a.State)
-		emit(it.record(a))
-		return nil
-	}
-	waiting, queued, err := f.Waiting.Get(sp, it.URL)
-	if err != nil {
-		return err
-	}
-	if err := f.Waiting.Put(sp, it.URL, append(waiting, it)); err != nil {
-		return err
-	}
-	if queued {
-		return nil
-	}
+// ProcessElement queues a chunk of the key's tasks.
+func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, tasks []task, emit func(string)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
 		return err
 	}
-	return f.enqueue(sp, tp, &c, task{URL: it.URL, Text: it.Text})
+	return f.enqueue(sp, tp, &c, tasks)
 }
 
-// enqueue puts t at the queue's end and, when no lease is under way,
-// sets the timer that begins one. A lease under way has its collection
-// timer set (the same firing wrote both): its end takes the next lease,
-// and setting the timer again would only fire it sooner, for nothing.
-func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, t task) error {
-	if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+// enqueue hands tasks to the runner at once when the key has no lease
+// under way and nothing queued (a lease free in the process), or puts
+// them at the queue's end; with no lease under way it then sets the timer
+// that begins one. A lease under way has its collection timer set (the
+// same callback wrote both): its end takes the next lease, and setting
+// the timer again would only fire it sooner, for nothing.
+func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, tasks []task) error {
+	if c.Lease == "" && c.Head == c.Tail && leaseFree() {
+		if err := f.start(sp, tp, c, tasks); err != nil {
+			return err
+		}
+		return f.Clock.Write(sp, *c)
+	}
+	if err := f.Queue.Put(sp, c.Tail, tasks); err != nil {
 		return err
 	}
 	c.Tail++
@@ -420,7 +452,7 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		if err := f.Retrying.Remove(sp, timer.Tag); err != nil {
 			return err
 		}
-		return f.enqueue(sp, tp, &c, t)
+		return f.enqueue(sp, tp, &c, []task{t})
 	}
 	if c.Lease != "" {
 		if err := f.collect(ctx, sp, &c, tp, emit); err != nil {
@@ -438,20 +470,29 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 	return f.Clock.Write(sp, c)
 }
 
-// begin hands the runner the key's next lease: the queue's first
-// LeaseSize tasks. When the process holds maxLeases already, it looks
-// again later.
-func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
+// leaseFree takes one of the process's maxLeases, if one is free.
+func leaseFree() bool {
 	select {
 	case leaseSlot <- struct{}{}:
+		return true
 	default:
+		return false
+	}
+}
+
+// begin hands the runner the key's next lease: the queue's first chunks,
+// as long as the lease holds fewer than LeaseSize tasks (so at most
+// 2*LeaseSize-1). When the process holds maxLeases already, it looks
+// again later.
+func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
+	if !leaseFree() {
 		c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(250*time.Millisecond))
 		f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
 		return nil
 	}
 	var tasks []task
 	for ; c.Head < c.Tail && len(tasks) < LeaseSize; c.Head++ {
-		t, ok, err := f.Queue.Get(sp, c.Head)
+		ts, ok, err := f.Queue.Get(sp, c.Head)
 		if err != nil {
 			<-leaseSlot
 			return err
@@ -461,13 +502,21 @@ func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
 			return err
 		}
 		if ok {
-			tasks = append(tasks, t)
+			tasks = append(tasks, ts...)
 		}
 	}
 	if len(tasks) == 0 {
 		<-leaseSlot
 		return nil
 	}
+	return f.start(sp, tp, c, tasks)
+}
+
+// start begins the lease of tasks (its slot taken), its first round not
+// before c.Next, and sets the timer that collects it. The runner takes
+// it when the bundle finishes (FinishBundle): its probes, begun at once,
+// would slow the rest of the bundle, the other keys' leases with it.
+func (f *hostFn) start(sp state.Provider, tp timers.Provider, c *clock, tasks []task) error {
 	if err := f.InFlight.Write(sp, tasks); err != nil {
 		<-leaseSlot
 		return err
@@ -477,9 +526,18 @@ func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
 	c.Lease, c.Taken, c.Poll = hex.EncodeToString(id[:]), 0, 0
 	l := &lease{left: len(tasks), per: f.Opts.PerHost}
 	leases.Store(c.Lease, l)
-	go l.run(f.c, tasks, f.Opts.Delay, time.Unix(0, c.Next))
+	next := time.Unix(0, c.Next)
+	f.launch = append(f.launch, func() { go l.run(f.c, tasks, f.Opts.Delay, next) })
 	f.Wake.Set(tp, time.Now().Add(l.wait(c)))
 	return nil
+}
+
+// FinishBundle hands the bundle's leases to the runner.
+func (f *hostFn) FinishBundle(_ func(string)) {
+	for _, run := range f.launch {
+		run()
+	}
+	f.launch = nil
 }
 
 // A lease is a key's tasks probed on the runner, a goroutine of the
@@ -585,7 +643,7 @@ func (l *lease) take(taken int) ([]outcome, bool, time.Time) {
 // wait is the time until the key looks at its lease again: the time the
 // rounds left are expected to take (the mean of those ended, from the
 // last one's end), or once that has passed (or before any round ended)
-// c.Poll doubled, from 2 ms to a quarter second; never more than a
+// c.Poll doubled, from 2 ms to 64 ms; never more than a
 // second, so that answers are written as they come. It sets c.Poll.
 func (l *lease) wait(c *clock) time.Duration {
 	l.mu.Lock()
@@ -600,7 +658,7 @@ func (l *lease) wait(c *clock) time.Duration {
 			return min(est, time.Second)
 		}
 	}
-	c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(250*time.Millisecond))
+	c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(64*time.Millisecond))
 	return time.Duration(c.Poll)
 }
 
@@ -632,19 +690,9 @@ func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp ti
 		}
 		a := proberecord.AnswerOf(o.st, o.tries, o.took)
 		probed.Inc(ctx, 1)
-		if err := f.Answers.Put(sp, t.URL, a); err != nil {
-			return err
-		}
-		waiting, _, err := f.Waiting.Get(sp, t.URL)
-		if err != nil {
-			return err
-		}
-		for _, it := range waiting {
+		for _, it := range t.Inputs {
 			count(ctx, a.State)
 			emit(it.record(a))
-		}
-		if err := f.Waiting.Remove(sp, t.URL); err != nil {
-			return err
 		}
 	}
 	if !finished {
@@ -659,27 +707,16 @@ func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp ti
 	return f.InFlight.Clear(sp)
 }
 
-// requeue puts the tasks of the lease under way that have no answer and
-// are not waiting to be tried again back into the queue, and ends the
-// lease.
+// requeue puts the tasks of the lease under way not yet collected back
+// into the queue (the lease's answers are in the order of its tasks),
+// and ends the lease.
 func (f *hostFn) requeue(sp state.Provider, c *clock) error {
 	tasks, _, err := f.InFlight.Read(sp)
 	if err != nil {
 		return err
 	}
-	for _, t := range tasks {
-		_, answered, err := f.Answers.Get(sp, t.URL)
-		if err != nil {
-			return err
-		}
-		_, retrying, err := f.Retrying.Get(sp, t.URL)
-		if err != nil {
-			return err
-		}
-		if answered || retrying {
-			continue
-		}
-		if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+	if c.Taken < len(tasks) {
+		if err := f.Queue.Put(sp, c.Tail, tasks[c.Taken:]); err != nil {
 			return err
 		}
 		c.Tail++
