@@ -20,7 +20,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -389,20 +388,8 @@ type hostFn struct {
 	Retrying state.Map[string, task]  // by URL: a task waiting for its Wake timer
 	InFlight state.Value[[]task]      // the lease under way's tasks
 
-	c      *linkcheck.Checker
 	launch []func() // the leases begun in the bundle, run when it finishes
 }
-
-// Setup takes the process's Checker for these options: a lease may be
-// collected by another instance of the DoFn than the one that began it.
-func (f *hostFn) Setup() {
-	b, _ := json.Marshal(f.Opts)
-	c, _ := checkers.LoadOrStore(string(b), f.Opts.checker())
-	f.c = c.(*linkcheck.Checker)
-}
-
-// checkers are the process's Checkers, by their options (JSON).
-var checkers sync.Map
 
 // ProcessElement queues a chunk of the key's tasks.
 func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, tasks []task, emit func(string)) error {
@@ -527,7 +514,7 @@ func (f *hostFn) start(sp state.Provider, tp timers.Provider, c *clock, tasks []
 	l := &lease{left: len(tasks), per: f.Opts.PerHost}
 	leases.Store(c.Lease, l)
 	next := time.Unix(0, c.Next)
-	f.launch = append(f.launch, func() { go l.run(f.c, tasks, f.Opts.Delay, next) })
+	f.launch = append(f.launch, func() { go l.run(f.Opts.checker(), tasks, f.Opts.Delay, next) })
 	f.Wake.Set(tp, time.Now().Add(l.wait(c)))
 	return nil
 }
@@ -599,9 +586,15 @@ func (l *lease) run(c *linkcheck.Checker, tasks []task, delay time.Duration, nex
 			}()
 		}
 		wg.Wait()
-		// Sessions are not kept between rounds: the connections a
-		// server sees are the round's, never more than PerHost.
-		c.Client.CloseIdle()
+		// The lease's Checker is its own: its sessions are to this
+		// destination only, never more than PerHost (a probe dials
+		// only when none is idle, and a round has PerHost). With a
+		// delay they are closed after each round, so that a server
+		// holds no connection of ours while it waits; without one they
+		// serve the next round, as the command's do.
+		if delay > 0 || len(tasks) == 0 {
+			c.Client.CloseIdle()
+		}
 		ended, asked := began, false
 		for i, o := range outs {
 			ended = later(ended, ends[i])
