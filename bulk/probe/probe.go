@@ -3,17 +3,21 @@
 // servers are asked as politely as the command asks them, however many
 // workers share the work (docs/bulk.md).
 //
-// The inputs are keyed by destination (linkcheck.Checker.Destination:
-// the server, by name, any port) and each destination is served by one
+// The inputs are grouped by URL (each distinct URL is one task, probed
+// once, its inputs with it), then by destination
+// (linkcheck.Checker.Destination: the server, by name, any port) into
+// chunks of at most LeaseSize tasks. Each destination is served by one
 // stateful DoFn (hostFn), which Beam runs for one key at a time: its
-// state holds the key's queue of distinct URLs, the answers given, and
-// the inputs waiting for an answer; a processing-time timer begins each
-// round of at most PerHost probes, Delay after the previous round ended,
-// and collects the round's answers; another (its tag a URL) brings a
+// state holds the key's queue of chunks and the lease under way. A
+// lease is at most about LeaseSize tasks handed to the runner, a
+// goroutine of the worker's process, which probes them in rounds of at
+// most PerHost begun together, each Delay after the one before ended;
+// processing-time timers collect the answers finished so far and, at
+// the lease's end, begin the next; another (its tag a URL) brings a
 // transient failure back into the queue after linkcheck's backoff. No
-// DoFn sleeps or waits for a probe: a round's probes run on goroutines
-// of the worker's process while it serves other keys, so that a server
-// that stalls holds up its own key only.
+// DoFn sleeps or waits for a probe, so that a server that stalls holds
+// up its own key only; MaxUnderWay bounds the probes under way in a
+// process.
 package probe
 
 import (
@@ -388,7 +392,13 @@ type hostFn struct {
 	Retrying state.Map[string, task]  // by URL: a task waiting for its Wake timer
 	InFlight state.Value[[]task]      // the lease under way's tasks
 
-	launch []func() // the leases begun in the bundle, run when it finishes
+	launch []pending // the leases begun in the bundle, run when it finishes
+}
+
+// pending is a lease begun in a bundle, not yet handed to the runner.
+type pending struct {
+	id  string
+	run func()
 }
 
 // ProcessElement queues a chunk of the key's tasks.
@@ -514,15 +524,26 @@ func (f *hostFn) start(sp state.Provider, tp timers.Provider, c *clock, tasks []
 	l := &lease{left: len(tasks), per: f.Opts.PerHost}
 	leases.Store(c.Lease, l)
 	next := time.Unix(0, c.Next)
-	f.launch = append(f.launch, func() { go l.run(f.Opts.checker(), tasks, f.Opts.Delay, next) })
+	f.launch = append(f.launch, pending{c.Lease, func() { go l.run(f.Opts.checker(), tasks, f.Opts.Delay, next) }})
 	f.Wake.Set(tp, time.Now().Add(l.wait(c)))
 	return nil
 }
 
+// StartBundle drops the leases of a bundle that failed before it
+// finished: its state was not kept, so its retry begins them again.
+func (f *hostFn) StartBundle(_ func(string)) {
+	for _, p := range f.launch {
+		if _, ok := leases.LoadAndDelete(p.id); ok {
+			<-leaseSlot
+		}
+	}
+	f.launch = nil
+}
+
 // FinishBundle hands the bundle's leases to the runner.
 func (f *hostFn) FinishBundle(_ func(string)) {
-	for _, run := range f.launch {
-		run()
+	for _, p := range f.launch {
+		p.run()
 	}
 	f.launch = nil
 }
