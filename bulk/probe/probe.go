@@ -3,24 +3,27 @@
 // servers are asked as politely as the command asks them, however many
 // workers share the work (docs/bulk.md).
 //
-// The inputs are keyed by destination (linkcheck.Checker.Destination:
-// the server, by name, any port) and each destination is served by one
+// The inputs are grouped by URL (each distinct URL is one task, probed
+// once, its inputs with it), then by destination
+// (linkcheck.Checker.Destination: the server, by name, any port) into
+// chunks of at most LeaseSize tasks. Each destination is served by one
 // stateful DoFn (hostFn), which Beam runs for one key at a time: its
-// state holds the key's queue of distinct URLs, the answers given, and
-// the inputs waiting for an answer; a processing-time timer begins each
-// round of at most PerHost probes, Delay after the previous round ended,
-// and collects the round's answers; another (its tag a URL) brings a
+// state holds the key's queue of chunks and the lease under way. A
+// lease is at most about LeaseSize tasks handed to the runner, a
+// goroutine of the worker's process, which probes them in rounds of at
+// most PerHost begun together, each Delay after the one before ended;
+// processing-time timers collect the answers finished so far and, at
+// the lease's end, begin the next; another (its tag a URL) brings a
 // transient failure back into the queue after linkcheck's backoff. No
-// DoFn sleeps or waits for a probe: a round's probes run on goroutines
-// of the worker's process while it serves other keys, so that a server
-// that stalls holds up its own key only.
+// DoFn sleeps or waits for a probe, so that a server that stalls holds
+// up its own key only; MaxUnderWay bounds the probes under way in a
+// process.
 package probe
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -142,9 +145,10 @@ func count(ctx context.Context, st string) {
 	}
 }
 
-// Item is one input that is a URL, keyed by its destination.
+// Item is one input that is a URL, keyed by the URL.
 type Item struct {
 	URL  string // the URL as the parser writes it back: inputs with the same URL share a probe
+	Dest string // its destination: the key of its probe
 	Text string // the input as given (the "url" of an extract record)
 	// The place `locator extract --json` found it (HasPos), else zero.
 	HasPos bool
@@ -154,9 +158,11 @@ type Item struct {
 	Offset int64
 }
 
-// task is one distinct URL in its destination's queue.
+// task is one distinct URL in its destination's queue, with the inputs
+// its answer is for.
 type task struct {
 	URL, Text string
+	Inputs    []Item
 	Tries     int   // tries made
 	Begun     int64 // when the first try began (Unix ns); 0 not yet
 }
@@ -165,8 +171,9 @@ type task struct {
 type clock struct {
 	Head, Tail int64  // the queue's tasks are Queue[Head], ..., Queue[Tail-1]
 	Next       int64  // the next round may begin then (Unix ns)
-	Round      string // the round under way (its probes in flights), "" none
-	Poll       int64  // the wait before looking at the round again (ns)
+	Lease      string // the lease under way (in leases), "" none
+	Taken      int    // the lease's answers collected: a firing that fails is not counted
+	Poll       int64  // the last wait before looking at the lease again, its estimate passed (ns)
 }
 
 func init() {
@@ -175,7 +182,13 @@ func init() {
 	}
 	register.DoFn4x0[context.Context, []string, func(string), func(string, Item)](&parseFn{})
 	register.Emitter2[string, Item]()
-	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, Item, func(string), error](&hostFn{})
+	register.Function3x0(distinct)
+	register.Iter1[Item]()
+	register.Emitter2[string, task]()
+	register.Function3x0(chunk)
+	register.Iter1[task]()
+	register.Emitter2[string, []task]()
+	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, []task, func(string), error](&hostFn{})
 }
 
 // NoDynamicSplits is the experiment that stops prism splitting a bundle
@@ -210,17 +223,17 @@ func Build(ctx context.Context, s beam.Scope, o Options) error {
 	}
 	s = s.Scope("probe")
 	batches, dead := job.ReadLines(s, o.Inputs, o.Batch, o.Block)
-	notURLs, keyed := beam.ParDo2(s, &parseFn{Opts: o}, batches)
+	notURLs, byURL := beam.ParDo2(s, &parseFn{Opts: o}, batches)
+	tasks := beam.ParDo(s, distinct, beam.GroupByKey(s, byURL))
+	chunks := beam.ParDo(s, chunk, beam.GroupByKey(s, tasks))
 	answered := beam.ParDo(s, &hostFn{
 		Opts:     o,
 		Wake:     timers.InProcessingTime("wake"),
 		Clock:    state.MakeValueState[clock]("clock"),
-		Queue:    state.MakeMapState[int64, task]("queue"),
-		Waiting:  state.MakeMapState[string, []Item]("waiting"),
+		Queue:    state.MakeMapState[int64, []task]("queue"),
 		Retrying: state.MakeMapState[string, task]("retrying"),
 		InFlight: state.MakeValueState[[]task]("inflight"),
-		Answers:  state.MakeMapState[string, proberecord.Answer]("answers"),
-	}, keyed)
+	}, chunks)
 	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered))
 	job.DeadLetters(s, o.Output, dead)
 	return nil
@@ -258,8 +271,9 @@ func readable(ctx context.Context, in string) error {
 
 // parseFn reads each input line as the command does (a URL, or an
 // extract record): an input that is not a URL gets its record at once;
-// a URL goes to its destination's key. A URL with no destination (file,
-// mailto) is a key of its own: nothing bounds it, as in linkcheck.
+// a URL is keyed by itself, its destination with it. A URL with no
+// destination (file, mailto) is a destination of its own: nothing
+// bounds it, as in linkcheck.
 type parseFn struct {
 	Opts Options
 	c    *linkcheck.Checker
@@ -279,11 +293,44 @@ func (f *parseFn) ProcessElement(ctx context.Context, batch []string, rec func(s
 		if pos != nil {
 			it.HasPos, it.File, it.Line, it.Column, it.Offset = true, pos.File, pos.Line, pos.Column, pos.Offset
 		}
-		key := f.c.Destination(in.URL)
-		if key == "" {
-			key = "\x00" + it.URL
+		it.Dest = f.c.Destination(in.URL)
+		if it.Dest == "" {
+			it.Dest = "\x00" + it.URL
 		}
-		emit(key, it)
+		emit(it.URL, it)
+	}
+}
+
+// distinct makes the task of one distinct URL from the inputs that
+// give it (a GroupByKey by URL), keyed by its destination: the URL is
+// probed once and its answer is written for each of them.
+func distinct(u string, inputs func(*Item) bool, emit func(string, task)) {
+	var t task
+	var it Item
+	for inputs(&it) {
+		if t.Inputs == nil {
+			t.URL, t.Text = u, it.Text
+		}
+		t.Inputs = append(t.Inputs, it)
+	}
+	emit(t.Inputs[0].Dest, t)
+}
+
+// chunk cuts a destination's tasks (a GroupByKey by destination) into
+// elements of at most LeaseSize: the stateful stage's state operations
+// are a few per chunk, not per URL.
+func chunk(dest string, tasks func(*task) bool, emit func(string, []task)) {
+	var c []task
+	var t task
+	for tasks(&t) {
+		c = append(c, t)
+		if len(c) == LeaseSize {
+			emit(dest, c)
+			c = nil
+		}
+	}
+	if len(c) > 0 {
+		emit(dest, c)
 	}
 }
 
@@ -312,77 +359,83 @@ func (it Item) record(a proberecord.Answer) string {
 	return recordLine(a.Record(it.Text), pos)
 }
 
+// Bounds of a worker process's runner (docs/bulk.md): they keep its
+// memory bounded by constants, whatever the number of keys.
+const (
+	// LeaseSize is the most tasks a key hands the runner at once.
+	LeaseSize = 256
+	// MaxUnderWay is the most probes under way at once in a process,
+	// all keys together, as the command's --jobs (whose default is 16).
+	MaxUnderWay = 64
+	// maxLeases is the most leases a process holds at once; a key
+	// that finds none free asks again later.
+	maxLeases = 1024
+)
+
+var (
+	leases    sync.Map // lease id → *lease: the leases of this process
+	leaseSlot = make(chan struct{}, maxLeases)
+	probeSlot = make(chan struct{}, MaxUnderWay)
+)
+
 // hostFn serves one destination (its key) as the package comment says.
 type hostFn struct {
 	Opts Options
 
-	// Wake begins the next round (tag "") or brings a URL back (tag: the
-	// URL). One family: prism v2.77.0 never fires the timers of a DoFn
-	// with two processing-time families (TestPrismTimerFamilies).
+	// Wake begins a lease or collects the one under way (tag ""), or
+	// brings a URL back (tag: the URL). One family: prism v2.77.0 never
+	// fires the timers of a DoFn with two processing-time families
+	// (TestPrismTimerFamilies).
 	Wake     timers.ProcessingTime
-	Clock    state.Value[clock]                    // the queue's bounds, the next round
-	Queue    state.Map[int64, task]                // the distinct URLs to probe, in order
-	Waiting  state.Map[string, []Item]             // by URL: the inputs its answer is for
-	Retrying state.Map[string, task]               // by URL: a task waiting for its Wake timer
-	InFlight state.Value[[]task]                   // the round under way's tasks
-	Answers  state.Map[string, proberecord.Answer] // by URL: the answers given, for repeats
+	Clock    state.Value[clock]       // the queue's bounds, the next round, the lease
+	Queue    state.Map[int64, []task] // chunks of the distinct URLs to probe, in order
+	Retrying state.Map[string, task]  // by URL: a task waiting for its Wake timer
+	InFlight state.Value[[]task]      // the lease under way's tasks
 
-	c *linkcheck.Checker
+	launch []pending // the leases begun in the bundle, run when it finishes
 }
 
-// Setup takes the process's Checker for these options: a round's probes
-// may be collected by another instance of the DoFn than the one that
-// began them.
-func (f *hostFn) Setup() {
-	b, _ := json.Marshal(f.Opts)
-	c, _ := checkers.LoadOrStore(string(b), f.Opts.checker())
-	f.c = c.(*linkcheck.Checker)
+// pending is a lease begun in a bundle, not yet handed to the runner.
+type pending struct {
+	id  string
+	run func()
 }
 
-// checkers are the process's Checkers, by their options (JSON).
-var checkers sync.Map
-
-// ProcessElement answers a repeat of a URL already probed at once, and
-// queues a URL not yet seen; a URL already queued waits with it.
-func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, it Item, emit func(string)) error {
-	if a, ok, err := f.Answers.Get(sp, it.URL); err != nil {
-		return err
-	} else if ok {
-		count(ctx, a.State)
-		emit(it.record(a))
-		return nil
-	}
-	waiting, queued, err := f.Waiting.Get(sp, it.URL)
-	if err != nil {
-		return err
-	}
-	if err := f.Waiting.Put(sp, it.URL, append(waiting, it)); err != nil {
-		return err
-	}
-	if queued {
-		return nil
-	}
+// ProcessElement queues a chunk of the key's tasks.
+func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, tasks []task, emit func(string)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
 		return err
 	}
-	return f.enqueue(sp, tp, &c, task{URL: it.URL, Text: it.Text})
+	return f.enqueue(sp, tp, &c, tasks)
 }
 
-// enqueue puts t at the queue's end and sets the round timer.
-func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, t task) error {
-	if err := f.Queue.Put(sp, c.Tail, t); err != nil {
+// enqueue hands tasks to the runner at once when the key has no lease
+// under way and nothing queued (a lease free in the process), or puts
+// them at the queue's end; with no lease under way it then sets the timer
+// that begins one. A lease under way has its collection timer set (the
+// same callback wrote both): its end takes the next lease, and setting
+// the timer again would only fire it sooner, for nothing.
+func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, tasks []task) error {
+	if c.Lease == "" && c.Head == c.Tail && leaseFree() {
+		if err := f.start(sp, tp, c, tasks); err != nil {
+			return err
+		}
+		return f.Clock.Write(sp, *c)
+	}
+	if err := f.Queue.Put(sp, c.Tail, tasks); err != nil {
 		return err
 	}
 	c.Tail++
-	// Set again even when set: the same time, or now when it has
-	// passed; a timer is never left to a flag that could be stale.
-	f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	if c.Lease == "" {
+		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
+	}
 	return f.Clock.Write(sp, *c)
 }
 
 // OnTimer brings a URL back into the queue (its tag), or (tag "")
-// begins a round, or collects the round under way.
+// collects the lease under way and, the queue not empty and no lease
+// under way, begins the next.
 func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
@@ -396,133 +449,250 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		if err := f.Retrying.Remove(sp, timer.Tag); err != nil {
 			return err
 		}
-		if c.Round != "" {
-			// A round is under way: the task waits in the queue for
-			// the next; its collection sets the timer.
-			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
-				return err
-			}
-			c.Tail++
+		return f.enqueue(sp, tp, &c, []task{t})
+	}
+	if c.Lease != "" {
+		if err := f.collect(ctx, sp, &c, tp, emit); err != nil {
+			return err
+		}
+		if c.Lease != "" {
 			return f.Clock.Write(sp, c)
 		}
-		return f.enqueue(sp, tp, &c, t)
 	}
-	if c.Round != "" {
-		return f.collect(ctx, sp, tp, &c, emit)
-	}
-	if now := time.Now().UnixNano(); now < c.Next {
-		// Fired early (a runner may): the delay is kept all the same.
-		f.Wake.Set(tp, time.Unix(0, c.Next))
-		return nil
-	}
-	var tasks []task
-	for ; c.Head < c.Tail && len(tasks) < f.Opts.PerHost; c.Head++ {
-		t, ok, err := f.Queue.Get(sp, c.Head)
-		if err != nil {
+	if c.Head < c.Tail {
+		if err := f.begin(sp, tp, &c); err != nil {
 			return err
 		}
-		if err := f.Queue.Remove(sp, c.Head); err != nil {
-			return err
-		}
-		if ok {
-			tasks = append(tasks, t)
-		}
 	}
-	if len(tasks) == 0 {
-		return f.Clock.Write(sp, c)
-	}
-	// The round's probes run on goroutines of this process while the
-	// worker serves other keys; later firings collect them.
-	var id [8]byte
-	rand.Read(id[:])
-	c.Round, c.Poll = hex.EncodeToString(id[:]), int64(2*time.Millisecond)
-	for i := range tasks {
-		t := &tasks[i]
-		if t.Begun == 0 {
-			t.Begun = time.Now().UnixNano()
-		}
-		fl := &flight{done: make(chan struct{})}
-		flights.Store(c.Round+"\x00"+t.URL, fl)
-		in, _ := proberecord.Input(t.Text, false)
-		go fl.run(f.c, in, time.Unix(0, t.Begun), t.Tries)
-	}
-	if err := f.InFlight.Write(sp, tasks); err != nil {
-		return err
-	}
-	f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
 	return f.Clock.Write(sp, c)
 }
 
-// flights are the probes under way in this process, by round and URL.
-var flights sync.Map // string → *flight
+// leaseFree takes one of the process's maxLeases, if one is free.
+func leaseFree() bool {
+	select {
+	case leaseSlot <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
 
-// A flight is one probe under way on a goroutine.
-type flight struct {
-	done  chan struct{}
+// begin hands the runner the key's next lease: the queue's first chunks,
+// as long as the lease holds fewer than LeaseSize tasks (so at most
+// 2*LeaseSize-1). When the process holds maxLeases already, it looks
+// again later.
+func (f *hostFn) begin(sp state.Provider, tp timers.Provider, c *clock) error {
+	if !leaseFree() {
+		c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(250*time.Millisecond))
+		f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
+		return nil
+	}
+	var tasks []task
+	for ; c.Head < c.Tail && len(tasks) < LeaseSize; c.Head++ {
+		ts, ok, err := f.Queue.Get(sp, c.Head)
+		if err != nil {
+			<-leaseSlot
+			return err
+		}
+		if err := f.Queue.Remove(sp, c.Head); err != nil {
+			<-leaseSlot
+			return err
+		}
+		if ok {
+			tasks = append(tasks, ts...)
+		}
+	}
+	if len(tasks) == 0 {
+		<-leaseSlot
+		return nil
+	}
+	return f.start(sp, tp, c, tasks)
+}
+
+// start begins the lease of tasks (its slot taken), its first round not
+// before c.Next, and sets the timer that collects it. The runner takes
+// it when the bundle finishes (FinishBundle): its probes, begun at once,
+// would slow the rest of the bundle, the other keys' leases with it.
+func (f *hostFn) start(sp state.Provider, tp timers.Provider, c *clock, tasks []task) error {
+	if err := f.InFlight.Write(sp, tasks); err != nil {
+		<-leaseSlot
+		return err
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	c.Lease, c.Taken, c.Poll = hex.EncodeToString(id[:]), 0, 0
+	l := &lease{left: len(tasks), per: f.Opts.PerHost}
+	leases.Store(c.Lease, l)
+	next := time.Unix(0, c.Next)
+	f.launch = append(f.launch, pending{c.Lease, func() { go l.run(f.Opts.checker(), tasks, f.Opts.Delay, next) }})
+	f.Wake.Set(tp, time.Now().Add(l.wait(c)))
+	return nil
+}
+
+// StartBundle drops the leases of a bundle that failed before it
+// finished: its state was not kept, so its retry begins them again.
+func (f *hostFn) StartBundle(_ func(string)) {
+	for _, p := range f.launch {
+		if _, ok := leases.LoadAndDelete(p.id); ok {
+			<-leaseSlot
+		}
+	}
+	f.launch = nil
+}
+
+// FinishBundle hands the bundle's leases to the runner.
+func (f *hostFn) FinishBundle(_ func(string)) {
+	for _, p := range f.launch {
+		p.run()
+	}
+	f.launch = nil
+}
+
+// A lease is a key's tasks probed on the runner, a goroutine of the
+// worker's process, while the worker serves other keys: in rounds of at
+// most PerHost probes begun together, each round Delay after the one
+// before ended, the connections closed after each round. Its answers
+// wait in done for the key's next timer firing.
+type lease struct {
+	per int // PerHost
+
+	mu       sync.Mutex
+	done     []outcome // the answers, in the order their rounds ended
+	left     int       // tasks whose round has not ended
+	finished bool      // every round has ended
+	next     time.Time // the next round after the last ended may begin then
+	rounds   int       // rounds ended
+	spent    time.Duration
+}
+
+// An outcome is one task's try, linkcheck.Checker.Once's answer.
+type outcome struct {
+	t     task
 	st    *access.Status
 	tries int
 	again time.Duration
 	took  time.Duration
-	ended time.Time
 }
 
-func (fl *flight) run(c *linkcheck.Checker, in linkcheck.Input, begun time.Time, tries int) {
-	defer close(fl.done)
-	if in.URL == nil { // cannot be: parseFn keyed it as a URL
-		fl.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
-	} else {
-		// Not the bundle's context: the probe outlives the callback
-		// that began it; its own limits bound it.
-		fl.st, fl.tries, fl.again = c.Once(context.Background(), in.URL, begun, tries)
+// run probes tasks in rounds, the first not before next.
+func (l *lease) run(c *linkcheck.Checker, tasks []task, delay time.Duration, next time.Time) {
+	for len(tasks) > 0 {
+		time.Sleep(time.Until(next))
+		round := tasks[:min(l.per, len(tasks))]
+		tasks = tasks[len(round):]
+		began := time.Now()
+		outs := make([]outcome, len(round))
+		ends := make([]time.Time, len(round))
+		var wg sync.WaitGroup
+		for i, t := range round {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				probeSlot <- struct{}{}
+				defer func() { <-probeSlot }()
+				if t.Begun == 0 {
+					t.Begun = time.Now().UnixNano()
+				}
+				o := outcome{t: t}
+				if in, _ := proberecord.Input(t.Text, false); in.URL == nil { // cannot be: parseFn keyed it as a URL
+					o.st = &access.Status{State: access.StateError, Size: -1, Err: in.Err}
+				} else {
+					// Not a bundle's context: the probe outlives the
+					// firing that began it; its own limits bound it.
+					o.st, o.tries, o.again = c.Once(context.Background(), in.URL, time.Unix(0, t.Begun), t.Tries)
+				}
+				ends[i] = time.Now()
+				o.took = ends[i].Sub(time.Unix(0, t.Begun))
+				outs[i] = o
+			}()
+		}
+		wg.Wait()
+		// The lease's Checker is its own: its sessions are to this
+		// destination only, never more than PerHost (a probe dials
+		// only when none is idle, and a round has PerHost). With a
+		// delay they are closed after each round, so that a server
+		// holds no connection of ours while it waits; without one they
+		// serve the next round, as the command's do.
+		if delay > 0 || len(tasks) == 0 {
+			c.Client.CloseIdle()
+		}
+		ended, asked := began, false
+		for i, o := range outs {
+			ended = later(ended, ends[i])
+			if o.tries > 0 && o.st.State != access.StatePolicy {
+				asked = true // a connection was made, or tried
+			}
+		}
+		next = ended
+		if asked {
+			next = ended.Add(delay) // a round that asked no server costs no delay
+		}
+		l.mu.Lock()
+		l.done = append(l.done, outs...)
+		l.left -= len(round)
+		l.rounds++
+		l.spent += next.Sub(began)
+		l.finished, l.next = len(tasks) == 0, next
+		l.mu.Unlock()
 	}
-	fl.ended = time.Now()
-	fl.took = fl.ended.Sub(begun)
 }
 
-// collect ends the round under way when all its probes have: their
-// answers written, a transient failure set to come back, the next round
-// set Delay after the last one ended. Until then it looks again, at
-// doubling intervals up to a quarter second. A probe this process does
-// not know (the key moved to another worker, which a runner may do
-// between two firings) goes back into the queue.
-func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provider, c *clock, emit func(string)) error {
-	tasks, _, err := f.InFlight.Read(sp)
-	if err != nil {
-		return err
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
 	}
-	for _, t := range tasks {
-		if v, ok := flights.Load(c.Round + "\x00" + t.URL); ok {
-			select {
-			case <-v.(*flight).done:
-				continue
-			default:
-			}
-			c.Poll = min(2*c.Poll, int64(250*time.Millisecond))
-			f.Wake.Set(tp, time.Now().Add(time.Duration(c.Poll)))
-			return f.Clock.Write(sp, *c)
+	return a
+}
+
+// take returns the answers after the first taken (the lease keeps them
+// all, at most LeaseSize: a firing that fails leaves the key's count
+// where it was, and the next takes them again), and whether the lease
+// has ended, with the time the key's next round may begin.
+func (l *lease) take(taken int) ([]outcome, bool, time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.done[min(taken, len(l.done)):len(l.done):len(l.done)], l.finished, l.next
+}
+
+// wait is the time until the key looks at its lease again: the time the
+// rounds left are expected to take (the mean of those ended, from the
+// last one's end), or once that has passed (or before any round ended)
+// c.Poll doubled, from 2 ms to 64 ms; never more than a
+// second, so that answers are written as they come. It sets c.Poll.
+func (l *lease) wait(c *clock) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rounds > 0 && l.left > 0 {
+		mean := l.spent / time.Duration(l.rounds)
+		rounds := time.Duration((l.left + l.per - 1) / l.per)
+		// The next round begins at l.next (or has begun); each takes
+		// about the mean, its delay after it included.
+		if est := time.Until(l.next.Add(mean * rounds)); est > 2*time.Millisecond {
+			c.Poll = 0
+			return min(est, time.Second)
 		}
 	}
-	// Sessions are not kept between rounds: the connections a server
-	// sees are the round's, never more than PerHost.
-	f.c.Client.CloseIdle()
-	var ended time.Time
-	asked := false
-	for _, t := range tasks {
-		v, ok := flights.LoadAndDelete(c.Round + "\x00" + t.URL)
-		if !ok {
-			if err := f.Queue.Put(sp, c.Tail, t); err != nil {
-				return err
-			}
-			c.Tail++
-			continue
-		}
-		o := v.(*flight)
-		if o.ended.After(ended) {
-			ended = o.ended
-		}
-		if o.tries > 0 && o.st.State != access.StatePolicy {
-			asked = true // a connection was made, or tried
-		}
+	c.Poll = min(max(2*c.Poll, int64(2*time.Millisecond)), int64(64*time.Millisecond))
+	return time.Duration(c.Poll)
+}
+
+// collect writes the lease's answers given so far (a transient failure
+// set to come back on its timer instead) and, when the lease has ended,
+// ends it: the key's next round Delay after its last, c.Lease "".
+// Until then the timer is set again (lease.wait). A lease this process
+// does not know (the key moved to another worker, which a runner may do
+// between two firings) is ended too: its tasks not answered go back
+// into the queue.
+func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp timers.Provider, emit func(string)) error {
+	v, ok := leases.Load(c.Lease)
+	if !ok {
+		return f.requeue(sp, c)
+	}
+	l := v.(*lease)
+	outs, finished, next := l.take(c.Taken)
+	c.Taken += len(outs)
+	for _, o := range outs {
+		t := o.t
 		if o.again > 0 {
 			retried.Inc(ctx, 1)
 			t.Tries = o.tries
@@ -534,30 +704,37 @@ func (f *hostFn) collect(ctx context.Context, sp state.Provider, tp timers.Provi
 		}
 		a := proberecord.AnswerOf(o.st, o.tries, o.took)
 		probed.Inc(ctx, 1)
-		if err := f.Answers.Put(sp, t.URL, a); err != nil {
-			return err
-		}
-		waiting, _, err := f.Waiting.Get(sp, t.URL)
-		if err != nil {
-			return err
-		}
-		for _, it := range waiting {
+		for _, it := range t.Inputs {
 			count(ctx, a.State)
 			emit(it.record(a))
 		}
-		if err := f.Waiting.Remove(sp, t.URL); err != nil {
-			return err
-		}
 	}
-	if err := f.InFlight.Clear(sp); err != nil {
+	if !finished {
+		f.Wake.Set(tp, time.Now().Add(l.wait(c)))
+		return nil
+	}
+	if _, ok := leases.LoadAndDelete(c.Lease); ok {
+		<-leaseSlot
+	}
+	c.Lease, c.Taken, c.Poll = "", 0, 0
+	c.Next = max(c.Next, next.UnixNano())
+	return f.InFlight.Clear(sp)
+}
+
+// requeue puts the tasks of the lease under way not yet collected back
+// into the queue (the lease's answers are in the order of its tasks),
+// and ends the lease.
+func (f *hostFn) requeue(sp state.Provider, c *clock) error {
+	tasks, _, err := f.InFlight.Read(sp)
+	if err != nil {
 		return err
 	}
-	c.Round = ""
-	if asked && f.Opts.Delay > 0 {
-		c.Next = ended.Add(f.Opts.Delay).UnixNano()
+	if c.Taken < len(tasks) {
+		if err := f.Queue.Put(sp, c.Tail, tasks[c.Taken:]); err != nil {
+			return err
+		}
+		c.Tail++
 	}
-	if c.Head < c.Tail {
-		f.Wake.Set(tp, time.Unix(0, max(time.Now().UnixNano(), c.Next)))
-	}
-	return f.Clock.Write(sp, *c)
+	c.Lease, c.Taken, c.Poll = "", 0, 0
+	return f.InFlight.Clear(sp)
 }
