@@ -162,7 +162,8 @@ type Item struct {
 // its answer is for.
 type task struct {
 	URL, Text string
-	Inputs    []Item
+	Inputs    []Item // the first MaxInputs inputs of the URL
+	More      bool   // more inputs than those: the answer joins them (repeatFn)
 	Tries     int   // tries made
 	Begun     int64 // when the first try began (Unix ns); 0 not yet
 }
@@ -182,13 +183,16 @@ func init() {
 	}
 	register.DoFn4x0[context.Context, []string, func(string), func(string, Item)](&parseFn{})
 	register.Emitter2[string, Item]()
-	register.Function3x0(distinct)
+	register.Function4x0(distinct)
 	register.Iter1[Item]()
 	register.Emitter2[string, task]()
+	register.Emitter2[string, proberecord.Answer]()
+	register.Iter1[proberecord.Answer]()
+	register.Function5x0(repeatFn)
 	register.Function3x0(chunk)
 	register.Iter1[task]()
 	register.Emitter2[string, []task]()
-	register.DoFn6x1[context.Context, state.Provider, timers.Provider, string, []task, func(string), error](&hostFn{})
+	register.DoFn7x1[context.Context, state.Provider, timers.Provider, string, []task, func(string), func(string, proberecord.Answer), error](&hostFn{})
 }
 
 // NoDynamicSplits is the experiment that stops prism splitting a bundle
@@ -224,9 +228,9 @@ func Build(ctx context.Context, s beam.Scope, o Options) error {
 	s = s.Scope("probe")
 	batches, dead := job.ReadLines(s, o.Inputs, o.Batch, o.Block)
 	notURLs, byURL := beam.ParDo2(s, &parseFn{Opts: o}, batches)
-	tasks := beam.ParDo(s, distinct, beam.GroupByKey(s, byURL))
+	tasks, repeats := beam.ParDo2(s, distinct, beam.GroupByKey(s, byURL))
 	chunks := beam.ParDo(s, chunk, beam.GroupByKey(s, tasks))
-	answered := beam.ParDo(s, &hostFn{
+	answered, answers := beam.ParDo2(s, &hostFn{
 		Opts:     o,
 		Wake:     timers.InProcessingTime("wake"),
 		Clock:    state.MakeValueState[clock]("clock"),
@@ -234,7 +238,8 @@ func Build(ctx context.Context, s beam.Scope, o Options) error {
 		Retrying: state.MakeMapState[string, task]("retrying"),
 		InFlight: state.MakeValueState[[]task]("inflight"),
 	}, chunks)
-	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered))
+	joined := beam.ParDo(s, repeatFn, beam.CoGroupByKey(s, repeats, answers))
+	job.Write(s, o.Output, "records", ".ndjson", beam.Flatten(s, notURLs, answered, joined))
 	job.DeadLetters(s, o.Output, dead)
 	return nil
 }
@@ -301,19 +306,46 @@ func (f *parseFn) ProcessElement(ctx context.Context, batch []string, rec func(s
 	}
 }
 
+// MaxInputs is the most inputs a task carries: a URL given more often
+// (a link on every page of a site) has the rest joined with its answer
+// by URL (repeatFn), so that no element grows with the input.
+const MaxInputs = 64
+
 // distinct makes the task of one distinct URL from the inputs that
 // give it (a GroupByKey by URL), keyed by its destination: the URL is
-// probed once and its answer is written for each of them.
-func distinct(u string, inputs func(*Item) bool, emit func(string, task)) {
+// probed once and its answer is written for each of them. Inputs past
+// MaxInputs go to repeat, keyed by the URL.
+func distinct(u string, inputs func(*Item) bool, emit func(string, task), repeat func(string, Item)) {
 	var t task
 	var it Item
 	for inputs(&it) {
-		if t.Inputs == nil {
+		switch {
+		case t.Inputs == nil:
 			t.URL, t.Text = u, it.Text
+			fallthrough
+		case len(t.Inputs) < MaxInputs:
+			t.Inputs = append(t.Inputs, it)
+		default:
+			t.More = true
+			repeat(u, it)
 		}
-		t.Inputs = append(t.Inputs, it)
 	}
 	emit(t.Inputs[0].Dest, t)
+}
+
+// repeatFn writes the records of a URL's inputs past MaxInputs (a
+// CoGroupByKey by URL of them and its answer, which hostFn gives only
+// for a task with More).
+func repeatFn(ctx context.Context, u string, inputs func(*Item) bool, answers func(*proberecord.Answer) bool, emit func(string)) {
+	var a proberecord.Answer
+	if !answers(&a) {
+		panic("locator-bulk probe: no answer for " + u) // hostFn answers every task it is given
+	}
+	var it Item
+	for inputs(&it) {
+		count(ctx, a.State)
+		emit(it.record(a))
+	}
 }
 
 // chunk cuts a destination's tasks (a GroupByKey by destination) into
@@ -402,7 +434,7 @@ type pending struct {
 }
 
 // ProcessElement queues a chunk of the key's tasks.
-func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, tasks []task, emit func(string)) error {
+func (f *hostFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key string, tasks []task, _ func(string), _ func(string, proberecord.Answer)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
 		return err
@@ -436,7 +468,7 @@ func (f *hostFn) enqueue(sp state.Provider, tp timers.Provider, c *clock, tasks 
 // OnTimer brings a URL back into the queue (its tag), or (tag "")
 // collects the lease under way and, the queue not empty and no lease
 // under way, begins the next.
-func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string)) error {
+func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, key string, timer timers.Context, emit func(string), answer func(string, proberecord.Answer)) error {
 	c, _, err := f.Clock.Read(sp)
 	if err != nil {
 		return err
@@ -452,7 +484,7 @@ func (f *hostFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provi
 		return f.enqueue(sp, tp, &c, []task{t})
 	}
 	if c.Lease != "" {
-		if err := f.collect(ctx, sp, &c, tp, emit); err != nil {
+		if err := f.collect(ctx, sp, &c, tp, emit, answer); err != nil {
 			return err
 		}
 		if c.Lease != "" {
@@ -531,7 +563,7 @@ func (f *hostFn) start(sp state.Provider, tp timers.Provider, c *clock, tasks []
 
 // StartBundle drops the leases of a bundle that failed before it
 // finished: its state was not kept, so its retry begins them again.
-func (f *hostFn) StartBundle(_ func(string)) {
+func (f *hostFn) StartBundle(_ func(string), _ func(string, proberecord.Answer)) {
 	for _, p := range f.launch {
 		if _, ok := leases.LoadAndDelete(p.id); ok {
 			<-leaseSlot
@@ -541,7 +573,7 @@ func (f *hostFn) StartBundle(_ func(string)) {
 }
 
 // FinishBundle hands the bundle's leases to the runner.
-func (f *hostFn) FinishBundle(_ func(string)) {
+func (f *hostFn) FinishBundle(_ func(string), _ func(string, proberecord.Answer)) {
 	for _, p := range f.launch {
 		p.run()
 	}
@@ -683,7 +715,7 @@ func (l *lease) wait(c *clock) time.Duration {
 // does not know (the key moved to another worker, which a runner may do
 // between two firings) is ended too: its tasks not answered go back
 // into the queue.
-func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp timers.Provider, emit func(string)) error {
+func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp timers.Provider, emit func(string), answer func(string, proberecord.Answer)) error {
 	v, ok := leases.Load(c.Lease)
 	if !ok {
 		return f.requeue(sp, c)
@@ -707,6 +739,9 @@ func (f *hostFn) collect(ctx context.Context, sp state.Provider, c *clock, tp ti
 		for _, it := range t.Inputs {
 			count(ctx, a.State)
 			emit(it.record(a))
+		}
+		if t.More {
+			answer(t.URL, a)
 		}
 	}
 	if !finished {
