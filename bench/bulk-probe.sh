@@ -7,11 +7,11 @@
 # listens: an error), every tenth given twice. Both run at --per-host PER
 # (default 2), the command with its default --jobs 16, the pipeline with
 # its runner's bound (probe.MaxUnderWay, 64 probes under way in the
-# process). The pipeline runs at --delay DELAY (default 0; "50ms").
-# `locator probe` has no --delay: at a DELAY other than 0 the command
-# runs without one, and the script prints beside it the floor the delay
-# sets, which no scheduler at that politeness can beat: (rounds of the
-# busiest host - 1) x DELAY, a round being PER probes. In each of ROUNDS
+# process). Both run at --delay DELAY (default 0; "50ms"), the
+# command's linkcheck.Checker.Delay (dest.Pace) and the pipeline's
+# rounds; the script prints beside them the floor the delay sets, which
+# no scheduler at that politeness can beat: (rounds of the busiest host
+# - 1) x DELAY, a round being PER probes. In each of ROUNDS
 # rounds (default 3) the command and the pipeline run one after the
 # other; the figures printed are the medians (wall, CPU = user + system,
 # peak RSS) and the pipeline's wall time over the command's (and over
@@ -75,7 +75,7 @@ with open(d + "/urls.txt", "w") as out:
             out.write(u + "\n")
 EOF
 lines=$(wc -l <"$D/urls.txt")
-echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds, $lines lines ($urls distinct URLs, 20 hosts), --per-host $per, pipeline --delay $delay"
+echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds, $lines lines ($urls distinct URLs, 20 hosts), --per-host $per, --delay $delay"
 
 # measure NAME CMD... appends "wall cpu rss_kb" of one run to $D/NAME.
 measure() {
@@ -91,7 +91,7 @@ measure() {
 
 for r in $(seq "$rounds"); do
 	rm -rf "$D/out"
-	measure cli sh -c "'$D/locator' probe --json --per-host $per - <'$D/urls.txt' >'$D/cli.ndjson'"
+	measure cli sh -c "'$D/locator' probe --json --per-host $per --delay $delay - <'$D/urls.txt' >'$D/cli.ndjson'"
 	measure job "$D/locator-bulk" probe --input="$D/urls.txt" --output="$D/out" --per-host "$per" --delay "$delay"
 	echo "round $r: cli $(tail -1 "$D/cli")  job $(tail -1 "$D/job")  (wall s, cpu s, rss KB)"
 	if [[ $r == 1 ]]; then
@@ -118,5 +118,5 @@ if [[ $delay != 0 ]]; then
 	busiest=$(sort -u "$D/urls.txt" | awk -F/ '{split($3, a, ":"); n[a[1]]++} END {for (h in n) if (n[h] > m) m = n[h]; print m}')
 	ms=$(python3 -c "import sys, re; m = re.fullmatch(r'([0-9.]+)(ms|s)', sys.argv[1]); print(float(m[1]) * (1 if m[2] == 'ms' else 1000))" "$delay")
 	floor=$(awk -v b="$busiest" -v p="$per" -v ms="$ms" 'BEGIN {r = int((b + p - 1) / p); printf "%.2f", (r - 1) * ms / 1000}')
-	echo "the delay's floor: $busiest distinct URLs on the busiest host, $(((busiest + per - 1) / per)) rounds, $delay apart: $floor s; pipeline over it: $(awk -v j="$jw" -v f="$floor" 'BEGIN {printf "%.2f", j / f}')x"
+	echo "the delay's floor: $busiest distinct URLs on the busiest host, $(((busiest + per - 1) / per)) rounds, $delay apart: $floor s; command over it: $(awk -v j="$cw" -v f="$floor" 'BEGIN {printf "%.2f", j / f}')x, pipeline over it: $(awk -v j="$jw" -v f="$floor" 'BEGIN {printf "%.2f", j / f}')x"
 fi

@@ -356,7 +356,7 @@ type crawl struct {
 
 	limiter *dest.Limiter
 	mu      sync.Mutex
-	next    map[string]time.Time    // per server: when its next request may begin
+	pace    dest.Pace               // per server: when its next request may begin
 	robots  map[string]*robotsEntry // per service (scheme://host:port)
 	read    atomic.Int64            // octets read in all
 	cut     atomic.Bool             // a body was cut short at MaxBytes
@@ -403,7 +403,7 @@ func (c *Crawler) Crawl(ctx context.Context, seeds []*locator.URL, emit func(Eve
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cr := &crawl{c: c, emit: emit, client: c.Client, agent: c.Agent, front: c.Frontier,
-		next: map[string]time.Time{}, robots: map[string]*robotsEntry{}}
+		robots: map[string]*robotsEntry{}}
 	if cr.agent == "" {
 		cr.agent = DefaultAgent
 	}
@@ -1193,38 +1193,13 @@ func (cr *crawl) delay() time.Duration {
 
 // wait waits until a request to server may begin (ended).
 func (cr *crawl) wait(ctx context.Context, server string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	cr.mu.Lock()
-	at := cr.next[server]
-	cr.mu.Unlock()
-	if d := time.Until(at); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-	return nil
+	return cr.pace.Wait(ctx, server)
 }
 
 // ended says that a request to server ended now: the next may begin
-// delay later (wget's --wait; robots.txt's Crawl-delay, "the number of
-// seconds to wait between successive requests"), or later when another
-// said so.
+// delay later (dest.Pace), or later when another said so.
 func (cr *crawl) ended(server string, delay time.Duration) {
-	if delay <= 0 {
-		return // NoDelay: nothing waits (a wait asked before stays)
-	}
-	at := time.Now().Add(delay)
-	cr.mu.Lock()
-	if at.After(cr.next[server]) {
-		cr.next[server] = at
-	}
-	cr.mu.Unlock()
+	cr.pace.Ended(server, delay)
 }
 
 // robotsURL returns the URL of the robots.txt of u's service, or nil

@@ -8,7 +8,6 @@ package crawl
 import (
 	"context"
 	"iter"
-	"time"
 
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/access"
@@ -33,7 +32,7 @@ type Session struct {
 // checks with Session.Check.
 func (c *Crawler) Session(ctx context.Context, seeds []*locator.URL) (*Session, error) {
 	cr := &crawl{c: c, client: c.Client, agent: c.Agent,
-		next: map[string]time.Time{}, robots: map[string]*robotsEntry{}}
+		robots: map[string]*robotsEntry{}}
 	if cr.agent == "" {
 		cr.agent = DefaultAgent
 	}

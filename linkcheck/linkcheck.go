@@ -84,6 +84,12 @@ type Checker struct {
 	// as curl's --max-time; 0 none (the Client's timeouts still bound
 	// each connection).
 	MaxTime time.Duration
+	// Delay is the least time between the end of a probe to a
+	// destination and the beginning of the next to it (dest.Pace: with
+	// PerDest above 1, the probes that wait begin together once the
+	// time has come); 0 none. A probe that made no connection (policy,
+	// a mailto URL's syntax) costs none.
+	Delay time.Duration
 }
 
 // An Input is one URL to check, or what stood in its place.
@@ -250,6 +256,7 @@ type schedule struct {
 	c       *Checker
 	jobs    chan struct{}
 	dests   *dest.Limiter
+	pace    dest.Pace
 	mu      sync.Mutex
 	stopped bool // no probe begins any more
 	wg      sync.WaitGroup
@@ -298,6 +305,10 @@ func (s *schedule) run(ctx context.Context, u *locator.URL, p *probe) {
 				}
 			}
 			defer s.dests.Release(key)
+			if err := s.pace.Wait(ctx, key); err != nil {
+				p.st = &access.Status{State: access.StateError, Size: -1, URL: u, Err: err}
+				return
+			}
 		}
 		select {
 		case s.jobs <- struct{}{}:
@@ -309,6 +320,9 @@ func (s *schedule) run(ctx context.Context, u *locator.URL, p *probe) {
 		start := time.Now()
 		p.st, p.tries = s.c.probe(ctx, u)
 		p.elapsed = time.Since(start)
+		if key != "" && p.tries > 0 && p.st.State != access.StatePolicy {
+			s.pace.Ended(key, s.c.Delay) // before the slot is given back
+		}
 	}()
 }
 

@@ -38,7 +38,7 @@ type probeOptions struct {
 	proxy                  proxyOptions
 	gemini                 geminiOptions
 	jobs, perHost, retries int
-	backoff                time.Duration
+	backoff, delay         time.Duration
 	json, verbose          bool
 	forceProgress          bool     // tests
 	archive                fileList // --archive (archived.go)
@@ -58,6 +58,7 @@ func probeFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&o.perHost, "per-host", linkcheck.DefaultPerDest, "probes under way at once to one host (connections a server sees)")
 	fs.IntVar(&o.retries, "retries", 2, "tries again after a transient failure (a timeout, a reset, an FTP 4yz, HTTP 503), with doubling waits; never after a refused connection")
 	durationVar(fs, &o.backoff, "backoff", 500*time.Millisecond, "the first wait before trying again, seconds (0.5) or 500ms; each next one is twice as long")
+	durationVar(fs, &o.delay, "delay", 0, "the least time between the end of a probe to a host and the beginning of the next to it, seconds (0.5) or 500ms; with --per-host above 1 the probes that wait begin together (0: none)")
 	limitFlags(fs, &o.limits, probeBounds)
 	proxyFlags(fs, &o.proxy)
 	note(fs, "max-time", "here each URL's probe, its retries included")
@@ -141,7 +142,7 @@ func runProbe(e *env, args []string, o *probeOptions) int {
 		return exitTrouble
 	}
 	defer arch.close()
-	checker := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost, Retries: o.retries, Backoff: o.backoff, MaxTime: o.maxTime}
+	checker := &linkcheck.Checker{Client: c, Jobs: o.jobs, PerDest: o.perHost, Retries: o.retries, Backoff: o.backoff, MaxTime: o.maxTime, Delay: o.delay}
 
 	// The inputs are read as they are probed, on the Checker's reader;
 	// status and inErr are its, read only when Check has returned nil
@@ -180,8 +181,8 @@ func (o *probeOptions) validate(args []string) string {
 	if len(args) == 0 {
 		return "want URLs, or - for standard input"
 	}
-	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.backoff < 0 {
-		return "--jobs and --per-host must be positive; --retries and --backoff not negative"
+	if o.jobs <= 0 || o.perHost <= 0 || o.retries < 0 || o.backoff < 0 || o.delay < 0 {
+		return "--jobs and --per-host must be positive; --retries, --backoff and --delay not negative"
 	}
 	if msg := o.invalid(probeBounds); msg != "" {
 		return msg

@@ -312,3 +312,34 @@ func TestAddrs(t *testing.T) {
 		}
 	}
 }
+
+// A Pace holds each key's next request until delay after the last that
+// ended, another key not at all; a done context ends the wait.
+func TestPace(t *testing.T) {
+	var p Pace
+	ctx := context.Background()
+	if err := p.Wait(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	p.Ended("a", 0) // no delay: nothing waits
+	p.Ended("a", 30*time.Millisecond)
+	ended := time.Now()
+	p.Ended("a", time.Millisecond) // a shorter delay does not shorten the wait
+	p.Ended("c", time.Hour)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := p.Wait(quick, "b"); err != nil {
+		t.Errorf("another key waited: %v", err)
+	}
+	if err := p.Wait(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(ended); waited < 30*time.Millisecond {
+		t.Errorf("began %v after the end, want at least 30ms", waited)
+	}
+	cctx, cancel2 := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel2()
+	if err := p.Wait(cctx, "c"); err != context.DeadlineExceeded {
+		t.Errorf("Wait with a context that ends: %v", err)
+	}
+}
