@@ -97,13 +97,12 @@ func startSite20(t *testing.T) *site20 {
 			return fmt.Sprintf("http://%s:%d/h%d/%s.html", hs[h], s.closed, h, name)
 		}
 		a := func(href string) string { return fmt.Sprintf("<a href=%q>%s</a>\n", href, href) }
-		pad := "<!--" + strings.Repeat("x", 4096) + "-->\n"
-		index := "<!DOCTYPE html>\n<title>index</title>\n" + pad + a("a.html") + a("b.html") + a(at(h+1)+"index.html") + a(at(h+1)+"c.html") + a(broken("index-link"))
+		index := "<!DOCTYPE html>\n<title>index</title>\n" + a("a.html") + a("b.html") + a(at(h+1)+"index.html") + a(at(h+1)+"c.html") + a(broken("index-link"))
 		if p, ok := s.gopher[h]; ok {
 			index += a(fmt.Sprintf("gopher://%s:%d/1/menu/", hs[h], p)) // RFC 1738 §3.4
 		}
 		files[fmt.Sprintf("h%d/index.html", h)] = index
-		files[fmt.Sprintf("h%d/a.html", h)] = "<!DOCTYPE html>\n<title>a</title>\n" + pad + a("index.html") + a("t.txt") + a("u.txt") + a("b.html") + a(broken("a-link"))
+		files[fmt.Sprintf("h%d/a.html", h)] = "<!DOCTYPE html>\n<title>a</title>\n" + a("index.html") + a("t.txt") + a("u.txt") + a("b.html") + a(broken("a-link"))
 		for _, n := range []string{"b.html", "c.html", "t.txt", "u.txt"} {
 			files[fmt.Sprintf("h%d/%s", h, n)] = n + "\n"
 		}
@@ -124,9 +123,6 @@ func startSite20(t *testing.T) *site20 {
 		fmt.Fprintf(&listen, "listen %s:%d;\n", h, s.port)
 	}
 	fmt.Fprintf(&listen, "access_log %s hosts;\n", s.log)
-	// Each HTML page (4 KiB and more) takes ~100 ms: long enough for a
-	// second connection to a host to overlap the first in the log.
-	listen.WriteString("location ~ \\.html$ { limit_rate 40k; }\n")
 	peer.Nginx(t, root, peer.NginxConfig{Dir: dir, Connections: 256,
 		HTTP:   "types { text/html html; text/plain txt; }\nlog_format hosts '$server_addr $connection $msec $request_time $status $request';",
 		Server: listen.String()})
@@ -317,6 +313,9 @@ func TestCrawl20Hosts(t *testing.T) {
 	if robots == 0 {
 		t.Error("nginx logged no robots.txt request of the job (RFC 9309 §2.2.3)")
 	}
+	// A request here takes a millisecond or less, and a connection is
+	// seen only while its requests are: two at once show in some runs,
+	// not all.
 	t.Logf("nginx logged %d requests of the job (%d of robots.txt); at most %d connections at once to a host", n, robots, most)
 
 	// Two seeds, depth 2, one request at a time, 100 ms apart.
