@@ -706,9 +706,10 @@ func (cr *crawl) handle(r result) error {
 	return nil
 }
 
-// checkLinks probes the links not followed, with linkcheck.
+// checkLinks probes the links not followed, with linkcheck, as politely
+// as the crawl fetches: PerHost at once to a server, Delay between.
 func (cr *crawl) checkLinks(ctx context.Context) error {
-	ck := &linkcheck.Checker{Client: cr.check, Jobs: cr.c.Jobs, PerDest: cr.c.PerHost}
+	ck := &linkcheck.Checker{Client: cr.check, Jobs: cr.c.Jobs, PerDest: cr.c.PerHost, Delay: max(cr.delay(), 0)}
 	if ck.PerDest < 1 {
 		ck.PerDest = 1
 	}

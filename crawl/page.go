@@ -126,9 +126,9 @@ func Checks(reason string) bool {
 
 // Check probes urls, as a Crawler with Check probes the links it did
 // not follow (package linkcheck, at most PerHost at once to one
-// server), and calls emit with a *Checked for each.
+// server, Delay between them), and calls emit with a *Checked for each.
 func (s *Session) Check(ctx context.Context, urls iter.Seq[*locator.URL], emit func(*Checked) error) error {
-	ck := &linkcheck.Checker{Client: s.cr.check, Jobs: s.cr.c.Jobs, PerDest: max(s.cr.c.PerHost, 1)}
+	ck := &linkcheck.Checker{Client: s.cr.check, Jobs: s.cr.c.Jobs, PerDest: max(s.cr.c.PerHost, 1), Delay: max(s.cr.delay(), 0)}
 	inputs := func(yield func(linkcheck.Input) bool) {
 		for u := range urls {
 			if !yield(linkcheck.Input{Text: u.String(), URL: u}) {
