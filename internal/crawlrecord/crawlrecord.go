@@ -210,7 +210,9 @@ func (rec *Any) Rebuild() crawl.Event {
 	}
 	failed := func() error {
 		switch access.State(rec.Status) {
-		case access.StateGone, access.StateRefused, access.StateError:
+		case access.StateGone, access.StateRefused, access.StateError, access.StatePolicy:
+			// policy too: a page local policy refused is no fetch that
+			// went well, and the report counts the links to it refused.
 			return &crawl.Failure{State: access.State(rec.Status), Text: rec.Error}
 		}
 		return nil
