@@ -164,8 +164,8 @@ type task struct {
 	URL, Text string
 	Inputs    []Item // the first MaxInputs inputs of the URL
 	More      bool   // more inputs than those: the answer joins them (repeatFn)
-	Tries     int   // tries made
-	Begun     int64 // when the first try began (Unix ns); 0 not yet
+	Tries     int    // tries made
+	Begun     int64  // when the first try began (Unix ns); 0 not yet
 }
 
 // clock is a destination's queue bounds and its next round.
