@@ -239,6 +239,11 @@ func Run(ctx context.Context, o Options, run Runner) (Result, error) {
 		res.Rounds++
 	}
 	res.Last = st
+	if res.Rounds > 0 && o.Delay > 0 && o.Check {
+		// The checks of the report may begin with a server the last
+		// round ended with.
+		time.Sleep(o.Delay)
+	}
 	rep, err := runReport(ctx, o, st, run)
 	if err != nil {
 		return res, fmt.Errorf("report: %w", err)
