@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,51 +24,21 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/rfc1738/locator"
 	"github.com/rfc1738/locator/archive"
+	"github.com/rfc1738/locator/bulk/internal/scratch"
 	"github.com/rfc1738/locator/bulk/job"
 	"github.com/rfc1738/locator/internal/peer"
 	_ "github.com/rfc1738/locator/schemes"
 )
 
-// scratch holds the binaries the tests build and the loopback workers'
-// leftovers (TMPDIR points here), removed at the end.
-var scratch string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "locator-bulk-crawl-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	scratch = dir
-	// t.TempDir lands here too: the servers that run as nobody (when
-	// the test runs as root) must reach the trees made under it.
-	os.Chmod(dir, 0o755)
-	os.Setenv("TMPDIR", dir)
-	code := ptest.MainRet(m)
-	os.RemoveAll(dir)
-	os.Exit(code)
+	// t.TempDir lands in scratch.Dir too: the servers that run as
+	// nobody (when the test runs as root) must reach the trees made
+	// under it.
+	os.Exit(scratch.Main("locator-bulk-crawl-test-", func() int { return ptest.MainRet(m) }))
 }
-
-var buildOnce sync.Once
-var cliPath string
-var cliErr error
 
 // cli is `locator` built from the repository root: the reference.
-func cli(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		cliPath = filepath.Join(scratch, "bin", "locator")
-		cmd := exec.Command("go", "build", "-o", cliPath, "./cmd/locator")
-		cmd.Dir = filepath.Join("..", "..")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			cliErr = fmt.Errorf("go build ./cmd/locator: %v\n%s", err, b)
-		}
-	})
-	if cliErr != nil {
-		t.Fatal(cliErr)
-	}
-	return cliPath
-}
+func cli(t *testing.T) string { return scratch.Build(t, filepath.Join("..", ".."), "./cmd/locator") }
 
 // prismRun runs a pipeline on prism in this process.
 func prismRun(ctx context.Context, p *beam.Pipeline) (map[string]int64, error) {
@@ -424,27 +393,9 @@ func TestCrawlResumes(t *testing.T) {
 	equalLines(t, "URLs in the WARC files", capturedURLs(t, filepath.Join(out, "warc", "index.cdxj")), wantWARC)
 }
 
-var bulkOnce sync.Once
-var bulkPath string
-var bulkErr error
-
 // bulkCLI is `locator-bulk` built from this module: the job as a user
 // runs it, a process the test can kill.
-func bulkCLI(t *testing.T) string {
-	t.Helper()
-	bulkOnce.Do(func() {
-		bulkPath = filepath.Join(scratch, "bin", "locator-bulk")
-		cmd := exec.Command("go", "build", "-o", bulkPath, "./cmd/locator-bulk")
-		cmd.Dir = ".."
-		if b, err := cmd.CombinedOutput(); err != nil {
-			bulkErr = fmt.Errorf("go build ./cmd/locator-bulk: %v\n%s", err, b)
-		}
-	})
-	if bulkErr != nil {
-		t.Fatal(bulkErr)
-	}
-	return bulkPath
-}
+func bulkCLI(t *testing.T) string { return scratch.Build(t, "..", "./cmd/locator-bulk") }
 
 // crawlArgs are the arguments of `locator-bulk crawl` the killed-run
 // test gives: options(seeds, out)'s, with a delay that makes a round

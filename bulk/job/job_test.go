@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,54 +22,19 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/rfc1738/locator"
+	"github.com/rfc1738/locator/bulk/internal/scratch"
 	"github.com/rfc1738/locator/bulk/internal/urlgen"
 	"github.com/rfc1738/locator/internal/loctest"
 )
 
-// scratch holds the binaries the tests build and the loopback workers'
-// leftovers (TMPDIR points here), removed at the end.
-var scratch string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "locator-bulk-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	scratch = dir
-	os.Setenv("TMPDIR", dir) // prism's beamloopbackworker-* files land here
-	code := ptest.MainRet(m) // beam.Init, flags; the tests run prism.Execute
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-var (
-	buildMu sync.Mutex
-	built   = map[string]string{}
-)
-
-// goBuild builds pkg (a path relative to dir, or an import path) once
-// per test binary and returns the executable's path.
-func goBuild(t *testing.T, dir, pkg string) string {
-	t.Helper()
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if p, ok := built[pkg]; ok {
-		return p
-	}
-	out := filepath.Join(scratch, "bin", filepath.Base(pkg))
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = dir
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-	built[pkg] = out
-	return out
+	// ptest: beam.Init, flags; the tests run prism.Execute.
+	os.Exit(scratch.Main("locator-bulk-test-", func() int { return ptest.MainRet(m) }))
 }
 
 // cli is the command built from the repository root (module
 // github.com/rfc1738/locator), the reference the job must equal.
-func cli(t *testing.T) string { return goBuild(t, filepath.Join("..", ".."), "./cmd/locator") }
+func cli(t *testing.T) string { return scratch.Build(t, filepath.Join("..", ".."), "./cmd/locator") }
 
 // cliParse runs `locator parse --json -` on each file (gzip undone) and
 // returns its records, one per line, in input order.
@@ -498,8 +462,8 @@ func TestUniversalRunner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: building the job and prism binaries is left out")
 	}
-	bin := goBuild(t, "..", "./cmd/locator-bulk")
-	prismBin := goBuild(t, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	bin := scratch.Build(t, "..", "./cmd/locator-bulk")
+	prismBin := scratch.Build(t, ".", "github.com/apache/beam/sdks/v2/go/cmd/prism")
 	logf := filepath.Join(t.TempDir(), "prism.log")
 	lf, err := os.Create(logf)
 	if err != nil {
@@ -730,7 +694,7 @@ func TestExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: building the job binary is left out")
 	}
-	bin := goBuild(t, "..", "./cmd/locator-bulk")
+	bin := scratch.Build(t, "..", "./cmd/locator-bulk")
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string

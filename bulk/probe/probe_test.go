@@ -23,23 +23,13 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/rfc1738/locator/bulk/internal/scratch"
 	"github.com/rfc1738/locator/bulk/job"
 	"github.com/rfc1738/locator/internal/peer"
 )
 
-var scratch string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "locator-bulk-probe-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	scratch = dir
-	os.Setenv("TMPDIR", dir) // prism's beamloopbackworker-* files land here
-	code := ptest.MainRet(m)
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(scratch.Main("locator-bulk-probe-test-", func() int { return ptest.MainRet(m) }))
 }
 
 // hosts are the 20 loopback addresses the servers listen on: 20
@@ -149,14 +139,7 @@ func closedPort(t *testing.T) int {
 // from the repository root, with args.
 func cliProbe(t *testing.T, in string, args ...string) []string {
 	t.Helper()
-	bin := filepath.Join(scratch, "locator")
-	if _, err := os.Stat(bin); err != nil {
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/locator")
-		cmd.Dir = filepath.Join("..", "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	bin := scratch.Build(t, filepath.Join("..", ".."), "./cmd/locator")
 	f, err := os.Open(in)
 	if err != nil {
 		t.Fatal(err)

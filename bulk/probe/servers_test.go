@@ -59,10 +59,7 @@ func startFarm(t *testing.T, files func(h int) []string) *farm {
 	peer.Require(t, "/usr/sbin/nginx", "vsftpd", "/usr/sbin/pygopherd")
 	peer.RequireRoot(t, "vsftpd")
 	// pygopherd runs as nobody: every folder above its root must be
-	// searchable, the test binary's scratch folder (0700) too.
-	if err := os.Chmod(scratch, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// searchable (scratch.Main made the test binary's 0755).
 	f := &farm{root: t.TempDir(), gopherRoot: t.TempDir()}
 	// pygopherd's files one folder down: its top menu (read by the
 	// servers' readiness check and by a client's Gopher+ check) one
