@@ -32,3 +32,41 @@ func TestRebuildPageStates(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRebuild: a record line read back (the bulk crawl's event files,
+// its database: files another run wrote, or a person edited) rebuilds
+// into an event of its kind or nil, never a panic.
+func FuzzRebuild(f *testing.F) {
+	for _, s := range []string{
+		`{"event":"page","url":"http://example.org/","status":"ok","depth":1,"from":"http://example.org/a"}`,
+		`{"event":"link","url":"gopher://h/1","from":"http://h/","ref":"gopher://h/1","element":"a","attr":"href","line":3,"column":9,"follow":true}`,
+		`{"event":"checked","url":"ftp://h/x","status":"gone","code":"550","text":"no"}`,
+		`{"event":"page","url":"%zz","status":"policy"}`, `{"event":"link","url":"","from":"x"}`, `{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var rec Any
+		if json.Unmarshal([]byte(line), &rec) != nil {
+			return
+		}
+		ev := rec.Rebuild()
+		switch ev.(type) {
+		case nil:
+		case *crawl.Page:
+			if rec.Event != "page" {
+				t.Fatalf("%q: a page from a %q record", line, rec.Event)
+			}
+		case *crawl.Link:
+			if rec.Event != "link" {
+				t.Fatalf("%q: a link from a %q record", line, rec.Event)
+			}
+		case *crawl.Checked:
+			if rec.Event != "checked" {
+				t.Fatalf("%q: a check from a %q record", line, rec.Event)
+			}
+		default:
+			t.Fatalf("%q: %T", line, ev)
+		}
+	})
+}
