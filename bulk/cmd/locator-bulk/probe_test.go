@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -514,4 +516,56 @@ func created(t *testing.T, dir, prefix string) <-chan struct{} {
 		}
 	}()
 	return ch
+}
+
+// TestProbeBadInput (issue 45, "Bad input"): an input pattern that
+// names no file, an input that cannot be read, an output under a file,
+// no output, a policy rule that does not read, --per-host 0: exit 2,
+// with the reason on standard error, before any connection (the input
+// names a listener of our own, which counts the connections it is
+// offered) and with no output made.
+func TestProbeBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: building the job is left out")
+	}
+	bin := scratch.Build(t, filepath.Join("..", ".."), "./cmd/locator-bulk")
+	var offered atomic.Int64
+	addr := peer.Hostile(t, func(c net.Conn) { offered.Add(1) })
+	dir := t.TempDir()
+	in := filepath.Join(dir, "urls.txt")
+	os.WriteFile(in, []byte("http://"+addr+"/a\n"), 0o644)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	unreadable := filepath.Join(dir, "unreadable")
+	os.Mkdir(unreadable, 0o755) // a directory: it opens, and reading it fails
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--input", filepath.Join(dir, "none-*.txt"), "--output", filepath.Join(dir, "a")}, ": no file matches"},
+		{[]string{"--input", unreadable, "--output", filepath.Join(dir, "b")}, ": is a directory"},
+		{[]string{"--input", in, "--output", filepath.Join(file, "out")}, ": not a directory"},
+		{[]string{"--input", in}, "no output directory"},
+		{[]string{"--input", in, "--output", filepath.Join(dir, "c"), "--allow-host", "[::1"}, `--allow-host: rule "[::1": an unclosed [`},
+		{[]string{"--input", in, "--output", filepath.Join(dir, "d"), "--per-host", "0"}, "--per-host must be positive"},
+	} {
+		cmd := exec.Command(bin, append([]string{"probe"}, tc.args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("probe %q: %v, want exit 2\n%s", tc.args, err, stderr.Bytes())
+		} else if !strings.Contains(stderr.String(), tc.says) {
+			t.Errorf("probe %q: standard error does not say %q:\n%s", tc.args, tc.says, stderr.Bytes())
+		}
+	}
+	for _, d := range []string{"a", "b", "c", "d"} {
+		if ents, _ := os.ReadDir(filepath.Join(dir, d)); len(ents) > 0 {
+			t.Errorf("%s: output made: %v", d, ents)
+		}
+	}
+	if n := offered.Load(); n != 0 {
+		t.Errorf("%d connections offered before the input was judged bad", n)
+	}
 }
