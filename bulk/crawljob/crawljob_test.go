@@ -250,30 +250,12 @@ func TestCrawlIsCommand(t *testing.T) {
 // checkDB: the database holds each page's URL once, fetched.
 func checkDB(t *testing.T, out string, records []string) {
 	t.Helper()
-	st, ok, err := readState(out)
-	if err != nil || !ok {
-		t.Fatalf("CURRENT: %v %v", ok, err)
-	}
-	dbFiles, _ := files(filepath.Join(out, "db", st.DB), "crawldb-*")
 	var urls []string
-	for _, f := range dbFiles {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, e := range readDB(t, out) {
+		if e.Status == Unfetched {
+			t.Errorf("%s unfetched", e.URL)
 		}
-		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			if l == "" {
-				continue
-			}
-			e, err := ParseEntry([]byte(l))
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if e.Status == Unfetched {
-				t.Errorf("%s unfetched", e.URL)
-			}
-			urls = append(urls, e.URL)
-		}
+		urls = append(urls, e.URL)
 	}
 	var pages []string
 	for _, r := range records {
@@ -417,16 +399,15 @@ func runBulk(t *testing.T, args []string) {
 	}
 }
 
-// dbEntries returns the records of the database CURRENT names, sorted,
-// without their fetch times (each run fetches at its own time).
-func dbEntries(t *testing.T, out string) []string {
+// readDB returns the records of the database CURRENT names.
+func readDB(t *testing.T, out string) []Entry {
 	t.Helper()
 	st, ok, err := readState(out)
 	if err != nil || !ok {
 		t.Fatalf("%s: CURRENT: %v %v", out, ok, err)
 	}
 	names, _ := files(filepath.Join(out, "db", st.DB), "crawldb-*")
-	var lines []string
+	var entries []Entry
 	for _, n := range names {
 		b, err := os.ReadFile(n)
 		if err != nil {
@@ -440,9 +421,20 @@ func dbEntries(t *testing.T, out string) []string {
 			if err != nil {
 				t.Fatalf("%s: %v", n, err)
 			}
-			e.Fetched = ""
-			lines = append(lines, e.Line())
+			entries = append(entries, e)
 		}
+	}
+	return entries
+}
+
+// dbEntries returns the records of the database CURRENT names, sorted,
+// without their fetch times (each run fetches at its own time).
+func dbEntries(t *testing.T, out string) []string {
+	t.Helper()
+	var lines []string
+	for _, e := range readDB(t, out) {
+		e.Fetched = ""
+		lines = append(lines, e.Line())
 	}
 	slices.Sort(lines)
 	return lines
@@ -658,12 +650,12 @@ func checkWACZ(t *testing.T, out, wacz string) {
 	}
 	slices.Sort(pages)
 	var ok []string
-	for _, l := range dbEntries(t, out) {
-		e, _ := ParseEntry([]byte(strings.TrimSuffix(l, "\n")))
+	for _, e := range readDB(t, out) {
 		if e.Status == "ok" {
 			ok = append(ok, e.URL)
 		}
 	}
+	slices.Sort(ok)
 	equalLines(t, "the WACZ's pages", pages, ok)
 	t.Logf("WACZ: %d shards, %d index keys, %d warcio records, %d pages", len(shards), len(keys), len(inWACZ), len(pages))
 }
