@@ -21,6 +21,7 @@
 #   bash bench/bulk-probe.sh [ROUNDS] [URLS] [PER] [DELAY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh # measure
 rounds=${1:-3}
 urls=${2:-5000}
 per=${3:-2}
@@ -77,17 +78,6 @@ EOF
 lines=$(wc -l <"$D/urls.txt")
 echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds, $lines lines ($urls distinct URLs, 20 hosts), --per-host $per, --delay $delay"
 
-# measure NAME CMD... appends "wall cpu rss_kb" of one run to $D/NAME.
-measure() {
-	local name=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$D/time" "$@" >/dev/null 2>"$D/$name.err" || {
-		local rc=$?
-		# locator probe exits 1 when a URL is not there
-		[[ $name == cli && $rc == 1 ]] || { echo "bench: $name exited $rc" >&2; tail -5 "$D/$name.err" >&2; exit 1; }
-	}
-	tail -1 "$D/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$D/$name"
-}
 
 for r in $(seq "$rounds"); do
 	rm -rf "$D/out"

@@ -18,6 +18,7 @@
 # ROUNDS defaults to 3. The job runs with GOMAXPROCS unset (both cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh # measure
 rounds=${1:-3}
 ref=${2:-}
 shift $(( $# < 2 ? $# : 2 ))
@@ -38,17 +39,6 @@ cat "$D"/in/*.txt >"$D/all.txt"
 lines=$(wc -l <"$D/all.txt")
 echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3), $rounds rounds, $lines lines, job flags: ${*:-none}"
 
-# measure NAME CMD... appends "wall cpu rss_kb" of one run to $D/NAME.
-measure() {
-	local name=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$D/time" "$@" >/dev/null 2>"$D/$name.err" || {
-		local rc=$?
-		# locator parse exits 1 when an input is not a URL
-		[[ $name == cli && $rc == 1 ]] || { echo "bench: $name exited $rc" >&2; tail -5 "$D/$name.err" >&2; exit 1; }
-	}
-	tail -1 "$D/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$D/$name"
-}
 
 for r in $(seq "$rounds"); do
 	rm -rf "$D/out"

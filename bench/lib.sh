@@ -156,3 +156,17 @@ EOF
 	wait_port "$HTTP_PORT"
 	SITE="http://127.0.0.1:$HTTP_PORT/"
 }
+
+# measure NAME CMD... appends "wall cpu rss_kb" of one run of CMD to
+# $D/NAME (cpu = user + system). The run named cli may exit 1 (locator
+# parse: an input that is not a URL; locator probe: a URL not there);
+# any other failure ends the bench.
+measure() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$D/time" "$@" >/dev/null 2>"$D/$name.err" || {
+		local rc=$?
+		[[ $name == cli && $rc == 1 ]] || { echo "bench: $name exited $rc" >&2; tail -5 "$D/$name.err" >&2; exit 1; }
+	}
+	tail -1 "$D/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$D/$name"
+}
